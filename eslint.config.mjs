@@ -1,0 +1,41 @@
+import nextVitals from 'eslint-config-next/core-web-vitals';
+import nextTs from 'eslint-config-next/typescript';
+import tseslint from 'typescript-eslint';
+
+export default [
+  ...nextVitals,
+  ...nextTs,
+  {
+    ignores: ['node_modules/**', '.next/**', 'out/**', 'dist/**', 'public/sw.js', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Layering (STYLE.md): contracts import zod only; client code never imports host/runtime.
+    files: ['lib/contracts/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../*', '@/*'], message: 'contracts import zod only' }] }],
+    },
+  },
+  {
+    files: ['lib/client/**', 'components/**', 'app/**', 'lib/askUserQuestion.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/host/**', '**/runtime/**', '@/lib/host/*', '@/lib/runtime/*', 'better-sqlite3', 'socket.io'], message: 'server code must not reach the PWA bundle' },
+          ],
+        },
+      ],
+    },
+  },
+];

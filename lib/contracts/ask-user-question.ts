@@ -1,0 +1,234 @@
+import { z } from 'zod';
+
+/** Tool name the model calls (R1.1). */
+export const ASK_USER_QUESTION_TOOL_NAME = 'AskUserQuestion';
+
+/** Widest header the UI renders as a chip (R2.2). */
+export const ASK_USER_QUESTION_TOOL_CHIP_WIDTH = 12;
+
+export const ASK_USER_QUESTION_MIN_QUESTIONS = 1;
+export const ASK_USER_QUESTION_MAX_QUESTIONS = 4;
+export const ASK_USER_QUESTION_MIN_OPTIONS = 2;
+export const ASK_USER_QUESTION_MAX_OPTIONS = 4;
+
+/** Bounds that keep a single tool call from growing a host's memory (R12.3). */
+export const ASK_USER_QUESTION_MAX_TEXT = 2_000;
+export const ASK_USER_QUESTION_MAX_PREVIEW = 20_000;
+export const ASK_USER_QUESTION_MAX_NOTES = 4_000;
+
+export const OTHER_OPTION_MESSAGE = 'Do not include an Other option; clients provide it automatically';
+export const ANSWERS_NOT_COLLECTED_MESSAGE = 'Answers have not been collected yet';
+export const BLANK_ANSWER_MESSAGE = 'Answers must not be blank';
+export const UNKNOWN_QUESTION_MESSAGE = 'Answer keys must be question texts of this input';
+
+// The four checks of the seed's preview sanitizer (R2.6). Validation is only the
+// first defence: every renderer sanitizes again with DOMPurify.
+const HTML_TAG = /<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/i;
+const HTML_COMMENT_OR_DECL = /<!(?:--|doctype)/i;
+const DOCUMENT_TAG = /<!doctype|<\/?(?:html|head|body)(?:[\s/>]|$)/i;
+const FORBIDDEN_TAG = /<\/?(?:script|style)(?:[\s/>]|$)/i;
+
+/**
+ * The R2.6 checks. Returns why a preview is refused, or null when it is fine.
+ * A preview "treated as HTML" is one that starts with `<`; such a preview must
+ * contain a real tag, so `a < b` or `<<not markup>>` stay plain text.
+ */
+export function validateAskUserQuestionPreview(preview: string): string | null {
+  if (typeof preview !== 'string') return 'Preview must be a string';
+  const containsMarkup = HTML_TAG.test(preview) || HTML_COMMENT_OR_DECL.test(preview);
+  if (containsMarkup && DOCUMENT_TAG.test(preview)) {
+    return 'HTML previews must be fragments: no <!doctype>, <html>, <head> or <body>';
+  }
+  if (FORBIDDEN_TAG.test(preview)) {
+    return 'Previews must not contain <script> or <style>';
+  }
+  if (preview.trimStart().startsWith('<') && !HTML_TAG.test(preview)) {
+    return 'A preview treated as HTML must contain an HTML tag';
+  }
+  return null;
+}
+
+/** True when a (valid) preview should be rendered as sanitized HTML rather than text. */
+export function isHtmlPreview(preview: string): boolean {
+  return preview.trimStart().startsWith('<') && HTML_TAG.test(preview);
+}
+
+const nonBlank = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => value.trim().length > 0, { message: 'Must not be blank' });
+
+export const AskUserQuestionOptionSchema = z
+  .object({
+    label: nonBlank(200),
+    /** What choosing this option means or causes (R2.3). */
+    description: nonBlank(ASK_USER_QUESTION_MAX_TEXT),
+    /** Text/markdown or an HTML fragment shown beside the option list (R2.6). */
+    preview: z
+      .string()
+      .max(ASK_USER_QUESTION_MAX_PREVIEW)
+      .superRefine((preview, ctx) => {
+        const reason = validateAskUserQuestionPreview(preview);
+        if (reason) ctx.addIssue({ code: 'custom', message: reason });
+      })
+      .optional(),
+  })
+  .strict();
+export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>;
+
+export const AskUserQuestionQuestionSchema = z
+  .object({
+    question: nonBlank(ASK_USER_QUESTION_MAX_TEXT),
+    /** Short chip label (R2.2). */
+    header: z
+      .string()
+      .max(ASK_USER_QUESTION_TOOL_CHIP_WIDTH, {
+        message: `Header must be at most ${ASK_USER_QUESTION_TOOL_CHIP_WIDTH} characters`,
+      })
+      .refine((header) => header.trim().length > 0, { message: 'Must not be blank' }),
+    options: z.array(AskUserQuestionOptionSchema).min(ASK_USER_QUESTION_MIN_OPTIONS).max(ASK_USER_QUESTION_MAX_OPTIONS),
+    /** Runtime default keeps older calls parsing; the provider schema requires it (R2.5). */
+    multiSelect: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((question, ctx) => {
+    const seen = new Set<string>();
+    question.options.forEach((option, index) => {
+      if (option.label.trim().toLowerCase() === 'other') {
+        ctx.addIssue({ code: 'custom', message: OTHER_OPTION_MESSAGE, path: ['options', index, 'label'] });
+      }
+      if (seen.has(option.label)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Option labels must be unique within a question: "${option.label}"`,
+          path: ['options', index, 'label'],
+        });
+      }
+      seen.add(option.label);
+    });
+  });
+export type AskUserQuestionQuestion = z.infer<typeof AskUserQuestionQuestionSchema>;
+
+export const AskUserQuestionMetadataSchema = z
+  .object({
+    /** Analytics id such as `/remember`; never shown to the user (R2.7). */
+    source: z.string().max(200).optional(),
+  })
+  .strict();
+
+const questionsShape = {
+  questions: z
+    .array(AskUserQuestionQuestionSchema)
+    .min(ASK_USER_QUESTION_MIN_QUESTIONS)
+    .max(ASK_USER_QUESTION_MAX_QUESTIONS)
+    .superRefine((questions, ctx) => {
+      const seen = new Set<string>();
+      questions.forEach((question, index) => {
+        if (seen.has(question.question)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `Question texts must be unique: "${question.question}"`,
+            path: [index, 'question'],
+          });
+        }
+        seen.add(question.question);
+      });
+    }),
+  metadata: AskUserQuestionMetadataSchema.optional(),
+};
+
+/** What the model sends: questions, never answers (R2.1–R2.8). Strict. */
+export const AskUserQuestionInputSchema = z.object(questionsShape).strict();
+export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>;
+/** The same input before defaults are applied (what a client may legally send). */
+export type AskUserQuestionInputLike = z.input<typeof AskUserQuestionInputSchema>;
+
+/** Answers keyed by question text; multi-select joins labels with ", "; "Other" is the typed text (R2.9). */
+export const AskUserQuestionAnswersSchema = z.record(
+  z.string().max(ASK_USER_QUESTION_MAX_TEXT),
+  z
+    .string()
+    .max(ASK_USER_QUESTION_MAX_TEXT)
+    .refine((answer) => answer.trim().length > 0, { message: BLANK_ANSWER_MESSAGE }),
+);
+export type AskUserQuestionAnswers = z.infer<typeof AskUserQuestionAnswersSchema>;
+
+export const AskUserQuestionAnnotationSchema = z
+  .object({
+    preview: z.string().max(ASK_USER_QUESTION_MAX_PREVIEW).optional(),
+    notes: z.string().max(ASK_USER_QUESTION_MAX_NOTES).optional(),
+  })
+  .strict();
+export type AskUserQuestionAnnotation = z.infer<typeof AskUserQuestionAnnotationSchema>;
+
+export const AskUserQuestionAnnotationsSchema = z.record(
+  z.string().max(ASK_USER_QUESTION_MAX_TEXT),
+  AskUserQuestionAnnotationSchema,
+);
+export type AskUserQuestionAnnotations = z.infer<typeof AskUserQuestionAnnotationsSchema>;
+
+/**
+ * The input the handler accepts (R2.9, R3.5). Answers may cover all, some or none
+ * of the questions; only a missing `answers` field means the permission phase has
+ * not happened yet, so the handler must not run.
+ */
+export const AskUserQuestionAnsweredInputSchema = z
+  .object({
+    ...questionsShape,
+    answers: AskUserQuestionAnswersSchema.optional(),
+    annotations: AskUserQuestionAnnotationsSchema.optional(),
+  })
+  .strict()
+  .superRefine((input, ctx) => {
+    if (input.answers === undefined) {
+      ctx.addIssue({ code: 'custom', message: ANSWERS_NOT_COLLECTED_MESSAGE, path: ['answers'] });
+      return;
+    }
+    const texts = new Set(input.questions.map((question) => question.question));
+    for (const key of Object.keys(input.answers)) {
+      if (!texts.has(key)) ctx.addIssue({ code: 'custom', message: UNKNOWN_QUESTION_MESSAGE, path: ['answers', key] });
+    }
+    for (const key of Object.keys(input.annotations ?? {})) {
+      if (!texts.has(key)) {
+        ctx.addIssue({ code: 'custom', message: UNKNOWN_QUESTION_MESSAGE, path: ['annotations', key] });
+      }
+    }
+  });
+export type AskUserQuestionAnsweredInput = z.infer<typeof AskUserQuestionAnsweredInputSchema> & {
+  answers: AskUserQuestionAnswers;
+};
+
+type JsonObject = { [key: string]: unknown };
+
+const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Adds `multiSelect` to `required` of every question object in a JSON Schema.
+ * The provider-visible schema makes the model decide single vs multi explicitly,
+ * while the zod default keeps older calls that omit it valid (R2.5).
+ */
+export function withRequiredDefaultedMultiSelect<T>(jsonSchema: T): T {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!isJsonObject(node)) return node;
+    const copy: JsonObject = {};
+    for (const [key, value] of Object.entries(node)) copy[key] = visit(value);
+    const properties = copy.properties;
+    if (isJsonObject(properties) && 'multiSelect' in properties && 'options' in properties) {
+      const required = Array.isArray(copy.required) ? copy.required.filter((k) => typeof k === 'string') : [];
+      if (!required.includes('multiSelect')) required.push('multiSelect');
+      copy.required = required;
+    }
+    return copy;
+  };
+  return visit(jsonSchema) as T;
+}
+
+/** JSON Schema of the tool input as model providers see it (R2.5). */
+export function askUserQuestionProviderJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(AskUserQuestionInputSchema, { io: 'input', unrepresentable: 'any' });
+  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+  return withRequiredDefaultedMultiSelect(rest);
+}

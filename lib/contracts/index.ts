@@ -1,0 +1,5 @@
+export * from './ask-user-question';
+export * from './interaction';
+export * from './preferences';
+export * from './events';
+export * from './wire';
