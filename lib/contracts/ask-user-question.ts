@@ -28,10 +28,15 @@ const HTML_COMMENT_OR_DECL = /<!(?:--|doctype)/i;
 const DOCUMENT_TAG = /<!doctype|<\/?(?:html|head|body)(?:[\s/>]|$)/i;
 const FORBIDDEN_TAG = /<\/?(?:script|style)(?:[\s/>]|$)/i;
 
+// A preview is "treated as HTML" when it opens like markup: `<` followed by a
+// letter, `/` or `!`. Text that merely starts with `<` (`< 5 ms`, `<= 10 items`)
+// stays text, like `a < b`.
+const HTML_START = /^\s*<[a-z/!]/i;
+
 /**
  * The R2.6 checks. Returns why a preview is refused, or null when it is fine.
- * A preview "treated as HTML" is one that starts with `<`; such a preview must
- * contain a real tag, so `a < b` or `<<not markup>>` stay plain text.
+ * A preview treated as HTML must contain a real tag, so a bare `<!-- note -->`
+ * or an unterminated `<div` is refused rather than rendered as broken HTML.
  */
 export function validateAskUserQuestionPreview(preview: string): string | null {
   if (typeof preview !== 'string') return 'Preview must be a string';
@@ -42,7 +47,7 @@ export function validateAskUserQuestionPreview(preview: string): string | null {
   if (FORBIDDEN_TAG.test(preview)) {
     return 'Previews must not contain <script> or <style>';
   }
-  if (preview.trimStart().startsWith('<') && !HTML_TAG.test(preview)) {
+  if (HTML_START.test(preview) && !HTML_TAG.test(preview)) {
     return 'A preview treated as HTML must contain an HTML tag';
   }
   return null;
@@ -50,20 +55,27 @@ export function validateAskUserQuestionPreview(preview: string): string | null {
 
 /** True when a (valid) preview should be rendered as sanitized HTML rather than text. */
 export function isHtmlPreview(preview: string): boolean {
-  return preview.trimStart().startsWith('<') && HTML_TAG.test(preview);
+  return typeof preview === 'string' && HTML_START.test(preview) && HTML_TAG.test(preview);
 }
 
 const nonBlank = (max: number) =>
   z
     .string()
+    .min(1)
     .max(max)
     .refine((value) => value.trim().length > 0, { message: 'Must not be blank' });
 
 export const AskUserQuestionOptionSchema = z
   .object({
-    label: nonBlank(200),
+    label: nonBlank(200).describe(
+      'Short choice text (1-5 words) the user taps; it becomes the answer. Unique within the question. ' +
+        'Never "Other": clients always add a free-text Other choice. ' +
+        'Put the recommended option first and end its label with " (Recommended)".',
+    ),
     /** What choosing this option means or causes (R2.3). */
-    description: nonBlank(ASK_USER_QUESTION_MAX_TEXT),
+    description: nonBlank(ASK_USER_QUESTION_MAX_TEXT).describe(
+      'What choosing this option means or causes: the trade-off or consequence, in one or two sentences.',
+    ),
     /** Text/markdown or an HTML fragment shown beside the option list (R2.6). */
     preview: z
       .string()
@@ -72,24 +84,51 @@ export const AskUserQuestionOptionSchema = z
         const reason = validateAskUserQuestionPreview(preview);
         if (reason) ctx.addIssue({ code: 'custom', message: reason });
       })
-      .optional(),
+      .optional()
+      .describe(
+        'Optional, single-select questions only: content shown beside the options when the user compares them, ' +
+          'e.g. a code snippet, a config diff or a UI mockup. Plain or multi-line markdown text (shown in a ' +
+          'monospace box) or an HTML fragment (no <html>/<body>/<!doctype>, no <script>/<style>; use inline styles).',
+      ),
   })
   .strict();
 export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>;
 
 export const AskUserQuestionQuestionSchema = z
   .object({
-    question: nonBlank(ASK_USER_QUESTION_MAX_TEXT),
+    question: nonBlank(ASK_USER_QUESTION_MAX_TEXT).describe(
+      'The complete question, ending with a question mark, with the context needed to answer it ' +
+        '(the user may read it on a phone, away from your session). Unique among the questions; ' +
+        'answers come back keyed by this exact text.',
+    ),
     /** Short chip label (R2.2). */
     header: z
       .string()
+      .min(1)
       .max(ASK_USER_QUESTION_TOOL_CHIP_WIDTH, {
         message: `Header must be at most ${ASK_USER_QUESTION_TOOL_CHIP_WIDTH} characters`,
       })
-      .refine((header) => header.trim().length > 0, { message: 'Must not be blank' }),
-    options: z.array(AskUserQuestionOptionSchema).min(ASK_USER_QUESTION_MIN_OPTIONS).max(ASK_USER_QUESTION_MAX_OPTIONS),
+      .refine((header) => header.trim().length > 0, { message: 'Must not be blank' })
+      .describe(
+        `Very short topic label shown as a chip, at most ${ASK_USER_QUESTION_TOOL_CHIP_WIDTH} characters, ` +
+          'e.g. "Auth method", "Database".',
+      ),
+    options: z
+      .array(AskUserQuestionOptionSchema)
+      .min(ASK_USER_QUESTION_MIN_OPTIONS)
+      .max(ASK_USER_QUESTION_MAX_OPTIONS)
+      .describe(
+        `${ASK_USER_QUESTION_MIN_OPTIONS}-${ASK_USER_QUESTION_MAX_OPTIONS} distinct, realistic choices. ` +
+          'Do not add an "Other" option: the user can always type their own answer.',
+      ),
     /** Runtime default keeps older calls parsing; the provider schema requires it (R2.5). */
-    multiSelect: z.boolean().default(false),
+    multiSelect: z
+      .boolean()
+      .default(false)
+      .describe(
+        'true when the choices are not mutually exclusive and the user may pick several ' +
+          '(the answer joins the chosen labels with ", "); false for exactly one choice. Decide explicitly.',
+      ),
   })
   .strict()
   .superRefine((question, ctx) => {
@@ -113,9 +152,14 @@ export type AskUserQuestionQuestion = z.infer<typeof AskUserQuestionQuestionSche
 export const AskUserQuestionMetadataSchema = z
   .object({
     /** Analytics id such as `/remember`; never shown to the user (R2.7). */
-    source: z.string().max(200).optional(),
+    source: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('Optional analytics id of what triggered the question, e.g. "/remember". Never shown to the user.'),
   })
-  .strict();
+  .strict()
+  .describe('Optional tracking data; not shown to the user.');
 
 const questionsShape = {
   questions: z
@@ -134,7 +178,11 @@ const questionsShape = {
         }
         seen.add(question.question);
       });
-    }),
+    })
+    .describe(
+      `${ASK_USER_QUESTION_MIN_QUESTIONS}-${ASK_USER_QUESTION_MAX_QUESTIONS} questions asked together. ` +
+        'Each must be a decision only the user can make; the user may answer all, some or none of them.',
+    ),
   metadata: AskUserQuestionMetadataSchema.optional(),
 };
 
