@@ -1,0 +1,37 @@
+import { START_HINT } from './host-address';
+
+/** Why talking to the host failed, in terms a CLI can map to exit codes and hints. */
+export type HostConnectionErrorCode =
+  | 'unreachable'
+  | 'no-token'
+  | 'unauthorized'
+  | 'protocol-mismatch'
+  | 'rejected'
+  | 'withdrawn'
+  | 'closed';
+
+/** A failure a person can act on: the message says what to do. */
+export class HostConnectionError extends Error {
+  constructor(
+    readonly code: HostConnectionErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HostConnectionError';
+  }
+}
+
+export function unreachableError(url: string, detail?: string): HostConnectionError {
+  const suffix = detail ? ` (${detail})` : '';
+  return new HostConnectionError('unreachable', `Askaway host is not reachable at ${url}${suffix}. ${START_HINT}`);
+}
+
+export function noTokenError(dataDir: string): HostConnectionError {
+  return new HostConnectionError(
+    'no-token',
+    `No Askaway token found: set ASKAWAY_TOKEN or start the host once so it writes ${dataDir}/token. ${START_HINT}`,
+  );
+}
+
+export const isHostConnectionError = (error: unknown): error is HostConnectionError =>
+  error instanceof HostConnectionError;

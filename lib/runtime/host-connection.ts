@@ -1,0 +1,299 @@
+import { randomUUID } from 'node:crypto';
+import { io, type Socket } from 'socket.io-client';
+import {
+  AnnounceAckSchema,
+  AutoResolutionNoticeSchema,
+  ConnectErrorDataSchema,
+  PROTOCOL_VERSION,
+  ResolvedNoticeSchema,
+  RUNTIME_NAMESPACE,
+  SimpleAckSchema,
+  type AutoResolutionNotice,
+  type InteractionRequest,
+  type InteractionResolution,
+  type RuntimeAuth,
+  type RuntimeClientToServerEvents,
+  type RuntimeServerToClientEvents,
+} from '../contracts';
+import { HostConnectionError, unreachableError } from './errors';
+
+/** How long `ready()` waits for a first connection before calling the host unreachable. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+const WITHDRAW_TIMEOUT_MS = 5_000;
+const SERVER_DISCONNECT_RETRY_MS = 500;
+
+export interface ConnectToHostOptions {
+  url: string;
+  token: string;
+  runtimeId?: string;
+  /** Shown by the host for this runtime, e.g. "mcp: claude-code 2.1.90". */
+  label?: string;
+}
+
+/** A runtime's link to the host's '/runtime' namespace; it is the broker's InteractionTransport. */
+export interface HostConnection {
+  readonly url: string;
+  readonly runtimeId: string;
+  readonly connected: boolean;
+  /**
+   * Registers (or re-registers, R8.1) a request and resolves with its resolution,
+   * whether it comes in the announce ack or later as a 'resolved' notice.
+   */
+  announce(request: InteractionRequest, signal: AbortSignal): Promise<InteractionResolution>;
+  /** Tells the host the tool call was aborted; pending announces of that request reject. */
+  withdraw(requestId: string, reason?: string): Promise<void>;
+  /** The host's onAutoResolutionUpdated callback (R6.2), including the state in announce acks. */
+  onAutoResolution(listener: (notice: AutoResolutionNotice) => void): () => void;
+  onConnectionChange(listener: (connected: boolean) => void): () => void;
+  /** Resolves once connected; rejects with a HostConnectionError (unreachable, unauthorized, protocol-mismatch). */
+  ready(timeoutMs?: number): Promise<void>;
+  close(): void;
+}
+
+interface Waiter {
+  resolve(resolution: InteractionResolution): void;
+  reject(error: unknown): void;
+}
+
+type RuntimeSocket = Socket<RuntimeServerToClientEvents, RuntimeClientToServerEvents>;
+
+export function connectToHost(options: ConnectToHostOptions): HostConnection {
+  const runtimeId = options.runtimeId ?? `runtime-${randomUUID()}`;
+  const auth: RuntimeAuth = { token: options.token, protocolVersion: PROTOCOL_VERSION, runtimeId };
+  if (options.label !== undefined) auth.label = options.label.slice(0, 200);
+
+  const socket: RuntimeSocket = io(`${options.url}${RUNTIME_NAMESPACE}`, {
+    auth,
+    transports: ['websocket'],
+    reconnectionDelay: 250,
+    reconnectionDelayMax: 2_000,
+  });
+
+  const waiters = new Map<string, Set<Waiter>>();
+  // The newest announce per pending requestId, re-sent on every (re)connect.
+  const latest = new Map<string, InteractionRequest>();
+  const autoListeners = new Set<(notice: AutoResolutionNotice) => void>();
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  let fatal: HostConnectionError | null = null;
+  let lastTransportError: string | undefined;
+  let closed = false;
+
+  const removeWaiter = (requestId: string, waiter: Waiter) => {
+    const set = waiters.get(requestId);
+    if (!set) return;
+    set.delete(waiter);
+    if (set.size === 0) {
+      waiters.delete(requestId);
+      latest.delete(requestId);
+    }
+  };
+
+  const settle = (requestId: string, outcome: { resolution: InteractionResolution } | { error: unknown }) => {
+    const set = waiters.get(requestId);
+    waiters.delete(requestId);
+    latest.delete(requestId);
+    for (const waiter of set ?? []) {
+      if ('resolution' in outcome) waiter.resolve(outcome.resolution);
+      else waiter.reject(outcome.error);
+    }
+  };
+
+  const failAll = (error: HostConnectionError) => {
+    for (const requestId of [...waiters.keys()]) settle(requestId, { error });
+  };
+
+  const acknowledge = (requestId: string) => {
+    // R10.5: every resolution received is acknowledged, even one nobody waits for any more.
+    socket.emit('resolution:ack', { requestId }, () => undefined);
+  };
+
+  const emitAnnounce = (request: InteractionRequest) => {
+    socket.emit('announce', request, (raw: unknown) => {
+      const parsed = AnnounceAckSchema.safeParse(raw);
+      if (!parsed.success) return;
+      const ack = parsed.data;
+      if (!ack.ok) {
+        // Rate limits and transient host errors are retried by the re-announce loop.
+        if (ack.error.code === 'rate-limited' || ack.error.code === 'internal') return;
+        const code = ack.error.code === 'withdrawn' ? 'withdrawn' : 'rejected';
+        settle(request.requestId, { error: new HostConnectionError(code, ack.error.message) });
+        return;
+      }
+      if (ack.status === 'pending') {
+        for (const listener of autoListeners) listener({ requestId: request.requestId, autoResolution: ack.autoResolution });
+      } else if (ack.status === 'resolved') {
+        acknowledge(request.requestId);
+        settle(request.requestId, { resolution: ack.resolution });
+      } else {
+        settle(request.requestId, {
+          error: new HostConnectionError('withdrawn', `Interaction ${request.requestId} was withdrawn`),
+        });
+      }
+    });
+  };
+
+  socket.on('resolved', (raw: unknown) => {
+    const parsed = ResolvedNoticeSchema.safeParse(raw);
+    if (!parsed.success) return;
+    acknowledge(parsed.data.requestId);
+    // Any protocolRequestId will do: the business requestId is what the waiter is keyed by (R8.2).
+    settle(parsed.data.requestId, { resolution: parsed.data.resolution });
+  });
+
+  socket.on('auto-resolution', (raw: unknown) => {
+    const parsed = AutoResolutionNoticeSchema.safeParse(raw);
+    if (!parsed.success) return;
+    for (const listener of autoListeners) listener(parsed.data);
+  });
+
+  socket.on('connect', () => {
+    lastTransportError = undefined;
+    for (const listener of connectionListeners) listener(true);
+    for (const request of latest.values()) emitAnnounce(request);
+  });
+
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  socket.on('disconnect', (reason) => {
+    for (const listener of connectionListeners) listener(false);
+    // socket.io gives up after a server-side disconnect (e.g. a host shutting down);
+    // a runtime waiting on answers keeps trying, the host may come back (R8.1).
+    if (reason === 'io server disconnect' && !closed && !fatal) {
+      reconnectTimer = setTimeout(() => socket.connect(), SERVER_DISCONNECT_RETRY_MS);
+    }
+  });
+
+  socket.on('connect_error', (error: Error & { data?: unknown }) => {
+    const data = ConnectErrorDataSchema.safeParse(error.data);
+    if (!data.success) {
+      lastTransportError = error.message;
+      return;
+    }
+    const { code, message } = data.data;
+    if (code === 'unauthorized') {
+      fatal = new HostConnectionError(
+        'unauthorized',
+        `The Askaway host at ${options.url} refused the token (${message}). Use the token from the host's data dir or set ASKAWAY_TOKEN.`,
+      );
+    } else if (code === 'protocol-mismatch') {
+      fatal = new HostConnectionError(
+        'protocol-mismatch',
+        `The Askaway host at ${options.url} speaks another protocol version (${message}); this runtime speaks ${PROTOCOL_VERSION}. Update askaway so both match.`,
+      );
+    } else {
+      lastTransportError = message;
+      return;
+    }
+    socket.disconnect();
+    failAll(fatal);
+  });
+
+  return {
+    url: options.url,
+    runtimeId,
+    get connected() {
+      return socket.connected;
+    },
+
+    announce(request, signal) {
+      if (closed) return Promise.reject(new HostConnectionError('closed', 'The host connection is closed'));
+      if (fatal) return Promise.reject(fatal);
+      if (signal.aborted) return Promise.reject(abortReason(signal));
+      return new Promise<InteractionResolution>((resolve, reject) => {
+        const onAbort = () => {
+          removeWaiter(request.requestId, waiter);
+          reject(abortReason(signal));
+        };
+        const waiter: Waiter = {
+          resolve: (resolution) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(resolution);
+          },
+          reject: (error) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(error);
+          },
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        const set = waiters.get(request.requestId) ?? new Set<Waiter>();
+        set.add(waiter);
+        waiters.set(request.requestId, set);
+        latest.set(request.requestId, request);
+        // While disconnected nothing is sent; the connect handler announces the newest request.
+        if (socket.connected) emitAnnounce(request);
+      });
+    },
+
+    async withdraw(requestId, reason) {
+      settle(requestId, { error: new HostConnectionError('withdrawn', `Interaction ${requestId} was withdrawn`) });
+      if (closed || fatal) return;
+      const command = reason === undefined ? { requestId } : { requestId, reason: reason.slice(0, 2_000) };
+      await new Promise<void>((resolve, reject) => {
+        socket.timeout(WITHDRAW_TIMEOUT_MS).emit('withdraw', command, (error: Error | null, raw: unknown) => {
+          if (error) {
+            reject(unreachableError(options.url, 'withdraw was not acknowledged'));
+            return;
+          }
+          const ack = SimpleAckSchema.safeParse(raw);
+          if (ack.success && !ack.data.ok && ack.data.error.code !== 'unknown-interaction') {
+            reject(new HostConnectionError('rejected', ack.data.error.message));
+            return;
+          }
+          resolve();
+        });
+      });
+    },
+
+    onAutoResolution(listener) {
+      autoListeners.add(listener);
+      return () => autoListeners.delete(listener);
+    },
+
+    onConnectionChange(listener) {
+      connectionListeners.add(listener);
+      return () => connectionListeners.delete(listener);
+    },
+
+    ready(timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS) {
+      if (socket.connected) return Promise.resolve();
+      if (fatal) return Promise.reject(fatal);
+      if (closed) return Promise.reject(new HostConnectionError('closed', 'The host connection is closed'));
+      return new Promise<void>((resolve, reject) => {
+        const cleanup = () => {
+          clearTimeout(timer);
+          socket.off('connect', onConnect);
+          socket.off('connect_error', onError);
+        };
+        const onConnect = () => {
+          cleanup();
+          resolve();
+        };
+        const onError = () => {
+          // The shared connect_error handler has already classified the error.
+          if (!fatal) return;
+          cleanup();
+          reject(fatal);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(unreachableError(options.url, lastTransportError));
+        }, timeoutMs);
+        socket.on('connect', onConnect);
+        socket.on('connect_error', onError);
+      });
+    },
+
+    close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(reconnectTimer);
+      failAll(new HostConnectionError('closed', 'The host connection is closed'));
+      socket.disconnect();
+      autoListeners.clear();
+      connectionListeners.clear();
+    },
+  };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}

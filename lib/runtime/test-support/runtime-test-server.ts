@@ -1,0 +1,92 @@
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { Server, type Socket } from 'socket.io';
+import {
+  InteractionRequestSchema,
+  PROTOCOL_VERSION,
+  RuntimeAuthSchema,
+  RUNTIME_NAMESPACE,
+  type AnnounceAck,
+  type InteractionRequest,
+  type InteractionResolution,
+} from '../../contracts';
+
+/**
+ * A minimal real socket.io server speaking the '/runtime' side of the wire, so
+ * the connection can be tested independently of the full host (which has its
+ * own tests and is exercised end to end elsewhere).
+ */
+export interface RuntimeTestServer {
+  url: string;
+  announces: InteractionRequest[];
+  resolutionAcks: string[];
+  withdrawals: string[];
+  /** What the next announce of a requestId is answered with; default pending. */
+  ackFor: Map<string, AnnounceAck>;
+  resolve(requestId: string, resolution: InteractionResolution): void;
+  disconnectAll(): void;
+  close(): Promise<void>;
+}
+
+export async function startRuntimeTestServer(
+  token: string,
+  options: { port?: number; protocolVersion?: number } = {},
+): Promise<RuntimeTestServer> {
+  const protocolVersion = options.protocolVersion ?? PROTOCOL_VERSION;
+  const http = createServer();
+  const io = new Server(http);
+  const runtime = io.of(RUNTIME_NAMESPACE);
+  const routes = new Map<string, { socket: Socket; protocolRequestId: string }>();
+  const state: Omit<RuntimeTestServer, 'url' | 'resolve' | 'disconnectAll' | 'close'> = {
+    announces: [],
+    resolutionAcks: [],
+    withdrawals: [],
+    ackFor: new Map(),
+  };
+
+  runtime.use((socket, next) => {
+    const auth = RuntimeAuthSchema.safeParse(socket.handshake.auth);
+    const reject = (code: string, message: string) => next(Object.assign(new Error(message), { data: { code, message } }));
+    if (!auth.success || auth.data.token !== token) return reject('unauthorized', 'invalid token');
+    if (auth.data.protocolVersion !== protocolVersion) {
+      return reject('protocol-mismatch', `host speaks protocol ${protocolVersion}`);
+    };
+    next();
+  });
+
+  runtime.on('connection', (socket) => {
+    socket.on('announce', (raw: unknown, ack: (result: AnnounceAck) => void) => {
+      const request = InteractionRequestSchema.parse(raw);
+      state.announces.push(request);
+      routes.set(request.requestId, { socket, protocolRequestId: request.protocolRequestId });
+      ack(state.ackFor.get(request.requestId) ?? { ok: true, status: 'pending', autoResolution: { status: 'disabled' } });
+    });
+    socket.on('resolution:ack', (raw: { requestId: string }, ack: (result: { ok: true }) => void) => {
+      state.resolutionAcks.push(raw.requestId);
+      ack({ ok: true });
+    });
+    socket.on('withdraw', (raw: { requestId: string }, ack: (result: { ok: true }) => void) => {
+      state.withdrawals.push(raw.requestId);
+      ack({ ok: true });
+    });
+  });
+
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const address = http.address() as AddressInfo;
+
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${address.port}`,
+    resolve(requestId: string, resolution: InteractionResolution) {
+      const route = routes.get(requestId);
+      if (!route) throw new Error(`no route for ${requestId}`);
+      route.socket.emit('resolved', { requestId, protocolRequestId: route.protocolRequestId, resolution });
+    },
+    disconnectAll() {
+      runtime.disconnectSockets(true);
+    },
+    async close() {
+      io.disconnectSockets(true);
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+    },
+  });
+}
