@@ -1,0 +1,41 @@
+import { type AskUserQuestionAnnotation, type AskUserQuestionAnsweredInput } from '../contracts';
+
+/** R4.3: the text when the user skipped every question (or auto-resolution ran, R6.4). */
+export const NO_ANSWERS_TEXT =
+  'The user did not answer any of your questions. Continue using your best judgment; do not treat this as a rejection or invent a user preference.';
+
+function formatAnswer(question: string, answer: string, annotation: AskUserQuestionAnnotation | undefined): string {
+  let text = `"${question}"="${answer}"`;
+  const preview = annotation?.preview?.trim();
+  const notes = annotation?.notes?.trim();
+  // R4.5: annotations ride along with the answer they explain.
+  if (preview) text += ` selected preview:\n${preview}`;
+  if (notes) text += ` user notes: ${notes}`;
+  return text;
+}
+
+/**
+ * The tool result text the model reads (R4.1–R4.5). Three tiers: all answered,
+ * some answered, none answered. Skipping is never a rejection and silence is
+ * never a preference (R4.4).
+ */
+export function formatModelContent(input: AskUserQuestionAnsweredInput): string {
+  const answered: string[] = [];
+  let skipped = 0;
+  for (const { question } of input.questions) {
+    const answer = Object.hasOwn(input.answers, question) ? input.answers[question] : undefined;
+    if (answer === undefined || answer.trim() === '') {
+      skipped += 1;
+      continue;
+    }
+    const annotation = input.annotations && Object.hasOwn(input.annotations, question) ? input.annotations[question] : undefined;
+    answered.push(formatAnswer(question, answer, annotation));
+  }
+
+  if (answered.length === 0) return NO_ANSWERS_TEXT;
+  const list = answered.join(', ');
+  if (skipped === 0) {
+    return `User has answered your questions: ${list}. You can now continue with the user's answers in mind.`;
+  }
+  return `User answered some questions and skipped ${skipped}: ${list}. Use your best judgment for the unanswered questions; do not invent user preferences.`;
+}
