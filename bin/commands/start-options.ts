@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_BIND_HOST, DEFAULT_PORT } from '../../lib/host';
+import { UsageError } from './types';
+
+export const START_USAGE = `Usage: askaway start [options]
+
+Serves the Askaway web app and the runtime/remote endpoints on one port.
+
+Options:
+  --port <n>          Port to listen on (env ASKAWAY_PORT, default ${DEFAULT_PORT}; 0 picks a free one)
+  --host <address>    Interface to bind (default ${DEFAULT_BIND_HOST}; e.g. 0.0.0.0 for your LAN)
+  --data-dir <dir>    Token, event log and host.json (env ASKAWAY_DATA_DIR, default ~/.askaway)
+  --no-demo           Do not run the embedded demo agent
+  --tls-cert <file>   PEM certificate: serve HTTPS (needs --tls-key)
+  --tls-key <file>    PEM private key for --tls-cert
+  --public-url <url>  Address phones use (tunnel/proxy); used in the pairing link and QR code
+  --allow-origin <o>  Extra browser origin allowed to connect (repeatable; e.g. a dev server)
+  --static-dir <dir>  The built web app (default out/ next to the package)
+  -h, --help          Show this help
+
+Environment: ASKAWAY_TOKEN overrides the stored pairing token.
+`;
+
+export interface StartOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  demo: boolean;
+  tls?: { cert: Buffer; key: Buffer };
+  publicUrl?: string;
+  allowedOrigins: string[];
+  staticDir: string;
+  token?: string;
+  help: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses `askaway start` flags; every problem is a UsageError with a clear message. */
+export function parseStartOptions(argv: string[], env: Env, packageRoot: string): StartOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'no-demo': { type: 'boolean' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'public-url': { type: 'string' },
+        'allow-origin': { type: 'string', multiple: true },
+        'static-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const tlsCert = values['tls-cert'];
+  const tlsKey = values['tls-key'];
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^/\s]+/i.test(publicUrl)) {
+    throw new UsageError(`--public-url must be an http(s) URL, got "${publicUrl}"`);
+  }
+  const host = values.host ?? DEFAULT_BIND_HOST;
+  if (host.trim().length === 0) throw new UsageError('--host needs an address');
+  const dataDir = values['data-dir'] ?? env.ASKAWAY_DATA_DIR?.trim();
+  return {
+    port: parsePort(values.port ?? env.ASKAWAY_PORT),
+    host,
+    dataDir: dataDir ? path.resolve(dataDir) : path.join(homedir(), '.askaway'),
+    demo: values['no-demo'] !== true,
+    tls: tlsCert !== undefined && tlsKey !== undefined ? { cert: readPem(tlsCert, '--tls-cert'), key: readPem(tlsKey, '--tls-key') } : undefined,
+    publicUrl,
+    allowedOrigins: values['allow-origin'] ?? [],
+    staticDir: path.resolve(values['static-dir'] ?? path.join(packageRoot, 'out')),
+    token: env.ASKAWAY_TOKEN?.trim() || undefined,
+    help: values.help === true,
+  };
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_PORT;
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65_535) throw new UsageError(`--port must be a number from 0 to 65535, got "${value}"`);
+  return port;
+}
+
+function readPem(file: string, flag: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}

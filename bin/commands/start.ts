@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import path from 'node:path';
+import QRCode from 'qrcode';
+import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/host';
+import { formatLifecycle } from '../../lib/host/lifecycle-log';
+import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
+import { type CliCommand, UsageError } from './types';
+
+type Stop = () => Promise<void> | void;
+
+export const startCommand: CliCommand = {
+  name: 'start',
+  summary: 'Run the host: web app, runtime and remote endpoints, demo agent',
+  run: runStart,
+};
+
+async function runStart(argv: string[]): Promise<number> {
+  let options: StartOptions;
+  try {
+    options = parseStartOptions(argv, process.env, findPackageRoot(import.meta.dirname));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`askaway start: ${error.message}\n\n${START_USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(START_USAGE);
+    return 0;
+  }
+
+  let host: Host;
+  try {
+    host = await createHost({
+      dataDir: options.dataDir,
+      port: options.port,
+      host: options.host,
+      token: options.token,
+      staticDir: options.staticDir,
+      tls: options.tls,
+      publicUrl: options.publicUrl,
+      allowedOrigins: options.allowedOrigins,
+      onLifecycle: (event) => {
+        const line = formatLifecycle(event);
+        if (line) log(line);
+      },
+      onError: (error) => process.stderr.write(`askaway: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    });
+  } catch (error) {
+    if (!(error instanceof HostStartError)) throw error;
+    process.stderr.write(`askaway start: ${error.message}\n`);
+    return 1;
+  }
+
+  await printBanner(host, options);
+  const stopDemo = options.demo ? await startDemo(host) : undefined;
+  await waitForSignal();
+  log('Shutting down…');
+  await stopDemo?.();
+  await host.close();
+  // Anything a bridge left open must not keep a stopped host alive.
+  setTimeout(() => process.exit(0), 2_000).unref();
+  return 0;
+}
+
+/**
+ * HOOK (runtime helper): the embedded demo agent, `startDemoAgent({url, token, log})`
+ * from lib/runtime/demo. Until it is wired, start says so and runs without it.
+ */
+async function startDemo(_host: Host): Promise<Stop | undefined> {
+  log('Demo agent: not available in this build (start with --no-demo to hide this line).');
+  return undefined;
+}
+
+async function printBanner(host: Host, options: StartOptions): Promise<void> {
+  const wildcard = options.host === '0.0.0.0' || options.host === '::';
+  const lan = wildcard ? lanUrls(host) : [];
+  const pairBase = options.publicUrl !== undefined ? host.publicUrl : (lan[0] ?? host.url);
+  const pairingUrl = `${pairBase}/pair#token=${encodeURIComponent(host.token)}`;
+  const qr = await QRCode.toString(pairingUrl, { type: 'terminal', small: true });
+  const lines = [
+    `Askaway host ${HOST_VERSION}`,
+    `  Local:    ${host.url}`,
+    ...lan.map((url) => `  Network:  ${url}`),
+    ...(options.publicUrl !== undefined ? [`  Public:   ${host.publicUrl}`] : []),
+    `  Pair:     ${pairingUrl}`,
+    `  Data dir: ${host.dataDir}`,
+  ];
+  if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
+    lines.push(
+      '',
+      `Warning: listening on ${options.host}, not only on this machine. Anyone who can reach this port`,
+      'and has the token can answer your agent. Prefer --tls-cert/--tls-key or a tunnel (see README).',
+    );
+  }
+  if (!fs.existsSync(path.join(options.staticDir, 'index.html'))) {
+    lines.push('', `The web app is not built (${options.staticDir}); run \`npm run build\`. The endpoints work meanwhile.`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\nScan to pair your phone:\n${qr}\n`);
+}
+
+function lanUrls(host: Host): string[] {
+  const scheme = host.secure ? 'https' : 'http';
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((entry) => entry !== undefined && entry.family === 'IPv4' && !entry.internal)
+    .map((entry) => `${scheme}://${entry?.address}:${host.port}`);
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const onSignal = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+function log(line: string): void {
+  const time = new Date().toTimeString().slice(0, 8);
+  process.stdout.write(`${time} ${line}\n`);
+}
+
+/** The folder holding our package.json: bin/commands/ when run from source, dist/ when bundled. */
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    try {
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown };
+      if (manifest.name === 'askaway') return dir;
+    } catch {
+      // Not here; keep climbing.
+    }
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}

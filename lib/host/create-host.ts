@@ -1,0 +1,184 @@
+import http from 'node:http';
+import https from 'node:https';
+import { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Server } from 'socket.io';
+import { MAX_MESSAGE_BYTES } from '../contracts';
+import { prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
+import { HostStartError, errorMessage } from './errors';
+import { createRequestHandler } from './http/request-handler';
+import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
+import { SecurityHeaders } from './http/security-headers';
+import { InteractionRegistry } from './registry';
+import { type LifecycleEvent } from './registry-types';
+import { originAllowed, tokensEqual } from './sockets/handshake';
+import { attachRemoteNamespace } from './sockets/remote-namespace';
+import { attachRuntimeNamespace } from './sockets/runtime-namespace';
+import { DEFAULT_REMOTE_RATE_LIMIT, DEFAULT_RUNTIME_RATE_LIMIT, type RateLimit } from './sockets/token-bucket';
+import { type EventStore } from './store/event-store';
+import { SqliteEventStore } from './store/sqlite-event-store';
+import { HOST_VERSION } from './version';
+
+export const DEFAULT_PORT = 4417;
+export const DEFAULT_BIND_HOST = '127.0.0.1';
+
+export interface HostOptions {
+  /** Holds the token, the event log and host.json. Created when missing. */
+  dataDir: string;
+  /** 0 picks a free port. Default 4417. */
+  port?: number;
+  /** Interface to bind. Default 127.0.0.1 (R12.1). */
+  host?: string;
+  /** Overrides the stored token (ASKAWAY_TOKEN). */
+  token?: string;
+  /** The PWA's static export. Default `out/` of the current directory. */
+  staticDir?: string;
+  /** PEM contents: serve HTTPS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** The address phones really use (tunnel, proxy): pairing link base and an allowed origin. */
+  publicUrl?: string;
+  /** Extra browser origins allowed to connect (e.g. a dev server). */
+  allowedOrigins?: string[];
+  httpRoutes?: HttpRoute[];
+  /** Default: SQLite at `<dataDir>/askaway.db`. The host closes it on close(). */
+  store?: EventStore;
+  rateLimits?: { runtime?: RateLimit; remote?: RateLimit };
+  historyLimit?: number;
+  onLifecycle?: (event: LifecycleEvent) => void;
+  onError?: (error: unknown) => void;
+  /** Write `<dataDir>/host.json` while running. Default true. */
+  writeHostFile?: boolean;
+}
+
+export interface Host {
+  /** Where this machine reaches the host, e.g. `http://127.0.0.1:4417`. */
+  url: string;
+  port: number;
+  /** `publicUrl` if given, else `url`. */
+  publicUrl: string;
+  /** `<publicUrl>/pair#token=…`: the token stays in the fragment, out of server logs. */
+  pairingUrl: string;
+  token: string;
+  dataDir: string;
+  secure: boolean;
+  registry: InteractionRegistry;
+  io: Server;
+  registerHttpRoute(method: string, pathPrefix: string, handler: HttpRouteHandler): () => void;
+  verifyToken(candidate: string | undefined): boolean;
+  /** Closes sockets, the HTTP server and the log; removes host.json. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Starts the host (R10.1): registry over the durable log, PWA, `/runtime` and `/remote` on one port. */
+export async function createHost(options: HostOptions): Promise<Host> {
+  const dataDir = path.resolve(options.dataDir);
+  prepareDataDir(dataDir);
+  const token = loadOrCreateToken(dataDir, options.token);
+  const publicBase = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
+  const store = options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'));
+  const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
+  let registry: InteractionRegistry;
+  try {
+    registry = new InteractionRegistry({ store, historyLimit: options.historyLimit, onLifecycle: options.onLifecycle, onError });
+  } catch (error) {
+    store.close();
+    throw new HostStartError(`Cannot read the event log: ${errorMessage(error)}`, { cause: error });
+  }
+
+  const verifyToken = (candidate: string | undefined) => tokensEqual(candidate, token);
+  const routes = new HttpRouteRegistry();
+  for (const route of options.httpRoutes ?? []) routes.register(route.method, route.pathPrefix, route.handler);
+  const staticDir = path.resolve(options.staticDir ?? 'out');
+  const handler = createRequestHandler({ staticDir, routes, headers: new SecurityHeaders(staticDir), verifyToken, onError });
+  const secure = options.tls !== undefined;
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
+
+  try {
+    await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_BIND_HOST);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = `${secure ? 'https' : 'http'}://${urlHost(options.host ?? DEFAULT_BIND_HOST)}:${port}`;
+  const extraOrigins = [...(options.allowedOrigins ?? []), ...(publicBase ? [new URL(publicBase).origin] : [])];
+
+  const io = new Server(server, {
+    serveClient: false,
+    maxHttpBufferSize: MAX_MESSAGE_BYTES,
+    allowRequest: (req, callback) => callback(null, originAllowed(req, secure, extraOrigins)),
+    ...(options.allowedOrigins?.length ? { cors: { origin: options.allowedOrigins } } : {}),
+  });
+  const notifier = attachRuntimeNamespace(io, {
+    registry,
+    token,
+    rateLimit: options.rateLimits?.runtime ?? DEFAULT_RUNTIME_RATE_LIMIT,
+    onError,
+  });
+  attachRemoteNamespace(io, { registry, token, rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT, onError });
+  registry.start(notifier);
+
+  const removeHostFile =
+    options.writeHostFile === false ? () => undefined : writeHostFile(dataDir, { url, pid: process.pid, port, version: HOST_VERSION });
+  const publicUrl = publicBase ?? url;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    publicUrl,
+    pairingUrl: `${publicUrl}/pair#token=${encodeURIComponent(token)}`,
+    token,
+    dataDir,
+    secure,
+    registry,
+    io,
+    registerHttpRoute: (method, pathPrefix, routeHandler) => routes.register(method, pathPrefix, routeHandler),
+    verifyToken,
+    close: () => (closing ??= shutdown()),
+  };
+
+  async function shutdown(): Promise<void> {
+    registry.stop();
+    await new Promise<void>((resolve) => {
+      io.close(() => resolve());
+      // Keep-alive HTTP connections would otherwise hold server.close() open.
+      server.closeAllConnections();
+    });
+    store.close();
+    removeHostFile();
+  }
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use (is another askaway running? try --port 0)`
+        : error.code === 'EACCES' ? `no permission to listen on ${host}:${port}`
+        : error.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine`
+        : error.message;
+      reject(new HostStartError(`Cannot listen: ${reason}`, { cause: error }));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** Wildcard binds are reached locally through loopback; IPv6 literals need brackets. */
+function urlHost(bindHost: string): string {
+  if (bindHost === '0.0.0.0' || bindHost === '::' || bindHost === '') return '127.0.0.1';
+  return bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+}
+
+function parsePublicUrl(value: string): string {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    throw new HostStartError(`--public-url must be an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+}

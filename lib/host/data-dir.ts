@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HostStartError, errorMessage } from './errors';
+
+/** Creates the data dir (owner-only) and proves it is writable, with a message a person can act on. */
+export function prepareDataDir(dataDir: string): void {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.accessSync(dataDir, fs.constants.W_OK | fs.constants.R_OK);
+  } catch (error) {
+    throw new HostStartError(`The data dir ${dataDir} is not usable: ${errorMessage(error)}. Choose another with --data-dir.`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The pairing token (R12.1): random on first start, then kept in `<dataDir>/token`
+ * with mode 0600. An explicit token (ASKAWAY_TOKEN) wins and is not written.
+ */
+export function loadOrCreateToken(dataDir: string, explicit?: string): string {
+  if (explicit !== undefined && explicit.trim().length > 0) return explicit.trim();
+  const file = path.join(dataDir, 'token');
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    if (stored.length > 0) return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new HostStartError(`Cannot read the token file ${file}: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+  const token = randomBytes(24).toString('base64url');
+  try {
+    // 'wx' refuses to overwrite a token another process wrote meanwhile.
+    fs.writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    throw new HostStartError(`Cannot write the token file ${file}: ${errorMessage(error)}`, { cause: error });
+  }
+  return token;
+}
+
+export interface HostFileContent {
+  url: string;
+  pid: number;
+  port: number;
+  version: string;
+}
+
+/** `<dataDir>/host.json` tells runtimes where the running host is. */
+export function writeHostFile(dataDir: string, content: HostFileContent): () => void {
+  const file = path.join(dataDir, 'host.json');
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(temp, file);
+  return () => {
+    try {
+      // Only remove our own record: a newer host may have replaced it.
+      const current = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: unknown };
+      if (current.pid === content.pid) fs.rmSync(file, { force: true });
+    } catch {
+      // Already gone or unreadable: nothing of ours to clean up.
+    }
+  };
+}

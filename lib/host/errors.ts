@@ -1,0 +1,11 @@
+/** A problem that stops `askaway start`, with a message meant for the person at the terminal. */
+export class HostStartError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'HostStartError';
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,47 @@
+import { type InteractionView } from '../contracts';
+import { type LifecycleEvent } from './registry-types';
+
+/** One concise terminal line per lifecycle change, or null for changes not worth a line. */
+export function formatLifecycle(event: LifecycleEvent): string | null {
+  const { view } = event;
+  const who = view.origin && view.origin.depth > 0 ? ` (${view.origin.label})` : '';
+  switch (event.type) {
+    case 'requested':
+      return `? ${describe(view)}${who}`;
+    case 'withdrawn':
+      return `x withdrawn: ${describe(view)}`;
+    case 'delivered':
+      return null;
+    case 'resolved': {
+      const resolution = view.resolution;
+      if (!resolution) return null;
+      const response = resolution.response;
+      if (resolution.resolvedBy === 'auto') return `~ auto-resolved (agent uses its judgment): ${describe(view)}`;
+      const by = resolution.device?.label ?? resolution.device?.id ?? resolution.resolvedBy;
+      if (response.action === 'cancel') return `x cancelled by ${by}: ${describe(view)}`;
+      if (response.action === 'decline') return `x declined by ${by}: ${describe(view)}${response.message ? ` — ${clip(response.message, 60)}` : ''}`;
+      const answers = Object.entries(response.content?.answers ?? {});
+      if (view.kind !== 'question') return `✓ approved by ${by}: ${describe(view)}`;
+      if (answers.length === 0) return `✓ skipped by ${by}: ${describe(view)}`;
+      return `✓ answered by ${by}: ${answers.map(([q, a]) => `"${clip(q, 40)}"="${clip(a, 40)}"`).join(', ')}`;
+    }
+  }
+}
+
+function describe(view: InteractionView): string {
+  switch (view.kind) {
+    case 'question': {
+      const [first, ...rest] = view.input.questions;
+      return `${first ? `[${first.header}] ${clip(first.question, 70)}` : 'question'}${rest.length > 0 ? ` (+${rest.length} more)` : ''}`;
+    }
+    case 'plan-approval':
+      return 'plan approval';
+    case 'permission':
+      return `permission for ${view.toolName}`;
+  }
+}
+
+function clip(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

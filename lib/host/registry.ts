@@ -1,0 +1,271 @@
+import {
+  PROTOCOL_VERSION,
+  PreferencesSchema,
+  type AnnounceAck,
+  type Device,
+  type HostEvent,
+  type InteractionRecord,
+  type InteractionRequest,
+  type InteractionResolution,
+  type InteractionResponse,
+  type NewHostEvent,
+  type PreferencesAck,
+  type PreferencesPatch,
+  type RespondAck,
+  type RespondCommand,
+  type ResolutionAckCommand,
+  type SimpleAck,
+  type Snapshot,
+  type WithdrawCommand,
+} from '../contracts';
+import { autoResolutionFor, nextAutoResolution } from './auto-resolution';
+import { DeadlineTimer } from './deadline-timer';
+import { HostProjection } from './projection';
+import {
+  failure,
+  type EventListener,
+  type LifecycleEvent,
+  type RuntimeNotifier,
+  type RuntimeRoute,
+} from './registry-types';
+import { type EventStore } from './store/event-store';
+import { validateResponseFor } from './validate-response';
+import { HOST_VERSION } from './version';
+
+const FOLD_PAGE = 5_000;
+const PROTECTED_TOOL_KINDS: Record<string, string> = { AskUserQuestion: 'question', ExitPlanMode: 'plan-approval' };
+
+export interface RegistryOptions {
+  store: EventStore;
+  now?: () => Date;
+  historyLimit?: number;
+  onLifecycle?: (event: LifecycleEvent) => void;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Interactions keyed by business requestId (R8.1): the only writer of the log.
+ * Each command validates, appends its events in one transaction, folds them into
+ * the projection, then tells listeners (remotes) and the runtime that owns it.
+ */
+export class InteractionRegistry {
+  readonly projection = new HostProjection();
+  private readonly routes = new Map<string, RuntimeRoute>();
+  private readonly listeners = new Set<EventListener>();
+  private readonly timer = new DeadlineTimer(() => this.fireDeadlines());
+  private readonly now: () => Date;
+  private notifier: RuntimeNotifier | undefined;
+
+  constructor(private readonly options: RegistryOptions) {
+    this.now = options.now ?? (() => new Date());
+    for (let events = options.store.readSince(0, FOLD_PAGE); events.length > 0; ) {
+      for (const event of events) this.projection.apply(event);
+      events = options.store.readSince(this.projection.seq, FOLD_PAGE);
+    }
+  }
+
+  /** Starts the deadline timer; deadlines that passed while the host was down fire now (R6.4). */
+  start(notifier: RuntimeNotifier): void {
+    this.notifier = notifier;
+    this.resolveDue();
+  }
+
+  stop(): void {
+    this.timer.clear();
+    this.listeners.clear();
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  readSince(afterSeq: number, limit: number): HostEvent[] {
+    return this.options.store.readSince(afterSeq, limit);
+  }
+
+  snapshot(): Snapshot {
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      hostVersion: HOST_VERSION,
+      serverTime: this.now().toISOString(),
+      seq: this.projection.seq,
+      pending: this.projection.pending(),
+      history: this.projection.history(this.options.historyLimit ?? 200),
+      preferences: this.projection.preferences,
+    };
+  }
+
+  announce(request: InteractionRequest, socketId: string): AnnounceAck {
+    const expectedKind = PROTECTED_TOOL_KINDS[request.toolName];
+    if (expectedKind !== undefined && expectedKind !== request.kind) {
+      // R3.3: an allow/deny prompt cannot carry answers or plan feedback back.
+      return failure('invalid-message', `${request.toolName} must be announced as kind '${expectedKind}', not '${request.kind}'`);
+    }
+    const known = this.projection.get(request.requestId);
+    if (known?.status === 'resolved' && known.resolution) return { ok: true, status: 'resolved', resolution: known.resolution };
+    if (known?.status === 'withdrawn') return { ok: true, status: 'withdrawn' };
+    this.routes.set(request.requestId, { socketId, protocolRequestId: request.protocolRequestId });
+    if (known) return { ok: true, status: 'pending', autoResolution: known.autoResolution };
+
+    const now = this.now();
+    const autoResolution = autoResolutionFor(request.kind, this.projection.preferences, now);
+    this.commit([
+      { type: 'interaction.requested', at: now.toISOString(), interaction: toRecord(request) },
+      { type: 'UserInputAutoResolutionUpdated', at: now.toISOString(), requestId: request.requestId, autoResolution },
+    ]);
+    return { ok: true, status: 'pending', autoResolution };
+  }
+
+  withdraw(command: WithdrawCommand): SimpleAck {
+    const view = this.projection.get(command.requestId);
+    if (!view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
+    this.routes.delete(command.requestId);
+    // Withdrawing an ended interaction is a harmless retry: nothing to change.
+    if (view.status !== 'pending') return { ok: true };
+    const event: NewHostEvent = { type: 'interaction.withdrawn', at: this.now().toISOString(), requestId: command.requestId };
+    if (command.reason !== undefined) event.reason = command.reason;
+    this.commit([event]);
+    return { ok: true };
+  }
+
+  acknowledgeResolution(command: ResolutionAckCommand): SimpleAck {
+    const view = this.projection.get(command.requestId);
+    if (!view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
+    if (view.status !== 'resolved') return failure('invalid-message', `Interaction ${command.requestId} is not resolved`);
+    this.routes.delete(command.requestId);
+    if (view.deliveredAt === undefined) {
+      this.commit([{ type: 'interaction.delivered', at: this.now().toISOString(), requestId: command.requestId }]);
+    }
+    return { ok: true };
+  }
+
+  respond(command: RespondCommand, device: Device): RespondAck {
+    const view = this.projection.get(command.requestId);
+    if (!view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
+    if (view.status === 'withdrawn') return failure('withdrawn', 'The agent stopped waiting for this interaction');
+    if (view.resolution) {
+      // R10.3: first valid response wins; repeating the winner's id is idempotent.
+      const status = view.resolution.clientResponseId === command.clientResponseId ? 'accepted' : 'already-resolved';
+      return { ok: true, status, resolution: view.resolution };
+    }
+    const problem = validateResponseFor(view, command.response);
+    if (problem) return failure('invalid-response', problem);
+    const resolution: InteractionResolution = {
+      requestId: command.requestId,
+      response: command.response,
+      resolvedBy: 'user',
+      resolvedAt: this.now().toISOString(),
+      clientResponseId: command.clientResponseId,
+      device,
+    };
+    this.resolve([resolution]);
+    return { ok: true, status: 'accepted', resolution };
+  }
+
+  updatePreferences(patch: PreferencesPatch): PreferencesAck {
+    const merged = PreferencesSchema.safeParse({ ...this.projection.preferences, ...patch });
+    if (!merged.success) return failure('invalid-message', merged.error.message);
+    const preferences = merged.data;
+    const current = this.projection.preferences;
+    const unchanged = (Object.keys(preferences) as (keyof typeof preferences)[]).every(
+      (key) => preferences[key] === current[key],
+    );
+    if (unchanged) return { ok: true, preferences: current };
+
+    const now = this.now();
+    const at = now.toISOString();
+    const events: NewHostEvent[] = [{ type: 'preferences.updated', at, preferences }];
+    // R6.1: one change reaches every pending interaction of every session at once.
+    for (const view of this.projection.pending()) {
+      const autoResolution = nextAutoResolution(view.kind, view.autoResolution, preferences, now);
+      if (autoResolution) events.push({ type: 'UserInputAutoResolutionUpdated', at, requestId: view.requestId, autoResolution });
+    }
+    for (const event of this.commit(events)) {
+      if (event.type !== 'UserInputAutoResolutionUpdated') continue;
+      const route = this.routes.get(event.requestId);
+      if (route) this.notifier?.autoResolution(route.socketId, { requestId: event.requestId, autoResolution: event.autoResolution });
+    }
+    return { ok: true, preferences };
+  }
+
+  private fireDeadlines(): void {
+    try {
+      this.resolveDue();
+    } catch (error) {
+      // A failed write (disk full) must not crash the host; the next command re-arms the timer.
+      this.options.onError?.(error);
+    }
+  }
+
+  /** Resolves every question whose deadline has passed as accept with `answers: {}` (R6.4). */
+  private resolveDue(): void {
+    const now = this.now();
+    const due = this.projection
+      .pending()
+      .filter((view) => view.autoResolution.status === 'scheduled' && Date.parse(view.autoResolution.deadlineAt) <= now.getTime());
+    const response: InteractionResponse = { action: 'accept', content: { answers: {} } };
+    if (due.length > 0) {
+      this.resolve(due.map((view) => ({ requestId: view.requestId, response, resolvedBy: 'auto', resolvedAt: now.toISOString() })));
+    } else {
+      this.armTimer();
+    }
+  }
+
+  private resolve(resolutions: InteractionResolution[]): void {
+    this.commit(resolutions.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })));
+    for (const resolution of resolutions) {
+      const route = this.routes.get(resolution.requestId);
+      if (route) {
+        this.notifier?.resolved(route.socketId, { requestId: resolution.requestId, protocolRequestId: route.protocolRequestId, resolution });
+      }
+    }
+  }
+
+  private commit(events: NewHostEvent[]): HostEvent[] {
+    const stored = this.options.store.append(events);
+    for (const event of stored) this.projection.apply(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(stored);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
+    for (const event of stored) this.reportLifecycle(event);
+    this.armTimer();
+    return stored;
+  }
+
+  private armTimer(): void {
+    let earliest: number | null = null;
+    for (const view of this.projection.pending()) {
+      if (view.autoResolution.status !== 'scheduled') continue;
+      const deadline = Date.parse(view.autoResolution.deadlineAt);
+      if (earliest === null || deadline < earliest) earliest = deadline;
+    }
+    this.timer.set(earliest);
+  }
+
+  private reportLifecycle(event: HostEvent): void {
+    const report = this.options.onLifecycle;
+    if (!report) return;
+    const requestId =
+      event.type === 'interaction.requested' ? event.interaction.requestId
+      : event.type === 'interaction.resolved' ? event.resolution.requestId
+      : event.type === 'interaction.withdrawn' || event.type === 'interaction.delivered' ? event.requestId
+      : undefined;
+    const view = requestId === undefined ? undefined : this.projection.get(requestId);
+    if (!view) return;
+    if (event.type === 'interaction.requested') report({ type: 'requested', view });
+    else if (event.type === 'interaction.resolved') report({ type: 'resolved', view });
+    else if (event.type === 'interaction.withdrawn') report({ type: 'withdrawn', view });
+    else if (event.type === 'interaction.delivered') report({ type: 'delivered', view });
+  }
+}
+
+/** The durable part of a request: protocolRequestId is routing and stays in memory. */
+function toRecord(request: InteractionRequest): InteractionRecord {
+  const { protocolRequestId: _routing, ...record } = request;
+  return record as InteractionRecord;
+}

@@ -1,0 +1,50 @@
+import { type Event as SocketEvent } from 'socket.io';
+import { type z } from 'zod';
+import { failure } from '../registry-types';
+import { summarizeIssues } from './handshake';
+import { TokenBucket, type RateLimit } from './token-bucket';
+
+type Reply<Result> = (result: Result) => void;
+
+/**
+ * Runs one client command: parse with zod (R10.4), execute, reply through the
+ * ack. A client may send anything in the ack's place, and a bug must not crash
+ * the host, so both are contained here.
+ */
+export function handleCommand<Schema extends z.ZodType, Result>(options: {
+  schema: Schema;
+  payload: unknown;
+  ack: unknown;
+  run: (command: z.infer<Schema>) => Result;
+  onError: (error: unknown) => void;
+}): void {
+  const reply: Reply<Result | ReturnType<typeof failure>> =
+    typeof options.ack === 'function' ? (options.ack as Reply<Result | ReturnType<typeof failure>>) : () => undefined;
+  const parsed = options.schema.safeParse(options.payload);
+  if (!parsed.success) {
+    reply(failure('invalid-message', summarizeIssues(parsed.error)));
+    return;
+  }
+  let result: Result;
+  try {
+    result = options.run(parsed.data);
+  } catch (error) {
+    options.onError(error);
+    reply(failure('internal', 'The host could not process this message'));
+    return;
+  }
+  reply(result);
+}
+
+/** socket.use middleware: refuse messages beyond the connection's budget without running them. */
+export function rateLimiter(limit: RateLimit) {
+  const bucket = new TokenBucket(limit.capacity, limit.refillPerSecond);
+  return (packet: SocketEvent, next: (error?: Error) => void): void => {
+    if (bucket.take()) {
+      next();
+      return;
+    }
+    const ack = packet[packet.length - 1];
+    if (typeof ack === 'function') ack(failure('rate-limited', 'Too many messages; slow down'));
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Per-connection rate limit (R12.3): `capacity` messages at once, refilled at
+ * `refillPerSecond`. Each socket has its own bucket, so a flood only slows the
+ * flooder; everyone else is served between its refused messages.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly refillPerSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = capacity;
+    this.last = now();
+  }
+
+  take(): boolean {
+    const now = this.now();
+    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.refillPerSecond);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+export interface RateLimit {
+  capacity: number;
+  refillPerSecond: number;
+}
+
+/** Runtimes re-announce every pending request each second (R8.1), so they get a far larger budget. */
+export const DEFAULT_RUNTIME_RATE_LIMIT: RateLimit = { capacity: 20_000, refillPerSecond: 15_000 };
+export const DEFAULT_REMOTE_RATE_LIMIT: RateLimit = { capacity: 60, refillPerSecond: 20 };
