@@ -3,3 +3,4 @@ export * from './interaction';
 export * from './preferences';
 export * from './events';
 export * from './wire';
+export * from './push';

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { IdSchema, IsoTimeSchema } from './interaction';
+
+/** Tag of the one notification that stands for a burst ("10 questions waiting"). */
+export const PUSH_SUMMARY_TAG = 'askaway-summary';
+/** Tag of the settings page's test notification. */
+export const PUSH_TEST_TAG = 'askaway-test';
+/** Web Push payloads must stay well under the ~4 KB push services accept. */
+export const PUSH_TITLE_MAX = 120;
+export const PUSH_BODY_MAX = 600;
+export const PUSH_URL_MAX = 2_000;
+
+/** The deep link of one interaction's card (R9: tapping a notification opens that card). */
+export function cardPath(requestId: string): string {
+  return `/card?id=${encodeURIComponent(requestId)}`;
+}
+/** The inbox, where a summary notification leads. */
+export const INBOX_PATH = '/';
+
+const base64Url = (min: number, max: number) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: 'Must be base64url' });
+
+const httpUrl = z
+  .string()
+  .max(PUSH_URL_MAX)
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' || url.protocol === 'http:';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'Must be an http(s) URL' },
+  );
+
+/** `PushSubscription.toJSON()` as the browser produces it. */
+export const PushSubscriptionJsonSchema = z
+  .object({
+    endpoint: httpUrl,
+    expirationTime: z.number().nullable().optional(),
+    keys: z.object({ p256dh: base64Url(40, 200), auth: base64Url(8, 64) }).strict(),
+  })
+  .strict();
+export type PushSubscriptionJson = z.infer<typeof PushSubscriptionJsonSchema>;
+
+/* ------------------------------------------------------------- remote → host messages */
+
+/** Stores (or replaces) this device's subscription. */
+export const PushSubscribeCommandSchema = z.object({ subscription: PushSubscriptionJsonSchema }).strict();
+export type PushSubscribeCommand = z.infer<typeof PushSubscribeCommandSchema>;
+
+/** Forgets this device's subscription. */
+export const PushUnsubscribeCommandSchema = z.object({}).strict();
+export type PushUnsubscribeCommand = z.infer<typeof PushUnsubscribeCommandSchema>;
+
+/** Sends a test notification to this device (and to the ntfy topic when one is set). */
+export const PushTestCommandSchema = z.object({}).strict();
+export type PushTestCommand = z.infer<typeof PushTestCommandSchema>;
+
+/** Sets (or clears, with null) the host-wide ntfy topic URL. */
+export const PushNtfyCommandSchema = z.object({ topicUrl: httpUrl.nullable() }).strict();
+export type PushNtfyCommand = z.infer<typeof PushNtfyCommandSchema>;
+
+/** Whether this connection's app is open and visible: no push reaches a device that is looking. */
+export const PresenceSchema = z.object({ visible: z.boolean() }).strict();
+export type Presence = z.infer<typeof PresenceSchema>;
+
+/* ------------------------------------------------------------------------- acks */
+
+const wireError = z
+  .object({ code: z.enum(['invalid-message', 'internal', 'rate-limited', 'payload-too-large']), message: z.string() })
+  .strict();
+const pushFailure = z.object({ ok: z.literal(false), error: wireError }).strict();
+export type PushFailure = z.infer<typeof pushFailure>;
+
+export const PushVapidKeyAckSchema = z.union([z.object({ ok: z.literal(true), publicKey: z.string() }).strict(), pushFailure]);
+export type PushVapidKeyAck = z.infer<typeof PushVapidKeyAckSchema>;
+
+/** What the settings page shows: is this device subscribed, which ntfy topic is set. */
+export const PushStatusSchema = z
+  .object({ subscribed: z.boolean(), ntfyTopicUrl: z.string().nullable() })
+  .strict();
+export type PushStatus = z.infer<typeof PushStatusSchema>;
+
+export const PushStatusAckSchema = z.union([z.object({ ok: z.literal(true), status: PushStatusSchema }).strict(), pushFailure]);
+export type PushStatusAck = z.infer<typeof PushStatusAckSchema>;
+
+/** Result of a test: how many targets accepted it, and why others did not. */
+export const PushTestAckSchema = z.union([
+  z
+    .object({
+      ok: z.literal(true),
+      webPush: z.enum(['sent', 'not-subscribed', 'expired', 'failed']),
+      ntfy: z.enum(['sent', 'not-configured', 'failed']),
+      detail: z.string().max(500).optional(),
+    })
+    .strict(),
+  pushFailure,
+]);
+export type PushTestAck = z.infer<typeof PushTestAckSchema>;
+
+export interface PushClientToServerEvents {
+  'push:vapid-key': (ack: (result: PushVapidKeyAck) => void) => void;
+  'push:status': (ack: (result: PushStatusAck) => void) => void;
+  'push:subscribe': (command: unknown, ack: (result: PushStatusAck) => void) => void;
+  'push:unsubscribe': (command: unknown, ack: (result: PushStatusAck) => void) => void;
+  'push:ntfy': (command: unknown, ack: (result: PushStatusAck) => void) => void;
+  'push:test': (command: unknown, ack: (result: PushTestAck) => void) => void;
+  presence: (presence: unknown) => void;
+}
+
+/* ------------------------------------------------------------- host → worker payload */
+
+/** What a notification carries in `notification.data`: where tapping it leads. */
+export const NotificationDataSchema = z
+  .object({
+    kind: z.enum(['interaction', 'summary', 'test']),
+    /** Same-origin path; the worker refuses anything else. */
+    url: z.string().max(PUSH_URL_MAX),
+    requestId: IdSchema.optional(),
+  })
+  .strict();
+export type NotificationData = z.infer<typeof NotificationDataSchema>;
+
+export const PushShowPayloadSchema = z
+  .object({
+    type: z.literal('show'),
+    tag: z.string().min(1).max(200),
+    title: z.string().max(PUSH_TITLE_MAX),
+    body: z.string().max(PUSH_BODY_MAX),
+    /** Auto-resolution deadline; the worker words it in the phone's own locale and time zone. */
+    deadlineAt: IsoTimeSchema.optional(),
+    /** When the interaction was asked (orders notifications). */
+    timestamp: IsoTimeSchema,
+    data: NotificationDataSchema,
+  })
+  .strict();
+export type PushShowPayload = z.infer<typeof PushShowPayloadSchema>;
+
+/** Closes notifications by tag (a requestId, or the summary tag) once they are answered anywhere. */
+export const PushClosePayloadSchema = z
+  .object({ type: z.literal('close'), tags: z.array(z.string().min(1).max(200)).min(1).max(50) })
+  .strict();
+export type PushClosePayload = z.infer<typeof PushClosePayloadSchema>;
+
+/** The decrypted body of every Web Push the host sends. */
+export const PushPayloadSchema = z.discriminatedUnion('type', [PushShowPayloadSchema, PushClosePayloadSchema]);
+export type PushPayload = z.infer<typeof PushPayloadSchema>;
