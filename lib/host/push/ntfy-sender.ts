@@ -1,0 +1,52 @@
+import { errorMessage } from '../errors';
+import { type FetchLike } from './web-push-sender';
+
+export interface NtfyMessage {
+  title: string;
+  body: string;
+  /** Absolute URL opened when the ntfy notification is tapped. */
+  click?: string;
+  tags?: string[];
+}
+
+export type NtfyOutcome = { status: 'sent' } | { status: 'failed'; detail: string };
+
+/**
+ * Publishes to an ntfy topic URL (https://ntfy.sh/<topic> or a self-hosted one) the way
+ * ntfy documents it: the message as the body, title and link as headers.
+ */
+export async function sendNtfy(
+  topicUrl: string,
+  message: NtfyMessage,
+  options: { fetch?: FetchLike; timeoutMs?: number } = {},
+): Promise<NtfyOutcome> {
+  const fetchImpl: FetchLike = options.fetch ?? fetch;
+  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8', Title: headerValue(message.title) };
+  if (message.click) headers.Click = new URL(message.click).href;
+  if (message.tags && message.tags.length > 0) headers.Tags = headerValue(message.tags.join(','));
+  try {
+    const response = await fetchImpl(topicUrl, {
+      method: 'POST',
+      headers,
+      body: message.body,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    });
+    if (response.status < 200 || response.status >= 300) {
+      const text = await response.text().catch(() => '');
+      return { status: 'failed', detail: `ntfy answered ${response.status} ${text.slice(0, 200)}`.trim() };
+    }
+    return { status: 'sent' };
+  } catch (error) {
+    return { status: 'failed', detail: `ntfy unreachable: ${errorMessage(error)}` };
+  }
+}
+
+/**
+ * HTTP header values are bytes, not text: non-ASCII titles (a Chinese question, an emoji)
+ * travel as an RFC 2047 encoded word, which ntfy (≥ 2.4) decodes. Line breaks never reach a header.
+ */
+export function headerValue(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ').trim();
+  if (/^[\x20-\x7e]*$/.test(flat)) return flat;
+  return `=?UTF-8?B?${Buffer.from(flat, 'utf8').toString('base64')}?=`;
+}

@@ -1,0 +1,260 @@
+import {
+  PUSH_SUMMARY_TAG,
+  type HostEvent,
+  type InteractionView,
+  type PushPayload,
+  type PushShowPayload,
+  type PushStatus,
+  type PushSubscriptionJson,
+  type PushTestAck,
+} from '../../contracts';
+import { errorMessage } from '../errors';
+import { closePayload, interactionPayload, ntfyText, summaryPayload, testPayload } from './notification-content';
+import { sendNtfy, type NtfyMessage, type NtfyOutcome } from './ntfy-sender';
+import { PresenceTracker } from './presence';
+import { type PushSubscriptionStore, type StoredSubscription } from './subscription-store';
+import { TargetThrottle } from './target-throttle';
+import { type SendOutcome, type WebPushSend } from './web-push-sender';
+
+/** The part of the host the push service needs: its live event stream and current views. */
+export interface PushHostPort {
+  subscribe(listener: (events: readonly HostEvent[]) => void): () => void;
+  readonly projection: { readonly interactions: ReadonlyMap<string, InteractionView> };
+}
+
+export interface PushServiceOptions {
+  store: PushSubscriptionStore;
+  sendWebPush: WebPushSend;
+  vapidPublicKey: string;
+  /** Absolute base URL of the PWA for ntfy's Click link (the public URL, else the host URL). */
+  publicUrl: () => string | undefined;
+  sendNtfy?: (topicUrl: string, message: NtfyMessage) => Promise<NtfyOutcome>;
+  /** Interactions arriving within this window reach a device as one notification. */
+  collapseWindowMs?: number;
+  /** At most `rateLimitMax` notifications per device per `rateLimitWindowMs`, then one summary. */
+  rateLimitMax?: number;
+  rateLimitWindowMs?: number;
+  now?: () => Date;
+  log?: (message: string) => void;
+}
+
+const NTFY_TARGET = 'ntfy';
+
+/**
+ * Tells people away from the app that a question waits (issue 6): one notification per
+ * new interaction, bursts collapsed into a summary, a per-device rate limit, nothing to a
+ * device whose app is visible, and a close once the interaction is resolved anywhere.
+ */
+export class PushService {
+  readonly presence = new PresenceTracker();
+  private readonly throttles = new Map<string, TargetThrottle>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly now: () => Date;
+  private readonly log: (message: string) => void;
+  private readonly ntfy: (topicUrl: string, message: NtfyMessage) => Promise<NtfyOutcome>;
+  private port: PushHostPort | undefined;
+
+  constructor(private readonly options: PushServiceOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.log = options.log ?? (() => undefined);
+    this.ntfy = options.sendNtfy ?? ((url, message) => sendNtfy(url, message));
+    this.presence.onVisible((deviceId) => this.throttles.get(deviceId)?.forgetShown());
+  }
+
+  get vapidPublicKey(): string {
+    return this.options.vapidPublicKey;
+  }
+
+  /** Starts following the host's events; returns the detach function. */
+  attach(port: PushHostPort): () => void {
+    this.port = port;
+    const unsubscribe = port.subscribe((events) => this.onEvents(events));
+    return () => {
+      unsubscribe();
+      this.port = undefined;
+      for (const throttle of this.throttles.values()) throttle.dispose();
+      this.throttles.clear();
+    };
+  }
+
+  status(deviceId: string): PushStatus {
+    return { subscribed: this.options.store.get(deviceId) !== undefined, ntfyTopicUrl: this.options.store.ntfyTopicUrl() };
+  }
+
+  subscribe(deviceId: string, subscription: PushSubscriptionJson): PushStatus {
+    this.options.store.upsert(deviceId, subscription, this.now());
+    return this.status(deviceId);
+  }
+
+  unsubscribe(deviceId: string): PushStatus {
+    this.options.store.removeDevice(deviceId);
+    this.dropThrottle(deviceId);
+    return this.status(deviceId);
+  }
+
+  setNtfyTopic(deviceId: string, topicUrl: string | null): PushStatus {
+    this.options.store.setNtfyTopicUrl(topicUrl);
+    if (topicUrl === null) this.dropThrottle(NTFY_TARGET);
+    return this.status(deviceId);
+  }
+
+  /** The settings page's button: sent even though the page is visible, outside the rate limit. */
+  async test(deviceId: string): Promise<Extract<PushTestAck, { ok: true }>> {
+    const payload = testPayload(this.now());
+    const subscription = this.options.store.get(deviceId);
+    const topicUrl = this.options.store.ntfyTopicUrl();
+    const [web, ntfy] = await Promise.all([
+      subscription ? this.deliver(subscription, payload) : undefined,
+      topicUrl ? this.ntfy(topicUrl, this.ntfyMessage(payload)) : undefined,
+    ]);
+    const details = [web?.status === 'failed' ? web.detail : '', ntfy?.status === 'failed' ? ntfy.detail : ''].filter(Boolean);
+    return {
+      ok: true,
+      webPush: web?.status ?? 'not-subscribed',
+      ntfy: ntfy?.status ?? 'not-configured',
+      ...(details.length > 0 ? { detail: details.join('; ').slice(0, 500) } : {}),
+    };
+  }
+
+  /** Resolves once every push already handed to a push service has been answered. */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  private onEvents(events: readonly HostEvent[]): void {
+    const ended: string[] = [];
+    for (const event of events) {
+      if (event.type === 'interaction.requested') this.enqueue(event.interaction.requestId);
+      else if (event.type === 'interaction.resolved') ended.push(event.resolution.requestId);
+      else if (event.type === 'interaction.withdrawn') ended.push(event.requestId);
+    }
+    if (ended.length > 0) this.closeEnded(ended);
+  }
+
+  private enqueue(requestId: string): void {
+    for (const target of this.targets()) {
+      if (this.isLooking(target)) continue;
+      this.throttle(target).enqueue(requestId);
+    }
+  }
+
+  /** Every subscribed device, plus ntfy when a topic is set. */
+  private targets(): string[] {
+    const devices = this.options.store.list().map((subscription) => subscription.deviceId);
+    return this.options.store.ntfyTopicUrl() ? [...devices, NTFY_TARGET] : devices;
+  }
+
+  /** ntfy has no device of its own: someone looking at the app anywhere has seen the question. */
+  private isLooking(target: string): boolean {
+    return target === NTFY_TARGET ? this.presence.anyVisible() : this.presence.isVisible(target);
+  }
+
+  private throttle(target: string): TargetThrottle {
+    let throttle = this.throttles.get(target);
+    if (!throttle) {
+      throttle = new TargetThrottle({
+        collapseWindowMs: this.options.collapseWindowMs ?? 1_500,
+        rateLimitMax: this.options.rateLimitMax ?? 6,
+        rateLimitWindowMs: this.options.rateLimitWindowMs ?? 60_000,
+        now: () => this.now().getTime(),
+        isPending: (requestId) => this.view(requestId)?.status === 'pending',
+        isLooking: () => this.isLooking(target),
+        notify: (requestIds) => this.notify(target, requestIds),
+      });
+      this.throttles.set(target, throttle);
+    }
+    return throttle;
+  }
+
+  private dropThrottle(target: string): void {
+    this.throttles.get(target)?.dispose();
+    this.throttles.delete(target);
+  }
+
+  private view(requestId: string): InteractionView | undefined {
+    return this.port?.projection.interactions.get(requestId);
+  }
+
+  /** One interaction gets its own notification; several become one summary of everything waiting. */
+  private notify(target: string, requestIds: readonly string[]): { tag: string; covers: string[] } | undefined {
+    const views = requestIds.flatMap((id) => this.view(id) ?? []);
+    const first = views[0];
+    if (!first) return undefined;
+    let payload: PushShowPayload;
+    let covers: string[];
+    if (views.length === 1) {
+      payload = interactionPayload(first);
+      covers = [first.requestId];
+    } else {
+      const waiting = this.pendingViews();
+      payload = summaryPayload(waiting, this.now());
+      covers = waiting.map((view) => view.requestId);
+    }
+    this.dispatch(target, payload);
+    return { tag: payload.tag, covers };
+  }
+
+  private pendingViews(): InteractionView[] {
+    const pending: InteractionView[] = [];
+    for (const view of this.port?.projection.interactions.values() ?? []) if (view.status === 'pending') pending.push(view);
+    return pending.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+  }
+
+  private closeEnded(requestIds: readonly string[]): void {
+    for (const [target, throttle] of this.throttles) {
+      const tags = throttle.ended(requestIds, (summaryCovers) => summaryCovers.every((id) => this.view(id)?.status !== 'pending'));
+      // ntfy cannot take a notification back.
+      if (tags.length > 0 && target !== NTFY_TARGET) this.dispatch(target, closePayload(tags));
+    }
+  }
+
+  private dispatch(target: string, payload: PushPayload): void {
+    if (target === NTFY_TARGET) {
+      const topicUrl = this.options.store.ntfyTopicUrl();
+      if (!topicUrl || payload.type !== 'show') return;
+      this.track(
+        this.ntfy(topicUrl, this.ntfyMessage(payload)).then((outcome) => {
+          if (outcome.status === 'failed') this.log(`ntfy: ${outcome.detail}`);
+        }),
+      );
+      return;
+    }
+    const subscription = this.options.store.get(target);
+    if (subscription) this.track(this.deliver(subscription, payload));
+  }
+
+  private async deliver(subscription: StoredSubscription, payload: PushPayload): Promise<SendOutcome> {
+    let outcome: SendOutcome;
+    try {
+      outcome = await this.options.sendWebPush(subscription, payload);
+    } catch (error) {
+      outcome = { status: 'failed', detail: errorMessage(error) };
+    }
+    if (outcome.status === 'expired') {
+      // Only this endpoint: the device may have subscribed again meanwhile.
+      if (this.options.store.removeEndpoint(subscription.endpoint) && !this.options.store.get(subscription.deviceId)) {
+        this.dropThrottle(subscription.deviceId);
+      }
+      this.log(`push: subscription of device ${subscription.deviceId} expired (${outcome.httpStatus}); removed`);
+    } else if (outcome.status === 'failed') {
+      this.log(`push to device ${subscription.deviceId} failed: ${outcome.detail}`);
+    }
+    return outcome;
+  }
+
+  private ntfyMessage(payload: PushShowPayload): NtfyMessage {
+    const base = this.options.publicUrl();
+    const text = ntfyText(payload);
+    return {
+      ...text,
+      click: base ? new URL(payload.data.url, base).href : undefined,
+      tags: payload.tag === PUSH_SUMMARY_TAG ? ['speech_balloon'] : ['question'],
+    };
+  }
+
+  private track(promise: Promise<unknown>): void {
+    const settled = promise.catch((error: unknown) => this.log(`push: ${errorMessage(error)}`));
+    this.inflight.add(settled);
+    void settled.finally(() => this.inflight.delete(settled));
+  }
+}

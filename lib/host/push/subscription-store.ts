@@ -1,0 +1,102 @@
+import Database from 'better-sqlite3';
+import { type PushSubscriptionJson } from '../../contracts';
+import { HostStartError, errorMessage } from '../errors';
+
+export const PUSH_DB_FILE = 'push.sqlite';
+
+/** One device's Web Push subscription. */
+export interface StoredSubscription {
+  deviceId: string;
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  updatedAt: string;
+}
+
+/**
+ * Subscriptions (one per device) and the host-wide ntfy topic, durable across restarts.
+ * Its own SQLite file: the event log holds its database exclusively, and push state
+ * is not part of the interaction history.
+ */
+export class PushSubscriptionStore {
+  private readonly db: Database.Database;
+
+  constructor(file: string) {
+    try {
+      this.db = new Database(file, { timeout: 1_000 });
+      this.db.pragma('journal_mode = WAL');
+      this.db.exec(`
+        CREATE TABLE IF NOT EXISTS push_subscriptions (
+          device_id TEXT PRIMARY KEY,
+          endpoint TEXT NOT NULL UNIQUE,
+          p256dh TEXT NOT NULL,
+          auth TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS push_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      `);
+    } catch (error) {
+      throw new HostStartError(`Cannot open the push subscription store ${file}: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+
+  /** Replaces the device's subscription; an endpoint moves to the device that last sent it. */
+  upsert(deviceId: string, subscription: PushSubscriptionJson, now: Date): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id <> ?').run(subscription.endpoint, deviceId);
+      this.db
+        .prepare(
+          `INSERT INTO push_subscriptions (device_id, endpoint, p256dh, auth, updated_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (device_id) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh,
+             auth = excluded.auth, updated_at = excluded.updated_at`,
+        )
+        .run(deviceId, subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth, now.toISOString());
+    })();
+  }
+
+  get(deviceId: string): StoredSubscription | undefined {
+    const row = this.db.prepare<[string], Row>('SELECT * FROM push_subscriptions WHERE device_id = ?').get(deviceId);
+    return row && fromRow(row);
+  }
+
+  list(): StoredSubscription[] {
+    return this.db.prepare<[], Row>('SELECT * FROM push_subscriptions ORDER BY device_id').all().map(fromRow);
+  }
+
+  removeDevice(deviceId: string): boolean {
+    return this.db.prepare('DELETE FROM push_subscriptions WHERE device_id = ?').run(deviceId).changes > 0;
+  }
+
+  /** Only removes the endpoint that expired, not a newer one the device sent meanwhile. */
+  removeEndpoint(endpoint: string): boolean {
+    return this.db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ?').run(endpoint).changes > 0;
+  }
+
+  ntfyTopicUrl(): string | null {
+    const row = this.db.prepare<[string], { value: string }>('SELECT value FROM push_settings WHERE key = ?').get('ntfyTopicUrl');
+    return row?.value ?? null;
+  }
+
+  setNtfyTopicUrl(url: string | null): void {
+    if (url === null) this.db.prepare('DELETE FROM push_settings WHERE key = ?').run('ntfyTopicUrl');
+    else
+      this.db
+        .prepare('INSERT INTO push_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+        .run('ntfyTopicUrl', url);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface Row {
+  device_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  updated_at: string;
+}
+
+function fromRow(row: Row): StoredSubscription {
+  return { deviceId: row.device_id, endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth }, updatedAt: row.updated_at };
+}
