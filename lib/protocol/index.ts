@@ -1,0 +1,5 @@
+export * from './interaction-kind';
+export * from './normalize-answers';
+export * from './response-to-broker-result';
+export * from './request-recovery';
+export * from './interaction-broker';

@@ -1,0 +1,123 @@
+import {
+  AskUserQuestionInputSchema,
+  DECLINE_MESSAGE_MAX,
+  type InteractionRequest,
+  InteractionRequestSchema,
+  type InteractionResolution,
+  InteractionResolutionSchema,
+  PermissionInputSchema,
+  PlanApprovalInputSchema,
+  type InteractionKind,
+} from '../contracts';
+import { errorMessage, formatIssues } from '../core/format-issues';
+import { type BrokerResult, type PermissionBrokerPort, type PermissionRequest } from '../core/tool-types';
+import { interactionKindForTool } from './interaction-kind';
+import { INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS, FatalInteractionError, withInteractionRequestRecovery } from './request-recovery';
+import { responseToBrokerResult } from './response-to-broker-result';
+
+/**
+ * How a broker reaches the host. `announce` resolves with the winning resolution
+ * of `request.requestId` (in the ack or a later notice) and stops waiting when
+ * `signal` aborts; it is called again every second with a fresh protocolRequestId
+ * while the request is pending (R8.1). `withdraw` ends an interaction nobody needs
+ * any more (the tool call was aborted).
+ */
+export interface InteractionTransport {
+  announce(request: InteractionRequest, signal: AbortSignal): Promise<InteractionResolution>;
+  withdraw(requestId: string, reason?: string): Promise<void>;
+}
+
+export interface CreateInteractionBrokerOptions {
+  transport: InteractionTransport;
+  now?: () => Date;
+  /** Protocol ids for each (re-)announce; defaults to random UUIDs. */
+  newId?: () => string;
+  reannounceIntervalMs?: number;
+}
+
+/** The interaction could not be built from the permission request (bad input for its kind). */
+export class InvalidInteractionRequestError extends FatalInteractionError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidInteractionRequestError';
+  }
+}
+
+const INPUT_SCHEMAS = {
+  question: AskUserQuestionInputSchema,
+  'plan-approval': PlanApprovalInputSchema,
+  permission: PermissionInputSchema,
+} as const;
+
+/** The announced request for a permission request (R3.2). Throws InvalidInteractionRequestError. */
+export function buildInteractionRequest(request: PermissionRequest, createdAt: Date): InteractionRequest {
+  const kind: InteractionKind = interactionKindForTool(request.toolName);
+  const input = INPUT_SCHEMAS[kind].safeParse(request.input);
+  if (!input.success) {
+    throw new InvalidInteractionRequestError(`Invalid ${kind} input for ${request.toolName}: ${formatIssues(input.error.issues)}`);
+  }
+  const candidate = {
+    kind,
+    input: input.data,
+    requestId: request.requestId,
+    protocolRequestId: request.requestId,
+    sessionId: request.sessionId,
+    origin: request.origin,
+    toolName: request.toolName,
+    toolUseId: request.toolUseId,
+    context: request.context,
+    createdAt: createdAt.toISOString(),
+  };
+  const parsed = InteractionRequestSchema.safeParse(candidate);
+  if (!parsed.success) {
+    throw new InvalidInteractionRequestError(`Invalid interaction request for ${request.toolName}: ${formatIssues(parsed.error.issues)}`);
+  }
+  return parsed.data;
+}
+
+// Best effort and not awaited: an unreachable host must not keep an aborted
+// tool call waiting.
+function withdrawQuietly(transport: InteractionTransport, requestId: string, reason: string): void {
+  try {
+    transport.withdraw(requestId, reason).catch(() => undefined);
+  } catch {
+    // A transport that throws synchronously is as unreachable as one that rejects.
+  }
+}
+
+/**
+ * The protocol-level broker (R3.2–R3.7, R8.1, R8.3): announces the interaction,
+ * re-announces it until a resolution wins, and maps that resolution to a
+ * BrokerResult. Aborting the caller's signal withdraws the interaction and rejects.
+ */
+export function createInteractionBroker(options: CreateInteractionBrokerOptions): PermissionBrokerPort {
+  const now = options.now ?? (() => new Date());
+  const { transport } = options;
+
+  return {
+    async requestPermission(request, callOptions): Promise<BrokerResult> {
+      const interaction = buildInteractionRequest(request, now());
+      const send = async (protocolRequestId: string, signal: AbortSignal) => {
+        const raw = await transport.announce({ ...interaction, protocolRequestId }, signal);
+        const resolution = InteractionResolutionSchema.safeParse(raw);
+        // A malformed or foreign resolution is treated like a lost message: keep re-announcing.
+        if (!resolution.success) throw new Error(`Invalid resolution: ${formatIssues(resolution.error.issues)}`);
+        if (resolution.data.requestId !== interaction.requestId) throw new Error('Resolution for another request');
+        return resolution.data;
+      };
+      let resolution: InteractionResolution;
+      try {
+        resolution = await withInteractionRequestRecovery(send, {
+          intervalMs: options.reannounceIntervalMs ?? INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,
+          signal: callOptions?.signal,
+          newProtocolRequestId: options.newId,
+        });
+      } catch (error) {
+        const reason = callOptions?.signal?.aborted ? 'The tool call was aborted' : errorMessage(error);
+        withdrawQuietly(transport, interaction.requestId, reason.slice(0, DECLINE_MESSAGE_MAX));
+        throw error;
+      }
+      return responseToBrokerResult(interaction.kind, interaction.input, resolution.response, now());
+    },
+  };
+}

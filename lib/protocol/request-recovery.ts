@@ -1,0 +1,88 @@
+import { abortError } from '../core/format-issues';
+
+/** R8.1: how often a pending request is re-announced. */
+export const INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS = 1000;
+
+/** A send that rejects with this ends the recovery loop instead of being retried. */
+export class FatalInteractionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FatalInteractionError';
+  }
+}
+
+export interface InteractionRequestRecoveryOptions {
+  /** Defaults to INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS. */
+  intervalMs?: number;
+  /** Aborting rejects with an AbortError and stops every send. */
+  signal?: AbortSignal;
+  /** A fresh protocol id for each (re-)announce; defaults to a random UUID. */
+  newProtocolRequestId?: () => string;
+  /** Which send rejections end the loop; by default only FatalInteractionError. */
+  isFatal?: (error: unknown) => boolean;
+}
+
+/**
+ * Calls `send` at once and again every interval with a fresh protocol id, so a
+ * host that lost its registration gets a respondable one (R8.1). The first send
+ * to resolve wins; then the loop stops and every outstanding send is aborted
+ * (R8.3). A send that rejects — a transient disconnect — is not fatal: the loop
+ * keeps re-announcing.
+ *
+ * Each send gets its own signal, aborted together when the race ends, so a long
+ * wait does not pile listeners onto one shared signal.
+ */
+export function withInteractionRequestRecovery<T>(
+  send: (protocolRequestId: string, signal: AbortSignal) => Promise<T>,
+  options: InteractionRequestRecoveryOptions = {},
+): Promise<T> {
+  const intervalMs =
+    typeof options.intervalMs === 'number' && options.intervalMs > 0 ? options.intervalMs : INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS;
+  const newId = options.newProtocolRequestId ?? (() => globalThis.crypto.randomUUID());
+  const isFatal = options.isFatal ?? ((error: unknown) => error instanceof FatalInteractionError);
+  const external = options.signal;
+
+  return new Promise<T>((resolve, reject) => {
+    if (external?.aborted) {
+      reject(abortError(external.reason));
+      return;
+    }
+    const outstanding = new Set<AbortController>();
+    let settled = false;
+    let timer: ReturnType<typeof setInterval> | undefined;
+
+    const finish = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearInterval(timer);
+      external?.removeEventListener('abort', onAbort);
+      for (const controller of outstanding) controller.abort(abortError('the interaction request was settled'));
+      outstanding.clear();
+      settle();
+    };
+    const onAbort = () => finish(() => reject(abortError(external?.reason)));
+
+    const announce = () => {
+      if (settled) return;
+      const controller = new AbortController();
+      outstanding.add(controller);
+      let attempt: Promise<T>;
+      try {
+        attempt = Promise.resolve(send(newId(), controller.signal));
+      } catch (error) {
+        attempt = Promise.reject(error);
+      }
+      attempt.then(
+        (value) => finish(() => resolve(value)),
+        (error: unknown) => {
+          outstanding.delete(controller);
+          if (isFatal(error)) finish(() => reject(error));
+        },
+      );
+    };
+
+    external?.addEventListener('abort', onAbort, { once: true });
+    announce();
+    if (!settled) timer = setInterval(announce, intervalMs);
+  });
+}
