@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 
-const ACCENT = '#4f46e5';
+const ACCENT = '#1d5bd6'; // the app's light-theme accent (app/styles/base.css)
 const INK = '#ffffff';
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'public', 'icons');
