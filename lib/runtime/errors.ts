@@ -1,3 +1,4 @@
+import { FatalInteractionError } from '../protocol';
 import { START_HINT } from './host-address';
 
 /** Why talking to the host failed, in terms a CLI can map to exit codes and hints. */
@@ -10,14 +11,17 @@ export type HostConnectionErrorCode =
   | 'withdrawn'
   | 'closed';
 
-/** A failure a person can act on: the message says what to do. */
-export class HostConnectionError extends Error {
-  constructor(
-    readonly code: HostConnectionErrorCode,
-    message: string,
-  ) {
+/**
+ * A failure a person can act on: the message says what to do. It is fatal to the
+ * re-announce loop (R8.1): re-sending cannot fix a wrong token or a withdrawal.
+ */
+export class HostConnectionError extends FatalInteractionError {
+  readonly code: HostConnectionErrorCode;
+
+  constructor(code: HostConnectionErrorCode, message: string) {
     super(message);
     this.name = 'HostConnectionError';
+    this.code = code;
   }
 }
 

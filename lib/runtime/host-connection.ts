@@ -21,6 +21,8 @@ import { HostConnectionError, unreachableError } from './errors';
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const WITHDRAW_TIMEOUT_MS = 5_000;
 const SERVER_DISCONNECT_RETRY_MS = 500;
+// socket.io-client drops packets emitted in the same tick as disconnect(); close() waits this long at most.
+const CLOSE_FLUSH_TIMEOUT_MS = 1_000;
 
 export interface ConnectToHostOptions {
   url: string;
@@ -35,6 +37,8 @@ export interface HostConnection {
   readonly url: string;
   readonly runtimeId: string;
   readonly connected: boolean;
+  /** Set once the host refused this runtime for good (wrong token, protocol mismatch). */
+  readonly failure: HostConnectionError | null;
   /**
    * Registers (or re-registers, R8.1) a request and resolves with its resolution,
    * whether it comes in the announce ack or later as a 'resolved' notice.
@@ -47,7 +51,8 @@ export interface HostConnection {
   onConnectionChange(listener: (connected: boolean) => void): () => void;
   /** Resolves once connected; rejects with a HostConnectionError (unreachable, unauthorized, protocol-mismatch). */
   ready(timeoutMs?: number): Promise<void>;
-  close(): void;
+  /** Rejects what still waits, lets withdrawals and acks in flight reach the host, then disconnects. */
+  close(): Promise<void>;
 }
 
 interface Waiter {
@@ -77,6 +82,13 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   let fatal: HostConnectionError | null = null;
   let lastTransportError: string | undefined;
   let closed = false;
+  const inflight = new Set<Promise<unknown>>();
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    inflight.add(promise);
+    const forget = () => inflight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  };
 
   const removeWaiter = (requestId: string, waiter: Waiter) => {
     const set = waiters.get(requestId);
@@ -104,7 +116,11 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
 
   const acknowledge = (requestId: string) => {
     // R10.5: every resolution received is acknowledged, even one nobody waits for any more.
-    socket.emit('resolution:ack', { requestId }, () => undefined);
+    track(
+      new Promise<void>((resolve) => {
+        socket.timeout(WITHDRAW_TIMEOUT_MS).emit('resolution:ack', { requestId }, () => resolve());
+      }),
+    );
   };
 
   const emitAnnounce = (request: InteractionRequest) => {
@@ -179,9 +195,11 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
         'protocol-mismatch',
         `The Askaway host at ${options.url} speaks another protocol version (${message}); this runtime speaks ${PROTOCOL_VERSION}. Update askaway so both match.`,
       );
-    } else {
+    } else if (code === 'rate-limited' || code === 'internal') {
       lastTransportError = message;
       return;
+    } else {
+      fatal = new HostConnectionError('rejected', `The Askaway host at ${options.url} refused this runtime: ${message}`);
     }
     socket.disconnect();
     failAll(fatal);
@@ -192,6 +210,9 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
     runtimeId,
     get connected() {
       return socket.connected;
+    },
+    get failure() {
+      return fatal;
     },
 
     announce(request, signal) {
@@ -227,20 +248,22 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       settle(requestId, { error: new HostConnectionError('withdrawn', `Interaction ${requestId} was withdrawn`) });
       if (closed || fatal) return;
       const command = reason === undefined ? { requestId } : { requestId, reason: reason.slice(0, 2_000) };
-      await new Promise<void>((resolve, reject) => {
-        socket.timeout(WITHDRAW_TIMEOUT_MS).emit('withdraw', command, (error: Error | null, raw: unknown) => {
-          if (error) {
-            reject(unreachableError(options.url, 'withdraw was not acknowledged'));
-            return;
-          }
-          const ack = SimpleAckSchema.safeParse(raw);
-          if (ack.success && !ack.data.ok && ack.data.error.code !== 'unknown-interaction') {
-            reject(new HostConnectionError('rejected', ack.data.error.message));
-            return;
-          }
-          resolve();
-        });
-      });
+      await track(
+        new Promise<void>((resolve, reject) => {
+          socket.timeout(WITHDRAW_TIMEOUT_MS).emit('withdraw', command, (error: Error | null, raw: unknown) => {
+            if (error) {
+              reject(unreachableError(options.url, 'withdraw was not acknowledged'));
+              return;
+            }
+            const ack = SimpleAckSchema.safeParse(raw);
+            if (ack.success && !ack.data.ok && ack.data.error.code !== 'unknown-interaction') {
+              reject(new HostConnectionError('rejected', ack.data.error.message));
+              return;
+            }
+            resolve();
+          });
+        }),
+      );
     },
 
     onAutoResolution(listener) {
@@ -282,11 +305,19 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       });
     },
 
-    close() {
+    async close() {
       if (closed) return;
       closed = true;
       clearTimeout(reconnectTimer);
       failAll(new HostConnectionError('closed', 'The host connection is closed'));
+      if (socket.connected && inflight.size > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const bound = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, CLOSE_FLUSH_TIMEOUT_MS);
+        });
+        await Promise.race([Promise.allSettled([...inflight]), bound]);
+        clearTimeout(timer);
+      }
       socket.disconnect();
       autoListeners.clear();
       connectionListeners.clear();

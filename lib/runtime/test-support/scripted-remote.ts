@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { io, type Socket } from 'socket.io-client';
+import {
+  PROTOCOL_VERSION,
+  REMOTE_NAMESPACE,
+  RespondAckSchema,
+  type EventBatch,
+  type InteractionRecord,
+  type InteractionResponse,
+  type RemoteClientToServerEvents,
+  type RemoteServerToClientEvents,
+  type RespondAck,
+  type Snapshot,
+} from '../../contracts';
+
+/**
+ * A phone in tests: a real socket.io client on '/remote' that tracks pending
+ * interactions from the snapshot and live events, and answers when told to.
+ */
+export interface ScriptedRemote {
+  pending(): InteractionRecord[];
+  /** Resolves with the first pending interaction matching `match` (waits for it). */
+  next(match?: (record: InteractionRecord) => boolean, timeoutMs?: number): Promise<InteractionRecord>;
+  respond(requestId: string, response: InteractionResponse): Promise<RespondAck>;
+  close(): void;
+}
+
+export async function connectScriptedRemote(url: string, token: string): Promise<ScriptedRemote> {
+  const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(`${url}${REMOTE_NAMESPACE}`, {
+    auth: { token, protocolVersion: PROTOCOL_VERSION, device: { id: `test-remote-${randomUUID()}`, label: 'Scripted remote' } },
+    transports: ['websocket'],
+  });
+  const open = new Map<string, InteractionRecord>();
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+
+  socket.on('snapshot', (snapshot: Snapshot) => {
+    for (const view of snapshot.pending) {
+      const { status: _s, autoResolution: _a, resolution: _r, deliveredAt: _d, withdrawnAt: _w, withdrawnReason: _wr, ...record } = view;
+      open.set(view.requestId, record as InteractionRecord);
+    }
+    changed();
+  });
+  socket.on('events', (batch: EventBatch) => {
+    for (const event of batch.events) {
+      if (event.type === 'interaction.requested') open.set(event.interaction.requestId, event.interaction);
+      else if (event.type === 'interaction.resolved') open.delete(event.resolution.requestId);
+      else if (event.type === 'interaction.withdrawn') open.delete(event.requestId);
+    }
+    changed();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+
+  return {
+    pending: () => [...open.values()],
+    next(match = () => true, timeoutMs = 10_000) {
+      return new Promise<InteractionRecord>((resolve, reject) => {
+        const check = () => {
+          const found = [...open.values()].find(match);
+          if (!found) return;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`no matching pending interaction within ${timeoutMs} ms; pending: ${[...open.keys()].join(', ')}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      });
+    },
+    respond(requestId, response) {
+      return new Promise<RespondAck>((resolve) => {
+        socket.emit('respond', { requestId, clientResponseId: randomUUID(), response }, (raw: unknown) => {
+          resolve(RespondAckSchema.parse(raw));
+        });
+      });
+    },
+    close: () => {
+      socket.disconnect();
+    },
+  };
+}
