@@ -10,7 +10,7 @@ import {
   withSubagentInteractionBroker,
 } from '../../core';
 import { approvalTool, exitPlanModeTool } from '../agent-tools';
-import { connectToHost, type HostConnection } from '../host-connection';
+import { connectToHost } from '../host-connection';
 import { createRuntimeBroker } from '../runtime-broker';
 import { DEMO_CWD, DEMO_STORY, type DemoAgentName, type DemoStep, type DemoToolName, simulatedCommandOutput } from './story';
 
