@@ -1,0 +1,152 @@
+// Defensive normalization of AskUserQuestion input for display (R9.5). Imported
+// by the PWA: it must import contracts only, and it must never throw, because
+// history may hold shapes older than today's strict schema.
+import { isHtmlPreview } from './contracts/ask-user-question';
+
+export interface AskUserQuestionDisplayOption {
+  /** Exactly what the model sent; this is what an answer carries. */
+  label: string;
+  /** The label without a trailing "(Recommended)". */
+  displayLabel: string;
+  description: string;
+  preview?: string;
+  previewKind?: 'html' | 'text';
+  recommended: boolean;
+}
+
+export interface AskUserQuestionDisplayQuestion {
+  question: string;
+  header: string;
+  options: AskUserQuestionDisplayOption[];
+  multiSelect: boolean;
+  /** R9.4: a single-select question with any preview uses the side-by-side layout. */
+  hasPreview: boolean;
+  /** The free-text "Other" choice is always present; `label` is a stripped option's text, as placeholder. */
+  customInput: { enabled: true; label?: string };
+}
+
+export interface AskUserQuestionDisplayModel {
+  questions: AskUserQuestionDisplayQuestion[];
+  /** Answers and annotations already given (history), keyed by question text. */
+  answers?: Record<string, string>;
+  annotations?: Record<string, { preview?: string; notes?: string }>;
+  /** Why nothing (or not everything) could be shown. */
+  error?: string;
+}
+
+/** Labels that mean "let me type my own answer" (R9.5). */
+export const CUSTOM_INPUT_LABEL = /其他|其它|自定义|填写|\b(?:other|custom|free[\s-]?text|specify)\b/i;
+const RECOMMENDED_SUFFIX = /\s*\(recommended\)\s*$/i;
+
+type Raw = Record<string, unknown>;
+const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+export function isCustomInputLabel(label: string): boolean {
+  return CUSTOM_INPUT_LABEL.test(label);
+}
+
+function toOption(raw: unknown): AskUserQuestionDisplayOption | null {
+  const source = typeof raw === 'string' ? { label: raw } : raw;
+  if (!isRecord(source)) return null;
+  const label = text(source.label);
+  if (label === '') return null;
+  const option: AskUserQuestionDisplayOption = {
+    label,
+    displayLabel: label.replace(RECOMMENDED_SUFFIX, '') || label,
+    description: text(source.description),
+    recommended: RECOMMENDED_SUFFIX.test(label),
+  };
+  if (typeof source.preview === 'string' && source.preview.trim() !== '') {
+    option.preview = source.preview;
+    option.previewKind = isHtmlPreview(source.preview) ? 'html' : 'text';
+  }
+  return option;
+}
+
+function toQuestion(raw: unknown): AskUserQuestionDisplayQuestion | null {
+  if (!isRecord(raw)) return null;
+  const question = text(raw.question);
+  if (question === '') return null;
+  const seen = new Set<string>();
+  const options = (Array.isArray(raw.options) ? raw.options : []).flatMap((item) => {
+    const option = toOption(item);
+    if (option === null || seen.has(option.label)) return [];
+    seen.add(option.label);
+    return [option];
+  });
+  const customInput: AskUserQuestionDisplayQuestion['customInput'] = { enabled: true };
+  const last = options.at(-1);
+  // The contract forbids an Other option, but older data may have one: it becomes the typed-answer box.
+  if (last !== undefined && isCustomInputLabel(last.label)) {
+    options.pop();
+    customInput.label = last.displayLabel;
+  }
+  const multiSelect = raw.multiSelect === true;
+  return {
+    question,
+    header: text(raw.header),
+    options,
+    multiSelect,
+    hasPreview: !multiSelect && options.some((option) => option.preview !== undefined),
+    customInput,
+  };
+}
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+function annotationRecord(value: unknown): AskUserQuestionDisplayModel['annotations'] {
+  if (!isRecord(value)) return undefined;
+  const entries = Object.entries(value).flatMap(([key, raw]) => {
+    if (!isRecord(raw)) return [];
+    const annotation: { preview?: string; notes?: string } = {};
+    if (typeof raw.preview === 'string') annotation.preview = raw.preview;
+    if (typeof raw.notes === 'string') annotation.notes = raw.notes;
+    return [[key, annotation] as const];
+  });
+  return Object.fromEntries(entries);
+}
+
+function parseRaw(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The display model of an AskUserQuestion input: the multi-question array or the
+ * legacy single question (`question` + `options` at top level, options as strings
+ * or `{label, description}`). Malformed input gives an `error` and no questions.
+ */
+export function toAskUserQuestionDisplayModel(raw: unknown): AskUserQuestionDisplayModel {
+  try {
+    const source = parseRaw(raw);
+    if (!isRecord(source)) return { questions: [], error: 'AskUserQuestion input is not an object' };
+    const rawQuestions: unknown[] = Array.isArray(source.questions) ? source.questions : 'question' in source ? [source] : [];
+    const seen = new Set<string>();
+    const questions = rawQuestions.flatMap((item) => {
+      const question = toQuestion(item);
+      // Answers are keyed by question text, so a repeated text could not be answered separately.
+      if (question === null || seen.has(question.question)) return [];
+      seen.add(question.question);
+      return [question];
+    });
+    const model: AskUserQuestionDisplayModel = { questions };
+    const answers = stringRecord(source.answers);
+    const annotations = annotationRecord(source.annotations);
+    if (answers) model.answers = answers;
+    if (annotations) model.annotations = annotations;
+    if (questions.length === 0) model.error = 'AskUserQuestion input has no questions to show';
+    else if (questions.length < rawQuestions.length) model.error = 'Some questions could not be shown';
+    return model;
+  } catch (error) {
+    // Exotic objects (throwing getters, proxies) must not break the card.
+    return { questions: [], error: error instanceof Error ? error.message : 'AskUserQuestion input could not be read' };
+  }
+}
