@@ -7,7 +7,6 @@ import {
   type InteractionRecord,
   type InteractionRequest,
   type InteractionResolution,
-  type InteractionResponse,
   type NewHostEvent,
   type PreferencesAck,
   type PreferencesPatch,
@@ -18,6 +17,7 @@ import {
   type Snapshot,
   type WithdrawCommand,
 } from '../contracts';
+import { autoResolutionResolution } from '../core';
 import { autoResolutionFor, nextAutoResolution } from './auto-resolution';
 import { DeadlineTimer } from './deadline-timer';
 import { HostProjection } from './projection';
@@ -204,9 +204,8 @@ export class InteractionRegistry {
     const due = this.projection
       .pending()
       .filter((view) => view.autoResolution.status === 'scheduled' && Date.parse(view.autoResolution.deadlineAt) <= now.getTime());
-    const response: InteractionResponse = { action: 'accept', content: { answers: {} } };
     if (due.length > 0) {
-      this.resolve(due.map((view) => ({ requestId: view.requestId, response, resolvedBy: 'auto', resolvedAt: now.toISOString() })));
+      this.resolve(due.map((view) => autoResolutionResolution(view.requestId, now)));
     } else {
       this.armTimer();
     }

@@ -1,0 +1,88 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  PROTOCOL_VERSION,
+  REMOTE_NAMESPACE,
+  RUNTIME_NAMESPACE,
+  type EventBatch,
+  type HostEvent,
+  type RemoteClientToServerEvents,
+  type RemoteServerToClientEvents,
+  type ResolvedNotice,
+  type RuntimeClientToServerEvents,
+  type RuntimeServerToClientEvents,
+  type Snapshot,
+  type AutoResolutionNotice,
+} from '../../contracts';
+
+export type RuntimeClient = Socket<RuntimeServerToClientEvents, RuntimeClientToServerEvents>;
+export type RemoteClient = Socket<RemoteServerToClientEvents, RemoteClientToServerEvents>;
+
+const sockets = new Set<Socket>();
+
+/** Disconnects every test client opened since the last call. */
+export function closeAllClients(): void {
+  for (const socket of sockets) socket.disconnect();
+  sockets.clear();
+}
+
+/** TLS tests use a throwaway self-signed cert. */
+const clientOptions = (url: string) => (url.startsWith('https') ? { rejectUnauthorized: false } : {});
+
+function connected<S extends Socket>(socket: S): Promise<S> {
+  sockets.add(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (error) => {
+      socket.disconnect();
+      reject(error);
+    });
+  });
+}
+
+/** A runtime as the runtime helper's connection would be, recording what the host sends. */
+export async function connectRuntime(url: string, token: string, runtimeId = 'test-runtime') {
+  const socket: RuntimeClient = io(`${url}${RUNTIME_NAMESPACE}`, {
+    auth: { token, protocolVersion: PROTOCOL_VERSION, runtimeId },
+    transports: ['websocket'],
+    reconnection: false,
+    ...clientOptions(url),
+  });
+  const resolved: ResolvedNotice[] = [];
+  const autoResolutions: AutoResolutionNotice[] = [];
+  socket.on('resolved', (notice) => resolved.push(notice));
+  socket.on('auto-resolution', (notice) => autoResolutions.push(notice));
+  await connected(socket);
+  return { socket, resolved, autoResolutions };
+}
+
+/** A remote that folds what it receives the way a PWA would: snapshot, then events by seq. */
+export async function connectRemote(url: string, token: string, options: { deviceId?: string; lastSeq?: number } = {}) {
+  const auth: Record<string, unknown> = {
+    token,
+    protocolVersion: PROTOCOL_VERSION,
+    device: { id: options.deviceId ?? 'phone-1', label: 'Test phone' },
+  };
+  if (options.lastSeq !== undefined) auth.lastSeq = options.lastSeq;
+  const socket: RemoteClient = io(`${url}${REMOTE_NAMESPACE}`, { auth, transports: ['websocket'], reconnection: false, ...clientOptions(url) });
+  const state = { socket, snapshots: [] as Snapshot[], batches: [] as EventBatch[], events: [] as HostEvent[] };
+  socket.on('snapshot', (snapshot) => state.snapshots.push(snapshot));
+  socket.on('events', (batch) => {
+    state.batches.push(batch);
+    state.events.push(...batch.events);
+  });
+  await connected(socket);
+  return state;
+}
+
+/** Connects with raw auth and returns the refusal's `data`, or 'connected'. */
+export function tryConnect(url: string, namespace: string, auth: unknown): Promise<unknown> {
+  const socket = io(`${url}${namespace}`, { auth: auth as Record<string, unknown>, transports: ['websocket'], reconnection: false });
+  sockets.add(socket);
+  return new Promise((resolve) => {
+    socket.once('connect', () => {
+      socket.disconnect();
+      resolve('connected');
+    });
+    socket.once('connect_error', (error) => resolve((error as Error & { data?: unknown }).data ?? error.message));
+  });
+}

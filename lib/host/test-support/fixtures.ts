@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { type InteractionRequest } from '../../contracts';
+
+/** A valid AskUserQuestion announce with two questions ("Which database?", "Which extras?"). */
+export function questionRequest(overrides: Partial<InteractionRequest> = {}): InteractionRequest {
+  return {
+    requestId: `req-${randomUUID()}`,
+    protocolRequestId: `proto-${randomUUID()}`,
+    sessionId: 'session-root',
+    toolName: 'AskUserQuestion',
+    createdAt: new Date().toISOString(),
+    kind: 'question',
+    input: {
+      questions: [
+        {
+          question: 'Which database?',
+          header: 'Database',
+          options: [
+            { label: 'Postgres (Recommended)', description: 'Relational, battle tested' },
+            { label: 'SQLite', description: 'One file, no server' },
+          ],
+          multiSelect: false,
+        },
+        {
+          question: 'Which extras?',
+          header: 'Extras',
+          options: [
+            { label: 'Metrics', description: 'Prometheus endpoint' },
+            { label: 'Tracing', description: 'OpenTelemetry spans' },
+          ],
+          multiSelect: true,
+        },
+      ],
+    },
+    ...overrides,
+  } as InteractionRequest;
+}
+
+export function permissionRequest(overrides: Partial<InteractionRequest> = {}): InteractionRequest {
+  return {
+    requestId: `req-${randomUUID()}`,
+    protocolRequestId: `proto-${randomUUID()}`,
+    sessionId: 'session-root',
+    toolName: 'Bash',
+    createdAt: new Date().toISOString(),
+    kind: 'permission',
+    input: { command: 'npm test' },
+    ...overrides,
+  } as InteractionRequest;
+}
