@@ -4,10 +4,13 @@ import { type AskUserQuestionAnnotation, type AskUserQuestionAnsweredInput } fro
 export const NO_ANSWERS_TEXT =
   'The user did not answer any of your questions. Continue using your best judgment; do not treat this as a rejection or invent a user preference.';
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function formatAnswer(question: string, answer: string, annotation: AskUserQuestionAnnotation | undefined): string {
   let text = `"${question}"="${answer}"`;
-  const preview = annotation?.preview?.trim();
-  const notes = annotation?.notes?.trim();
+  const preview = typeof annotation?.preview === 'string' ? annotation.preview.trim() : '';
+  const notes = typeof annotation?.notes === 'string' ? annotation.notes.trim() : '';
   // R4.5: annotations ride along with the answer they explain.
   if (preview) text += ` selected preview:\n${preview}`;
   if (notes) text += ` user notes: ${notes}`;
@@ -20,16 +23,21 @@ function formatAnswer(question: string, answer: string, annotation: AskUserQuest
  * never a preference (R4.4).
  */
 export function formatModelContent(input: AskUserQuestionAnsweredInput): string {
+  // Typed input, but callers outside TypeScript exist: malformed parts count as unanswered.
+  const questions: unknown[] = Array.isArray(input?.questions) ? input.questions : [];
+  const answers: Record<string, unknown> = isRecord(input?.answers) ? input.answers : {};
+  const annotations: Record<string, unknown> = isRecord(input?.annotations) ? input.annotations : {};
   const answered: string[] = [];
   let skipped = 0;
-  for (const { question } of input.questions) {
-    const answer = Object.hasOwn(input.answers, question) ? input.answers[question] : undefined;
-    if (answer === undefined || answer.trim() === '') {
+  for (const item of questions) {
+    const question = isRecord(item) && typeof item.question === 'string' ? item.question : undefined;
+    const answer = question !== undefined && Object.hasOwn(answers, question) ? answers[question] : undefined;
+    if (question === undefined || typeof answer !== 'string' || answer.trim() === '') {
       skipped += 1;
       continue;
     }
-    const annotation = input.annotations && Object.hasOwn(input.annotations, question) ? input.annotations[question] : undefined;
-    answered.push(formatAnswer(question, answer, annotation));
+    const annotation = Object.hasOwn(annotations, question) ? annotations[question] : undefined;
+    answered.push(formatAnswer(question, answer, isRecord(annotation) ? (annotation as AskUserQuestionAnnotation) : undefined));
   }
 
   if (answered.length === 0) return NO_ANSWERS_TEXT;

@@ -26,8 +26,8 @@ function toIso(time: Date | string): string {
   return date.toISOString();
 }
 
-function isValidTimeout(timeoutMs: number): boolean {
-  return Number.isInteger(timeoutMs) && timeoutMs > 0;
+function isValidTimeout(timeoutMs: unknown): timeoutMs is number {
+  return typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0;
 }
 
 function schedule(timeoutMs: number, now: Date): AutoResolutionState {
@@ -41,8 +41,9 @@ function schedule(timeoutMs: number, now: Date): AutoResolutionState {
 
 /** The state an interaction is registered with: an absolute deadline, or disabled (R6.2). */
 export function initialAutoResolution(preferences: AutoResolutionPreferences, now: Date): AutoResolutionState {
-  const timeoutMs = preferences.askUserQuestionAutoResolutionTimeoutMs;
-  if (!preferences.askUserQuestionAutoResolutionEnabled || !isValidTimeout(timeoutMs) || Number.isNaN(now.getTime())) {
+  const timeoutMs = preferences?.askUserQuestionAutoResolutionTimeoutMs;
+  const validNow = now instanceof Date && !Number.isNaN(now.getTime());
+  if (preferences?.askUserQuestionAutoResolutionEnabled !== true || !isValidTimeout(timeoutMs) || !validNow) {
     return AUTO_RESOLUTION_DISABLED;
   }
   return schedule(timeoutMs, now);
@@ -59,8 +60,8 @@ export function recomputeAutoResolution(
   now: Date,
 ): AutoResolutionState {
   const next = initialAutoResolution(preferences, now);
-  if (next.status === 'disabled') return current.status === 'disabled' ? current : next;
-  if (current.status === 'scheduled' && current.timeoutMs === next.timeoutMs) return current;
+  if (next.status === 'disabled') return current?.status === 'disabled' ? current : next;
+  if (current?.status === 'scheduled' && current.timeoutMs === next.timeoutMs) return current;
   return next;
 }
 
@@ -71,8 +72,9 @@ export function autoResolutionStatesEqual(a: AutoResolutionState, b: AutoResolut
 
 /** Milliseconds until the deadline (≤ 0 when due), or null when disabled. */
 export function msUntilAutoResolution(state: AutoResolutionState, now: Date): number | null {
-  if (state.status !== 'scheduled') return null;
-  return Date.parse(state.deadlineAt) - now.getTime();
+  if (state?.status !== 'scheduled') return null;
+  const remaining = Date.parse(state.deadlineAt) - now.getTime();
+  return Number.isNaN(remaining) ? null : remaining;
 }
 
 export function isAutoResolutionDue(state: AutoResolutionState, now: Date): boolean {

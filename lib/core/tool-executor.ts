@@ -33,6 +33,7 @@ const fail = (error: string, recoverable: boolean): ToolCallResult => ({ ok: fal
  */
 export async function executeToolCall<Input>(options: ExecuteToolCallOptions<Input>): Promise<ToolCallResult> {
   const { tool, signal } = options;
+  const name = typeof tool?.name === 'string' ? tool.name : 'tool';
   try {
     if (signal?.aborted) return fail(`${tool.name} was aborted`, false);
 
@@ -53,7 +54,7 @@ export async function executeToolCall<Input>(options: ExecuteToolCallOptions<Inp
     if (signal?.aborted) return fail(`${tool.name} was aborted`, false);
     return await runHandler(options, finalInput);
   } catch (error) {
-    return fail(`${tool.name} failed: ${errorMessage(error)}`, false);
+    return fail(`${name} failed: ${errorMessage(error)}`, false);
   }
 }
 

@@ -170,3 +170,25 @@ describe('createInteractionBroker end to end with the executor', () => {
     expect(result.ok ? result.content : '').toContain('skipped 1: "Cache?"="None"');
   });
 });
+
+describe('malformed arguments', () => {
+  it('createInteractionBroker refuses a transport without announce/withdraw with a TypeError', () => {
+    expect(() => createInteractionBroker({ transport: {} as InteractionTransport })).toThrow(TypeError);
+  });
+
+  it('a transport whose withdraw throws does not hide the abort', async () => {
+    const controller = new AbortController();
+    const transport: InteractionTransport = {
+      announce: () => new Promise(() => undefined),
+      withdraw: () => {
+        throw new Error('offline');
+      },
+    };
+    const pending = createInteractionBroker({ transport }).requestPermission(
+      { requestId: 'r', sessionId: 's', toolName: 'Bash', input: {} },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

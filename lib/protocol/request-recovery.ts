@@ -43,6 +43,10 @@ export function withInteractionRequestRecovery<T>(
   const external = options.signal;
 
   return new Promise<T>((resolve, reject) => {
+    if (typeof send !== 'function') {
+      reject(new TypeError('withInteractionRequestRecovery needs a send function'));
+      return;
+    }
     if (external?.aborted) {
       reject(abortError(external.reason));
       return;

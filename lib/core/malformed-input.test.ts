@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { type AskUserQuestionAnsweredInput, type AutoResolutionState, type Preferences } from '../contracts';
+import { formatModelContent, NO_ANSWERS_TEXT } from './format-model-content';
+import { initialAutoResolution, msUntilAutoResolution, recomputeAutoResolution } from './interaction-auto-resolution';
+import { buildSubagentInteractionOrigin, childSubagentContext, type SubagentContext } from './subagent-interaction-broker';
+import { executeToolCall } from './tool-executor';
+import { type PermissionBrokerPort, type ToolDefinition } from './tool-types';
+
+const cast = <T>(value: unknown) => value as T;
+
+describe('malformed input to core functions never escapes as an exception', () => {
+  it('[R4.3] formatModelContent treats malformed parts as unanswered', () => {
+    for (const value of [null, undefined, {}, { questions: 'x', answers: [] }, { questions: [null, { question: 3 }], answers: {} }]) {
+      expect(formatModelContent(cast<AskUserQuestionAnsweredInput>(value))).toBe(NO_ANSWERS_TEXT);
+    }
+    const odd = { questions: [{ question: 'Q?' }, { question: 'R?' }], answers: { 'Q?': 5, 'R?': 'yes' }, annotations: { 'R?': 'x' } };
+    expect(formatModelContent(cast<AskUserQuestionAnsweredInput>(odd))).toContain('skipped 1: "R?"="yes"');
+  });
+
+  it('[R6.2] auto-resolution functions degrade to disabled / null', () => {
+    expect(initialAutoResolution(cast<Preferences>(null), new Date())).toEqual({ status: 'disabled' });
+    expect(initialAutoResolution({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 1000 }, cast<Date>('x'))).toEqual({
+      status: 'disabled',
+    });
+    expect(recomputeAutoResolution(cast<AutoResolutionState>(undefined), cast<Preferences>({}), new Date())).toEqual({ status: 'disabled' });
+    expect(msUntilAutoResolution(cast<AutoResolutionState>({ status: 'scheduled', deadlineAt: 'never' }), new Date())).toBeNull();
+  });
+
+  it('[R7.1] subagent helpers cope with broken contexts', () => {
+    const origin = buildSubagentInteractionOrigin(cast<SubagentContext>({ path: 'x', depth: Number.NaN }));
+    expect(origin).toMatchObject({ kind: 'subagent', label: 'subagent', depth: 1, path: ['subagent'] });
+    const child = childSubagentContext(cast<SubagentContext>({ sessionId: 'p', path: ['a'], depth: Number.NaN }), {
+      agentId: 'b',
+      agentName: 'b',
+      sessionId: 'c',
+    });
+    expect(child).toMatchObject({ depth: 2, path: ['a', 'b'] });
+  });
+
+  it('[R3.1] executeToolCall survives a missing tool or broker', async () => {
+    const broker: PermissionBrokerPort = cast<PermissionBrokerPort>({});
+    expect(await executeToolCall({ tool: cast<ToolDefinition>(undefined), input: {}, sessionId: 's', broker })).toMatchObject({ ok: false });
+    const tool: ToolDefinition = {
+      name: 'T',
+      description: '',
+      inputSchema: cast<ToolDefinition['inputSchema']>({ safeParse: () => ({ success: true, data: {} }) }),
+      metadata: cast<ToolDefinition['metadata']>({ needsApproval: true }),
+      handler: () => ({ content: 'ran' }),
+    };
+    expect(await executeToolCall({ tool, input: {}, sessionId: 's', broker })).toMatchObject({ ok: false, recoverable: true });
+  });
+});
