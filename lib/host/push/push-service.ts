@@ -116,6 +116,11 @@ export class PushService {
     };
   }
 
+  /** Pacing state of one target (a deviceId or 'ntfy'), for tests and diagnostics. */
+  throttleState(target: string): ReturnType<TargetThrottle['state']> | undefined {
+    return this.throttles.get(target)?.state();
+  }
+
   /** Resolves once every push already handed to a push service has been answered. */
   async idle(): Promise<void> {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);

@@ -1,0 +1,208 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PUSH_SUMMARY_TAG, type PushPayload, type PushShowPayload } from '../../contracts';
+import { pushFixture, type PushFixture } from './push-fixture';
+
+let fixture: PushFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+function shows(payloads: PushPayload[]): PushShowPayload[] {
+  return payloads.filter((payload): payload is PushShowPayload => payload.type === 'show');
+}
+
+describe('PushService: one notification per new interaction', () => {
+  it('[issue6] shows header, question, subagent origin and deadline, and deep-links to the card', async () => {
+    fixture = await pushFixture();
+    const f = fixture;
+    f.subscribe('phone');
+    f.registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 600_000 });
+    const requestId = f.ask({
+      header: 'Auth',
+      question: 'Which login flow should the admin app use?',
+      origin: { kind: 'subagent', label: 'explorer', path: ['planner', 'explorer'], depth: 2 },
+    });
+
+    await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
+    const [payload] = shows(f.received('phone'));
+    const view = f.registry.projection.get(requestId);
+    expect(view?.autoResolution.status).toBe('scheduled');
+    expect(payload).toEqual({
+      type: 'show',
+      tag: requestId,
+      title: 'Auth',
+      body: 'Which login flow should the admin app use?\nAsked by subagent explorer (planner › explorer)',
+      deadlineAt: view?.autoResolution.status === 'scheduled' ? view.autoResolution.deadlineAt : 'missing',
+      timestamp: view?.createdAt,
+      data: { kind: 'interaction', url: `/card?id=${requestId}`, requestId },
+    });
+  });
+
+  it('[issue6] a push service request carries TTL, urgency and a per-interaction Topic', async () => {
+    fixture = await pushFixture();
+    const f = fixture;
+    f.subscribe('phone');
+    f.ask();
+    await vi.waitFor(() => expect(f.endpoint.requests).toHaveLength(1));
+    const headers = f.endpoint.requests[0]?.headers;
+    expect(headers?.['content-encoding']).toBe('aes128gcm');
+    expect(headers?.urgency).toBe('high');
+    expect(Number(headers?.ttl)).toBeGreaterThan(0);
+    expect(headers?.topic).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
+  });
+
+  it('[issue6] closes the notification when the interaction is answered elsewhere', async () => {
+    fixture = await pushFixture();
+    const f = fixture;
+    f.subscribe('phone');
+    const requestId = f.ask();
+    await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
+
+    f.answer(requestId);
+    await vi.waitFor(() => expect(f.received('phone')).toHaveLength(2));
+    expect(f.received('phone')[1]).toEqual({ type: 'close', tags: [requestId] });
+  });
+
+  it('[issue6] an interaction resolved within the collapse window is never shown (and needs no close)', async () => {
+    fixture = await pushFixture({ collapseWindowMs: 60_000 });
+    const f = fixture;
+    f.subscribe('phone');
+    const requestId = f.ask();
+    expect(f.service.throttleState('phone')).toMatchObject({ queued: 1, timerPending: true });
+    f.answer(requestId);
+    expect(f.service.throttleState('phone')).toMatchObject({ queued: 0 });
+    await f.service.idle();
+    expect(f.endpoint.requests).toHaveLength(0);
+  });
+});
+
+describe('PushService: bursts and rate limit', () => {
+  it('[issue6] a fan-out of ten questions becomes one summary that opens the inbox', async () => {
+    fixture = await pushFixture({ collapseWindowMs: 50 });
+    const f = fixture;
+    f.subscribe('phone');
+    for (let index = 0; index < 10; index += 1) f.ask({ header: `Q${index}` });
+
+    await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
+    await vi.waitFor(() => expect(f.service.throttleState('phone')).toMatchObject({ queued: 0, timerPending: false }));
+    await f.service.idle();
+    const payloads = f.received('phone');
+    expect(payloads).toHaveLength(1);
+    expect(payloads[0]).toMatchObject({
+      type: 'show',
+      tag: PUSH_SUMMARY_TAG,
+      title: '10 questions waiting',
+      body: 'Q0, Q1, Q2, Q3 +6',
+      data: { kind: 'summary', url: '/' },
+    });
+  });
+
+  it('[issue6] the summary closes once everything it stood for is answered', async () => {
+    fixture = await pushFixture({ collapseWindowMs: 50 });
+    const f = fixture;
+    f.subscribe('phone');
+    const ids = [f.ask(), f.ask(), f.ask()];
+    await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
+
+    f.answer(ids[0] ?? '');
+    f.answer(ids[1] ?? '');
+    await f.service.idle();
+    expect(f.received('phone')).toHaveLength(1);
+    f.answer(ids[2] ?? '');
+    await vi.waitFor(() => expect(f.received('phone')).toHaveLength(2));
+    expect(f.received('phone')[1]).toEqual({ type: 'close', tags: [PUSH_SUMMARY_TAG] });
+  });
+
+  it('[issue6] past the per-device limit the rest waits for room, then arrives as one summary', async () => {
+    fixture = await pushFixture({ collapseWindowMs: 10, rateLimitMax: 2, rateLimitWindowMs: 1_500 });
+    const f = fixture;
+    f.subscribe('phone');
+    f.ask({ header: 'First' });
+    await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(1));
+    f.ask({ header: 'Second' });
+    await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(2));
+    f.ask({ header: 'Third' });
+    f.ask({ header: 'Fourth' });
+    // Both are held: the device had its two notifications this window.
+    await vi.waitFor(() => expect(f.service.throttleState('phone')).toMatchObject({ queued: 2, timerPending: true, sentInWindow: 2 }));
+    expect(shows(f.received('phone'))).toHaveLength(2);
+
+    await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(3), { timeout: 5_000 });
+    expect(shows(f.received('phone'))[2]).toMatchObject({ tag: PUSH_SUMMARY_TAG, title: '4 questions waiting' });
+  });
+});
+
+describe('PushService: presence and expiry', () => {
+  it('[issue6] sends nothing to a device whose app is open and visible', async () => {
+    fixture = await pushFixture();
+    const f = fixture;
+    f.subscribe('desk');
+    f.subscribe('phone');
+    f.service.presence.set('desk', 'socket-a', true);
+    f.service.presence.set('phone', 'socket-b', false);
+    f.ask();
+
+    await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
+    await f.service.idle();
+    expect(f.received('desk')).toHaveLength(0);
+    expect(f.service.throttleState('desk')).toBeUndefined();
+
+    // Hidden again (app in the background): the next question reaches it.
+    f.service.presence.set('desk', 'socket-a', false);
+    f.ask();
+    await vi.waitFor(() => expect(f.received('desk')).toHaveLength(1));
+  });
+
+  it('[issue6] a device with one visible tab out of two counts as looking; a dropped connection does not', async () => {
+    fixture = await pushFixture();
+    const f = fixture;
+    f.subscribe('desk');
+    f.service.presence.set('desk', 'tab-1', false);
+    f.service.presence.set('desk', 'tab-2', true);
+    f.ask();
+    await f.service.idle();
+    expect(f.service.throttleState('desk')).toBeUndefined();
+
+    f.service.presence.drop('desk', 'tab-2');
+    f.ask();
+    await vi.waitFor(() => expect(f.received('desk')).toHaveLength(1));
+  });
+
+  it.each([404, 410])('[issue6] a %i from the push service removes the subscription', async (status) => {
+    fixture = await pushFixture();
+    const f = fixture;
+    f.subscribe('gone');
+    f.subscribe('phone');
+    f.endpoint.statusFor.set('/push/gone', status);
+    f.ask();
+
+    await vi.waitFor(() => expect(f.service.status('gone').subscribed).toBe(false));
+    expect(f.service.status('phone').subscribed).toBe(true);
+    expect(f.logs.join('\n')).toContain('expired');
+
+    f.ask();
+    await vi.waitFor(() => expect(f.received('phone')).toHaveLength(2));
+    expect(f.endpoint.requests.filter((request) => request.path === '/push/gone')).toHaveLength(1);
+  });
+
+  it('[issue6] other failures keep the subscription and are logged', async () => {
+    fixture = await pushFixture();
+    const f = fixture;
+    f.subscribe('phone');
+    f.endpoint.statusFor.set('/push/phone', 500);
+    f.ask();
+    await vi.waitFor(() => expect(f.logs.join('\n')).toContain('500'));
+    expect(f.service.status('phone').subscribed).toBe(true);
+  });
+
+  it('[issue6] the test notification reaches the device even while its app is visible', async () => {
+    fixture = await pushFixture();
+    const f = fixture;
+    f.subscribe('phone');
+    f.service.presence.set('phone', 'socket', true);
+    await expect(f.service.test('phone')).resolves.toEqual({ ok: true, webPush: 'sent', ntfy: 'not-configured' });
+    expect(f.received('phone')[0]).toMatchObject({ type: 'show', tag: 'askaway-test', data: { kind: 'test', url: '/' } });
+    await expect(f.service.test('stranger')).resolves.toMatchObject({ webPush: 'not-subscribed' });
+  });
+});
