@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InteractionRegistry } from './registry';
+import { SqliteEventStore } from './store/sqlite-event-store';
+import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
+import { permissionRequest, questionRequest } from './test-support/fixtures';
+import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
+
+afterEach(async () => {
+  closeAllClients();
+  await closeAllHosts();
+});
+
+const FIRE_WAIT = { timeout: 6_000, interval: 50 };
+
+describe('auto-resolution (R6)', () => {
+  it('[R6.4][R6.3] resolves a question as accept with answers {} at its absolute deadline, and logs it', async () => {
+    const host = await startTestHost();
+    const runtime = await connectRuntime(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, TEST_TOKEN);
+    await remote.socket.emitWithAck('preferences:update', {
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 1_500,
+    });
+    const request = questionRequest();
+    const ack = await runtime.socket.emitWithAck('announce', request);
+    if (!ack.ok || ack.status !== 'pending' || ack.autoResolution.status !== 'scheduled') throw new Error(`unexpected ack ${JSON.stringify(ack)}`);
+    const { deadlineAt, scheduledAt } = ack.autoResolution;
+    expect(Date.parse(deadlineAt) - Date.parse(scheduledAt)).toBe(1_500);
+
+    await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1), FIRE_WAIT);
+    const resolution = runtime.resolved[0]?.resolution;
+    expect(resolution).toMatchObject({ resolvedBy: 'auto', response: { action: 'accept', content: { answers: {} } } });
+    expect(Date.parse(resolution?.resolvedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(deadlineAt));
+    const logged = host.registry.readSince(0, 100).filter((event) => event.type === 'interaction.resolved');
+    expect(logged).toHaveLength(1);
+    await vi.waitFor(() => expect(remote.events.some((event) => event.type === 'interaction.resolved')).toBe(true));
+  });
+
+  it('[R6.1][R6.2] toggling the preference updates every pending question at once; plans and permissions never auto-resolve', async () => {
+    const host = await startTestHost();
+    const runtime = await connectRuntime(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const questions = [questionRequest({ sessionId: 's-1' }), questionRequest({ sessionId: 's-2' }), questionRequest({ sessionId: 's-3' })];
+    const bash = permissionRequest();
+    for (const request of [...questions, bash]) await runtime.socket.emitWithAck('announce', request);
+
+    const enabled = await remote.socket.emitWithAck('preferences:update', {
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 60_000,
+    });
+    expect(enabled).toMatchObject({ ok: true, preferences: { askUserQuestionAutoResolutionEnabled: true } });
+    const pending = host.registry.snapshot().pending;
+    for (const request of questions) {
+      expect(pending.find((view) => view.requestId === request.requestId)?.autoResolution).toMatchObject({ status: 'scheduled', timeoutMs: 60_000 });
+    }
+    expect(pending.find((view) => view.requestId === bash.requestId)?.autoResolution).toEqual({ status: 'disabled' });
+    await vi.waitFor(() => expect(runtime.autoResolutions).toHaveLength(3));
+    await vi.waitFor(() =>
+      expect(remote.events.filter((event) => event.type === 'UserInputAutoResolutionUpdated' && event.autoResolution.status === 'scheduled')).toHaveLength(3),
+    );
+
+    await remote.socket.emitWithAck('preferences:update', { askUserQuestionAutoResolutionEnabled: false });
+    expect(host.registry.snapshot().pending.every((view) => view.autoResolution.status === 'disabled')).toBe(true);
+    await vi.waitFor(() => expect(runtime.autoResolutions.filter((notice) => notice.autoResolution.status === 'disabled')).toHaveLength(3));
+    const prefEvents = host.registry.readSince(0, 100).filter((event) => event.type === 'preferences.updated');
+    expect(prefEvents).toHaveLength(2);
+  });
+
+  it('[R6.4] a deadline that passed while the host was down fires at start', async () => {
+    const dataDir = tempDir();
+    const store = new SqliteEventStore(path.join(dataDir, 'askaway.db'));
+    const longAgo = new Date(Date.now() - 60 * 60_000);
+    const offline = new InteractionRegistry({ store, now: () => longAgo });
+    offline.updatePreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 60_000 });
+    const request = questionRequest();
+    offline.announce(request, 'gone');
+    offline.stop();
+    store.close();
+
+    const host = await startTestHost({ dataDir });
+    expect(host.registry.snapshot().pending).toEqual([]);
+    const runtime = await connectRuntime(host.url, TEST_TOKEN);
+    const ack = await runtime.socket.emitWithAck('announce', { ...request, protocolRequestId: 'after-restart' });
+    expect(ack).toMatchObject({ ok: true, status: 'resolved', resolution: { resolvedBy: 'auto' } });
+  });
+
+  it('[R6.3][R6.4] a future deadline survives a restart unchanged and fires on time', async () => {
+    const dataDir = tempDir();
+    const first = await startTestHost({ dataDir });
+    first.registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 3_000 });
+    const request = questionRequest();
+    const before = first.registry.announce(request, 'none');
+    await first.close();
+
+    const second = await startTestHost({ dataDir });
+    const runtime = await connectRuntime(second.url, TEST_TOKEN);
+    const after = await runtime.socket.emitWithAck('announce', { ...request, protocolRequestId: 'fresh' });
+    expect(before).toMatchObject({ ok: true, status: 'pending', autoResolution: { status: 'scheduled' } });
+    expect(after).toEqual(before);
+    await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1), FIRE_WAIT);
+    expect(runtime.resolved[0]).toMatchObject({ protocolRequestId: 'fresh', resolution: { resolvedBy: 'auto' } });
+  });
+});
