@@ -1,8 +1,9 @@
+import { mcpCommand } from './commands/mcp';
 import { startCommand } from './commands/start';
 import { type CliCommand } from './commands/types';
 
 /** Every subcommand; adding one is one line here. */
-const COMMANDS: readonly CliCommand[] = [startCommand];
+const COMMANDS: readonly CliCommand[] = [startCommand, mcpCommand];
 
 const USAGE_EXIT = 2;
 

@@ -1,0 +1,44 @@
+import { HOST_VERSION } from '../../lib/host';
+import { runStdioMcpServer } from '../../lib/runtime/mcp/stdio';
+import { type CliCommand } from './types';
+
+export const MCP_USAGE = `Usage: askaway mcp
+
+Runs an MCP server on stdin/stdout exposing the AskUserQuestion tool. Each call
+is shown on your phone through the running Askaway host; the tool result is the
+user's answer.
+
+Environment:
+  ASKAWAY_URL       host address (default: from <data dir>/host.json, else http://127.0.0.1:4417)
+  ASKAWAY_TOKEN     host token (default: <data dir>/token)
+  ASKAWAY_DATA_DIR  data dir (default: ~/.askaway)
+
+Example (Claude Code):
+  claude mcp add askaway -- npx askaway mcp
+`;
+
+export const mcpCommand: CliCommand = {
+  name: 'mcp',
+  summary: 'MCP server (stdio) exposing AskUserQuestion to any MCP client',
+  async run(argv) {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      process.stdout.write(MCP_USAGE);
+      return 0;
+    }
+    if (argv.length > 0) {
+      process.stderr.write(`askaway mcp: unexpected argument "${argv[0]}"\n\n${MCP_USAGE}`);
+      return 2;
+    }
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      await runStdioMcpServer({ version: HOST_VERSION, signal: stop.signal });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    return 0;
+  },
+};

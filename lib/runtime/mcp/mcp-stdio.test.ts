@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Host } from '../../host';
+import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
+import { callAskUserQuestion, describeMcpContract, TWO_QUESTIONS } from '../test-support/mcp-scenarios';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const CLIENT = { name: 'stdio-test-client', version: '1.2.3' };
+
+function stdioClient(env: Record<string, string>): { client: Client; transport: StdioClientTransport } {
+  const transport = new StdioClientTransport({
+    command: TSX,
+    args: [path.join(ROOT, 'bin/cli.ts'), 'mcp'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  return { client: new Client(CLIENT), transport };
+}
+
+let host: Host;
+let client: Client;
+
+beforeAll(async () => {
+  host = await startTestHost();
+  const stdio = stdioClient({ ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token, ASKAWAY_DATA_DIR: tempDir() });
+  client = stdio.client;
+  await client.connect(stdio.transport);
+}, 60_000);
+
+afterAll(async () => {
+  await client.close();
+  await closeAllHosts();
+});
+
+describeMcpContract('stdio', () => ({ host, client }), CLIENT);
+
+describe('askaway mcp (stdio)', () => {
+  it('[R11.1] with no host running, a call is an error result saying how to start it', async () => {
+    const gone = await startTestHost();
+    const url = gone.url;
+    await gone.close();
+    const stdio = stdioClient({ ASKAWAY_URL: url, ASKAWAY_TOKEN: 'whatever', ASKAWAY_DATA_DIR: tempDir() });
+    await stdio.client.connect(stdio.transport);
+    try {
+      const result = await callAskUserQuestion(stdio.client, TWO_QUESTIONS);
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain(`Askaway host is not reachable at ${url}`);
+      expect(result.text).toContain('npx askaway start');
+    } finally {
+      await stdio.client.close();
+    }
+  }, 30_000);
+});

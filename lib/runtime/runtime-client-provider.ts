@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { noTokenError } from './errors';
+import { resolveDataDir, resolveHostAddress, resolveToken } from './host-address';
+import { createRuntimeClient, type RuntimeClient } from './runtime-broker';
+
+/** How long a call waits for the host before reporting it unreachable. */
+export const HOST_CHECK_TIMEOUT_MS = 3_000;
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * A runtime connection made on first use and remade after the host refused it
+ * (say it restarted with a new token), so a long-lived process (MCP server,
+ * HTTP bridge) picks up a host started after it.
+ */
+export interface RuntimeClientProvider {
+  /** Throws a HostConnectionError when there is no token to connect with. */
+  get(label: string): RuntimeClient;
+  close(): Promise<void>;
+}
+
+export function runtimeClientProvider(
+  target: { url?: string; token?: string; env?: Env; runtimeId?: string } = {},
+): RuntimeClientProvider {
+  let current: RuntimeClient | undefined;
+  const runtimeId = target.runtimeId ?? `runtime-${randomUUID()}`;
+  return {
+    get(label) {
+      if (current && current.connection.failure === null) return current;
+      const stale = current;
+      current = undefined;
+      void stale?.close();
+      const env = target.env ?? process.env;
+      const token = target.token ?? resolveToken(env);
+      if (token === null) throw noTokenError(resolveDataDir(env));
+      current = createRuntimeClient({ url: target.url ?? resolveHostAddress(env), token, runtimeId, label });
+      return current;
+    },
+    async close() {
+      const open = current;
+      current = undefined;
+      await open?.close();
+    },
+  };
+}
