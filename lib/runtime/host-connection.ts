@@ -30,6 +30,8 @@ export interface ConnectToHostOptions {
   runtimeId?: string;
   /** Shown by the host for this runtime, e.g. "mcp: claude-code 2.1.90". */
   label?: string;
+  /** Accept a self-signed certificate: only for a host reaching itself over loopback. */
+  insecureTls?: boolean;
 }
 
 /** A runtime's link to the host's '/runtime' namespace; it is the broker's InteractionTransport. */
@@ -72,6 +74,7 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
     transports: ['websocket'],
     reconnectionDelay: 250,
     reconnectionDelayMax: 2_000,
+    ...(options.insecureTls ? { rejectUnauthorized: false } : {}),
   });
 
   const waiters = new Map<string, Set<Waiter>>();

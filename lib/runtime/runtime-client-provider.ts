@@ -20,7 +20,7 @@ export interface RuntimeClientProvider {
 }
 
 export function runtimeClientProvider(
-  target: { url?: string; token?: string; env?: Env; runtimeId?: string } = {},
+  target: { url?: string; token?: string; env?: Env; runtimeId?: string; insecureTls?: boolean } = {},
 ): RuntimeClientProvider {
   let current: RuntimeClient | undefined;
   const runtimeId = target.runtimeId ?? `runtime-${randomUUID()}`;
@@ -33,7 +33,13 @@ export function runtimeClientProvider(
       const env = target.env ?? process.env;
       const token = target.token ?? resolveToken(env);
       if (token === null) throw noTokenError(resolveDataDir(env));
-      current = createRuntimeClient({ url: target.url ?? resolveHostAddress(env), token, runtimeId, label });
+      current = createRuntimeClient({
+        url: target.url ?? resolveHostAddress(env),
+        token,
+        runtimeId,
+        label,
+        insecureTls: target.insecureTls,
+      });
       return current;
     },
     async close() {
