@@ -1,21 +1,8 @@
 import { z } from 'zod';
 import { IdSchema, IsoTimeSchema } from './interaction';
+import { PUSH_BODY_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from './push-constants';
 
-/** Tag of the one notification that stands for a burst ("10 questions waiting"). */
-export const PUSH_SUMMARY_TAG = 'askaway-summary';
-/** Tag of the settings page's test notification. */
-export const PUSH_TEST_TAG = 'askaway-test';
-/** Web Push payloads must stay well under the ~4 KB push services accept. */
-export const PUSH_TITLE_MAX = 120;
-export const PUSH_BODY_MAX = 600;
-export const PUSH_URL_MAX = 2_000;
-
-/** The deep link of one interaction's card (R9: tapping a notification opens that card). */
-export function cardPath(requestId: string): string {
-  return `/card?id=${encodeURIComponent(requestId)}`;
-}
-/** The inbox, where a summary notification leads. */
-export const INBOX_PATH = '/';
+export * from './push-constants';
 
 const base64Url = (min: number, max: number) =>
   z
