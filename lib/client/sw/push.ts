@@ -1,0 +1,196 @@
+import { INBOX_PATH, PUSH_URL_MAX } from '../../contracts/push-constants';
+import { type NotificationData, type PushClosePayload, type PushPayload, type PushShowPayload } from '../../contracts/push';
+
+/*
+ * The service worker's side of push notifications (issue 6). The project compiles with the
+ * DOM lib only, so the worker globals used here are typed structurally below.
+ */
+
+interface ExtendableEventLike {
+  waitUntil(promise: Promise<unknown>): void;
+}
+interface PushEventLike extends ExtendableEventLike {
+  readonly data: { text(): string } | null;
+}
+interface NotificationEventLike extends ExtendableEventLike {
+  readonly notification: { readonly data: unknown; close(): void };
+}
+export interface WindowClientLike {
+  readonly url: string;
+  readonly focused?: boolean;
+  focus(): Promise<unknown>;
+  navigate?(url: string): Promise<unknown>;
+}
+export interface ClientsLike {
+  matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<readonly WindowClientLike[]>;
+  openWindow(url: string): Promise<unknown>;
+}
+export type NotificationRegistration = Pick<ServiceWorkerRegistration, 'showNotification' | 'getNotifications'>;
+
+export interface PushWorkerScope {
+  readonly location: { readonly origin: string };
+  readonly registration: NotificationRegistration;
+  readonly clients: ClientsLike;
+  readonly navigator?: { readonly language?: string };
+  addEventListener(type: 'push', listener: (event: PushEventLike) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: NotificationEventLike) => void): void;
+}
+
+/** Adds the push, close and notificationclick handlers to the worker. Call once from the worker's entry. */
+export function registerPushHandlers(scope: PushWorkerScope = self as unknown as PushWorkerScope): void {
+  scope.addEventListener('push', (event) => {
+    event.waitUntil(handlePush(readPushText(event), scope.registration, scope.navigator?.language));
+  });
+  scope.addEventListener('notificationclick', (event) => {
+    event.notification.close();
+    event.waitUntil(openTarget(notificationTargetUrl(event.notification.data, scope.location.origin), scope.clients));
+  });
+}
+
+function readPushText(event: PushEventLike): string | undefined {
+  try {
+    return event.data?.text();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Shows or closes notifications for one push. A push the worker cannot read still shows
+ * something: browsers require every push to be visible, and it still means "look".
+ */
+export async function handlePush(text: string | undefined, registration: NotificationRegistration, language?: string): Promise<void> {
+  const payload = parsePushPayload(text);
+  if (!payload) {
+    await registration.showNotification('Askaway', { body: 'Something is waiting for you.', tag: 'askaway-generic', data: { kind: 'summary', url: INBOX_PATH } });
+    return;
+  }
+  if (payload.type === 'close') await closeNotifications(registration, payload);
+  else {
+    const { title, options } = notificationFor(payload, language);
+    await registration.showNotification(title, options);
+  }
+}
+
+/** Takes back the notifications of interactions answered elsewhere. */
+export async function closeNotifications(registration: NotificationRegistration, payload: PushClosePayload): Promise<number> {
+  let closed = 0;
+  for (const tag of payload.tags) {
+    for (const notification of await registration.getNotifications({ tag })) {
+      notification.close();
+      closed += 1;
+    }
+  }
+  return closed;
+}
+
+/**
+ * Title and options for one show push. Never with actions: answering takes the card,
+ * not a button on a lock screen. `renotify: false` keeps a repeated tag from buzzing again.
+ */
+export function notificationFor(payload: PushShowPayload, language?: string): { title: string; options: NotificationOptions } {
+  const deadline = payload.deadlineAt ? deadlineLine(payload.deadlineAt, language) : '';
+  const options: NotificationOptions & { renotify: boolean; timestamp: number } = {
+    body: [payload.body, deadline].filter(Boolean).join('\n'),
+    tag: payload.tag,
+    renotify: false,
+    timestamp: Date.parse(payload.timestamp),
+    icon: '/icons/icon-192.png',
+    data: payload.data,
+  };
+  return { title: payload.title, options };
+}
+
+function deadlineLine(deadlineAt: string, language: string | undefined): string {
+  const at = new Date(deadlineAt);
+  if (Number.isNaN(at.getTime())) return '';
+  const zh = language?.toLowerCase().startsWith('zh') ?? false;
+  let time: string;
+  try {
+    time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(at);
+  } catch {
+    time = at.toISOString().slice(11, 16);
+  }
+  return zh ? `代理将在 ${time} 自行继续` : `Agent continues on its own at ${time}`;
+}
+
+/**
+ * Where tapping a notification leads: its card, or the inbox. Only paths of this origin:
+ * a payload can never send the app to another site.
+ */
+export function notificationTargetUrl(notificationData: unknown, origin: string): string {
+  const inbox = new URL(INBOX_PATH, origin).href;
+  const data = readNotificationData(notificationData);
+  if (!data) return inbox;
+  const { url } = data;
+  if (!url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) return inbox;
+  try {
+    const target = new URL(url, origin);
+    return target.origin === new URL(origin).origin ? target.href : inbox;
+  } catch {
+    return inbox;
+  }
+}
+
+/** Brings an open window of the app to the card (focused windows first), or opens one. */
+export async function openTarget(url: string, clients: ClientsLike): Promise<void> {
+  const origin = new URL(url).origin;
+  const windows = (await clients.matchAll({ type: 'window', includeUncontrolled: true })).filter((client) => {
+    try {
+      return new URL(client.url).origin === origin;
+    } catch {
+      return false;
+    }
+  });
+  const client = windows.find((candidate) => candidate.url === url) ?? windows.find((candidate) => candidate.focused) ?? windows[0];
+  if (client) {
+    if (client.url !== url && client.navigate) {
+      try {
+        await client.navigate(url);
+      } catch {
+        // An uncontrolled window cannot be navigated by the worker: open the card beside it.
+        await clients.openWindow(url);
+        return;
+      }
+    }
+    await client.focus();
+    return;
+  }
+  await clients.openWindow(url);
+}
+
+/*
+ * Hand-written checks of the host's payload (PushPayloadSchema in lib/contracts/push.ts):
+ * zod would add ~90 KB gzip to a worker that needs only these few fields.
+ */
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isString = (value: unknown, max = 2_000): value is string => typeof value === 'string' && value.length <= max;
+
+export function parsePushPayload(text: string | undefined): PushPayload | undefined {
+  let value: unknown;
+  try {
+    value = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  if (value.type === 'close') {
+    const tags = value.tags;
+    if (!Array.isArray(tags) || tags.length === 0 || !tags.every((tag) => isString(tag, 200) && tag.length > 0)) return undefined;
+    return { type: 'close', tags: tags as string[] };
+  }
+  if (value.type !== 'show') return undefined;
+  const data = readNotificationData(value.data);
+  const { tag, title, body, timestamp, deadlineAt } = value;
+  if (!data || !isString(tag, 200) || !tag || !isString(title) || !isString(body) || !isString(timestamp, 64)) return undefined;
+  if (deadlineAt !== undefined && !isString(deadlineAt, 64)) return undefined;
+  return { type: 'show', tag, title, body, timestamp, data, ...(deadlineAt === undefined ? {} : { deadlineAt }) };
+}
+
+function readNotificationData(value: unknown): NotificationData | undefined {
+  if (!isRecord(value)) return undefined;
+  const { kind, url, requestId } = value;
+  if (kind !== 'interaction' && kind !== 'summary' && kind !== 'test') return undefined;
+  if (!isString(url, PUSH_URL_MAX) || (requestId !== undefined && !isString(requestId, 200))) return undefined;
+  return { kind, url, ...(requestId === undefined ? {} : { requestId }) };
+}
