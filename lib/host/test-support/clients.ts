@@ -65,12 +65,20 @@ export async function connectRemote(url: string, token: string, options: { devic
   if (options.lastSeq !== undefined) auth.lastSeq = options.lastSeq;
   const socket: RemoteClient = io(`${url}${REMOTE_NAMESPACE}`, { auth, transports: ['websocket'], reconnection: false, ...clientOptions(url) });
   const state = { socket, snapshots: [] as Snapshot[], batches: [] as EventBatch[], events: [] as HostEvent[] };
-  socket.on('snapshot', (snapshot) => state.snapshots.push(snapshot));
-  socket.on('events', (batch) => {
-    state.batches.push(batch);
-    state.events.push(...batch.events);
+  // The host always sends a snapshot or a (possibly empty) batch first; wait for it.
+  const synced = new Promise<void>((resolve) => {
+    socket.on('snapshot', (snapshot) => {
+      state.snapshots.push(snapshot);
+      resolve();
+    });
+    socket.on('events', (batch) => {
+      state.batches.push(batch);
+      state.events.push(...batch.events);
+      resolve();
+    });
   });
   await connected(socket);
+  await synced;
   return state;
 }
 

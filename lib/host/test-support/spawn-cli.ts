@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const CLI = path.join(ROOT, 'bin', 'cli.ts');
+
+export interface CliProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name). */
+  exited: Promise<number | string>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Runs `askaway <args>` from source, as `npx tsx bin/cli.ts` would, without npx's extra process. */
+export function runCli(args: string[], env: Record<string, string> = {}): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ASKAWAY_TOKEN: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal ?? 'unknown');
+    }),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Starts a host and waits for its banner; returns the printed local URL and pairing link. */
+export async function startCliHost(args: string[], env: Record<string, string> = {}) {
+  const cli = runCli(['start', '--no-demo', ...args], env);
+  const banner = await new Promise<{ url: string; pair: string }>((resolve, reject) => {
+    const check = () => {
+      const url = /Local:\s+(\S+)/.exec(cli.stdout())?.[1];
+      const pair = /Pair:\s+(\S+)/.exec(cli.stdout())?.[1];
+      if (url && pair) resolve({ url, pair });
+    };
+    cli.child.stdout?.on('data', check);
+    void cli.exited.then((code) => reject(new Error(`host exited (${code}) before its banner:\n${cli.stdout()}\n${cli.stderr()}`)));
+  });
+  return { ...cli, ...banner };
+}
+
+export function killAllCli(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
