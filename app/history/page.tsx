@@ -1,0 +1,5 @@
+import { HistoryView } from '@/components/history/history-view';
+
+export default function HistoryPage() {
+  return <HistoryView />;
+}

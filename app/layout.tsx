@@ -1,0 +1,40 @@
+import { type Metadata, type Viewport } from 'next';
+import { AppShell } from '@/components/shell/app-shell';
+import { THEME_BOOT_SCRIPT } from '@/lib/client/local-settings';
+import './styles/base.css';
+import './styles/shell.css';
+import './styles/inbox.css';
+import './styles/card.css';
+import './styles/screens.css';
+
+export const metadata: Metadata = {
+  title: 'Askaway',
+  description: "Answer your coding agent's questions from your phone.",
+  applicationName: 'Askaway',
+  appleWebApp: { capable: true, title: 'Askaway', statusBarStyle: 'default' },
+  formatDetection: { telephone: false },
+};
+
+export const viewport: Viewport = {
+  width: 'device-width',
+  initialScale: 1,
+  viewportFit: 'cover',
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#f6f6f3' },
+    { media: '(prefers-color-scheme: dark)', color: '#121316' },
+  ],
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Before first paint, so a chosen dark theme never flashes light. */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+      </head>
+      <body>
+        <AppShell>{children}</AppShell>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,5 @@
+import { SessionsView } from '@/components/sessions/sessions-view';
+
+export default function SessionsPage() {
+  return <SessionsView />;
+}

@@ -1,0 +1,55 @@
+import { type AskUserQuestionAnnotations, type AskUserQuestionAnswers } from '@/lib/contracts';
+import { type Translate } from '@/lib/client/i18n';
+
+interface Props {
+  questions: ReadonlyArray<{ question: string; header: string }>;
+  answers: AskUserQuestionAnswers;
+  annotations?: AskUserQuestionAnnotations;
+  t: Translate;
+  onEdit?: (index: number) => void;
+  testId?: string;
+}
+
+const RECOMMENDED = /\s*\((?:recommended|推荐)\)(?=,|$)/gi;
+
+/** Each question with its answer or "skipped", and notes: review step, receipts and history. */
+export function AnswerSummary({ questions, answers, annotations, t, onEdit, testId = 'answers' }: Props) {
+  return (
+    <ol className="answers" data-testid={testId}>
+      {questions.map((question, index) => {
+        const answer = answers[question.question];
+        const notes = annotations?.[question.question]?.notes;
+        return (
+          <li key={question.question} className="answers__item" data-testid={`${testId}.item`} data-answered={answer === undefined ? 'false' : 'true'}>
+            <div className="answers__head">
+              <span className="answers__question">{question.question}</span>
+              {onEdit ? (
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => onEdit(index)}
+                  data-testid="card.review-edit"
+                  aria-label={`${t('edit')}: ${question.question}`}
+                >
+                  {t('edit')}
+                </button>
+              ) : null}
+            </div>
+            {answer === undefined ? (
+              <p className="answers__skipped">{t('skipped')}</p>
+            ) : (
+              <p className="answers__answer" data-testid={`${testId}.answer`}>
+                {answer.replace(RECOMMENDED, '')}
+              </p>
+            )}
+            {notes ? (
+              <p className="answers__notes">
+                <span className="answers__notes-label">{t('notes_label')}:</span> {notes}
+              </p>
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,53 @@
+'use client';
+import Link from 'next/link';
+import { type InteractionView } from '@/lib/contracts';
+import { type Translate } from '@/lib/client/i18n';
+import { projectLabel } from '@/lib/client/format';
+import { originLabel } from '@/lib/client/selectors';
+import { ConnectionPill } from '../shell/connection-status';
+import { IconBack } from '../icons';
+import { ContextBlock } from './context-block';
+
+interface Props {
+  view: InteractionView;
+  t: Translate;
+  center?: React.ReactNode;
+  menu?: React.ReactNode;
+  children: React.ReactNode;
+  actions?: React.ReactNode;
+}
+
+/** Shared card chrome: back, step indicator, menu; who asked and where; context; a sticky action bar. */
+export function CardFrame({ view, t, center, menu, children, actions }: Props) {
+  const origin = originLabel(view);
+  const project = projectLabel(view.context);
+  const cwd = view.context?.cwd;
+  return (
+    <article className="card" data-testid="card" data-kind={view.kind} data-status={view.status} data-request-id={view.requestId}>
+      <header className="card-header">
+        <Link href="/" className="card-header__back" data-testid="card.back-to-inbox">
+          <IconBack size={22} />
+          <span>{t('nav_inbox')}</span>
+        </Link>
+        <div className="card-header__center">{center}</div>
+        <div className="card-header__end">
+          <ConnectionPill />
+          {menu}
+        </div>
+      </header>
+      <p className="card-meta">
+        <span className="origin" data-testid="card.origin">
+          {origin || t('root_agent')}
+        </span>
+        {project ? (
+          <span className="card-meta__project" title={cwd}>
+            {project}
+          </span>
+        ) : null}
+      </p>
+      <ContextBlock context={view.context} t={t} />
+      <div className="card__content">{children}</div>
+      {actions ? <div className="action-bar">{actions}</div> : null}
+    </article>
+  );
+}

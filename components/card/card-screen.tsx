@@ -1,0 +1,55 @@
+'use client';
+import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
+import { useI18n } from '@/hooks/use-i18n';
+import { usePairing } from '@/hooks/use-pairing';
+import { useRemote } from '@/hooks/use-remote';
+import { DecisionCard } from './decision-card';
+import { QuestionCard } from './question-card';
+
+/** `/card?id=<requestId>` (a query param: the app is a static export). */
+export function CardScreen() {
+  const params = useSearchParams();
+  const id = params.get('id') ?? '';
+  const state = useRemote();
+  const pairing = usePairing();
+  const { t } = useI18n();
+  const view = state.host.interactions.get(id);
+  const local = state.answers.get(id);
+  const online = state.status === 'connected';
+  const myDeviceId = pairing?.deviceId ?? null;
+
+  if (!view) {
+    const waiting = !state.host.hasSnapshot && state.status !== 'unpaired' && state.status !== 'refused';
+    return (
+      <div className="empty" data-testid={waiting ? 'card.loading' : 'card.not-found'}>
+        {waiting ? (
+          <div className="skeleton-list" aria-busy="true" aria-label={t('loading')}>
+            <div className="skeleton" />
+          </div>
+        ) : (
+          <>
+            <h1 className="empty__title">{t('not_found_title')}</h1>
+            <p>{t('not_found_body')}</p>
+            <Link href="/" className="button button--primary">
+              {t('back_to_inbox')}
+            </Link>
+          </>
+        )}
+      </div>
+    );
+  }
+  if (view.kind === 'question') {
+    return (
+      <QuestionCard
+        key={view.requestId}
+        view={view}
+        local={local}
+        myDeviceId={myDeviceId}
+        online={online}
+        clockOffsetMs={state.host.clockOffsetMs}
+      />
+    );
+  }
+  return <DecisionCard key={view.requestId} view={view} local={local} myDeviceId={myDeviceId} online={online} />;
+}

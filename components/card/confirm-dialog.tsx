@@ -1,0 +1,66 @@
+'use client';
+import { useEffect, useId, useRef, useState } from 'react';
+
+interface Props {
+  open: boolean;
+  title: string;
+  hint?: string;
+  reasonLabel?: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  danger?: boolean;
+  testId: string;
+  onConfirm: (reason: string) => void;
+  onClose: () => void;
+}
+
+/** A modal (native <dialog>) so nothing resolves a prompt without the user meaning to (UX 5). */
+export function ConfirmDialog({ open, title, hint, reasonLabel, confirmLabel, cancelLabel, danger, testId, onConfirm, onClose }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [reason, setReason] = useState('');
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose} data-testid={testId}>
+      <form
+        method="dialog"
+        className="dialog__body"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onConfirm(reason.trim());
+        }}
+      >
+        <h2 id={titleId} className="dialog__title">
+          {title}
+        </h2>
+        {hint ? <p className="dialog__hint">{hint}</p> : null}
+        {reasonLabel ? (
+          <label className="note">
+            <span className="note__label">{reasonLabel}</span>
+            <textarea
+              className="field"
+              rows={3}
+              maxLength={2000}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              data-testid={`${testId}-reason`}
+            />
+          </label>
+        ) : null}
+        <div className="dialog__actions">
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            {cancelLabel}
+          </button>
+          <button type="submit" className={`button ${danger ? 'button--danger' : 'button--primary'}`} data-testid={`${testId}-confirm`}>
+            {confirmLabel}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

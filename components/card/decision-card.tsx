@@ -1,0 +1,98 @@
+'use client';
+import { useState } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
+import { type InteractionView } from '@/lib/contracts';
+import { submitResponse } from '@/lib/client/connection';
+import { summarizePermission } from '@/lib/client/permission-summary';
+import { type LocalAnswer } from '@/lib/client/store';
+import { CardFrame } from './card-frame';
+import { ConfirmDialog } from './confirm-dialog';
+import { Markdown } from './markdown';
+import { Receipt } from './receipt';
+
+type DecisionView = Extract<InteractionView, { kind: 'plan-approval' | 'permission' }>;
+
+interface Props {
+  view: DecisionView;
+  local: LocalAnswer | undefined;
+  myDeviceId: string | null;
+  online: boolean;
+}
+
+/** Plan approval (Approve / Reject with feedback) and tool permission (Allow / Deny with a reason). */
+export function DecisionCard({ view, local, myDeviceId, online }: Props) {
+  const { t, lang } = useI18n();
+  const [rejecting, setRejecting] = useState(false);
+  const showForm = view.status === 'pending' && !local;
+  const plan = view.kind === 'plan-approval';
+
+  const body = plan ? (
+    <section className="decision">
+      <h2 className="decision__title">{t('plan_title')}</h2>
+      <Markdown source={view.input.plan} />
+    </section>
+  ) : (
+    <PermissionBody view={view} />
+  );
+
+  if (!showForm) {
+    return (
+      <CardFrame view={view} t={t}>
+        {body}
+        <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} t={t} lang={lang} />
+      </CardFrame>
+    );
+  }
+
+  const actions = (
+    <div className="action-bar__buttons">
+      <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">
+        {plan ? t('reject') : t('deny')}
+      </button>
+      <button
+        type="button"
+        className="button button--primary button--grow"
+        onClick={() => void submitResponse(view.requestId, { action: 'accept' })}
+        data-testid="card.approve"
+      >
+        {plan ? t('approve') : t('allow')}
+      </button>
+    </div>
+  );
+
+  return (
+    <CardFrame view={view} t={t} actions={actions}>
+      {body}
+      <ConfirmDialog
+        open={rejecting}
+        title={plan ? t('reject_with_feedback') : `${t('deny')} ${view.toolName}?`}
+        reasonLabel={plan ? t('reject_feedback') : t('deny_reason')}
+        confirmLabel={plan ? t('reject') : t('deny')}
+        cancelLabel={t('cancel')}
+        danger
+        testId="card.reject-dialog"
+        onClose={() => setRejecting(false)}
+        onConfirm={(reason) => {
+          setRejecting(false);
+          void submitResponse(view.requestId, reason ? { action: 'decline', message: reason } : { action: 'decline' });
+        }}
+      />
+    </CardFrame>
+  );
+}
+
+function PermissionBody({ view }: { view: Extract<InteractionView, { kind: 'permission' }> }) {
+  const { t } = useI18n();
+  const summary = summarizePermission(view.toolName, view.input);
+  const label = summary.kind === 'command' ? t('command') : summary.kind === 'file' ? t('file') : t('input');
+  return (
+    <section className="decision">
+      <h2 className="decision__title">{t('permission_title', { tool: view.toolName })}</h2>
+      {summary.description ? <p className="decision__description">{summary.description}</p> : null}
+      <h3 className="decision__label">{label}</h3>
+      <pre className="code-box" data-testid="card.permission-input" tabIndex={0}>
+        {summary.text}
+      </pre>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+'use client';
+import { isHtmlPreview } from '@/lib/contracts';
+import { type Translate } from '@/lib/client/i18n';
+import { type DisplayOption } from '@/lib/client/question-model';
+import { HtmlPreview } from './html-preview';
+
+/** The preview of the focused or selected option (R9.4): text in a monospace box, HTML sandboxed. */
+export function PreviewPane({ option, t }: { option: DisplayOption | undefined; t: Translate }) {
+  const title = option ? t('preview_of', { label: option.text }) : t('preview');
+  return (
+    <section className="preview" aria-label={title} data-testid="card.preview" data-label={option?.label}>
+      <h3 className="preview__title">{title}</h3>
+      {option?.preview === undefined ? (
+        <p className="preview__none">{t('preview_none')}</p>
+      ) : isHtmlPreview(option.preview) ? (
+        <HtmlPreview html={option.preview} title={title} />
+      ) : (
+        <pre className="preview__text" tabIndex={0}>
+          {option.preview}
+        </pre>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,193 @@
+'use client';
+import { useMemo, useRef, useState } from 'react';
+import { useDrafts } from '@/hooks/use-drafts';
+import { useI18n } from '@/hooks/use-i18n';
+import { useMediaQuery, WIDE_QUERY } from '@/hooks/use-media-query';
+import { type InteractionResponse, type InteractionView } from '@/lib/contracts';
+import { submitResponse } from '@/lib/client/connection';
+import { buildAnswers, chooseOption, chooseOther, toDisplayQuestions } from '@/lib/client/question-model';
+import { type LocalAnswer } from '@/lib/client/store';
+import { Countdown } from '../countdown';
+import { AnswerSummary } from './answer-summary';
+import { CardFrame } from './card-frame';
+import { CardMenu } from './card-menu';
+import { ConfirmDialog } from './confirm-dialog';
+import { Receipt, YourAnswer } from './receipt';
+import { QuestionStep } from './question-step';
+
+type QuestionView = Extract<InteractionView, { kind: 'question' }>;
+
+interface Props {
+  view: QuestionView;
+  local: LocalAnswer | undefined;
+  myDeviceId: string | null;
+  online: boolean;
+  clockOffsetMs: number;
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type === 'text');
+}
+
+/** R9.3, R9.4, R9.11: stepped on a phone with a review, all at once on a wide screen. */
+export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
+  const { t, lang } = useI18n();
+  const questions = useMemo(() => toDisplayQuestions(view.input), [view.input]);
+  const { drafts, setDraft, clear } = useDrafts(view.requestId, questions.length);
+  const wide = useMediaQuery(WIDE_QUERY);
+  const [step, setStep] = useState(0);
+  const [dialog, setDialog] = useState<'skip-all' | 'decline' | null>(null);
+  const top = useRef<HTMLDivElement>(null);
+
+  const built = useMemo(() => buildAnswers(questions, drafts), [questions, drafts]);
+  const touched = built.answeredCount > 0 || drafts.some((draft) => draft.skipped);
+  const count = questions.length;
+  const stepped = !wide && count > 1;
+  const reviewing = stepped && step >= count;
+  const showForm = view.status === 'pending' && !local;
+
+  const send = (response: InteractionResponse) => {
+    clear();
+    void submitResponse(view.requestId, response);
+  };
+  const submit = () => {
+    if (!touched) return;
+    const content = Object.keys(built.annotations).length > 0 ? { answers: built.answers, annotations: built.annotations } : { answers: built.answers };
+    send({ action: 'accept', content });
+  };
+  const goTo = (next: number) => {
+    setStep(next);
+    top.current?.scrollIntoView({ block: 'start' });
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (!showForm || event.altKey || event.ctrlKey || event.metaKey) return;
+    const typing = isTyping(event.target);
+    if (!typing && /^[1-9]$/.test(event.key)) {
+      const active = activeIndex(event.target);
+      const question = questions[active];
+      const draft = drafts[active];
+      if (!question || !draft || draft.skipped) return;
+      const pick = Number(event.key) - 1;
+      const option = question.options[pick];
+      if (option) setDraft(active, chooseOption(question, draft, option.label));
+      else if (pick === question.options.length) setDraft(active, chooseOther(question, draft));
+      event.preventDefault();
+      return;
+    }
+    if (event.key !== 'Enter' || event.shiftKey) return;
+    if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement) return;
+    event.preventDefault();
+    if (stepped && !reviewing) goTo(step + 1);
+    else submit();
+  };
+  const activeIndex = (target: EventTarget | null): number => {
+    if (stepped) return Math.min(step, count - 1);
+    const fieldset = target instanceof Element ? target.closest('[data-testid="card.question"]') : null;
+    return fieldset ? Number(fieldset.getAttribute('data-index')) : 0;
+  };
+
+  const menu = showForm ? (
+    <CardMenu t={t} onSkipAll={() => setDialog('skip-all')} onDecline={() => setDialog('decline')} />
+  ) : undefined;
+  const center = showForm && stepped ? (
+    <span className="step-indicator" data-testid="card.step" aria-live="polite">
+      {reviewing ? t('review') : t('step', { i: step + 1, n: count })}
+    </span>
+  ) : undefined;
+
+  if (!showForm) {
+    const draftResponse: InteractionResponse | null =
+      !local && touched ? { action: 'accept', content: { answers: built.answers, annotations: built.annotations } } : null;
+    return (
+      <CardFrame view={view} t={t}>
+        <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} t={t} lang={lang} />
+        {draftResponse ? <YourAnswer view={view} local={{ response: draftResponse }} t={t} /> : null}
+      </CardFrame>
+    );
+  }
+
+  const actions = (
+    <>
+      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <div className="action-bar__buttons">
+        {stepped && step > 0 ? (
+          <button type="button" className="button" onClick={() => goTo(step - 1)} data-testid="card.back">
+            {t('back')}
+          </button>
+        ) : null}
+        {stepped && !reviewing ? (
+          <button type="button" className="button button--primary button--grow" onClick={() => goTo(step + 1)} data-testid="card.next">
+            {step === count - 1 ? t('review') : t('next')}
+          </button>
+        ) : (
+          <button type="button" className="button button--primary button--grow" onClick={submit} disabled={!touched} data-testid="card.submit">
+            {t('submit')}
+          </button>
+        )}
+      </div>
+    </>
+  );
+
+  return (
+    <CardFrame view={view} t={t} center={center} menu={menu} actions={actions}>
+      <div ref={top} className="card__form" onKeyDown={onKeyDown}>
+        {reviewing ? (
+          <section aria-label={t('review')} data-testid="card.review">
+            <h2 className="review__title">{t('review')}</h2>
+            <AnswerSummary
+              questions={questions}
+              answers={built.answers}
+              annotations={built.annotations}
+              t={t}
+              onEdit={(index) => goTo(index)}
+              testId="card.review"
+            />
+          </section>
+        ) : (
+          questions.map((question, index) =>
+            stepped && index !== step ? null : (
+              <QuestionStep
+                key={question.question}
+                question={question}
+                index={index}
+                draft={drafts[index] ?? { selected: [], otherSelected: false, otherText: '', note: '', skipped: false }}
+                onChange={setDraft}
+                t={t}
+                step={stepped ? t('step', { i: index + 1, n: count }) : undefined}
+              />
+            ),
+          )
+        )}
+      </div>
+      <ConfirmDialog
+        open={dialog === 'skip-all'}
+        title={t('skip_all_title')}
+        hint={t('skip_all_hint')}
+        confirmLabel={t('skip_all')}
+        cancelLabel={t('cancel')}
+        testId="card.skip-all-dialog"
+        onClose={() => setDialog(null)}
+        onConfirm={() => {
+          setDialog(null);
+          send({ action: 'accept', content: { answers: {} } });
+        }}
+      />
+      <ConfirmDialog
+        open={dialog === 'decline'}
+        title={t('decline_title')}
+        hint={t('decline_hint')}
+        reasonLabel={t('decline_reason')}
+        confirmLabel={t('decline_confirm')}
+        cancelLabel={t('cancel')}
+        danger
+        testId="card.decline-dialog"
+        onClose={() => setDialog(null)}
+        onConfirm={(reason) => {
+          setDialog(null);
+          send(reason ? { action: 'decline', message: reason } : { action: 'decline' });
+        }}
+      />
+    </CardFrame>
+  );
+}

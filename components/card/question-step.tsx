@@ -1,0 +1,157 @@
+'use client';
+import { memo, useId, useState } from 'react';
+import { type Translate } from '@/lib/client/i18n';
+import { chooseOption, chooseOther, type DisplayQuestion, type QuestionDraft } from '@/lib/client/question-model';
+import { IconUndo } from '../icons';
+import { PreviewPane } from './preview-pane';
+
+interface Props {
+  question: DisplayQuestion;
+  index: number;
+  draft: QuestionDraft;
+  onChange: (index: number, draft: QuestionDraft) => void;
+  t: Translate;
+  /** Shown above the question on the stepped phone layout. */
+  step?: string;
+}
+
+/** One question: options as full-row targets, Other with its text box, note, skip (R9.3). */
+export const QuestionStep = memo(function QuestionStep({ question, index, draft, onChange, t, step }: Props) {
+  const name = useId();
+  const [focused, setFocused] = useState<string | null>(null);
+  const [noteOpen, setNoteOpen] = useState(draft.note !== '');
+  const inputType = question.multiSelect ? 'checkbox' : 'radio';
+  const update = (next: QuestionDraft) => onChange(index, next);
+  const previewLabel = focused ?? draft.selected[0] ?? question.options.find((o) => o.preview !== undefined)?.label;
+  const previewOption = question.options.find((option) => option.label === previewLabel);
+
+  const list = (
+    <div className="options" role="presentation">
+      {question.options.map((option, optionIndex) => {
+        const checked = draft.selected.includes(option.label);
+        return (
+          <label
+            key={option.label}
+            className="option"
+            data-checked={checked ? 'true' : undefined}
+            data-testid="card.option"
+            data-label={option.label}
+            onMouseEnter={question.hasPreview ? () => setFocused(option.label) : undefined}
+          >
+            <input
+              className="option__input"
+              type={inputType}
+              name={name}
+              value={option.label}
+              checked={checked}
+              disabled={draft.skipped}
+              onChange={() => update(chooseOption(question, draft, option.label))}
+              onFocus={() => setFocused(option.label)}
+              data-key={optionIndex + 1}
+            />
+            <span className="option__mark" aria-hidden="true" />
+            <span className="option__body">
+              <span className="option__label">
+                {option.text}
+                {option.recommended ? (
+                  <span className="badge" data-testid="card.recommended">
+                    {t('recommended')}
+                  </span>
+                ) : null}
+              </span>
+              <span className="option__description">{option.description}</span>
+            </span>
+          </label>
+        );
+      })}
+      <label className="option option--other" data-checked={draft.otherSelected ? 'true' : undefined} data-testid="card.option-other">
+        <input
+          className="option__input"
+          type={inputType}
+          name={name}
+          value="__other__"
+          checked={draft.otherSelected}
+          disabled={draft.skipped}
+          onChange={() => update(chooseOther(question, draft))}
+          onFocus={() => setFocused(null)}
+          data-key={question.options.length + 1}
+        />
+        <span className="option__mark" aria-hidden="true" />
+        <span className="option__body">
+          <span className="option__label">{t('other')}</span>
+        </span>
+      </label>
+      {draft.otherSelected ? (
+        <textarea
+          className="field other-input"
+          rows={2}
+          aria-label={t('other_placeholder')}
+          placeholder={question.customLabel ?? t('other_placeholder')}
+          value={draft.otherText}
+          maxLength={2000}
+          onChange={(event) => update({ ...draft, otherText: event.target.value })}
+          autoFocus={draft.otherText === ''}
+          data-testid="card.other-input"
+        />
+      ) : null}
+    </div>
+  );
+
+  return (
+    <fieldset className="question" data-testid="card.question" data-index={index} data-skipped={draft.skipped ? 'true' : undefined}>
+      <legend className="question__legend">
+        {step ? <span className="sr-only">{step}. </span> : null}
+        <span className="chip question__chip">{question.header}</span>
+        <span className="question__text">{question.question}</span>
+      </legend>
+      {question.hasPreview ? (
+        <div className="with-preview">
+          {list}
+          <PreviewPane option={previewOption} t={t} />
+        </div>
+      ) : (
+        list
+      )}
+      <div className="question__extras">
+        {noteOpen ? (
+          <label className="note">
+            <span className="note__label">{t('note_label')}</span>
+            <textarea
+              className="field"
+              rows={2}
+              value={draft.note}
+              maxLength={4000}
+              onChange={(event) => update({ ...draft, note: event.target.value })}
+              autoFocus={draft.note === ''}
+              data-testid="card.note-input"
+            />
+          </label>
+        ) : (
+          <button type="button" className="link-button" onClick={() => setNoteOpen(true)} data-testid="card.add-note">
+            + {t('add_note')}
+          </button>
+        )}
+        <button
+          type="button"
+          className="link-button"
+          aria-pressed={draft.skipped}
+          onClick={() => update({ ...draft, skipped: !draft.skipped })}
+          data-testid="card.skip"
+        >
+          {draft.skipped ? (
+            <>
+              <IconUndo size={16} /> {t('unskip')}
+            </>
+          ) : (
+            t('skip_question')
+          )}
+        </button>
+      </div>
+      {draft.skipped ? (
+        <p className="state state--quiet question__skipped" data-testid="card.skipped">
+          {t('skipped')}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+});

@@ -1,0 +1,91 @@
+'use client';
+import { memo } from 'react';
+import { type InteractionView } from '@/lib/contracts';
+import { type Lang, type Translate } from '@/lib/client/i18n';
+import { formatStamp } from '@/lib/client/format';
+import { summarize, type Summary } from '@/lib/client/history-summary';
+import { historyTime } from '@/lib/client/selectors';
+import { ResponseBody } from '../card/receipt';
+import { IconAlert, IconCheck, IconClock, IconUndo, IconX } from '../icons';
+import { KindChip } from '../kind-chip';
+import { OriginLabel } from '../origin-label';
+
+function label(summary: Summary, t: Translate): string {
+  switch (summary.kind) {
+    case 'answered':
+      return t('h_answered');
+    case 'partly':
+      return t('h_partly', { n: summary.answered, m: summary.total });
+    case 'skipped':
+      return t('h_skipped');
+    case 'auto':
+      return t('h_auto');
+    case 'declined':
+      return t('h_declined');
+    case 'cancelled':
+      return t('h_cancelled');
+    case 'other-device':
+      return t('h_other_device');
+    case 'withdrawn':
+      return t('h_withdrawn');
+    case 'approved':
+      return t('h_approved');
+    case 'rejected':
+      return t('h_rejected');
+    case 'allowed':
+      return t('h_allowed');
+    case 'denied':
+      return t('h_denied');
+  }
+}
+
+function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
+  if (kind === 'auto') return <IconClock size={16} />;
+  if (kind === 'withdrawn' || kind === 'skipped' || kind === 'cancelled') return <IconUndo size={16} />;
+  if (kind === 'declined' || kind === 'rejected' || kind === 'denied') return <IconX size={16} />;
+  if (kind === 'other-device') return <IconAlert size={16} />;
+  return <IconCheck size={16} />;
+}
+
+function title(view: InteractionView, t: Translate): string {
+  if (view.kind === 'question') return view.input.questions.map((question) => question.question).join(' · ');
+  if (view.kind === 'plan-approval') return t('plan_title');
+  return t('permission_title', { tool: view.toolName });
+}
+
+interface Props {
+  view: InteractionView;
+  myDeviceId: string | null;
+  t: Translate;
+  lang: Lang;
+  now: number;
+}
+
+/** A past prompt with its R9.7 summary, who resolved it, when, and the answers. */
+export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, t, lang, now }: Props) {
+  const summary = summarize(view, myDeviceId);
+  const time = historyTime(view);
+  const response = view.resolution?.response;
+  return (
+    <li className="history-item" data-testid="history.item" data-summary={summary.kind} data-request-id={view.requestId}>
+      <div className="history-item__top">
+        <KindChip view={view} t={t} />
+        <OriginLabel view={view} />
+        <time className="history-item__time" dateTime={time}>
+          {now === 0 ? '' : formatStamp(time, lang, now)}
+        </time>
+      </div>
+      <p className="history-item__title">{title(view, t)}</p>
+      <p className={`state ${summary.kind === 'auto' ? 'state--auto' : 'state--quiet'}`} data-testid="history.summary">
+        <SummaryIcon kind={summary.kind} />
+        {label(summary, t)}
+        {view.resolution?.device?.label && view.resolution.resolvedBy === 'user' ? ` · ${view.resolution.device.label}` : ''}
+      </p>
+      {view.kind === 'question' && response?.action === 'accept' && summary.answered > 0 ? (
+        <ResponseBody view={view} response={response} t={t} />
+      ) : null}
+      {response?.action === 'decline' && response.message ? <p className="history-item__reason">{t('reason', { r: response.message })}</p> : null}
+      {view.status === 'withdrawn' && view.withdrawnReason ? <p className="history-item__reason">{t('reason', { r: view.withdrawnReason })}</p> : null}
+    </li>
+  );
+});

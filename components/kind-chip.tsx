@@ -1,0 +1,29 @@
+import { type InteractionView } from '@/lib/contracts';
+import { type Translate } from '@/lib/client/i18n';
+import { IconPlan, IconQuestion, IconShield } from './icons';
+
+/** The header chip: the question's header, or what kind of prompt this is. */
+export function KindChip({ view, t, header }: { view: InteractionView; t: Translate; header?: string }) {
+  if (view.kind === 'plan-approval') {
+    return (
+      <span className="chip chip--plan" data-testid="chip">
+        <IconPlan size={14} />
+        {t('plan')}
+      </span>
+    );
+  }
+  if (view.kind === 'permission') {
+    return (
+      <span className="chip chip--permission" data-testid="chip">
+        <IconShield size={14} />
+        {view.toolName}
+      </span>
+    );
+  }
+  return (
+    <span className="chip" data-testid="chip">
+      <IconQuestion size={14} />
+      {header ?? view.input.questions[0]?.header}
+    </span>
+  );
+}

@@ -1,0 +1,100 @@
+'use client';
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
+import { usePairing } from '@/hooks/use-pairing';
+import { useRemote } from '@/hooks/use-remote';
+import { deviceIdentity, parsePairingHash, savePairing, setDeviceLabel } from '@/lib/client/pairing';
+import { ScreenHeader } from '../shell/screen-header';
+
+/** `/pair#token=…` stores the token and strips it from the address bar; or a form (R12.1). */
+export function PairView() {
+  const { t } = useI18n();
+  const router = useRouter();
+  const pairing = usePairing();
+  const state = useRemote();
+  const [fromLink, setFromLink] = useState(false);
+  const [host, setHost] = useState('');
+  const [token, setToken] = useState('');
+  const [device, setDevice] = useState('');
+
+  useEffect(() => {
+    const parsed = parsePairingHash(window.location.hash);
+    // Strip the secret from the address bar and history before anything else happens.
+    if (window.location.hash) history.replaceState(null, '', window.location.pathname + window.location.search);
+    if (parsed) {
+      savePairing(parsed.hostUrl, parsed.token);
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- one-time read of the URL fragment
+      setFromLink(true);
+      router.replace('/');
+      return;
+    }
+    const current = deviceIdentity();
+    setDevice(current.deviceLabel);
+  }, [router]);
+
+  const refused = state.status === 'refused' && state.error;
+  return (
+    <>
+      <ScreenHeader title={t('pair_title')} subtitle={t('pair_needed_body')} />
+      {fromLink ? (
+        <p className="state state--ok" role="status" data-testid="pair.saved">
+          {t('pair_saved')}
+        </p>
+      ) : (
+        <form
+          className="form"
+          data-testid="pair.form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!token.trim()) return;
+            setDeviceLabel(device);
+            savePairing(host, token.trim());
+            router.push('/');
+          }}
+        >
+          {refused ? (
+            <p className="form__error" role="alert" data-testid="pair.error">
+              {state.error?.kind === 'protocol-mismatch' ? t('error_protocol') : t('error_unauthorized')}
+            </p>
+          ) : null}
+          <label className="form__field">
+            <span className="form__label">{t('pair_host')}</span>
+            <input
+              className="field"
+              type="url"
+              inputMode="url"
+              autoComplete="url"
+              placeholder={pairing?.hostUrl || 'http://192.168.1.20:4417'}
+              value={host}
+              onChange={(event) => setHost(event.target.value)}
+              data-testid="pair.host"
+            />
+            <span className="form__hint">{t('pair_host_hint')}</span>
+          </label>
+          <label className="form__field">
+            <span className="form__label">{t('pair_token')}</span>
+            <input
+              className="field"
+              type="password"
+              autoComplete="off"
+              required
+              value={token}
+              onChange={(event) => setToken(event.target.value)}
+              data-testid="pair.token"
+            />
+          </label>
+          <label className="form__field">
+            <span className="form__label">{t('pair_device')}</span>
+            <input className="field" type="text" value={device} onChange={(event) => setDevice(event.target.value)} data-testid="pair.device" />
+          </label>
+          <div className="form__actions">
+            <button type="submit" className="button button--primary button--block" data-testid="pair.submit">
+              {t('pair_submit')}
+            </button>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}

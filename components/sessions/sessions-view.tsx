@@ -1,0 +1,100 @@
+'use client';
+import Link from 'next/link';
+import { useState } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
+import { useRemote } from '@/hooks/use-remote';
+import { type InteractionView } from '@/lib/contracts';
+import { type Translate } from '@/lib/client/i18n';
+import { shortSessionId } from '@/lib/client/format';
+import { selectSessions, subtreeCounts, type SessionNode } from '@/lib/client/selectors';
+import { IconChevron, IconTree } from '../icons';
+import { KindChip } from '../kind-chip';
+import { ScreenHeader } from '../shell/screen-header';
+
+function promptTitle(view: InteractionView, t: Translate): string {
+  if (view.kind === 'question') return view.input.questions[0]?.question ?? '';
+  if (view.kind === 'plan-approval') return t('plan_title');
+  return t('permission_title', { tool: view.toolName });
+}
+
+/** Each root session with its subagent tree (R7.3), so subagent prompts can be followed remotely. */
+export function SessionsView() {
+  const state = useRemote();
+  const { t } = useI18n();
+  const trees = selectSessions(state.host);
+  return (
+    <>
+      <ScreenHeader title={t('sessions_title')} />
+      {trees.length === 0 ? (
+        <div className="empty" data-testid="sessions.empty">
+          <IconTree size={40} />
+          <p>{state.host.hasSnapshot || state.status === 'unpaired' ? t('sessions_empty') : t('loading')}</p>
+        </div>
+      ) : (
+        <div className="sessions" data-testid="sessions.list">
+          {trees.map((tree) => (
+            <section key={tree.sessionId} className="session" data-testid="sessions.session" data-session-id={tree.sessionId}>
+              <h2 className="session__title">
+                {tree.project ? <span>{tree.project}</span> : null}
+                <span className="session__id">{t('session', { id: shortSessionId(tree.sessionId) })}</span>
+              </h2>
+              <ul className="tree">
+                <TreeNode node={tree.root} t={t} />
+              </ul>
+            </section>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
+function TreeNode({ node, t }: { node: SessionNode; t: Translate }) {
+  const [open, setOpen] = useState(false);
+  const counts = subtreeCounts(node);
+  const name = node.depth === 0 ? t('root_agent') : node.name;
+  const hasItems = node.items.length > 0;
+  return (
+    <li className="tree__node" data-testid="sessions.node" data-depth={node.depth} data-name={name}>
+      <button
+        type="button"
+        className="tree__row"
+        style={{ paddingLeft: `${12 + node.depth * 18}px` }}
+        onClick={() => setOpen((value) => !value)}
+        disabled={!hasItems}
+        aria-expanded={hasItems ? open : undefined}
+        data-testid="sessions.node-toggle"
+      >
+        <span className="tree__head">
+          {hasItems ? <IconChevron size={16} className="tree__chevron" data-open={open ? 'true' : undefined} /> : <span className="tree__spacer" />}
+          <span className="tree__name">{name}</span>
+          <span className="tree__counts">
+            {counts.pending > 0 ? <span className="tree__pending">{t('pending_n', { n: counts.pending })}</span> : null}
+            {counts.resolved > 0 ? <span>{t('resolved_n', { n: counts.resolved })}</span> : null}
+          </span>
+        </span>
+        {node.last ? <span className="tree__last">{t('last_question', { q: promptTitle(node.last, t) })}</span> : null}
+      </button>
+      {open && hasItems ? (
+        <ul className="tree__prompts" data-testid="sessions.prompts" style={{ marginLeft: `${12 + node.depth * 18}px` }}>
+          {node.items.map((view) => (
+            <li key={view.requestId}>
+              <Link href={`/card?id=${encodeURIComponent(view.requestId)}`} prefetch={false} className="tree__prompt" data-testid="sessions.prompt" data-status={view.status}>
+                <KindChip view={view} t={t} />
+                <span className="tree__prompt-text">{promptTitle(view, t)}</span>
+                <span className="tree__prompt-status">{view.status === 'pending' ? t('st_pending') : view.status === 'withdrawn' ? t('h_withdrawn') : t('st_resolved')}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {node.children.length > 0 ? (
+        <ul className="tree__children">
+          {node.children.map((child) => (
+            <TreeNode key={child.key} node={child} t={t} />
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,68 @@
+'use client';
+import { useState } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
+import { type Preferences } from '@/lib/contracts';
+import { updatePreferences } from '@/lib/client/connection';
+import { formatDuration } from '@/lib/client/format';
+
+const TIMEOUTS_MS = [60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 3_600_000];
+
+/** The host-wide preference (R6.1, R9.9): every remote sees a change at once. */
+export function AutoResolutionSettings({ preferences, connected }: { preferences: Preferences | null; connected: boolean }) {
+  const { t } = useI18n();
+  const [failed, setFailed] = useState(false);
+  const enabled = preferences?.askUserQuestionAutoResolutionEnabled ?? false;
+  const timeout = preferences?.askUserQuestionAutoResolutionTimeoutMs ?? 10 * 60_000;
+  const options = TIMEOUTS_MS.includes(timeout) ? TIMEOUTS_MS : [...TIMEOUTS_MS, timeout].sort((a, b) => a - b);
+  const disabled = !connected || !preferences;
+  const save = (patch: Partial<Preferences>) => {
+    setFailed(false);
+    void updatePreferences(patch).then((ok) => setFailed(!ok));
+  };
+  return (
+    <section className="settings__section" aria-labelledby="s-auto" data-testid="settings.auto">
+      <h2 id="s-auto" className="settings__title">
+        {t('s_auto')}
+      </h2>
+      <div className="settings__group">
+        <label className="settings__row switch-row">
+          <span className="settings__label settings__label--strong">{t('s_auto_toggle')}</span>
+          <input
+            type="checkbox"
+            role="switch"
+            className="switch"
+            checked={enabled}
+            disabled={disabled}
+            onChange={(event) => save({ askUserQuestionAutoResolutionEnabled: event.target.checked })}
+            data-testid="settings.auto-toggle"
+          />
+        </label>
+        <label className="settings__row">
+          <span className="settings__label">{t('s_auto_timeout')}</span>
+          <select
+            className="field settings__select"
+            value={timeout}
+            disabled={disabled || !enabled}
+            onChange={(event) => save({ askUserQuestionAutoResolutionTimeoutMs: Number(event.target.value) })}
+            data-testid="settings.auto-timeout"
+          >
+            {options.map((ms) => (
+              <option key={ms} value={ms}>
+                {formatDuration(ms, t)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="settings__explain" data-testid="settings.auto-explain">
+          {enabled ? t('s_auto_explain_on', { t: formatDuration(timeout, t) }) : t('s_auto_explain_off')}
+        </p>
+        <p className="form__hint">{disabled ? t('s_auto_offline') : t('s_auto_synced')}</p>
+        {failed ? (
+          <p className="state state--danger" role="alert">
+            {t('s_save_failed')}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,147 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
+import { usePairing } from '@/hooks/use-pairing';
+import { useRemote } from '@/hooks/use-remote';
+import { PROTOCOL_VERSION } from '@/lib/contracts';
+import { stopConnection } from '@/lib/client/connection';
+import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
+import { forgetPairing, setDeviceLabel } from '@/lib/client/pairing';
+import { ConfirmDialog } from '../card/confirm-dialog';
+import { ScreenHeader } from '../shell/screen-header';
+import { AutoResolutionSettings } from './auto-resolution-settings';
+import { Choice } from './choice';
+
+declare const __APP_VERSION__: string | undefined;
+const APP_VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.1.0';
+
+export function SettingsView() {
+  const { t } = useI18n();
+  const settings = useLocalSettings();
+  const pairing = usePairing();
+  const state = useRemote();
+  const router = useRouter();
+  const [forgetting, setForgetting] = useState(false);
+  const [device, setDevice] = useState<string | null>(null);
+  const hostUrl = pairing?.hostUrl || (typeof window === 'undefined' ? '' : window.location.origin);
+
+  return (
+    <>
+      <ScreenHeader title={t('settings_title')} />
+      <div className="settings">
+        <section className="settings__section" aria-labelledby="s-connection" data-testid="settings.connection">
+          <h2 id="s-connection" className="settings__title">
+            {t('s_connection')}
+          </h2>
+          <div className="settings__group">
+            <div className="settings__row">
+              <span className="settings__label">{t('s_host')}</span>
+              <span className="settings__value mono" data-testid="settings.host" suppressHydrationWarning>
+                {pairing ? hostUrl : t('not_paired')}
+              </span>
+            </div>
+            <label className="settings__row settings__row--stack">
+              <span className="settings__label">{t('s_device')}</span>
+              <input
+                className="field"
+                type="text"
+                maxLength={200}
+                value={device ?? pairing?.deviceLabel ?? ''}
+                onChange={(event) => setDevice(event.target.value)}
+                onBlur={() => {
+                  if (device !== null) setDeviceLabel(device);
+                  setDevice(null);
+                }}
+                disabled={!pairing}
+                data-testid="settings.device"
+              />
+              <span className="form__hint">{t('s_device_hint')}</span>
+            </label>
+            <div className="settings__row settings__row--buttons">
+              <Link href="/pair" className="button">
+                {t('s_pair_again')}
+              </Link>
+              {pairing ? (
+                <button type="button" className="button button--danger" onClick={() => setForgetting(true)} data-testid="settings.forget">
+                  {t('s_forget')}
+                </button>
+              ) : null}
+            </div>
+          </div>
+        </section>
+
+        <AutoResolutionSettings preferences={state.host.preferences} connected={state.status === 'connected'} />
+
+        <section className="settings__section" aria-labelledby="s-notifications" data-testid="settings.notifications">
+          <h2 id="s-notifications" className="settings__title">
+            {t('s_notifications')}
+          </h2>
+          <div className="settings__group">
+            <p className="settings__explain">{t('s_notifications_soon')}</p>
+          </div>
+        </section>
+
+        <Choice<LangChoice>
+          id="language"
+          title={t('s_language')}
+          value={settings.lang}
+          onChange={(lang) => updateLocalSettings({ lang })}
+          options={[
+            { value: 'system', label: t('s_lang_system') },
+            { value: 'en', label: 'English', lang: 'en' },
+            { value: 'zh', label: '中文', lang: 'zh-CN' },
+          ]}
+        />
+        <Choice<ThemeChoice>
+          id="theme"
+          title={t('s_theme')}
+          value={settings.theme}
+          onChange={(theme) => updateLocalSettings({ theme })}
+          options={[
+            { value: 'system', label: t('s_theme_system') },
+            { value: 'light', label: t('s_theme_light') },
+            { value: 'dark', label: t('s_theme_dark') },
+          ]}
+        />
+
+        <section className="settings__section" aria-labelledby="s-about" data-testid="settings.about">
+          <h2 id="s-about" className="settings__title">
+            {t('s_about')}
+          </h2>
+          <dl className="settings__group settings__about">
+            <div className="settings__row">
+              <dt className="settings__label">{t('s_app_version')}</dt>
+              <dd className="settings__value">{APP_VERSION}</dd>
+            </div>
+            <div className="settings__row">
+              <dt className="settings__label">{t('s_host_version')}</dt>
+              <dd className="settings__value">{state.host.hostVersion ?? '—'}</dd>
+            </div>
+            <div className="settings__row">
+              <dt className="settings__label">{t('s_protocol')}</dt>
+              <dd className="settings__value">{PROTOCOL_VERSION}</dd>
+            </div>
+          </dl>
+        </section>
+      </div>
+      <ConfirmDialog
+        open={forgetting}
+        title={t('s_forget')}
+        hint={t('s_forget_confirm')}
+        confirmLabel={t('s_forget')}
+        cancelLabel={t('cancel')}
+        danger
+        testId="settings.forget-dialog"
+        onClose={() => setForgetting(false)}
+        onConfirm={() => {
+          setForgetting(false);
+          stopConnection();
+          forgetPairing();
+          router.push('/pair');
+        }}
+      />
+    </>
+  );
+}

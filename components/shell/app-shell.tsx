@@ -1,0 +1,49 @@
+'use client';
+import { usePathname } from 'next/navigation';
+import { useEffect } from 'react';
+import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
+import { usePairing } from '@/hooks/use-pairing';
+import { startConnection } from '@/lib/client/connection';
+import { applyTheme } from '@/lib/client/local-settings';
+import { installTestHook } from '@/lib/client/test-hook';
+import { BottomNav } from './bottom-nav';
+import { ConnectionBanner } from './connection-status';
+import { ServiceWorkerSlot } from './service-worker-slot';
+
+/** Owns the connection for the app's lifetime; screens only read the store. */
+export function AppShell({ children }: { children: React.ReactNode }) {
+  const pairing = usePairing();
+  const settings = useLocalSettings();
+  const { lang, t } = useI18n();
+  const pathname = usePathname();
+  const onPairScreen = pathname.startsWith('/pair');
+
+  useEffect(() => {
+    installTestHook();
+  }, []);
+
+  useEffect(() => {
+    // The pair screen stores the token first; connecting from there would race it.
+    if (!onPairScreen || pairing) startConnection(pairing);
+  }, [pairing, onPairScreen]);
+
+  useEffect(() => applyTheme(settings.theme), [settings.theme]);
+  useEffect(() => {
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  }, [lang]);
+
+  const focused = pathname.startsWith('/card');
+  return (
+    <div className="app" data-focused={focused ? 'true' : undefined}>
+      <a className="skip-link" href="#main">
+        {t('skip_to_content')}
+      </a>
+      <ConnectionBanner />
+      <ServiceWorkerSlot />
+      <main id="main" className="app__main">
+        {children}
+      </main>
+      {focused ? null : <BottomNav />}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+'use client';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useI18n } from '@/hooks/use-i18n';
+import { useRemote } from '@/hooks/use-remote';
+import { selectPendingCount } from '@/lib/client/selectors';
+import { IconHistory, IconInbox, IconSettings, IconTree } from '../icons';
+
+const TABS = [
+  { href: '/', key: 'nav_inbox', Icon: IconInbox, id: 'inbox' },
+  { href: '/sessions', key: 'nav_sessions', Icon: IconTree, id: 'sessions' },
+  { href: '/history', key: 'nav_history', Icon: IconHistory, id: 'history' },
+  { href: '/settings', key: 'nav_settings', Icon: IconSettings, id: 'settings' },
+] as const;
+
+export function BottomNav() {
+  const pathname = usePathname();
+  const { t } = useI18n();
+  const state = useRemote();
+  const pending = selectPendingCount(state.host);
+  const current = pathname.replace(/\.html$/, '').replace(/\/$/, '') || '/';
+  return (
+    <nav className="tabbar" aria-label="Main" data-testid="nav">
+      {TABS.map(({ href, key, Icon, id }) => {
+        const active = current === href;
+        return (
+          <Link
+            key={href}
+            href={href}
+            className="tabbar__tab"
+            aria-current={active ? 'page' : undefined}
+            data-testid={`nav.${id}`}
+          >
+            <span className="tabbar__icon">
+              <Icon size={22} />
+              {id === 'inbox' && pending > 0 ? (
+                <span className="tabbar__badge" aria-hidden="true">
+                  {pending > 99 ? '99+' : pending}
+                </span>
+              ) : null}
+            </span>
+            <span className="tabbar__label">
+              {t(key)}
+              {id === 'inbox' && pending > 0 ? <span className="sr-only"> ({t('waiting', { n: pending })})</span> : null}
+            </span>
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,20 @@
+'use client';
+import { useI18n } from '@/hooks/use-i18n';
+import { useServiceWorker } from '@/lib/client/service-worker-registration';
+import { IconRefresh } from '../icons';
+
+/** Registers the service worker and offers the waiting update; never reloads on its own. */
+export function ServiceWorkerSlot() {
+  const { updateWaiting, applyUpdate } = useServiceWorker();
+  const { t } = useI18n();
+  if (!updateWaiting) return null;
+  return (
+    <div className="banner banner--update" role="status" data-testid="app.update">
+      <IconRefresh size={18} />
+      <p>{t('update_ready')}</p>
+      <button type="button" className="button" onClick={applyUpdate} data-testid="app.update-apply">
+        {t('update_apply')}
+      </button>
+    </div>
+  );
+}

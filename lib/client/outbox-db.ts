@@ -1,0 +1,65 @@
+import { type InteractionResolution, type InteractionResponse } from '../contracts';
+
+/**
+ * An answer the user submitted (R9.8). It stays in IndexedDB until the host
+ * acknowledges it; a response that lost the race stays too (state 'lost'), so
+ * what the user wrote is never silently dropped.
+ */
+export interface OutboxEntry {
+  requestId: string;
+  clientResponseId: string;
+  response: InteractionResponse;
+  createdAt: string;
+  state: 'queued' | 'lost' | 'failed';
+  /** The resolution that won, when this entry lost. */
+  resolution?: InteractionResolution;
+  error?: string;
+}
+
+const DB_NAME = 'askaway';
+const STORE = 'outbox';
+
+let dbPromise: Promise<IDBDatabase> | null = null;
+
+function openDb(): Promise<IDBDatabase> {
+  dbPromise ??= new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => {
+      if (!request.result.objectStoreNames.contains(STORE)) {
+        request.result.createObjectStore(STORE, { keyPath: 'clientResponseId' });
+      }
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error('IndexedDB open failed'));
+  }).catch((error: unknown) => {
+    dbPromise = null;
+    throw error;
+  });
+  return dbPromise;
+}
+
+function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  return openDb().then(
+    (db) =>
+      new Promise<T>((resolve, reject) => {
+        const tx = db.transaction(STORE, mode);
+        const request = work(tx.objectStore(STORE));
+        // Resolve on commit, not on request success: only then is the entry durable.
+        tx.oncomplete = () => resolve(request.result);
+        tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+        tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+      }),
+  );
+}
+
+export function putOutboxEntry(entry: OutboxEntry): Promise<unknown> {
+  return run('readwrite', (store) => store.put(entry));
+}
+
+export function deleteOutboxEntry(clientResponseId: string): Promise<unknown> {
+  return run('readwrite', (store) => store.delete(clientResponseId));
+}
+
+export function loadOutboxEntries(): Promise<OutboxEntry[]> {
+  return run('readonly', (store) => store.getAll() as IDBRequest<OutboxEntry[]>);
+}

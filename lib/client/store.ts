@@ -1,0 +1,91 @@
+import { type InteractionResolution, type InteractionResponse } from '../contracts';
+import { EMPTY_HOST_VIEW, type HostView } from './reduce';
+
+export type ConnectionStatus = 'idle' | 'unpaired' | 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'refused';
+
+export type ConnectionErrorKind = 'unauthorized' | 'protocol-mismatch' | 'unreachable' | 'other';
+export interface ConnectionError {
+  kind: ConnectionErrorKind;
+  message: string;
+}
+
+/** Where an answer this device gave stands (UX: delivery is visible). */
+export type AnswerPhase = 'queued' | 'sending' | 'accepted' | 'lost' | 'failed';
+
+export interface LocalAnswer {
+  requestId: string;
+  clientResponseId: string;
+  response: InteractionResponse;
+  createdAt: string;
+  phase: AnswerPhase;
+  /** The winning resolution (ours when accepted, someone else's when lost). */
+  resolution?: InteractionResolution;
+  error?: string;
+}
+
+export interface RemoteState {
+  status: ConnectionStatus;
+  error: ConnectionError | null;
+  /** Host URL being used (for messages); '' = this origin. */
+  hostUrl: string;
+  host: HostView;
+  /** This device's answers by requestId. */
+  answers: ReadonlyMap<string, LocalAnswer>;
+  outboxLoaded: boolean;
+}
+
+const INITIAL: RemoteState = {
+  status: 'idle',
+  error: null,
+  hostUrl: '',
+  host: EMPTY_HOST_VIEW,
+  answers: new Map(),
+  outboxLoaded: false,
+};
+
+let state: RemoteState = INITIAL;
+const listeners = new Set<() => void>();
+
+export function getState(): RemoteState {
+  return state;
+}
+
+export function getServerState(): RemoteState {
+  return INITIAL;
+}
+
+export function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function setState(update: (current: RemoteState) => RemoteState): void {
+  const next = update(state);
+  if (next === state) return;
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+export function setAnswer(answer: LocalAnswer): void {
+  setState((current) => {
+    const answers = new Map(current.answers);
+    answers.set(answer.requestId, answer);
+    return { ...current, answers };
+  });
+}
+
+/** Number of answers waiting for the host (queued or in flight). */
+export function queuedCount(current: RemoteState): number {
+  let count = 0;
+  for (const answer of current.answers.values()) if (answer.phase === 'queued' || answer.phase === 'sending') count += 1;
+  return count;
+}
+
+/** Host time now, corrected for this device's clock skew (R9.9). */
+export function hostNow(current: RemoteState = state): number {
+  return Date.now() + current.host.clockOffsetMs;
+}
+
+export function resetForTests(): void {
+  state = INITIAL;
+}
