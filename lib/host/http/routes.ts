@@ -10,7 +10,8 @@ export interface HttpRouteContext {
   bearerToken(): string | undefined;
 }
 
-export type HttpRouteHandler = (req: IncomingMessage, res: ServerResponse, context: HttpRouteContext) => void | Promise<void>;
+/** May return a promise; a rejection becomes a 500 (unless the handler already answered). */
+export type HttpRouteHandler = (req: IncomingMessage, res: ServerResponse, context: HttpRouteContext) => unknown;
 
 /** `method` is an HTTP method or '*'; `pathPrefix` matches itself and anything below it. */
 export interface HttpRoute {
