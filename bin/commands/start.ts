@@ -3,7 +3,9 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import QRCode from 'qrcode';
 import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/host';
+import { mountAgentBridges } from '../../lib/host/bridges';
 import { formatLifecycle } from '../../lib/host/lifecycle-log';
+import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
 import { type CliCommand, UsageError } from './types';
 
@@ -53,23 +55,28 @@ async function runStart(argv: string[]): Promise<number> {
   }
 
   await printBanner(host, options);
-  const stopDemo = options.demo ? await startDemo(host) : undefined;
+  const bridges = mountAgentBridges(host);
+  const stopDemo = options.demo ? startDemo(host) : undefined;
   await waitForSignal();
   log('Shutting down…');
-  await stopDemo?.();
+  // Runtimes first, so their withdrawals reach the log before it closes.
+  await Promise.allSettled([stopDemo?.(), bridges.close()]);
   await host.close();
   // Anything a bridge left open must not keep a stopped host alive.
   setTimeout(() => process.exit(0), 2_000).unref();
   return 0;
 }
 
-/**
- * HOOK (runtime helper): the embedded demo agent, `startDemoAgent({url, token, log})`
- * from lib/runtime/demo. Until it is wired, start says so and runs without it.
- */
-async function startDemo(_host: Host): Promise<Stop | undefined> {
-  log('Demo agent: not available in this build (start with --no-demo to hide this line).');
-  return undefined;
+/** The embedded demo agent (R10.1) reaches the host over loopback like any runtime. */
+function startDemo(host: Host): Stop | undefined {
+  if (host.secure) {
+    // Its connection verifies certificates, and a self-signed one would fail.
+    log('Demo agent: off while serving HTTPS (run without --tls-cert to see it).');
+    return undefined;
+  }
+  log('Demo agent: started; answer its questions from the pairing link (--no-demo turns it off).');
+  const demo = startDemoAgent({ url: host.url, token: host.token, log: (line) => log(`demo ${line}`) });
+  return () => demo.stop();
 }
 
 async function printBanner(host: Host, options: StartOptions): Promise<void> {
