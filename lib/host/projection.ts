@@ -16,17 +16,17 @@ export class HostProjection {
   seq = 0;
   /** requestIds in the order they left the pending list (history order). */
   private readonly ended: string[] = [];
+  /** Kept apart so pending() costs the inbox's size, not the whole history's. */
+  private readonly pendingById = new Map<string, InteractionView>();
 
   apply(event: HostEvent): void {
     this.seq = Math.max(this.seq, event.seq);
     switch (event.type) {
       case 'interaction.requested': {
         if (this.interactions.has(event.interaction.requestId)) return;
-        this.interactions.set(event.interaction.requestId, {
-          ...event.interaction,
-          status: 'pending',
-          autoResolution: { status: 'disabled' },
-        });
+        const view: InteractionView = { ...event.interaction, status: 'pending', autoResolution: { status: 'disabled' } };
+        this.interactions.set(view.requestId, view);
+        this.pendingById.set(view.requestId, view);
         return;
       }
       case 'interaction.resolved': {
@@ -34,7 +34,7 @@ export class HostProjection {
         if (!view) return;
         view.status = 'resolved';
         view.resolution = event.resolution;
-        this.ended.push(view.requestId);
+        this.end(view);
         return;
       }
       case 'interaction.withdrawn': {
@@ -43,7 +43,7 @@ export class HostProjection {
         view.status = 'withdrawn';
         view.withdrawnAt = event.at;
         if (event.reason !== undefined) view.withdrawnReason = event.reason;
-        this.ended.push(view.requestId);
+        this.end(view);
         return;
       }
       case 'interaction.delivered': {
@@ -70,7 +70,7 @@ export class HostProjection {
 
   /** Pending interactions, oldest first. */
   pending(): InteractionView[] {
-    return [...this.interactions.values()].filter((view) => view.status === 'pending');
+    return [...this.pendingById.values()];
   }
 
   /** The most recently ended interactions, newest first. */
@@ -84,8 +84,12 @@ export class HostProjection {
   }
 
   private pendingView(requestId: string): InteractionView | undefined {
-    const view = this.interactions.get(requestId);
-    return view?.status === 'pending' ? view : undefined;
+    return this.pendingById.get(requestId);
+  }
+
+  private end(view: InteractionView): void {
+    this.pendingById.delete(view.requestId);
+    this.ended.push(view.requestId);
   }
 }
 
