@@ -1,0 +1,184 @@
+'use client';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
+import { type PushStatus } from '@/lib/contracts/push';
+import { onPushChannelChange, pushChannelConnected } from '@/lib/client/push/channel';
+import { fill, PUSH_MESSAGES, type PushMessages } from '@/lib/client/push/messages';
+import {
+  disablePush,
+  enablePush,
+  getPushStatus,
+  PushClientError,
+  sendTestPush,
+  setNtfyTopic,
+} from '@/lib/client/push/push-client';
+import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/client/push/support';
+
+type Note = { tone: 'ok' | 'danger'; text: string } | null;
+
+/** Settings → Notifications (issue 6): Web Push for this device, a test button, and an optional ntfy topic. */
+export function NotificationSettings({ connected }: { connected: boolean }) {
+  const { lang, t } = useI18n();
+  const m = PUSH_MESSAGES[lang];
+  const support = usePushSupport();
+  const [status, setStatus] = useState<PushStatus | null>(null);
+  const [ntfyDraft, setNtfyDraft] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<Note>(null);
+
+  const refresh = useCallback(() => {
+    if (!pushChannelConnected()) return;
+    getPushStatus().then(setStatus, () => setStatus(null));
+  }, []);
+
+  useEffect(() => {
+    refresh();
+    return onPushChannelChange(refresh);
+  }, [refresh, connected]);
+
+  const run = (work: () => Promise<Note>) => {
+    setBusy(true);
+    setNote(null);
+    work()
+      .then(setNote, (error: unknown) => setNote({ tone: 'danger', text: describeError(error, m) }))
+      .finally(() => setBusy(false));
+  };
+
+  // Called straight from the click: the permission prompt needs the user's gesture.
+  const toggle = (on: boolean) =>
+    run(async () => {
+      setStatus(await (on ? enablePush() : disablePush()));
+      return null;
+    });
+
+  const test = () =>
+    run(async () => {
+      const result = await sendTestPush();
+      if (result.webPush === 'expired') return { tone: 'danger', text: m.test_expired };
+      if (result.webPush === 'failed' || result.ntfy === 'failed') {
+        return { tone: 'danger', text: fill(m.test_failed, { detail: result.detail ?? '' }) };
+      }
+      return { tone: 'ok', text: result.webPush === 'sent' ? m.test_sent : m.test_ntfy_sent };
+    });
+
+  const ntfyValue = ntfyDraft ?? status?.ntfyTopicUrl ?? '';
+  const saveNtfy = (value: string) =>
+    run(async () => {
+      if (value.trim() !== '' && !/^https?:\/\/\S+$/i.test(value.trim())) return { tone: 'danger', text: m.ntfy_invalid };
+      setStatus(await setNtfyTopic(value));
+      setNtfyDraft(null);
+      return { tone: 'ok', text: m.ntfy_saved };
+    });
+
+  const offline = !connected;
+  const subscribed = status?.subscribed ?? false;
+  const canTest = !offline && !busy && (subscribed || Boolean(status?.ntfyTopicUrl));
+
+  return (
+    <section className="settings__section" aria-labelledby="s-notifications" data-testid="settings.notifications">
+      <h2 id="s-notifications" className="settings__title">
+        {t('s_notifications')}
+      </h2>
+      <div className="settings__group">
+        {support === null ? null : support.status === 'unsupported' ? (
+          <p className="settings__explain" data-testid="settings.push-unsupported">
+            {m.unsupported[support.reason]}
+          </p>
+        ) : support.status === 'denied' && !subscribed ? (
+          <p className="settings__explain" data-testid="settings.push-denied">
+            {m.denied}
+          </p>
+        ) : (
+          <>
+            <label className="settings__row switch-row">
+              <span className="settings__label settings__label--strong">{m.enable}</span>
+              <input
+                type="checkbox"
+                role="switch"
+                className="switch"
+                checked={subscribed}
+                disabled={offline || busy || status === null}
+                onChange={(event) => toggle(event.target.checked)}
+                data-testid="settings.push-toggle"
+              />
+            </label>
+            <p className="settings__explain">{subscribed ? m.enabled_explain : m.disabled_explain}</p>
+            <p className="form__hint">{m.burst_explain}</p>
+          </>
+        )}
+
+        <label className="settings__row settings__row--stack">
+          <span className="settings__label">{m.ntfy_label}</span>
+          <input
+            type="url"
+            inputMode="url"
+            className="field"
+            placeholder="https://ntfy.sh/…"
+            value={ntfyValue}
+            disabled={offline || busy}
+            onChange={(event) => setNtfyDraft(event.target.value)}
+            data-testid="settings.push-ntfy"
+          />
+          <span className="form__hint">{m.ntfy_hint}</span>
+        </label>
+        <div className="settings__row settings__row--buttons">
+          <button
+            type="button"
+            className="button"
+            disabled={offline || busy || ntfyDraft === null}
+            onClick={() => saveNtfy(ntfyValue)}
+            data-testid="settings.push-ntfy-save"
+          >
+            {m.ntfy_save}
+          </button>
+          {status?.ntfyTopicUrl ? (
+            <button type="button" className="button button--ghost" disabled={offline || busy} onClick={() => saveNtfy('')}>
+              {m.ntfy_clear}
+            </button>
+          ) : null}
+          <button type="button" className="button" disabled={!canTest} onClick={test} data-testid="settings.push-test">
+            {m.test}
+          </button>
+        </div>
+
+        {offline ? <p className="form__hint">{m.offline}</p> : null}
+        {busy ? <p className="state state--quiet">{m.working}</p> : null}
+        {note ? (
+          <p className={`state state--${note.tone}`} role={note.tone === 'danger' ? 'alert' : 'status'} data-testid="settings.push-note">
+            {note.text}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+const subscribeNothing = () => () => undefined;
+const supportKey = (support: PushSupport) =>
+  support.status === 'unsupported' ? `unsupported:${support.reason}` : support.status === 'denied' ? 'denied' : 'supported';
+
+/**
+ * Read from the browser at render (not in an effect), as a string so the snapshot is stable;
+ * null while prerendering. Re-read on every render, so a permission change shows after the click.
+ */
+function usePushSupport(): PushSupport | null {
+  const key = useSyncExternalStore(
+    subscribeNothing,
+    () => supportKey(detectPushSupport(readPushEnvironment())),
+    () => null,
+  );
+  if (key === null) return null;
+  if (key === 'denied') return { status: 'denied' };
+  if (key === 'supported') return { status: 'supported', permission: 'default' };
+  return detectPushSupport(readPushEnvironment());
+}
+
+function describeError(error: unknown, m: PushMessages): string {
+  if (error instanceof PushClientError) {
+    if (error.code === 'denied') return m.denied;
+    if (error.code === 'dismissed') return m.dismissed;
+    if (error.code === 'not-connected') return m.offline;
+    return fill(m.failed, { detail: error.message });
+  }
+  return fill(m.failed, { detail: error instanceof Error ? error.message : String(error) });
+}
