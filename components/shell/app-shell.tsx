@@ -1,4 +1,5 @@
 'use client';
+import '@/lib/client/zod-csp';
 import { usePathname } from 'next/navigation';
 import { useEffect } from 'react';
 import { useI18n, useLocalSettings } from '@/hooks/use-i18n';

@@ -1,0 +1,91 @@
+import { type AskUserQuestionInputLike } from '../../lib/contracts';
+
+export const STORAGE_QUESTION = 'Which storage engine should the cache use?';
+
+/** One single-select question with a recommended option. */
+export const singleQuestion: AskUserQuestionInputLike = {
+  questions: [
+    {
+      question: STORAGE_QUESTION,
+      header: 'Storage',
+      multiSelect: false,
+      options: [
+        { label: 'Redis (Recommended)', description: 'In-memory, shared by all workers.' },
+        { label: 'SQLite', description: 'One file per worker, no extra service.' },
+        { label: 'Memcached', description: 'Simple and fast, no persistence.' },
+      ],
+    },
+  ],
+};
+
+export const threeQuestions: AskUserQuestionInputLike = {
+  questions: [
+    {
+      question: 'Which database should we use?',
+      header: 'Database',
+      multiSelect: false,
+      options: [
+        { label: 'Postgres (Recommended)', description: 'Relational, mature, JSONB.' },
+        { label: 'MySQL', description: 'Widely hosted.' },
+      ],
+    },
+    {
+      question: 'Which features should ship first?',
+      header: 'Features',
+      multiSelect: true,
+      options: [
+        { label: 'Search', description: 'Full-text search over notes.' },
+        { label: 'Export', description: 'Download as Markdown.' },
+        { label: 'Sharing', description: 'Share read-only links.' },
+      ],
+    },
+    {
+      question: 'What should the CLI be called?',
+      header: 'Name',
+      multiSelect: false,
+      options: [
+        { label: 'notes', description: 'Short and plain.' },
+        { label: 'nt', description: 'Two letters.' },
+      ],
+    },
+  ],
+};
+
+export const SQL_PREVIEW = 'CREATE TABLE cache (\n  k TEXT PRIMARY KEY,\n  v BLOB\n);';
+
+export const previewQuestion: AskUserQuestionInputLike = {
+  questions: [
+    {
+      question: 'Which layout should the settings page use?',
+      header: 'Layout',
+      multiSelect: false,
+      options: [
+        { label: 'Table', description: 'Rows of key/value pairs.', preview: SQL_PREVIEW },
+        {
+          label: 'Cards (Recommended)',
+          description: 'One card per group.',
+          preview: '<div style="display:grid;gap:8px"><section style="border:1px solid #ccc;border-radius:8px;padding:8px"><b>Account</b><p>Name, email</p></section><section style="border:1px solid #ccc;border-radius:8px;padding:8px"><b>Privacy</b><p>Sharing</p></section></div>',
+        },
+      ],
+    },
+  ],
+};
+
+/** Previews that would run script or load something if any defence failed (R12.2). */
+export function hostilePreviews(beacon: string): AskUserQuestionInputLike {
+  return {
+    questions: [
+      {
+        question: 'Which hostile preview should render?',
+        header: 'Hostile',
+        multiSelect: false,
+        options: [
+          { label: 'img onerror', description: 'event handler', preview: `<img src="x" onerror="window.parent.__pwned=1;alert(1)">` },
+          { label: 'remote img', description: 'network load', preview: `<p>hi</p><img src="${beacon}/img.png">` },
+          { label: 'javascript link', description: 'js url', preview: `<a href="javascript:alert(1)">click</a><iframe src="${beacon}/frame"></iframe>` },
+          { label: 'svg + form', description: 'svg handler and a form', preview: `<svg><animate onbegin="alert(1)"/></svg><form action="${beacon}/form"><input name=a><button>go</button></form><object data="${beacon}/obj"></object><link rel="stylesheet" href="${beacon}/style.css"><div style="background:url(${beacon}/bg.png)">bg</div>` },
+        ],
+      },
+    ],
+  };
+}

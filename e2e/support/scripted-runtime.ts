@@ -1,0 +1,130 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  AnnounceAckSchema,
+  PROTOCOL_VERSION,
+  RUNTIME_NAMESPACE,
+  type AnnounceAck,
+  type AskUserQuestionInputLike,
+  type InteractionOrigin,
+  type InteractionContext,
+  type InteractionResolution,
+  type ResolvedNotice,
+  type RuntimeClientToServerEvents,
+  type RuntimeServerToClientEvents,
+} from '../../lib/contracts';
+
+type RuntimeSocket = Socket<RuntimeServerToClientEvents, RuntimeClientToServerEvents>;
+
+let counter = 0;
+const nextId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+export interface AnnounceOptions {
+  sessionId?: string;
+  origin?: InteractionOrigin;
+  context?: InteractionContext;
+  requestId?: string;
+}
+
+type Payload =
+  | { kind: 'question'; toolName: 'AskUserQuestion'; input: AskUserQuestionInputLike }
+  | { kind: 'plan-approval'; toolName: 'ExitPlanMode'; input: { plan: string } }
+  | { kind: 'permission'; toolName: string; input: Record<string, unknown> };
+
+/**
+ * A test-only runtime on '/runtime': announces interactions (re-announcing every
+ * second while pending, R8.1), records every resolution it receives and acks it.
+ */
+export class ScriptedRuntime {
+  readonly resolutions: ResolvedNotice[] = [];
+  private readonly socket: RuntimeSocket;
+  private readonly pending = new Map<string, { request: Record<string, unknown>; timer: ReturnType<typeof setInterval> }>();
+
+  constructor(url: string, token: string) {
+    this.socket = io(`${url}${RUNTIME_NAMESPACE}`, {
+      auth: { token, protocolVersion: PROTOCOL_VERSION, runtimeId: nextId('runtime'), label: 'e2e scripted runtime' },
+      transports: ['websocket'],
+      reconnectionDelay: 200,
+      reconnectionDelayMax: 500,
+    });
+    this.socket.on('resolved', (notice) => {
+      this.resolutions.push(notice);
+      this.stop(notice.requestId);
+      this.socket.emit('resolution:ack', { requestId: notice.requestId }, () => undefined);
+    });
+  }
+
+  connected(): Promise<void> {
+    if (this.socket.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.socket.once('connect', () => resolve());
+      this.socket.once('connect_error', reject);
+    });
+  }
+
+  async ask(input: AskUserQuestionInputLike, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce({ kind: 'question', toolName: 'AskUserQuestion', input }, options);
+  }
+
+  async plan(plan: string, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce({ kind: 'plan-approval', toolName: 'ExitPlanMode', input: { plan } }, options);
+  }
+
+  async permission(toolName: string, input: Record<string, unknown>, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce({ kind: 'permission', toolName, input }, options);
+  }
+
+  private async announce(payload: Payload, options: AnnounceOptions): Promise<string> {
+    await this.connected();
+    const requestId = options.requestId ?? nextId('req');
+    const request = {
+      requestId,
+      protocolRequestId: nextId('proto'),
+      sessionId: options.sessionId ?? 'session-e2e',
+      ...(options.origin ? { origin: options.origin } : {}),
+      ...(options.context ? { context: options.context } : {}),
+      createdAt: new Date().toISOString(),
+      ...payload,
+    };
+    const ack = await this.emitAnnounce(request);
+    if (!ack.ok) throw new Error(`announce refused: ${ack.error.code} ${ack.error.message}`);
+    // R8.1: keep re-announcing under the same business id, so a restarted host re-registers it.
+    const timer = setInterval(() => {
+      if (this.socket.connected) void this.emitAnnounce({ ...request, protocolRequestId: nextId('proto') }).catch(() => undefined);
+    }, 1_000);
+    this.pending.set(requestId, { request, timer });
+    return requestId;
+  }
+
+  private emitAnnounce(request: Record<string, unknown>): Promise<AnnounceAck> {
+    return new Promise((resolve, reject) => {
+      this.socket.timeout(5_000).emit('announce', request, (error: Error | null, raw: unknown) => {
+        if (error) return reject(error);
+        const parsed = AnnounceAckSchema.safeParse(raw);
+        if (!parsed.success) return reject(new Error(`bad announce ack ${JSON.stringify(raw)}`));
+        if (parsed.data.ok && parsed.data.status === 'resolved') this.stop(String(request.requestId));
+        resolve(parsed.data);
+      });
+    });
+  }
+
+  withdraw(requestId: string, reason?: string): Promise<void> {
+    this.stop(requestId);
+    return new Promise((resolve) => this.socket.emit('withdraw', reason ? { requestId, reason } : { requestId }, () => resolve()));
+  }
+
+  private stop(requestId: string): void {
+    const entry = this.pending.get(requestId);
+    if (entry) clearInterval(entry.timer);
+    this.pending.delete(requestId);
+  }
+
+  /** Resolutions received for one request (more than one would break "applied exactly once"). */
+  resolutionsFor(requestId: string): InteractionResolution[] {
+    return this.resolutions.filter((notice) => notice.requestId === requestId).map((notice) => notice.resolution);
+  }
+
+  close(): void {
+    for (const requestId of [...this.pending.keys()]) this.stop(requestId);
+    this.socket.disconnect();
+  }
+}
