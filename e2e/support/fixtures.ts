@@ -1,3 +1,5 @@
+// Playwright passes each fixture's value through a callback; it is named `provide` (not `use`) so
+// React's hook lint rule does not mistake it for React's `use`.
 import { test as base, type BrowserContext } from '@playwright/test';
 import { startTestHost, type TestHost } from './host';
 import { AppPage } from './pages';
@@ -13,26 +15,25 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
-  host: async ({}, use) => {
+  host: async ({}, provide) => {
     const host = await startTestHost();
-    await use(host);
+    await provide(host);
     await host.stop();
   },
-  runtime: async ({ host }, use) => {
+  runtime: async ({ host }, provide) => {
     const runtime = new ScriptedRuntime(host.url, host.token);
     await runtime.connected();
-    await use(runtime);
+    await provide(runtime);
     runtime.close();
   },
-  app: async ({ page, host }, use) => {
+  app: async ({ page, host }, provide) => {
     const app = new AppPage(page, host.url, host.token);
     await app.pair();
-    await use(app);
+    await provide(app);
   },
-  openDevice: async ({ browser, host }, use) => {
+  openDevice: async ({ browser, host }, provide) => {
     const contexts: BrowserContext[] = [];
-    await use(async (options = {}) => {
+    await provide(async (options = {}) => {
       const context = await browser.newContext({ serviceWorkers: 'block', ...options });
       contexts.push(context);
       const app = new AppPage(await context.newPage(), host.url, host.token);
