@@ -1,9 +1,10 @@
+import { hookCommand } from './commands/hook';
 import { mcpCommand } from './commands/mcp';
 import { startCommand } from './commands/start';
 import { type CliCommand } from './commands/types';
 
 /** Every subcommand; adding one is one line here. */
-const COMMANDS: readonly CliCommand[] = [startCommand, mcpCommand];
+const COMMANDS: readonly CliCommand[] = [startCommand, mcpCommand, hookCommand];
 
 const USAGE_EXIT = 2;
 

@@ -1,8 +1,10 @@
 import { runtimeClientProvider } from '../../runtime/runtime-client-provider';
 import { type Host } from '../create-host';
 import { HOST_VERSION } from '../version';
+import { CLAUDE_CODE_HOOK_PATH, createClaudeCodeHookHandler } from './claude-code-http';
 import { createMcpHttpBridge, MCP_HTTP_PATH } from './mcp-http';
 
+export { CLAUDE_CODE_HOOK_PATH } from './claude-code-http';
 export { MCP_HTTP_PATH } from './mcp-http';
 
 export interface AgentBridges {
@@ -12,13 +14,16 @@ export interface AgentBridges {
 
 /**
  * Mounts the agent bridges on a running host (R11.1, R11.2): MCP streamable HTTP
- * at `/mcp`. They reach the host through its own '/runtime' namespace (loopback
+ * at `/mcp` and Claude Code's HTTP hook at `/hooks/claude-code`. They reach the host through its own '/runtime' namespace (loopback
  * URL and token), exactly like an external runtime.
  */
-export function mountAgentBridges(host: Host): AgentBridges {
+export function mountAgentBridges(host: Host, options: { log?: (line: string) => void } = {}): AgentBridges {
   const runtime = runtimeClientProvider({ url: host.url, token: host.token, insecureTls: host.secure, runtimeId: 'host-bridges' });
   const mcp = createMcpHttpBridge({ runtime, version: HOST_VERSION });
-  const unmount = [host.registerHttpRoute('*', MCP_HTTP_PATH, mcp.handler)];
+  const unmount = [
+    host.registerHttpRoute('*', MCP_HTTP_PATH, mcp.handler),
+    host.registerHttpRoute('POST', CLAUDE_CODE_HOOK_PATH, createClaudeCodeHookHandler({ runtime, log: options.log })),
+  ];
   return {
     async close() {
       for (const remove of unmount) remove();

@@ -1,0 +1,55 @@
+import { handleClaudeCodeHook, DEFAULT_HOOK_TIMEOUT_MS } from '../../runtime/claude-code/handle-hook';
+import { HOOK_HTTP_PATH } from '../../runtime/claude-code/settings';
+import { parseDuration } from '../../runtime/duration';
+import { type RuntimeClientProvider } from '../../runtime/runtime-client-provider';
+import { readJsonBody } from '../http/json-body';
+import { type HttpRouteHandler } from '../http/routes';
+import { sendJson } from './http-replies';
+
+export const CLAUDE_CODE_HOOK_PATH = HOOK_HTTP_PATH;
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Claude Code's HTTP hook (R11.2): POST the hook JSON to `/hooks/claude-code`
+ * (token as `Authorization: Bearer` or `?token=`); the 2xx JSON reply is the
+ * hook's output. `?timeout=540s` and `?allTools=1` as for the command hook.
+ */
+export function createClaudeCodeHookHandler(options: { runtime: RuntimeClientProvider; log?: (line: string) => void }): HttpRouteHandler {
+  return async (req, res, context) => {
+    const query = new URL(req.url ?? '/', 'http://host.invalid').searchParams;
+    if (!context.verifyToken(context.bearerToken() ?? query.get('token') ?? undefined)) {
+      sendJson(res, 401, { error: "Unauthorized: send the Askaway token as 'Authorization: Bearer <token>' or ?token=" });
+      return;
+    }
+    if (context.pathname !== CLAUDE_CODE_HOOK_PATH) {
+      sendJson(res, 404, { error: `Not found: the Claude Code hook endpoint is ${CLAUDE_CODE_HOOK_PATH}` });
+      return;
+    }
+    const timeoutParam = query.get('timeout');
+    const timeoutMs = timeoutParam === null ? DEFAULT_HOOK_TIMEOUT_MS : parseDuration(timeoutParam);
+    if (timeoutMs === null) {
+      sendJson(res, 400, { error: 'timeout must be a duration such as 540s or 9m' });
+      return;
+    }
+    let payload: unknown;
+    try {
+      payload = await readJsonBody(req, MAX_BODY_BYTES);
+    } catch (error) {
+      sendJson(res, 400, { error: error instanceof Error ? error.message : 'Invalid body' });
+      return;
+    }
+    // Claude Code closing the request (its own timeout, Ctrl-C) withdraws the question.
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableEnded) gone.abort(new Error('Claude Code closed the hook request'));
+    });
+    const output = await handleClaudeCodeHook(payload, {
+      runtime: options.runtime,
+      timeoutMs,
+      allTools: query.get('allTools') === '1' || query.get('allTools') === 'true',
+      signal: gone.signal,
+      log: options.log,
+    });
+    sendJson(res, 200, output);
+  };
+}

@@ -1,0 +1,226 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mountAgentBridges, type AgentBridges } from '../../host/bridges';
+import { type Host } from '../../host';
+import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
+import { runCli } from '../test-support/run-cli';
+import { connectScriptedRemote, type ScriptedRemote } from '../test-support/scripted-remote';
+
+let host: Host;
+let bridges: AgentBridges;
+let phone: ScriptedRemote;
+let transcript: string;
+
+const QUESTIONS = [
+  {
+    question: 'Which auth library should we use?',
+    header: 'Auth',
+    options: [
+      { label: 'Auth.js (Recommended)', description: 'Fits the Next.js app router' },
+      { label: 'Lucia', description: 'Small, more code to write' },
+    ],
+    multiSelect: false,
+  },
+  {
+    question: 'Which sign-in methods?',
+    header: 'Methods',
+    options: [
+      { label: 'Email link', description: 'Passwordless' },
+      { label: 'GitHub', description: 'OAuth' },
+    ],
+    multiSelect: true,
+  },
+];
+
+beforeAll(async () => {
+  host = await startTestHost();
+  bridges = mountAgentBridges(host);
+  phone = await connectScriptedRemote(host.url, host.token);
+  transcript = path.join(tempDir('askaway-transcript-'), 'session.jsonl');
+  writeFileSync(
+    transcript,
+    [
+      { type: 'user', message: { role: 'user', content: 'Add sign-in to the app' } },
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'There are two good auth libraries for this stack; I need your call.' },
+            { type: 'tool_use', id: 'toolu_01', name: 'AskUserQuestion', input: {} },
+          ],
+        },
+      },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n'),
+  );
+});
+
+afterAll(async () => {
+  phone.close();
+  await bridges.close();
+  await closeAllHosts();
+});
+
+let nextToolUse = 0;
+/** A payload shaped as Claude Code documents it; `agent` makes it a subagent's call. */
+function payload(event: 'PreToolUse' | 'PermissionRequest', toolName: string, toolInput: Record<string, unknown>, agent?: { id: string; type: string }) {
+  nextToolUse += 1;
+  return {
+    session_id: 'c0ffee00-session',
+    transcript_path: transcript,
+    cwd: '/home/dev/my-app',
+    permission_mode: 'default',
+    hook_event_name: event,
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_use_id: `toolu_${nextToolUse}_${Math.random().toString(36).slice(2)}`,
+    ...(agent ? { agent_id: agent.id, agent_type: agent.type } : {}),
+  };
+}
+
+type Via = 'command' | 'http';
+
+async function runHook(via: Via, body: unknown, flags: { timeout?: string; allTools?: boolean } = {}): Promise<unknown> {
+  if (via === 'command') {
+    const args = ['hook', 'claude-code', ...(flags.timeout ? ['--timeout', flags.timeout] : []), ...(flags.allTools ? ['--all-tools'] : [])];
+    const run = await runCli(args, {
+      stdin: JSON.stringify(body),
+      env: { ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token, ASKAWAY_DATA_DIR: tempDir() },
+    });
+    expect(run.code).toBe(0);
+    return run.stdout.trim() === '' ? {} : JSON.parse(run.stdout);
+  }
+  const query = new URLSearchParams();
+  if (flags.timeout) query.set('timeout', flags.timeout);
+  if (flags.allTools) query.set('allTools', '1');
+  const response = await fetch(`${host.url}/hooks/claude-code?${query.toString()}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
+  it('[R11.2][R9.10] answers AskUserQuestion from the phone: allow + updatedInput echoing the questions', async () => {
+    const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS });
+    const reply = runHook(via, body);
+    const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    expect(question).toMatchObject({
+      sessionId: 'c0ffee00-session',
+      origin: { kind: 'root', label: 'Claude Code' },
+      context: {
+        agentMessage: 'There are two good auth libraries for this stack; I need your call.',
+        cwd: '/home/dev/my-app',
+        projectName: 'my-app',
+      },
+    });
+    await phone.respond(question.requestId, {
+      action: 'accept',
+      content: {
+        answers: { 'Which auth library should we use?': 'Auth.js (Recommended)', 'Which sign-in methods?': 'Email link, GitHub' },
+        annotations: { 'Which sign-in methods?': { notes: 'GitHub first' } },
+      },
+    });
+    expect(await reply).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        permissionDecisionReason: 'Answered in Askaway',
+        updatedInput: {
+          questions: QUESTIONS,
+          answers: { 'Which auth library should we use?': 'Auth.js (Recommended)', 'Which sign-in methods?': 'Email link, GitHub' },
+          annotations: { 'Which sign-in methods?': { notes: 'GitHub first' } },
+        },
+      },
+    });
+  });
+
+  it("[R11.2][R7.1] a subagent's question lands in the root session, labelled with the agent type", async () => {
+    const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS.slice(0, 1) }, { id: 'agent-a1b2', type: 'Explore' });
+    const reply = runHook(via, body);
+    const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    expect(question.sessionId).toBe('c0ffee00-session');
+    expect(question.origin).toMatchObject({ kind: 'subagent', label: 'Explore', agentId: 'agent-a1b2', agentType: 'Explore', depth: 1 });
+    await phone.respond(question.requestId, { action: 'accept', content: { answers: {} } });
+    expect(await reply).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { questions: QUESTIONS.slice(0, 1), answers: {} } },
+    });
+  });
+
+  it('[R11.2][R3.7] a declined question denies the tool with the reason', async () => {
+    const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS });
+    const reply = runHook(via, body);
+    const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    await phone.respond(question.requestId, { action: 'decline', message: 'Ask me at my desk' });
+    expect(await reply).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'AskUserQuestion was declined: Ask me at my desk',
+      },
+    });
+  });
+
+  it('[R11.2] falls back to the terminal prompt before the hook timeout and withdraws the question', async () => {
+    const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS });
+    const reply = runHook(via, body, { timeout: '1s' });
+    const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    expect(await reply).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' } });
+    await vi.waitFor(() => {
+      const withdrawn = host.registry.readSince(0, 10_000).filter((event) => event.type === 'interaction.withdrawn');
+      expect(withdrawn.map((event) => event.requestId)).toContain(question.requestId);
+    });
+  });
+
+  it('[R11.2][R3.2] approves an ExitPlanMode plan through the PermissionRequest hook', async () => {
+    const body = payload('PermissionRequest', 'ExitPlanMode', { plan: '# Plan\n1. Add Auth.js\n2. Protect /admin' });
+    const reply = runHook(via, body);
+    const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    expect(plan).toMatchObject({ kind: 'plan-approval', input: { plan: '# Plan\n1. Add Auth.js\n2. Protect /admin' } });
+    await phone.respond(plan.requestId, { action: 'accept' });
+    expect(await reply).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+  });
+
+  it('[R11.2] a rejected plan is denied with the feedback as message', async () => {
+    const body = payload('PermissionRequest', 'ExitPlanMode', { plan: '# Plan\nDrop the users table' });
+    const reply = runHook(via, body);
+    const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    await phone.respond(plan.requestId, { action: 'decline', message: 'Keep the users table' });
+    expect(await reply).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'The user rejected the plan: Keep the users table' } },
+    });
+  });
+
+  it('[R11.2] other tools are answered only with --all-tools', async () => {
+    const bash = { command: 'npm run migrate', description: 'Apply migrations' };
+    expect(await runHook(via, payload('PermissionRequest', 'Bash', bash))).toEqual({});
+    const body = payload('PermissionRequest', 'Bash', bash);
+    const reply = runHook(via, body, { allTools: true });
+    const permission = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    expect(permission).toMatchObject({ kind: 'permission', toolName: 'Bash', input: bash });
+    await phone.respond(permission.requestId, { action: 'accept' });
+    expect(await reply).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+  });
+});
+
+describe('Claude Code HTTP hook endpoint', () => {
+  it('[R12.1] refuses a request without the token and accepts ?token=', async () => {
+    const body = JSON.stringify(payload('PreToolUse', 'Read', { file_path: '/tmp/x' }));
+    const refused = await fetch(`${host.url}/hooks/claude-code`, { method: 'POST', body });
+    expect(refused.status).toBe(401);
+    const accepted = await fetch(`${host.url}/hooks/claude-code?token=${encodeURIComponent(host.token)}`, { method: 'POST', body });
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({});
+  });
+
+  it('[R11.2] a garbled body from the command hook yields no output and exit code 0', async () => {
+    const run = await runCli(['hook', 'claude-code'], { stdin: 'not json', env: { ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token } });
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+    expect(run.stderr).toContain('could not read the hook JSON');
+  });
+});

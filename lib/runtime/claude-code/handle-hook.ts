@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { ASK_USER_QUESTION_TOOL_NAME, type InteractionContext, type InteractionOrigin } from '../../contracts';
+import { childSubagentContext, errorMessage, type BrokerResult, type PermissionBrokerPort, withSubagentInteractionBroker } from '../../core';
+import { EXIT_PLAN_MODE_TOOL_NAME } from '../../protocol';
+import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
+import { ClaudeCodeHookPayloadSchema, type ClaudeCodeHookOutput, type ClaudeCodeHookPayload } from './hook-payload';
+import { toAskUserQuestionInput, toUpdatedInput } from './question-input';
+import { readLastAssistantMessage } from './transcript';
+
+/** Claude Code kills a hook after 600 s by default; give up 60 s earlier so the fallback lands. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 540_000;
+
+export interface ClaudeCodeHookOptions {
+  runtime: RuntimeClientProvider;
+  /** When to stop waiting for the phone and hand the question back to the terminal. */
+  timeoutMs?: number;
+  /** Also answer PermissionRequest for tools other than ExitPlanMode (opt-in). */
+  allTools?: boolean;
+  hostCheckTimeoutMs?: number;
+  /** Aborted when Claude Code gave up on the hook (HTTP request closed). */
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+const NO_OPINION: ClaudeCodeHookOutput = {};
+
+/**
+ * One Claude Code hook call (R11.2): PreToolUse for AskUserQuestion answers the
+ * tool from the phone; PermissionRequest approves plans (and, opt-in, any tool).
+ * Never throws: anything unexpected yields a reply that lets Claude Code carry on.
+ */
+export async function handleClaudeCodeHook(raw: unknown, options: ClaudeCodeHookOptions): Promise<ClaudeCodeHookOutput> {
+  const log = options.log ?? (() => undefined);
+  const parsed = ClaudeCodeHookPayloadSchema.safeParse(raw);
+  if (!parsed.success) {
+    log('askaway hook: not a PreToolUse/PermissionRequest payload; ignoring it');
+    return NO_OPINION;
+  }
+  const payload = parsed.data;
+  const event = payload.hook_event_name;
+  if (event === 'PreToolUse' && payload.tool_name === ASK_USER_QUESTION_TOOL_NAME) return askQuestion(payload, options);
+  if (event === 'PermissionRequest' && payload.tool_name === EXIT_PLAN_MODE_TOOL_NAME) return approve(payload, options, 'plan');
+  if (event === 'PermissionRequest' && options.allTools && payload.tool_name !== ASK_USER_QUESTION_TOOL_NAME) {
+    return approve(payload, options, 'tool');
+  }
+  return NO_OPINION;
+}
+
+type Outcome = { ok: true; result: BrokerResult } | { ok: false; timedOut: boolean; message: string };
+
+async function askQuestion(payload: ClaudeCodeHookPayload, options: ClaudeCodeHookOptions): Promise<ClaudeCodeHookOutput> {
+  const outcome = await requestDecision(payload, options, toAskUserQuestionInput(payload.tool_input));
+  const reply = (permissionDecision: 'allow' | 'deny' | 'ask', reason: string, updatedInput?: Record<string, unknown>) => ({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse' as const,
+      permissionDecision,
+      permissionDecisionReason: reason,
+      ...(updatedInput ? { updatedInput } : {}),
+    },
+  });
+  if (!outcome.ok) return reply('ask', outcome.message);
+  const { result } = outcome;
+  if (result.decision === 'deny') return reply('deny', result.message);
+  const modified = result.decision === 'modify' ? result.modifiedInput : {};
+  return reply('allow', 'Answered in Askaway', toUpdatedInput(payload.tool_input, modified));
+}
+
+async function approve(payload: ClaudeCodeHookPayload, options: ClaudeCodeHookOptions, what: 'plan' | 'tool'): Promise<ClaudeCodeHookOutput> {
+  const input = what === 'plan' ? { plan: payload.tool_input.plan } : payload.tool_input;
+  const outcome = await requestDecision(payload, options, input);
+  // Without a decision, Claude Code shows its own permission dialog.
+  if (!outcome.ok) return NO_OPINION;
+  const { result } = outcome;
+  const decision = result.decision === 'deny' ? { behavior: 'deny' as const, message: result.message } : { behavior: 'allow' as const };
+  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
+}
+
+async function requestDecision(payload: ClaudeCodeHookPayload, options: ClaudeCodeHookOptions, input: unknown): Promise<Outcome> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  const requestId = `claude-code-${payload.hook_event_name}-${payload.tool_use_id ?? randomUUID()}`.slice(0, 200);
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const runtime = options.runtime.get(payload.agent_type ? `Claude Code (${payload.agent_type})` : 'Claude Code');
+    timer = setTimeout(() => {
+      timedOut = true;
+      // Say why on the phone, then stop waiting; the terminal takes over.
+      runtime.connection.withdraw(requestId, 'No answer in time: the question went back to the terminal').catch(() => undefined);
+      controller.abort(new Error('hook timeout'));
+    }, timeoutMs);
+    await runtime.connection.ready(options.hostCheckTimeoutMs ?? HOST_CHECK_TIMEOUT_MS);
+    const { broker, sessionId, origin } = routing(payload, runtime.broker);
+    const result = await broker.requestPermission(
+      {
+        requestId,
+        sessionId,
+        toolName: payload.tool_name,
+        toolUseId: payload.tool_use_id || undefined,
+        input,
+        origin,
+        context: await contextOf(payload),
+      },
+      { signal: controller.signal },
+    );
+    return { ok: true, result };
+  } catch (error) {
+    if (timedOut) {
+      return { ok: false, timedOut, message: `No answer in Askaway within ${Math.round(timeoutMs / 1000)} s; answer here instead.` };
+    }
+    options.log?.(`askaway hook: ${errorMessage(error)}`);
+    return { ok: false, timedOut, message: `Askaway could not take this question: ${errorMessage(error)}` };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** R7: a subagent's call goes through the subagent wrapper, so it lands in the root session with its origin. */
+function routing(payload: ClaudeCodeHookPayload, broker: PermissionBrokerPort) {
+  if (payload.agent_id) {
+    const context = childSubagentContext(
+      { sessionId: payload.session_id },
+      {
+        agentId: payload.agent_id,
+        agentName: payload.agent_type || 'subagent',
+        agentType: payload.agent_type,
+        sessionId: `${payload.session_id}/${payload.agent_id}`.slice(0, 200),
+      },
+    );
+    return { broker: withSubagentInteractionBroker(broker, context), sessionId: context.sessionId, origin: undefined };
+  }
+  const origin: InteractionOrigin = { kind: 'root', label: 'Claude Code', path: [], depth: 0, sessionId: payload.session_id };
+  return { broker, sessionId: payload.session_id, origin };
+}
+
+async function contextOf(payload: ClaudeCodeHookPayload): Promise<InteractionContext | undefined> {
+  const context: InteractionContext = {};
+  const message = await readLastAssistantMessage(payload.transcript_path);
+  if (message) context.agentMessage = message;
+  if (payload.cwd) {
+    context.cwd = payload.cwd.slice(0, 1_000);
+    const project = path.basename(payload.cwd);
+    if (project) context.projectName = project.slice(0, 200);
+  }
+  return Object.keys(context).length > 0 ? context : undefined;
+}

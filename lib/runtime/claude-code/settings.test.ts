@@ -1,0 +1,71 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../host/test-support/test-host';
+import { runCli } from '../test-support/run-cli';
+import { askawayHookSettings, mergeHookSettings, settingsPath, writeHookSettings } from './settings';
+
+const existing = {
+  permissions: { allow: ['Bash(npm test)'] },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }],
+    Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
+  },
+};
+
+describe('hook install', () => {
+  it('[R11.2] prints PreToolUse/AskUserQuestion and PermissionRequest/ExitPlanMode command hooks', () => {
+    expect(askawayHookSettings()).toEqual({
+      hooks: {
+        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'npx askaway hook claude-code', timeout: 600 }] }],
+        PermissionRequest: [{ matcher: 'ExitPlanMode', hooks: [{ type: 'command', command: 'npx askaway hook claude-code', timeout: 600 }] }],
+      },
+    });
+    const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417' }, allTools: true }).hooks;
+    expect(http.PreToolUse?.[0]?.hooks[0]).toEqual({
+      type: 'http',
+      url: 'http://127.0.0.1:4417/hooks/claude-code?allTools=1',
+      timeout: 600,
+      headers: { Authorization: 'Bearer $ASKAWAY_TOKEN' },
+      allowedEnvVars: ['ASKAWAY_TOKEN'],
+    });
+    expect(http.PermissionRequest?.[0]?.matcher).toBe('*');
+  });
+
+  it('[R11.2] merges without clobbering other hooks, and is idempotent', () => {
+    const once = mergeHookSettings(existing);
+    expect(once.permissions).toEqual(existing.permissions);
+    const hooks = once.hooks as Record<string, unknown[]>;
+    expect(hooks.Stop).toEqual(existing.hooks.Stop);
+    expect(hooks.PreToolUse).toEqual([...existing.hooks.PreToolUse, askawayHookSettings().hooks.PreToolUse[0]]);
+    expect(mergeHookSettings(once)).toEqual(once);
+    // Switching options replaces our entries instead of adding more.
+    const switched = mergeHookSettings(once, { allTools: true }).hooks as Record<string, { matcher?: string }[]>;
+    expect(switched.PermissionRequest?.map((group) => group.matcher)).toEqual(['*']);
+  });
+
+  it('[R11.2] --write creates or updates .claude/settings.json and reports no change the second time', async () => {
+    const project = tempDir('askaway-project-');
+    const file = settingsPath({ user: false, cwd: project, home: '/nowhere' });
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(existing));
+    expect(await writeHookSettings(file)).toEqual({ changed: true });
+    expect(await writeHookSettings(file)).toEqual({ changed: false });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(mergeHookSettings(existing));
+    writeFileSync(file, '{ broken');
+    await expect(writeHookSettings(file)).rejects.toThrow('not valid JSON');
+    expect(readFileSync(file, 'utf8')).toBe('{ broken');
+  });
+
+  it('askaway hook install prints the settings; --write --user writes ~/.claude/settings.json', async () => {
+    const printed = await runCli(['hook', 'install']);
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual(askawayHookSettings());
+    const home = tempDir('askaway-home-');
+    const written = await runCli(['hook', 'install', '--write', '--user'], { env: { HOME: home } });
+    expect(written.code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'))).toEqual(askawayHookSettings());
+    expect((await runCli(['hook', '--help'])).stdout).toContain('askaway hook install');
+    expect((await runCli(['hook', 'install', '--bogus'])).code).toBe(2);
+  });
+});
