@@ -7,3 +7,5 @@ export { type EventStore } from './store/event-store';
 export { MemoryEventStore } from './store/memory-event-store';
 export { SqliteEventStore } from './store/sqlite-event-store';
 export { HOST_VERSION } from './version';
+export { type InteractionRegistry } from './registry';
+export { formatLifecycle } from './lifecycle-log';
