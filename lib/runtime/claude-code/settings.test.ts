@@ -22,14 +22,14 @@ describe('hook install', () => {
       },
     });
     const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417' }, allTools: true }).hooks;
-    expect(http.PreToolUse?.[0]?.hooks[0]).toEqual({
+    expect(http.PreToolUse[0]?.hooks[0]).toEqual({
       type: 'http',
       url: 'http://127.0.0.1:4417/hooks/claude-code?allTools=1',
       timeout: 600,
       headers: { Authorization: 'Bearer $ASKAWAY_TOKEN' },
       allowedEnvVars: ['ASKAWAY_TOKEN'],
     });
-    expect(http.PermissionRequest?.[0]?.matcher).toBe('*');
+    expect(http.PermissionRequest[0]?.matcher).toBe('*');
   });
 
   it('[R11.2] merges without clobbering other hooks, and is idempotent', () => {
@@ -37,7 +37,7 @@ describe('hook install', () => {
     expect(once.permissions).toEqual(existing.permissions);
     const hooks = once.hooks as Record<string, unknown[]>;
     expect(hooks.Stop).toEqual(existing.hooks.Stop);
-    expect(hooks.PreToolUse).toEqual([...existing.hooks.PreToolUse, askawayHookSettings().hooks.PreToolUse[0]]);
+    expect(hooks.PreToolUse).toEqual([...existing.hooks.PreToolUse, ...askawayHookSettings().hooks.PreToolUse]);
     expect(mergeHookSettings(once)).toEqual(once);
     // Switching options replaces our entries instead of adding more.
     const switched = mergeHookSettings(once, { allTools: true }).hooks as Record<string, { matcher?: string }[]>;

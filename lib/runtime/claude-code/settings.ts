@@ -34,7 +34,7 @@ function hookEntry(options: HookInstallOptions): HookEntry {
 }
 
 /** The `hooks` block of Claude Code settings that routes questions and plan approvals to Askaway (R11.2). */
-export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: Record<string, MatcherGroup[]> } {
+export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: { PreToolUse: MatcherGroup[]; PermissionRequest: MatcherGroup[] } } {
   const entry = hookEntry(options);
   return {
     hooks: {

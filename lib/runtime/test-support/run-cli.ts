@@ -16,7 +16,7 @@ export function runCli(args: readonly string[], options: { env?: Record<string, 
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      env: { NODE_ENV: 'test', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
