@@ -17,8 +17,9 @@ export const CSP_HEADER_FILE = path.join('_askaway', 'csp-header.txt');
  * - connect-src http: https: ws: wss:: the remote may be paired to a host on another origin
  *   (Settings → host URL, `/pair#host=`), which a static policy cannot name in advance. Exfiltration
  *   needs running script first, and script-src allows none but ours.
- * - frame-src 'self': only the preview iframe, which is `srcdoc` (not subject to frame-src) with
- *   `sandbox` and its own meta policy blocking every load.
+ * - frame-src 'none': the only frame is the preview, an `<iframe sandbox srcdoc>`. A srcdoc
+ *   document is not fetched, so frame-src does not apply to it (checked in e2e/pwa-install.spec.ts);
+ *   it inherits this whole policy and adds its own meta policy that blocks every load.
  */
 export const BASE_DIRECTIVES = [
   ["default-src", "'self'"],
@@ -26,7 +27,7 @@ export const BASE_DIRECTIVES = [
   ["img-src", "'self'", 'data:'],
   ["font-src", "'self'"],
   ["connect-src", "'self'", 'http:', 'https:', 'ws:', 'wss:'],
-  ["frame-src", "'self'"],
+  ["frame-src", "'none'"],
   ["worker-src", "'self'"],
   ["manifest-src", "'self'"],
   ["object-src", "'none'"],
