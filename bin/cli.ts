@@ -1,10 +1,11 @@
+import { askCommand } from './commands/ask';
 import { hookCommand } from './commands/hook';
 import { mcpCommand } from './commands/mcp';
 import { startCommand } from './commands/start';
 import { type CliCommand } from './commands/types';
 
 /** Every subcommand; adding one is one line here. */
-const COMMANDS: readonly CliCommand[] = [startCommand, mcpCommand, hookCommand];
+const COMMANDS: readonly CliCommand[] = [startCommand, mcpCommand, hookCommand, askCommand];
 
 const USAGE_EXIT = 2;
 
