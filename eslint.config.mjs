@@ -2,7 +2,7 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 import tseslint from 'typescript-eslint';
 
-export default [
+const config = [
   ...nextVitals,
   ...nextTs,
   {
@@ -39,3 +39,5 @@ export default [
     },
   },
 ];
+
+export default config;
