@@ -54,7 +54,11 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
   const test = () =>
     run(async () => {
       const result = await sendTestPush();
-      if (result.webPush === 'expired') return { tone: 'danger', text: m.test_expired };
+      // An expired subscription is gone from the host now: show the switch as off.
+      if (result.webPush === 'expired') {
+        setStatus(await getPushStatus());
+        return { tone: 'danger', text: m.test_expired };
+      }
       if (result.webPush === 'failed' || result.ntfy === 'failed') {
         return { tone: 'danger', text: fill(m.test_failed, { detail: result.detail ?? '' }) };
       }

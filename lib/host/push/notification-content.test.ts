@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { PUSH_BODY_MAX, PushShowPayloadSchema, type InteractionView } from '../../contracts';
+import { clip, interactionPayload, ntfyText } from './notification-content';
+
+const base = {
+  requestId: 'r1',
+  sessionId: 's',
+  createdAt: '2026-01-01T10:00:00.000Z',
+  status: 'pending',
+  autoResolution: { status: 'disabled' },
+} as const;
+
+describe('notification content', () => {
+  it('[issue6] a plan approval shows its first lines; a permission prompt names the tool and its command', () => {
+    const plan: InteractionView = { ...base, kind: 'plan-approval', toolName: 'ExitPlanMode', input: { plan: '# Plan\n\n1. Migrate\n2. Deploy\n3. Verify\n4. Celebrate' } };
+    expect(interactionPayload(plan)).toMatchObject({ title: 'Plan approval', body: 'Plan\n1. Migrate\n2. Deploy' });
+    const permission: InteractionView = { ...base, kind: 'permission', toolName: 'Bash', input: { command: 'rm -rf build' } };
+    expect(interactionPayload(permission)).toMatchObject({ title: 'Allow Bash?', body: 'rm -rf build' });
+  });
+
+  it('[issue6] several questions say how many more; the project name joins the title', () => {
+    const view: InteractionView = {
+      ...base,
+      kind: 'question',
+      toolName: 'AskUserQuestion',
+      context: { projectName: 'shop' },
+      input: {
+        questions: ['A?', 'B?', 'C?'].map((question) => ({
+          question,
+          header: 'Topic',
+          multiSelect: false,
+          options: [
+            { label: 'x', description: 'x' },
+            { label: 'y', description: 'y' },
+          ],
+        })),
+      },
+    };
+    expect(interactionPayload(view)).toMatchObject({ title: 'Topic · shop', body: 'A?\n+2 more questions' });
+  });
+
+  it('[issue6] long text is clipped to what a push may carry, never inside a surrogate pair', () => {
+    const long = `${'x'.repeat(PUSH_BODY_MAX - 2)}😀😀😀`;
+    const clipped = clip(long, PUSH_BODY_MAX);
+    expect(clipped.length).toBeLessThanOrEqual(PUSH_BODY_MAX);
+    expect(clipped.endsWith('…')).toBe(true);
+    expect(clipped).not.toMatch(/[\uD800-\uDBFF]…$/);
+    const view: InteractionView = { ...base, kind: 'permission', toolName: 'Bash', input: { command: long } };
+    expect(PushShowPayloadSchema.safeParse(interactionPayload(view)).success).toBe(true);
+  });
+
+  it('[issue6] ntfy gets the deadline as text, since it cannot format it on the phone', () => {
+    const text = ntfyText({ ...interactionPayload({ ...base, kind: 'permission', toolName: 'Bash', input: {} }), deadlineAt: '2026-01-01T10:10:00.000Z' });
+    expect(text.body).toMatch(/continues on its own at/);
+  });
+});
