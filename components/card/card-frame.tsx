@@ -11,14 +11,13 @@ import { ContextBlock } from './context-block';
 interface Props {
   view: InteractionView;
   t: Translate;
-  center?: React.ReactNode;
   menu?: React.ReactNode;
   children: React.ReactNode;
   actions?: React.ReactNode;
 }
 
 /** Shared card chrome: back, step indicator, menu; who asked and where; context; a sticky action bar. */
-export function CardFrame({ view, t, center, menu, children, actions }: Props) {
+export function CardFrame({ view, t, menu, children, actions }: Props) {
   const origin = originLabel(view);
   const project = projectLabel(view.context);
   const cwd = view.context?.cwd;
@@ -29,7 +28,6 @@ export function CardFrame({ view, t, center, menu, children, actions }: Props) {
           <IconBack size={22} />
           <span>{t('nav_inbox')}</span>
         </Link>
-        <div className="card-header__center">{center}</div>
         <div className="card-header__end">
           <ConnectionPill />
           {menu}

@@ -5,6 +5,7 @@ import { type InteractionView } from '@/lib/contracts';
 import { submitResponse } from '@/lib/client/connection';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type LocalAnswer } from '@/lib/client/store';
+import { Countdown } from '../countdown';
 import { CardFrame } from './card-frame';
 import { ConfirmDialog } from './confirm-dialog';
 import { Markdown } from './markdown';
@@ -17,10 +18,11 @@ interface Props {
   local: LocalAnswer | undefined;
   myDeviceId: string | null;
   online: boolean;
+  clockOffsetMs: number;
 }
 
 /** Plan approval (Approve / Reject with feedback) and tool permission (Allow / Deny with a reason). */
-export function DecisionCard({ view, local, myDeviceId, online }: Props) {
+export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
   const { t, lang } = useI18n();
   const [rejecting, setRejecting] = useState(false);
   const showForm = view.status === 'pending' && !local;
@@ -45,6 +47,8 @@ export function DecisionCard({ view, local, myDeviceId, online }: Props) {
   }
 
   const actions = (
+    <>
+    <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
     <div className="action-bar__buttons">
       <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">
         {plan ? t('reject') : t('deny')}
@@ -58,6 +62,7 @@ export function DecisionCard({ view, local, myDeviceId, online }: Props) {
         {plan ? t('approve') : t('allow')}
       </button>
     </div>
+    </>
   );
 
   return (

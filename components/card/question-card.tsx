@@ -90,11 +90,16 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   const menu = showForm ? (
     <CardMenu t={t} onSkipAll={() => setDialog('skip-all')} onDecline={() => setDialog('decline')} />
   ) : undefined;
-  const center = showForm && stepped ? (
-    <span className="step-indicator" data-testid="card.step" aria-live="polite">
-      {reviewing ? t('review') : t('step', { i: step + 1, n: count })}
-    </span>
-  ) : undefined;
+  const stepper = stepped ? (
+    <div className="stepper" data-testid="card.step" aria-live="polite">
+      <span className="stepper__label">{reviewing ? t('review') : t('step', { i: step + 1, n: count })}</span>
+      <span className="stepper__bar" aria-hidden="true">
+        {questions.map((question, index) => (
+          <span key={question.question} data-done={index < step ? 'true' : undefined} data-current={index === step ? 'true' : undefined} />
+        ))}
+      </span>
+    </div>
+  ) : null;
 
   if (!showForm) {
     const draftResponse: InteractionResponse | null =
@@ -130,8 +135,9 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   );
 
   return (
-    <CardFrame view={view} t={t} center={center} menu={menu} actions={actions}>
+    <CardFrame view={view} t={t} menu={menu} actions={actions}>
       <div ref={top} className="card__form" onKeyDown={onKeyDown}>
+        {stepper}
         {reviewing ? (
           <section aria-label={t('review')} data-testid="card.review">
             <h2 className="review__title">{t('review')}</h2>

@@ -49,7 +49,7 @@ export function HistoryView() {
       {list.length === 0 ? (
         <div className="empty" data-testid="history.empty">
           <IconHistory size={40} />
-          <p>{state.host.hasSnapshot || state.status === 'unpaired' ? t('history_empty') : t('loading')}</p>
+          <p>{state.host.hasSnapshot || state.host.cached || state.status === 'unpaired' || state.status === 'refused' ? t('history_empty') : t('loading')}</p>
         </div>
       ) : (
         <ul className="history" data-testid="history.list">

@@ -22,12 +22,12 @@ export function InboxView() {
     if (state.host.hasSnapshot) markInboxRendered(pending);
   }, [state.host, pending]);
 
-  const loading = !state.host.hasSnapshot && state.status !== 'unpaired' && state.status !== 'refused';
+  const loading = !state.host.hasSnapshot && !state.host.cached && (state.status === 'connecting' || state.status === 'reconnecting' || state.status === 'idle');
   return (
     <>
       <ScreenHeader
         title={t('inbox_title')}
-        subtitle={state.host.hasSnapshot ? (pending > 0 ? t('waiting', { n: pending }) : t('nothing_waiting')) : '\u00a0'}
+        subtitle={state.host.hasSnapshot || state.host.cached ? (pending > 0 ? t('waiting', { n: pending }) : t('nothing_waiting')) : '\u00a0'}
       />
       {loading ? (
         <div className="skeleton-list" aria-busy="true" aria-label={t('loading')}>

@@ -28,7 +28,7 @@ export function SessionsView() {
       {trees.length === 0 ? (
         <div className="empty" data-testid="sessions.empty">
           <IconTree size={40} />
-          <p>{state.host.hasSnapshot || state.status === 'unpaired' ? t('sessions_empty') : t('loading')}</p>
+          <p>{state.host.hasSnapshot || state.host.cached || state.status === 'unpaired' || state.status === 'refused' ? t('sessions_empty') : t('loading')}</p>
         </div>
       ) : (
         <div className="sessions" data-testid="sessions.list">

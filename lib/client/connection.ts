@@ -18,7 +18,8 @@ import {
 } from '../contracts';
 import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry, type OutboxEntry } from './outbox-db';
 import { type Pairing } from './pairing';
-import { applyEvents, fromSnapshot } from './reduce';
+import { applyEvents, EMPTY_HOST_VIEW, fromSnapshot } from './reduce';
+import { clearCachedHost, loadCachedHost, scheduleCacheSave } from './state-cache';
 import { getState, setAnswer, setState, type ConnectionError, type LocalAnswer } from './store';
 import { markConnected, markSnapshot } from './test-hook';
 
@@ -56,7 +57,17 @@ export function startConnection(pairing: Pairing | null): void {
     setStatus('unpaired');
     return;
   }
-  setState((s) => ({ ...s, hostUrl: pairing.hostUrl, status: 'connecting', error: null }));
+  setState((s) => ({
+    ...s,
+    host: s.hostUrl === pairing.hostUrl ? s.host : EMPTY_HOST_VIEW,
+    hostUrl: pairing.hostUrl,
+    status: 'connecting',
+    error: null,
+  }));
+  void loadCachedHost(pairing.hostUrl).then((cached) => {
+    // Only until the live snapshot: never overwrite fresher state.
+    if (cached) setState((s) => (s.host.hasSnapshot || s.host.cached ? s : { ...s, host: cached }));
+  });
   const auth: RemoteAuth = {
     token: pairing.token,
     protocolVersion: PROTOCOL_VERSION,
@@ -85,6 +96,7 @@ export function startConnection(pairing: Pairing | null): void {
       const host = applyEvents(s.host, parsed.data.events);
       return host === s.host ? s : { ...s, host };
     });
+    scheduleCacheSave(pairing.hostUrl, getState().host);
   });
   next.on('connect_error', (error: Error & { data?: unknown }) => {
     const data = ConnectErrorDataSchema.safeParse(error.data);
@@ -108,6 +120,13 @@ export function startConnection(pairing: Pairing | null): void {
 
 function samePairing(a: Pairing, b: Pairing): boolean {
   return a.hostUrl === b.hostUrl && a.token === b.token && a.deviceId === b.deviceId && a.deviceLabel === b.deviceLabel;
+}
+
+/** Forget: drop the connection and what this device cached from the host. */
+export function forgetHost(): Promise<unknown> {
+  stopConnection();
+  setState((s) => ({ ...s, host: EMPTY_HOST_VIEW, status: 'unpaired', error: null }));
+  return clearCachedHost();
 }
 
 export function stopConnection(): void {
@@ -135,6 +154,7 @@ function applySnapshot(snapshot: Snapshot): void {
   }
   setState((s) => ({ ...s, host: fromSnapshot(snapshot, Date.now()) }));
   markSnapshot();
+  scheduleCacheSave(current?.hostUrl ?? '', getState().host);
   flushOutbox();
 }
 

@@ -18,16 +18,19 @@ export interface OutboxEntry {
 
 const DB_NAME = 'askaway';
 const STORE = 'outbox';
+/** Last known host state, so the app opens offline with what it last saw. */
+export const CACHE_STORE = 'cache';
 
 let dbPromise: Promise<IDBDatabase> | null = null;
 
 function openDb(): Promise<IDBDatabase> {
   dbPromise ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
+    const request = indexedDB.open(DB_NAME, 2);
     request.onupgradeneeded = () => {
       if (!request.result.objectStoreNames.contains(STORE)) {
         request.result.createObjectStore(STORE, { keyPath: 'clientResponseId' });
       }
+      if (!request.result.objectStoreNames.contains(CACHE_STORE)) request.result.createObjectStore(CACHE_STORE);
     };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error ?? new Error('IndexedDB open failed'));
@@ -38,12 +41,12 @@ function openDb(): Promise<IDBDatabase> {
   return dbPromise;
 }
 
-function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+export function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>, storeName = STORE): Promise<T> {
   return openDb().then(
     (db) =>
       new Promise<T>((resolve, reject) => {
-        const tx = db.transaction(STORE, mode);
-        const request = work(tx.objectStore(STORE));
+        const tx = db.transaction(storeName, mode);
+        const request = work(tx.objectStore(storeName));
         // Resolve on commit, not on request success: only then is the entry durable.
         tx.oncomplete = () => resolve(request.result);
         tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));

@@ -2,7 +2,10 @@ import { type HostEvent, type InteractionView, type Preferences, type Snapshot }
 
 /** The host's interactions as this remote knows them: a fold of snapshot + events, like the host's projection. */
 export interface HostView {
+  /** A live snapshot from the host has arrived on this page. */
   hasSnapshot: boolean;
+  /** Showing what this device saw last time (offline start), until a live snapshot arrives. */
+  cached: boolean;
   lastSeq: number;
   interactions: ReadonlyMap<string, InteractionView>;
   preferences: Preferences | null;
@@ -13,6 +16,7 @@ export interface HostView {
 
 export const EMPTY_HOST_VIEW: HostView = {
   hasSnapshot: false,
+  cached: false,
   lastSeq: 0,
   interactions: new Map(),
   preferences: null,
@@ -27,6 +31,7 @@ export function fromSnapshot(snapshot: Snapshot, localNow: number): HostView {
   for (const view of snapshot.pending) interactions.set(view.requestId, view);
   return {
     hasSnapshot: true,
+    cached: false,
     lastSeq: snapshot.seq,
     interactions,
     preferences: snapshot.preferences,

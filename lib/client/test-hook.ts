@@ -11,6 +11,8 @@ export interface AskawayTestHook {
   snapshotAt: number | null;
   inboxRenderedAt: number | null;
   inboxRenderedCount: number;
+  /** When the host state was last written to IndexedDB for offline start. */
+  cacheSavedAt: number | null;
 }
 
 declare global {
@@ -42,6 +44,7 @@ function hook(): AskawayTestHook | undefined {
     snapshotAt: marks.snapshotAt,
     inboxRenderedAt: null,
     inboxRenderedCount: 0,
+    cacheSavedAt: null,
   };
   return window.__askaway;
 }
@@ -65,4 +68,9 @@ export function markInboxRendered(count: number): void {
   if (!target) return;
   target.inboxRenderedAt = performance.now();
   target.inboxRenderedCount = count;
+}
+
+export function markCacheSaved(): void {
+  const target = hook();
+  if (target) target.cacheSavedAt = performance.now();
 }

@@ -1,0 +1,60 @@
+import { type InteractionView, type Preferences } from '../contracts';
+import { CACHE_STORE, run } from './outbox-db';
+import { type HostView } from './reduce';
+import { markCacheSaved } from './test-hook';
+
+interface CachedHost {
+  hostUrl: string;
+  lastSeq: number;
+  interactions: InteractionView[];
+  preferences: Preferences | null;
+  hostVersion: string | null;
+  clockOffsetMs: number;
+}
+
+const KEY = 'host';
+const SAVE_DELAY_MS = 800;
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+/** The last host state this device saw, for opening offline (R9.1, R9.8). Null if none for this host. */
+export async function loadCachedHost(hostUrl: string): Promise<HostView | null> {
+  try {
+    const cached = (await run('readonly', (store) => store.get(KEY) as IDBRequest<CachedHost | undefined>, CACHE_STORE)) ?? null;
+    if (!cached || cached.hostUrl !== hostUrl) return null;
+    return {
+      hasSnapshot: false,
+      cached: true,
+      lastSeq: 0,
+      interactions: new Map(cached.interactions.map((view) => [view.requestId, view])),
+      preferences: cached.preferences,
+      hostVersion: cached.hostVersion,
+      clockOffsetMs: cached.clockOffsetMs,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Saves a little after the last change: a burst of events costs one write. */
+export function scheduleCacheSave(hostUrl: string, host: HostView): void {
+  if (!host.hasSnapshot) return;
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(() => {
+    timer = null;
+    const value: CachedHost = {
+      hostUrl,
+      lastSeq: host.lastSeq,
+      interactions: [...host.interactions.values()],
+      preferences: host.preferences,
+      hostVersion: host.hostVersion,
+      clockOffsetMs: host.clockOffsetMs,
+    };
+    void run('readwrite', (store) => store.put(value, KEY), CACHE_STORE).then(markCacheSaved, () => undefined);
+  }, SAVE_DELAY_MS);
+}
+
+export function clearCachedHost(): Promise<unknown> {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  return run('readwrite', (store) => store.delete(KEY), CACHE_STORE).catch(() => undefined);
+}
