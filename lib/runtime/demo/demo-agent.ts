@@ -23,6 +23,8 @@ export interface DemoAgentOptions {
   /** Pause before the story starts over, so a demo host never runs dry. */
   restartDelayMs?: number;
   story?: readonly DemoStep[];
+  /** Accept the host's self-signed certificate (a host serving HTTPS on loopback). */
+  insecureTls?: boolean;
 }
 
 export interface DemoAgent {
@@ -65,6 +67,7 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
     token: options.token,
     runtimeId: `demo-agent-${runId}`,
     label: 'Askaway demo agent',
+    insecureTls: options.insecureTls,
   });
   const broker = createRuntimeBroker(connection);
 
@@ -94,7 +97,7 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
 
   const runStep = async (step: DemoStep, agent: Agent, round: number) => {
     const speaker = SPEAKER[step.agent];
-    log(`[demo] ${speaker}: ${step.say}`);
+    log(`${speaker}: ${step.say}`);
     const result = await executeToolCall({
       tool: TOOLS[step.tool],
       input: step.input,
@@ -108,8 +111,8 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
       signal: controller.signal,
     });
     if (controller.signal.aborted) return;
-    log(`[demo] ${speaker} ← ${step.tool} result the model sees: ${result.ok ? result.content : result.error}`);
-    log(`[demo] ${speaker}: ${step.after(result.ok)}`);
+    log(`${speaker} ← ${step.tool} result the model sees: ${result.ok ? result.content : result.error}`);
+    log(`${speaker}: ${step.after(result.ok)}`);
   };
 
   const playRound = async (round: number) => {
@@ -136,14 +139,14 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
     for (let round = 1; !controller.signal.aborted; round += 1) {
       await playRound(round);
       if (controller.signal.aborted) break;
-      log(`[demo] The session is over; a new one starts in ${Math.round(restartDelayMs / 1000)} s.`);
+      log(`The session is over; a new one starts in ${Math.round(restartDelayMs / 1000)} s.`);
       await delay(restartDelayMs, undefined, { signal: controller.signal });
     }
   };
 
   const running = run().catch((error: unknown) => {
     if (controller.signal.aborted) return;
-    log(`[demo] stopped: ${error instanceof Error ? error.message : String(error)}`);
+    log(`stopped: ${error instanceof Error ? error.message : String(error)}`);
   });
 
   return {
