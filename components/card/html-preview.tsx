@@ -1,4 +1,5 @@
 'use client';
+import { type DOMPurify } from 'dompurify';
 import { useEffect, useState } from 'react';
 
 /**
@@ -15,11 +16,34 @@ export function buildPreviewDocument(cleanHtml: string): string {
   return `${PREVIEW_CSP_META}${PREVIEW_STYLE}${cleanHtml}`;
 }
 
-async function sanitize(html: string): Promise<string> {
-  const { default: DOMPurify } = await import('dompurify');
-  return DOMPurify.sanitize(html, {
-    FORBID_TAGS: ['style', 'script', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'frame', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math'],
-    FORBID_ATTR: ['srcset', 'action', 'formaction', 'ping'],
+// Attributes that make the browser fetch or navigate somewhere. A preview is a picture of a
+// UI: links need not work, and images may only be inline data.
+const URL_ATTRIBUTES = new Set(['href', 'xlink:href', 'action', 'formaction', 'background', 'poster', 'cite', 'longdesc', 'srcset', 'ping', 'data', 'codebase', 'manifest']);
+const FETCHING_CSS = /url\s*\(|image-set|@import|expression\s*\(/i;
+
+type Purifier = DOMPurify;
+let purifier: Promise<Purifier> | null = null;
+
+function previewPurifier(): Promise<Purifier> {
+  purifier ??= import('dompurify').then(({ default: createDOMPurify }) => {
+    // Its own instance, so these hooks never touch the plan renderer's sanitizer.
+    const instance = createDOMPurify(window);
+    instance.addHook('uponSanitizeAttribute', (_node, data) => {
+      const name = data.attrName.toLowerCase();
+      const value = data.attrValue.trim();
+      if (URL_ATTRIBUTES.has(name)) data.keepAttr = false;
+      else if (name === 'src' && !/^data:image\//i.test(value)) data.keepAttr = false;
+      else if (name === 'style' && FETCHING_CSS.test(value)) data.keepAttr = false;
+    });
+    return instance;
+  });
+  return purifier;
+}
+
+export async function sanitizePreview(html: string): Promise<string> {
+  const instance = await previewPurifier();
+  return instance.sanitize(html, {
+    FORBID_TAGS: ['style', 'script', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'frame', 'frameset', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math', 'video', 'audio', 'source', 'track', 'picture', 'portal'],
     ALLOW_DATA_ATTR: false,
   });
 }
@@ -29,7 +53,7 @@ export function HtmlPreview({ html, title }: { html: string; title: string }) {
   const [doc, setDoc] = useState<{ source: string; value: string } | null>(null);
   useEffect(() => {
     let live = true;
-    void sanitize(html).then((clean) => {
+    void sanitizePreview(html).then((clean) => {
       if (live) setDoc({ source: html, value: buildPreviewDocument(clean) });
     });
     return () => {

@@ -1,0 +1,54 @@
+import { expect, test } from './support/fixtures';
+import { hostilePreviews } from './support/payloads';
+
+const BEACON = 'http://beacon.askaway.invalid';
+
+test('[R12.2] hostile HTML previews never run script, set globals or load anything', async ({ app, runtime, host }) => {
+  const { page } = app;
+  const dialogs: string[] = [];
+  const requests: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.context().on('request', (request) => {
+    if (!request.url().startsWith(host.url) || /\/x$/.test(request.url())) requests.push(request.url());
+  });
+  const input = hostilePreviews(BEACON);
+  const requestId = await runtime.ask(input);
+  const card = await app.openCard(requestId);
+  const frame = page.getByTestId('card.preview-frame');
+  for (const option of input.questions[0]?.options ?? []) {
+    await card.option(0, option.label).click();
+    await expect(page.getByTestId('card.preview')).toHaveAttribute('data-label', option.label);
+    await expect(frame).toHaveAttribute('sandbox', '');
+    const srcdoc = (await frame.getAttribute('srcdoc')) ?? '';
+    expect(srcdoc.startsWith(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`)).toBe(true);
+    expect(srcdoc).not.toMatch(/onerror|onbegin|javascript:|<form|<object|<iframe|<link/i);
+    // The frame has really rendered (its document exists) before we look for effects.
+    await expect(page.frameLocator('[data-testid="card.preview-frame"]').locator('body')).toBeAttached();
+  }
+  // Try clicking the link inside the sandbox too.
+  await card.option(0, 'javascript link').click();
+  await page.frameLocator('[data-testid="card.preview-frame"]').getByText('click').click();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(dialogs).toEqual([]);
+  expect(requests).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+});
+
+test('[R12.1] a wrong token is refused with a clear message', async ({ page, host }) => {
+  await page.goto(`${host.url}/pair#token=not-the-token`);
+  await expect(page.getByTestId('connection.banner')).toHaveAttribute('data-kind', 'unauthorized');
+  await expect(page.getByTestId('connection.banner')).toContainText('The token was refused');
+  // The token never stays in the address bar.
+  expect(new URL(page.url()).hash).toBe('');
+});
+
+test('[R9.2] an unreachable host is named in the banner', async ({ page, host }) => {
+  await page.goto(`${host.url}/pair`);
+  await page.getByTestId('pair.host').fill('http://127.0.0.1:9');
+  await page.getByTestId('pair.token').fill(host.token);
+  await page.getByTestId('pair.submit').click();
+  await expect(page.getByTestId('connection.banner')).toContainText('Cannot reach the host at http://127.0.0.1:9', { timeout: 15_000 });
+});
