@@ -1,3 +1,4 @@
+import { ConnectErrorDataSchema, PROTOCOL_VERSION } from '../contracts';
 import { FatalInteractionError } from '../protocol';
 import { START_HINT } from './host-address';
 
@@ -39,3 +40,31 @@ export function noTokenError(dataDir: string): HostConnectionError {
 
 export const isHostConnectionError = (error: unknown): error is HostConnectionError =>
   error instanceof HostConnectionError;
+
+/**
+ * A refused socket.io connection: the host's `{code, message}` becomes a fatal
+ * error a person can act on; transport trouble (and transient refusals) comes
+ * back as text, because socket.io keeps retrying those.
+ */
+export function classifyConnectError(url: string, error: Error & { data?: unknown }): HostConnectionError | string {
+  const data = ConnectErrorDataSchema.safeParse(error.data);
+  if (!data.success) return error.message;
+  const { code, message } = data.data;
+  switch (code) {
+    case 'unauthorized':
+      return new HostConnectionError(
+        'unauthorized',
+        `The Askaway host at ${url} refused the token (${message}). Use the token from the host's data dir or set ASKAWAY_TOKEN.`,
+      );
+    case 'protocol-mismatch':
+      return new HostConnectionError(
+        'protocol-mismatch',
+        `The Askaway host at ${url} speaks another protocol version (${message}); this runtime speaks ${PROTOCOL_VERSION}. Update askaway so both match.`,
+      );
+    case 'rate-limited':
+    case 'internal':
+      return message;
+    default:
+      return new HostConnectionError('rejected', `The Askaway host at ${url} refused this runtime: ${message}`);
+  }
+}

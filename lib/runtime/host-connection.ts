@@ -3,7 +3,6 @@ import { io, type Socket } from 'socket.io-client';
 import {
   AnnounceAckSchema,
   AutoResolutionNoticeSchema,
-  ConnectErrorDataSchema,
   PROTOCOL_VERSION,
   ResolvedNoticeSchema,
   RUNTIME_NAMESPACE,
@@ -15,7 +14,7 @@ import {
   type RuntimeClientToServerEvents,
   type RuntimeServerToClientEvents,
 } from '../contracts';
-import { HostConnectionError, unreachableError } from './errors';
+import { classifyConnectError, HostConnectionError, unreachableError } from './errors';
 
 /** How long `ready()` waits for a first connection before calling the host unreachable. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -72,6 +71,8 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   const socket: RuntimeSocket = io(`${options.url}${RUNTIME_NAMESPACE}`, {
     auth,
     transports: ['websocket'],
+    // Its own connection: a host dropping another client in this process must not drop this one.
+    forceNew: true,
     reconnectionDelay: 250,
     reconnectionDelayMax: 2_000,
     ...(options.insecureTls ? { rejectUnauthorized: false } : {}),
@@ -182,30 +183,14 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   });
 
   socket.on('connect_error', (error: Error & { data?: unknown }) => {
-    const data = ConnectErrorDataSchema.safeParse(error.data);
-    if (!data.success) {
-      lastTransportError = error.message;
-      return;
-    }
-    const { code, message } = data.data;
-    if (code === 'unauthorized') {
-      fatal = new HostConnectionError(
-        'unauthorized',
-        `The Askaway host at ${options.url} refused the token (${message}). Use the token from the host's data dir or set ASKAWAY_TOKEN.`,
-      );
-    } else if (code === 'protocol-mismatch') {
-      fatal = new HostConnectionError(
-        'protocol-mismatch',
-        `The Askaway host at ${options.url} speaks another protocol version (${message}); this runtime speaks ${PROTOCOL_VERSION}. Update askaway so both match.`,
-      );
-    } else if (code === 'rate-limited' || code === 'internal') {
-      lastTransportError = message;
-      return;
+    const refusal = classifyConnectError(options.url, error);
+    if (refusal instanceof HostConnectionError) {
+      fatal = refusal;
+      socket.disconnect();
+      failAll(fatal);
     } else {
-      fatal = new HostConnectionError('rejected', `The Askaway host at ${options.url} refused this runtime: ${message}`);
+      lastTransportError = refusal;
     }
-    socket.disconnect();
-    failAll(fatal);
   });
 
   return {

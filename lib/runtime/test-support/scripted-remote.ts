@@ -29,6 +29,7 @@ export async function connectScriptedRemote(url: string, token: string): Promise
   const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(`${url}${REMOTE_NAMESPACE}`, {
     auth: { token, protocolVersion: PROTOCOL_VERSION, device: { id: `test-remote-${randomUUID()}`, label: 'Scripted remote' } },
     transports: ['websocket'],
+    forceNew: true,
   });
   const open = new Map<string, InteractionRecord>();
   const listeners = new Set<() => void>();
@@ -79,7 +80,8 @@ export async function connectScriptedRemote(url: string, token: string): Promise
     respond(requestId, response) {
       return new Promise<RespondAck>((resolve) => {
         socket.emit('respond', { requestId, clientResponseId: randomUUID(), response }, (raw: unknown) => {
-          resolve(RespondAckSchema.parse(raw));
+          const parsed = RespondAckSchema.safeParse(raw);
+          resolve(parsed.success ? parsed.data : { ok: false, error: { code: 'internal', message: `unreadable ack: ${JSON.stringify(raw)}` } });
         });
       });
     },
