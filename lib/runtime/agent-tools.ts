@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { PLAN_MAX, PermissionInputSchema } from '../contracts';
 import { type ToolDefinition, type ToolMetadata } from '../core/tool-types';
-
-/** Tool name of plan approval (R3.2). */
-export const EXIT_PLAN_MODE_TOOL_NAME = 'ExitPlanMode';
+import { EXIT_PLAN_MODE_TOOL_NAME } from '../protocol';
 
 const APPROVAL_METADATA: Omit<ToolMetadata, 'permissionKey' | 'approvalReason'> = {
   readOnly: false,
@@ -21,7 +19,13 @@ export const exitPlanModeTool: ToolDefinition<z.infer<typeof ExitPlanModeInputSc
   name: EXIT_PLAN_MODE_TOOL_NAME,
   description: 'Present the plan to the user for approval and leave plan mode.',
   inputSchema: ExitPlanModeInputSchema,
-  metadata: { ...APPROVAL_METADATA, sideEffectScope: 'userInteraction', riskLevel: 'low', permissionKey: 'plan.exit', approvalReason: 'the plan needs the user\'s approval' },
+  metadata: {
+    ...APPROVAL_METADATA,
+    sideEffectScope: 'none',
+    riskLevel: 'low',
+    permissionKey: 'plan.exit',
+    approvalReason: "the plan needs the user's approval",
+  },
   handler: () => ({ content: 'User has approved your plan. You can now start coding.' }),
 };
 
