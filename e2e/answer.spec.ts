@@ -119,3 +119,15 @@ test('[R3.7] decline with a reason', async ({ app, runtime }) => {
   await expect.poll(() => runtime.resolutionsFor(requestId)[0]?.response).toEqual({ action: 'decline', message: 'Ask me after lunch' });
   await expect(card.page.getByTestId('response.declined')).toContainText('Ask me after lunch');
 });
+
+test('[R9.3] desktop keyboard: number keys pick options, Enter submits', async ({ app, runtime }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'keyboard shortcuts are for desktop');
+  const requestId = await runtime.ask(singleQuestion);
+  const card = await app.openCard(requestId);
+  await card.option(0, 'SQLite').focus();
+  await app.page.keyboard.press('3');
+  await expect(card.option(0, 'Memcached')).toHaveAttribute('data-checked', 'true');
+  await app.page.keyboard.press('Enter');
+  const { content } = await delivered(runtime, requestId, singleQuestion);
+  expect(content).toEqual({ answers: { [STORAGE_QUESTION]: 'Memcached' } });
+});

@@ -11,6 +11,7 @@ import { type BrowserContext, chromium, expect, type Page, test } from '@playwri
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const TOKEN = 'pwa-install-e2e-token';
 const ROUTES = ['/', '/history', '/sessions', '/settings', '/pair'];
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
@@ -28,7 +29,7 @@ async function startHost(): Promise<RunningHost> {
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(ROOT, 'dist', 'cli.js'), 'start', '--port', '0', '--no-demo', '--data-dir', path.join(dir, 'data'), '--static-dir', staticDir],
-    { cwd: ROOT, env: { ...process.env, ASKAWAY_TOKEN: 'pwa-install-e2e-token' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, env: { ...process.env, ASKAWAY_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -154,6 +155,11 @@ test.describe('PWA platform', () => {
     const browser = await openBrowser();
     const { page } = browser;
     try {
+      // Paired and connected, so the client parses the host's snapshot too (zod must not probe eval).
+      await page.goto(`${host.url}/pair#token=${TOKEN}`);
+      await expect
+        .poll(() => page.evaluate(() => window.__askaway?.state.host.hasSnapshot ?? false), { message: 'the remote receives a snapshot' })
+        .toBe(true);
       for (const route of ROUTES) {
         const response = await page.goto(`${host.url}${route}`);
         const header = response?.headers()['content-security-policy'] ?? '';

@@ -12,12 +12,14 @@ interface Props {
   view: InteractionView;
   t: Translate;
   menu?: React.ReactNode;
+  /** A screen-reader page heading when the visible title is not a heading (question legends). */
+  srTitle?: string;
   children: React.ReactNode;
   actions?: React.ReactNode;
 }
 
 /** Shared card chrome: back, step indicator, menu; who asked and where; context; a sticky action bar. */
-export function CardFrame({ view, t, menu, children, actions }: Props) {
+export function CardFrame({ view, t, menu, children, actions, srTitle }: Props) {
   const origin = originLabel(view);
   const project = projectLabel(view.context);
   const cwd = view.context?.cwd;
@@ -33,6 +35,7 @@ export function CardFrame({ view, t, menu, children, actions }: Props) {
           {menu}
         </div>
       </header>
+      {srTitle ? <h1 className="sr-only">{srTitle}</h1> : null}
       <p className="card-meta">
         <span className="origin" data-testid="card.origin">
           {origin || t('root_agent')}

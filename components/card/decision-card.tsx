@@ -30,7 +30,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   const body = plan ? (
     <section className="decision">
-      <h2 className="decision__title">{t('plan_title')}</h2>
+      <h1 className="decision__title">{t('plan_title')}</h1>
       <Markdown source={view.input.plan} />
     </section>
   ) : (
@@ -92,9 +92,9 @@ function PermissionBody({ view }: { view: Extract<InteractionView, { kind: 'perm
   const label = summary.kind === 'command' ? t('command') : summary.kind === 'file' ? t('file') : t('input');
   return (
     <section className="decision">
-      <h2 className="decision__title">{t('permission_title', { tool: view.toolName })}</h2>
+      <h1 className="decision__title">{t('permission_title', { tool: view.toolName })}</h1>
       {summary.description ? <p className="decision__description">{summary.description}</p> : null}
-      <h3 className="decision__label">{label}</h3>
+      <h2 className="decision__label">{label}</h2>
       <pre className="code-box" data-testid="card.permission-input" tabIndex={0}>
         {summary.text}
       </pre>

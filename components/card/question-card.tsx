@@ -105,7 +105,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
     const draftResponse: InteractionResponse | null =
       !local && touched ? { action: 'accept', content: { answers: built.answers, annotations: built.annotations } } : null;
     return (
-      <CardFrame view={view} t={t}>
+      <CardFrame view={view} t={t} srTitle={questions[0]?.question}>
         <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} t={t} lang={lang} />
         {draftResponse ? <YourAnswer view={view} local={{ response: draftResponse }} t={t} /> : null}
       </CardFrame>
@@ -135,7 +135,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   );
 
   return (
-    <CardFrame view={view} t={t} menu={menu} actions={actions}>
+    <CardFrame view={view} t={t} menu={menu} actions={actions} srTitle={questions[0]?.question}>
       <div ref={top} className="card__form" onKeyDown={onKeyDown}>
         {stepper}
         {reviewing ? (

@@ -1,0 +1,69 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { populate } from './support/scenario';
+
+async function expectNoViolations(page: Page, screen: string): Promise<void> {
+  // The sandboxed preview runs no script, so axe cannot be injected there; it is a picture.
+  const results = await new AxeBuilder({ page }).exclude('[data-testid="card.preview-frame"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const summary = results.violations.map((violation) => `${screen}: ${violation.id} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(summary).toEqual([]);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`[R9.1] axe finds no violations on any screen (${theme})`, async ({ app, host, runtime }) => {
+    test.setTimeout(60_000);
+    const ids = await populate(host, runtime);
+    const { page } = app;
+    await app.setTheme(theme);
+    await app.waitForInteraction(ids.previewId);
+
+    await app.goto('/');
+    await expect(app.inbox.items).toHaveCount(4);
+    await expectNoViolations(page, 'inbox');
+
+    const card = await app.openCard(ids.previewId);
+    await card.option(0, 'Cards (Recommended)').click();
+    await expect(page.getByTestId('card.preview-frame')).toBeVisible();
+    await card.note(0, 'a note');
+    await expectNoViolations(page, 'card with preview');
+
+    await app.openCard(ids.multiId);
+    await app.card().choose(0, 'MySQL');
+    await app.card().other(2, 'jot');
+    if (await page.getByTestId('card.next').isVisible()) await page.getByTestId('card.next').click();
+    await expectNoViolations(page, 'card multi / review');
+    await page.getByTestId('card.menu').click();
+    await page.getByTestId('card.decline').click();
+    await expectNoViolations(page, 'decline dialog');
+    await page.keyboard.press('Escape');
+
+    await app.openCard(ids.planId);
+    await expect(page.locator('.markdown h1')).toBeVisible();
+    await expectNoViolations(page, 'plan');
+    await app.openCard(ids.permissionId);
+    await expectNoViolations(page, 'permission');
+    await page.getByTestId('card.approve').click();
+    await expect(page.getByTestId('card.receipt')).toBeVisible();
+    await expectNoViolations(page, 'receipt');
+
+    for (const route of ['/sessions', '/history', '/settings', '/pair']) {
+      await app.goto(route);
+      await expect(page.getByTestId('connection.status')).toHaveAttribute('data-status', 'connected');
+      if (route === '/sessions') await page.getByTestId('sessions.node-toggle').first().click();
+      await expectNoViolations(page, route);
+    }
+  });
+}
+
+test('[R9.1] no horizontal scroll at 360 px on any screen', async ({ app, host, runtime }) => {
+  const ids = await populate(host, runtime);
+  const { page } = app;
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of ['/', `/card?id=${ids.previewId}`, `/card?id=${ids.multiId}`, `/card?id=${ids.permissionId}`, `/card?id=${ids.planId}`, '/sessions', '/history', '/settings', '/pair']) {
+    await app.goto(path);
+    await expect(page.getByTestId('connection.status').first()).toHaveAttribute('data-status', 'connected');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+});
