@@ -23,6 +23,8 @@ export interface AnnounceOptions {
   origin?: InteractionOrigin;
   context?: InteractionContext;
   requestId?: string;
+  /** Benchmarks announce thousands at once; the 1 s re-announce loop would only add load. */
+  reannounce?: boolean;
 }
 
 type Payload =
@@ -87,6 +89,7 @@ export class ScriptedRuntime {
     };
     const ack = await this.emitAnnounce(request);
     if (!ack.ok) throw new Error(`announce refused: ${ack.error.code} ${ack.error.message}`);
+    if (options.reannounce === false) return requestId;
     // R8.1: keep re-announcing under the same business id, so a restarted host re-registers it.
     const timer = setInterval(() => {
       if (this.socket.connected) void this.emitAnnounce({ ...request, protocolRequestId: nextId('proto') }).catch(() => undefined);
