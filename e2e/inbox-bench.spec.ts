@@ -6,15 +6,16 @@ import { ScriptedRuntime } from './support/scripted-runtime';
 test.skip(!process.env.BENCH, 'set BENCH=1 to measure the inbox render budget');
 
 const SESSIONS = 100;
+const RUNTIMES = 10;
 const PER_SESSION = 10;
 
 test('[R13.2] 1,000 pending across 100 sessions: inbox rendered after connect', async ({ page, host }) => {
   test.setTimeout(180_000);
-  const runtimes = Array.from({ length: 10 }, () => new ScriptedRuntime(host.url, host.token));
+  const runtimes = Array.from({ length: RUNTIMES }, () => new ScriptedRuntime(host.url, host.token));
   try {
     await Promise.all(
       runtimes.map(async (runtime, r) => {
-        for (let s = r * 10; s < (r + 1) * 10; s += 1) {
+        for (let s = r * (SESSIONS / RUNTIMES); s < (r + 1) * (SESSIONS / RUNTIMES); s += 1) {
           for (let i = 0; i < PER_SESSION; i += 1) {
             await runtime.ask(
               {
