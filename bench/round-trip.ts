@@ -1,0 +1,157 @@
+// R13.1: runtime announces → remote receives → remote responds → runtime has its
+// modify result, through the real broker and host connection, against a bare
+// socket.io relay of the same hops. Both servers run in child processes.
+import { io } from 'socket.io-client';
+import { PROTOCOL_VERSION, RUNTIME_NAMESPACE, type ResolvedNotice } from '../lib/contracts';
+import { connectToHost } from '../lib/runtime/host-connection';
+import { createRuntimeBroker } from '../lib/runtime/runtime-broker';
+import { figure, round, type Figure } from './support/figures';
+import { startHost, type ServerProcess } from './support/host-process';
+import { isMain, runAlone } from './support/main-guard';
+import { ANSWER, interactionRequest, permissionRequest } from './support/payloads';
+import { startRelay } from './support/relay-process';
+import { answerEverything, connectRemote } from './support/remote-client';
+import { percentile } from './support/stats';
+
+const QUESTIONS = Number(process.env.BENCH_ROUND_TRIPS ?? 500);
+const WARMUP = 50;
+const BLOCKS = 5;
+/**
+ * The host limits each remote to 20 messages/s (R12.3), far above a human's pace;
+ * spacing questions 50 ms apart (untimed, on both sides) keeps one remote within it.
+ */
+const GAP_MS = 50;
+const ROUND_TRIP_TIMEOUT_MS = 10_000;
+
+type RoundTrip = (index: number) => Promise<void>;
+
+interface Path {
+  once: RoundTrip;
+  server: ServerProcess;
+  close(): Promise<void>;
+}
+
+async function askawayPath(): Promise<Path> {
+  const host = await startHost();
+  const remote = await connectRemote(host.url, host.token);
+  answerEverything(remote.socket, ANSWER, (ack) => {
+    if (!ack.ok) console.error(`round trip: the host refused an answer: ${ack.error.code} ${ack.error.message}`);
+  });
+  const connection = connectToHost({ url: host.url, token: host.token, label: 'bench' });
+  await connection.ready();
+  const broker = createRuntimeBroker(connection);
+  return {
+    server: host,
+    once: async (index) => {
+      const result = await broker.requestPermission(permissionRequest(`rt-${index}`, `session-${index % 10}`));
+      if (result.decision !== 'modify') throw new Error(`round trip ${index}: expected modify, got ${result.decision}`);
+    },
+    close: async () => {
+      await connection.close();
+      remote.socket.disconnect();
+      await host.stop();
+    },
+  };
+}
+
+async function relayPath(): Promise<Path> {
+  const relay = await startRelay();
+  // The relay sends no snapshot on connect, so connect by hand rather than with connectRemote.
+  const remoteSocket = io(`${relay.url}/remote`, { transports: ['websocket'], reconnection: false });
+  await new Promise<void>((resolve) => remoteSocket.once('connect', () => resolve()));
+  answerEverything(remoteSocket as Parameters<typeof answerEverything>[0], ANSWER);
+  const runtime = io(`${relay.url}${RUNTIME_NAMESPACE}`, {
+    auth: { token: 'unused', protocolVersion: PROTOCOL_VERSION, runtimeId: 'bench' },
+    transports: ['websocket'],
+  });
+  await new Promise<void>((resolve) => runtime.once('connect', () => resolve()));
+  const waiting = new Map<string, (notice: ResolvedNotice) => void>();
+  runtime.on('resolved', (notice: ResolvedNotice) => {
+    runtime.emit('resolution:ack', { requestId: notice.requestId }, () => undefined);
+    waiting.get(notice.requestId)?.(notice);
+  });
+  return {
+    server: relay,
+    once: (index) =>
+      new Promise<void>((resolve) => {
+        const request = interactionRequest(`relay-${index}`, `session-${index % 10}`);
+        waiting.set(request.requestId, () => {
+          waiting.delete(request.requestId);
+          resolve();
+        });
+        runtime.emit('announce', request, () => undefined);
+      }),
+    close: async () => {
+      runtime.disconnect();
+      remoteSocket.disconnect();
+      await relay.stop();
+    },
+  };
+}
+
+async function timed(once: RoundTrip, from: number, count: number, samples: number[]): Promise<void> {
+  for (let index = from; index < from + count; index += 1) {
+    await new Promise((resolve) => setTimeout(resolve, GAP_MS));
+    const started = performance.now();
+    await withTimeout(once(index), ROUND_TRIP_TIMEOUT_MS, `round trip ${index}`);
+    samples.push(performance.now() - started);
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function runRoundTrip(): Promise<{ figures: Figure[] }> {
+  const askaway = await askawayPath();
+  const relay = await relayPath();
+  try {
+    await timed(askaway.once, 0, WARMUP, []);
+    await timed(relay.once, 0, WARMUP, []);
+    const askawaySamples: number[] = [];
+    const relaySamples: number[] = [];
+    const cpuBefore = await Promise.all([askaway.server.usage(), relay.server.usage()]);
+    // Interleaved blocks, so drift on a shared machine hits both sides alike.
+    const block = Math.ceil(QUESTIONS / BLOCKS);
+    for (let done = 0; done < QUESTIONS; done += block) {
+      const count = Math.min(block, QUESTIONS - done);
+      await timed(relay.once, WARMUP + done, count, relaySamples);
+      await timed(askaway.once, WARMUP + done, count, askawaySamples);
+    }
+    const cpuAfter = await Promise.all([askaway.server.usage(), relay.server.usage()]);
+    const cpuPerQuestion = (side: 0 | 1) => ((cpuAfter[side]?.cpuMicros ?? 0) - (cpuBefore[side]?.cpuMicros ?? 0)) / 1000 / QUESTIONS;
+    const figures: Figure[] = [];
+    for (const p of [50, 99]) {
+      figures.push(
+        figure({
+          name: `round trip p${p} (R13.1)`,
+          value: round(percentile(askawaySamples, p), 3),
+          unit: 'ms',
+          baseline: round(percentile(relaySamples, p), 3),
+          budget: 1.5,
+          budgetOn: 'ratio',
+          note: `${QUESTIONS} sequential questions; baseline: bare socket.io relay of the same hops; host and relay in child processes`,
+        }),
+      );
+    }
+    figures.push(
+      figure({
+        name: 'round trip: server CPU per question',
+        value: round(cpuPerQuestion(0), 3),
+        unit: 'ms',
+        baseline: round(cpuPerQuestion(1), 3),
+        note: 'process.cpuUsage() of the host vs the relay over the measured questions; independent of other load on the machine',
+      }),
+    );
+    return { figures };
+  } finally {
+    await askaway.close();
+    await relay.close();
+  }
+}
+
+if (isMain(import.meta.url)) await runAlone('round-trip', runRoundTrip);

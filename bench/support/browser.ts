@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type LaunchOptions } from '@playwright/test';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+export function chromiumPath(): string {
+  const candidate = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!fs.existsSync(candidate)) throw new Error(`No Chromium at ${candidate}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  return candidate;
+}
+
+function launchOptions(): LaunchOptions {
+  return { executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch(launchOptions());
+}
+
+/** A persistent profile: needed for a service worker to survive between visits (warm start). */
+export function launchPersistent(userDataDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, { ...launchOptions(), viewport: { width: 412, height: 915 } });
+}
+
+/** Pairs the app before any of its scripts run: same-origin host, the given token. */
+export function pairingInitScript(token: string): { content: string } {
+  return {
+    content: `try { localStorage.setItem('askaway.pairing', ${JSON.stringify(JSON.stringify({ hostUrl: '', token }))}); } catch {}`,
+  };
+}

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** One measured figure; `budget` applies to `ratio` when `budgetOn` is 'ratio', else to `value`. */
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  ratio?: number;
+  budget?: number;
+  budgetOn?: 'value' | 'ratio';
+  /** true: within budget; false: over; absent: no budget. */
+  withinBudget?: boolean;
+  note?: string;
+}
+
+export interface DrillOutcome {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface Machine {
+  cores: number;
+  cpuModel: string;
+  memoryBytes: number;
+  node: string;
+  platform: string;
+}
+
+export interface Results {
+  date: string;
+  command: string;
+  machine: Machine;
+  figures: Figure[];
+  drills: DrillOutcome[];
+}
+
+export const BENCH_DIR = path.resolve(import.meta.dirname, '..');
+export const ROOT = path.resolve(BENCH_DIR, '..');
+export const RESULTS_FILE = path.join(BENCH_DIR, 'results.json');
+
+export function machine(): Machine {
+  return {
+    cores: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryBytes: os.totalmem(),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+/** A figure with its ratio and budget verdict filled in. */
+export function figure(input: Omit<Figure, 'ratio' | 'withinBudget'>): Figure {
+  const result: Figure = { ...input };
+  if (input.baseline !== undefined && input.baseline > 0) result.ratio = round(input.value / input.baseline, 3);
+  if (input.budget !== undefined) {
+    const measured = input.budgetOn === 'ratio' ? result.ratio : input.value;
+    if (measured !== undefined) result.withinBudget = measured <= input.budget;
+  }
+  return result;
+}
+
+export function round(value: number, digits = 2): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+/**
+ * Writes `bench/results.json`. A script run alone replaces only its own figures
+ * and drills (by name) and keeps the others of the last full run.
+ */
+export function saveResults(update: { figures: Figure[]; drills?: DrillOutcome[]; replaceAll: boolean; command: string }): Results {
+  let previous: Results | undefined;
+  if (!update.replaceAll) {
+    try {
+      previous = JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Results;
+    } catch {
+      previous = undefined;
+    }
+  }
+  const names = new Set(update.figures.map((entry) => entry.name));
+  const drillNames = new Set((update.drills ?? []).map((entry) => entry.name));
+  const results: Results = {
+    date: new Date().toISOString(),
+    command: update.command,
+    machine: machine(),
+    figures: [...(previous?.figures ?? []).filter((entry) => !names.has(entry.name)), ...update.figures],
+    drills: [...(previous?.drills ?? []).filter((entry) => !drillNames.has(entry.name)), ...(update.drills ?? [])],
+  };
+  const temp = `${RESULTS_FILE}.tmp`;
+  fs.writeFileSync(temp, `${JSON.stringify(results, null, 2)}\n`);
+  fs.renameSync(temp, RESULTS_FILE);
+  return results;
+}
+
+function formatNumber(value: number | undefined): string {
+  if (value === undefined) return '';
+  if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US');
+  return String(round(value, Math.abs(value) < 10 ? 2 : 1));
+}
+
+/** A plain-text table of figures for the terminal. */
+export function formatTable(figures: readonly Figure[]): string {
+  const rows = figures.map((entry) => [
+    entry.name,
+    `${formatNumber(entry.value)} ${entry.unit}`,
+    entry.baseline === undefined ? '' : `${formatNumber(entry.baseline)} ${entry.unit}`,
+    entry.ratio === undefined ? '' : `${formatNumber(entry.ratio)}×`,
+    entry.budget === undefined ? '' : `${entry.budgetOn === 'ratio' ? '≤ ' + formatNumber(entry.budget) + '×' : '≤ ' + formatNumber(entry.budget) + ' ' + entry.unit}`,
+    entry.withinBudget === undefined ? '' : entry.withinBudget ? 'ok' : 'OVER',
+  ]);
+  const header = ['figure', 'value', 'baseline', 'ratio', 'budget', ''];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+export function formatDrills(drills: readonly DrillOutcome[]): string {
+  return drills.map((drill) => `${drill.ok ? 'PASS' : 'FAIL'}  ${drill.name}: ${drill.detail}`).join('\n');
+}

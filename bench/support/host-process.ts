@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from './figures';
+import { type UsageReport } from './usage-reporter';
+
+const REPORTER = path.join(import.meta.dirname, 'usage-reporter.ts');
+const DIST_CLI = path.join(ROOT, 'dist', 'cli.js');
+const SOURCE_CLI = path.join(ROOT, 'bin', 'cli.ts');
+
+export const BENCH_TOKEN = 'bench-token-0123456789';
+
+export interface HostProcess {
+  url: string;
+  port: number;
+  pid: number;
+  token: string;
+  dataDir: string;
+  child: ChildProcess;
+  output(): string;
+  /** The host's own process.cpuUsage() (user + system, µs) and memory, via IPC. */
+  usage(): Promise<UsageReport>;
+  exited: Promise<number | string>;
+  kill(signal?: NodeJS.Signals): Promise<number | string>;
+  /** SIGTERM and wait; SIGKILL after 5 s. */
+  stop(): Promise<void>;
+}
+
+export function tempDir(prefix = 'askaway-bench-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * `askaway start --no-demo` in a child process, from source (tsx) by default
+ * or from `dist/cli.js` with BENCH_HOST=dist.
+ */
+export const REPORTER_ARGS = ['--import', 'tsx', '--import', REPORTER];
+
+export function hostCommand(): string[] {
+  const useDist = process.env.BENCH_HOST === 'dist';
+  // Diagnostics, e.g. BENCH_HOST_NODE_ARGS=--cpu-prof to profile the host.
+  const extra = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  if (useDist && !fs.existsSync(DIST_CLI)) throw new Error('BENCH_HOST=dist but dist/cli.js does not exist: run npm run build');
+  return [...extra, ...REPORTER_ARGS, useDist ? DIST_CLI : SOURCE_CLI];
+}
+
+export interface StartHostOptions {
+  dataDir?: string;
+  port?: number;
+  token?: string;
+  extraArgs?: string[];
+  env?: Record<string, string>;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Spawns a host and waits for `Local: <url>`; rejects with its output if it exits first. */
+export async function startHost(options: StartHostOptions = {}): Promise<HostProcess> {
+  const dataDir = options.dataDir ?? tempDir();
+  const token = options.token ?? BENCH_TOKEN;
+  const args = [...hostCommand(), 'start', '--port', String(options.port ?? 0), '--no-demo', '--data-dir', dataDir, ...(options.extraArgs ?? [])];
+  const server = await spawnServer(args, { ASKAWAY_TOKEN: token, NO_COLOR: '1', ...options.env });
+  return { ...server, token, dataDir };
+}
+
+export type ServerProcess = Omit<HostProcess, 'token' | 'dataDir'>;
+
+/** Runs `node <args>` with the usage reporter preloaded and waits until it prints `Local: <url>`. */
+export async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal ?? 'unknown');
+    }),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = /Local:\s+(https?:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        child.stdout?.off('data', check);
+        resolve(match[1].replace(/\/$/, ''));
+      }
+    };
+    child.stdout?.on('data', check);
+    void exited.then((code) => reject(new Error(`${args.join(' ')} exited (${code}) before listening:\n${output}`)));
+  });
+
+  let nextId = 1;
+  const usage = () =>
+    new Promise<UsageReport>((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        child.off('message', onMessage);
+        reject(new Error('the host did not report its usage within 10 s'));
+      }, 10_000);
+      const onMessage = (message: unknown) => {
+        const report = message as UsageReport;
+        if (report?.type !== 'usage' || report.id !== id) return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(report);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'usage', id });
+    });
+
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return {
+    url,
+    port: Number(new URL(url).port),
+    pid: child.pid ?? -1,
+    child,
+    output: () => output,
+    usage,
+    exited,
+    kill,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
