@@ -11,6 +11,14 @@ export const metadata: Metadata = {
   title: 'Askaway',
   description: "Answer your coding agent's questions from your phone.",
   applicationName: 'Askaway',
+  manifest: '/manifest.webmanifest',
+  icons: {
+    icon: [
+      { url: '/icons/favicon.svg', type: 'image/svg+xml' },
+      { url: '/icons/favicon-32.png', sizes: '32x32', type: 'image/png' },
+    ],
+    apple: '/icons/apple-touch-icon.png',
+  },
   appleWebApp: { capable: true, title: 'Askaway', statusBarStyle: 'default' },
   formatDetection: { telephone: false },
 };

@@ -104,7 +104,15 @@ export class ScriptedRuntime {
         if (error) return reject(error);
         const parsed = AnnounceAckSchema.safeParse(raw);
         if (!parsed.success) return reject(new Error(`bad announce ack ${JSON.stringify(raw)}`));
-        if (parsed.data.ok && parsed.data.status === 'resolved') this.stop(String(request.requestId));
+        // A re-announce after a host restart may be answered with the resolution itself.
+        if (parsed.data.ok && parsed.data.status === 'resolved') {
+          const requestId = String(request.requestId);
+          if (this.resolutionsFor(requestId).length === 0) {
+            this.resolutions.push({ requestId, protocolRequestId: String(request.protocolRequestId), resolution: parsed.data.resolution });
+            this.socket.emit('resolution:ack', { requestId }, () => undefined);
+          }
+          this.stop(requestId);
+        }
         resolve(parsed.data);
       });
     });
