@@ -28,6 +28,8 @@ export interface Machine {
   memoryBytes: number;
   node: string;
   platform: string;
+  /** Other work on the machine skews timings (not CPU-time figures): the 1-minute load when results were written. */
+  loadAverage1m: number;
 }
 
 export interface Results {
@@ -49,6 +51,7 @@ export function machine(): Machine {
     memoryBytes: os.totalmem(),
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    loadAverage1m: round(os.loadavg()[0] ?? 0, 2),
   };
 }
 

@@ -6,6 +6,8 @@ import { ROOT } from './figures';
 import { type UsageReport } from './usage-reporter';
 
 const REPORTER = path.join(import.meta.dirname, 'usage-reporter.ts');
+/** Preloads tsx (for the reporter and source runs) and the usage reporter into a child. */
+export const REPORTER_ARGS = ['--import', 'tsx', '--import', REPORTER];
 const DIST_CLI = path.join(ROOT, 'dist', 'cli.js');
 const SOURCE_CLI = path.join(ROOT, 'bin', 'cli.ts');
 
@@ -32,17 +34,16 @@ export function tempDir(prefix = 'askaway-bench-'): string {
 }
 
 /**
- * `askaway start --no-demo` in a child process, from source (tsx) by default
- * or from `dist/cli.js` with BENCH_HOST=dist.
+ * `askaway start --no-demo` in a child process: the built `dist/cli.js` when it
+ * exists (what users run; `npm run bench` builds first), else from source with tsx.
+ * BENCH_HOST=source or BENCH_HOST=dist forces one.
  */
-export const REPORTER_ARGS = ['--import', 'tsx', '--import', REPORTER];
-
 export function hostCommand(): string[] {
-  const useDist = process.env.BENCH_HOST === 'dist';
+  const mode = process.env.BENCH_HOST ?? (fs.existsSync(DIST_CLI) ? 'dist' : 'source');
+  if (mode === 'dist' && !fs.existsSync(DIST_CLI)) throw new Error('BENCH_HOST=dist but dist/cli.js does not exist: run npm run build');
   // Diagnostics, e.g. BENCH_HOST_NODE_ARGS=--cpu-prof to profile the host.
   const extra = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  if (useDist && !fs.existsSync(DIST_CLI)) throw new Error('BENCH_HOST=dist but dist/cli.js does not exist: run npm run build');
-  return [...extra, ...REPORTER_ARGS, useDist ? DIST_CLI : SOURCE_CLI];
+  return [...extra, ...REPORTER_ARGS, mode === 'dist' ? DIST_CLI : SOURCE_CLI];
 }
 
 export interface StartHostOptions {
