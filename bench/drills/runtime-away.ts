@@ -47,7 +47,10 @@ export async function drillRuntimeAway(): Promise<DrillOutcome[]> {
   const outcomes: DrillOutcome[] = [];
   try {
     await until(() => lanes.every((lane) => remote.pending.has(lane.requestId)), 'the questions to reach the remote', 10_000);
-    for (const lane of lanes) (lane.kind === 'cut' ? lane.proxy.cut() : lane.proxy.stall());
+    for (const lane of lanes) {
+      if (lane.kind === 'cut') lane.proxy.cut();
+      else lane.proxy.stall();
+    }
     const cutLane = lanes.find((lane) => lane.kind === 'cut');
     await until(() => cutLane?.connected() === false, 'the cut runtime to notice', 10_000);
     const awayFrom = Date.now();
