@@ -21,7 +21,7 @@ install       print the Claude Code settings that wire these hooks up
   --write     merge them into .claude/settings.json (keeps your other hooks; safe to repeat)
   --user      with --write: ~/.claude/settings.json instead of the project's
   --http      use the host's HTTP endpoint (needs ASKAWAY_TOKEN in Claude Code's environment)
-  --command   the command Claude Code runs (default: npx askaway hook claude-code)
+  --command   the command Claude Code runs (default: askaway hook claude-code; run "npm link" in the checkout once)
 
 Environment: ASKAWAY_URL, ASKAWAY_TOKEN, ASKAWAY_DATA_DIR (see askaway mcp --help).
 `;

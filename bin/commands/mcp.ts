@@ -14,7 +14,7 @@ Environment:
   ASKAWAY_DATA_DIR  data dir (default: ~/.askaway)
 
 Example (Claude Code):
-  claude mcp add askaway -- npx askaway mcp
+  claude mcp add askaway -- askaway mcp
 `;
 
 export const mcpCommand: CliCommand = {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import QRCode from 'qrcode';
 import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/host';
 import { mountAgentBridges } from '../../lib/host/bridges';
+import { startPush, type PushRuntime } from '../../lib/host/push';
 import { formatLifecycle } from '../../lib/host/lifecycle-log';
 import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
@@ -54,6 +55,16 @@ async function runStart(argv: string[]): Promise<number> {
     return 1;
   }
 
+  let push: PushRuntime;
+  try {
+    push = await startPush(host, { log });
+  } catch (error) {
+    await host.close();
+    if (!(error instanceof HostStartError)) throw error;
+    process.stderr.write(`askaway start: ${error.message}\n`);
+    return 1;
+  }
+
   await printBanner(host, options);
   const bridges = mountAgentBridges(host);
   const stopDemo = options.demo ? startDemo(host) : undefined;
@@ -62,6 +73,7 @@ async function runStart(argv: string[]): Promise<number> {
   // Runtimes first, so their withdrawals reach the log before it closes.
   await Promise.allSettled([stopDemo?.(), bridges.close()]);
   await host.close();
+  await push.close();
   // Anything a bridge left open must not keep a stopped host alive.
   setTimeout(() => process.exit(0), 2_000).unref();
   return 0;

@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../card/confirm-dialog';
 import { ScreenHeader } from '../shell/screen-header';
 import { AutoResolutionSettings } from './auto-resolution-settings';
 import { Choice } from './choice';
+import { NotificationSettings } from '../notification-settings';
 
 declare const __APP_VERSION__: string | undefined;
 const APP_VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.1.0';
@@ -74,14 +75,7 @@ export function SettingsView() {
 
         <AutoResolutionSettings preferences={state.host.preferences} connected={state.status === 'connected'} />
 
-        <section className="settings__section" aria-labelledby="s-notifications" data-testid="settings.notifications">
-          <h2 id="s-notifications" className="settings__title">
-            {t('s_notifications')}
-          </h2>
-          <div className="settings__group">
-            <p className="settings__explain">{t('s_notifications_soon')}</p>
-          </div>
-        </section>
+        <NotificationSettings connected={state.status === 'connected'} />
 
         <Choice<LangChoice>
           id="language"

@@ -22,6 +22,7 @@ import { applyEvents, EMPTY_HOST_VIEW, fromSnapshot } from './reduce';
 import { clearCachedHost, loadCachedHost, scheduleCacheSave } from './state-cache';
 import { getState, setAnswer, setState, type ConnectionError, type LocalAnswer } from './store';
 import { markConnected, markSnapshot } from './test-hook';
+import { attachPushChannel } from './push/channel';
 
 type RemoteSocket = Socket<RemoteServerToClientEvents, RemoteClientToServerEvents>;
 
@@ -83,6 +84,7 @@ export function startConnection(pairing: Pairing | null): void {
     timeout: 8_000,
   });
   socket = next;
+  attachPushChannel(next);
   next.on('connect', () => {
     markConnected();
     setStatus('connected');

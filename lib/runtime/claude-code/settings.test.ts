@@ -17,8 +17,8 @@ describe('hook install', () => {
   it('[R11.2] prints PreToolUse/AskUserQuestion and PermissionRequest/ExitPlanMode command hooks', () => {
     expect(askawayHookSettings()).toEqual({
       hooks: {
-        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'npx askaway hook claude-code', timeout: 600 }] }],
-        PermissionRequest: [{ matcher: 'ExitPlanMode', hooks: [{ type: 'command', command: 'npx askaway hook claude-code', timeout: 600 }] }],
+        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 600 }] }],
+        PermissionRequest: [{ matcher: 'ExitPlanMode', hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 600 }] }],
       },
     });
     const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417' }, allTools: true }).hooks;

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /** Claude Code's own limit for a hook, in seconds; our fallback fires before it. */
 export const CLAUDE_CODE_HOOK_TIMEOUT_S = 600;
-export const HOOK_COMMAND = 'npx askaway hook claude-code';
+export const HOOK_COMMAND = 'askaway hook claude-code';
 export const HOOK_HTTP_PATH = '/hooks/claude-code';
 
 export interface HookInstallOptions {

@@ -49,7 +49,7 @@ describe('askaway mcp (stdio)', () => {
       const result = await callAskUserQuestion(stdio.client, TWO_QUESTIONS);
       expect(result.isError).toBe(true);
       expect(result.text).toContain(`Askaway host is not reachable at ${url}`);
-      expect(result.text).toContain('npx askaway start');
+      expect(result.text).toContain('askaway start');
     } finally {
       await stdio.client.close();
     }
