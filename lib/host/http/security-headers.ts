@@ -5,13 +5,19 @@ import { type ServerResponse } from 'node:http';
 /** Used until the PWA build provides its own policy: the fallback pages run no script. */
 const FALLBACK_CSP = "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
+/** How often the policy file is checked for a rebuild. */
+const RECHECK_MS = 1_000;
+
 /**
  * The app-wide Content-Security-Policy (R12.2): the PWA build writes it to
- * `_askaway/csp-header.txt`; it is re-read until found, so building the PWA while
- * the host runs needs no restart. `frame-ancestors` is enforced either way.
+ * `_askaway/csp-header.txt`. A rebuild changes the inline-script hashes, so the file
+ * is re-read when its mtime changes (checked at most once a second): rebuilding
+ * while the host runs needs no restart. `frame-ancestors` is enforced either way.
  */
 export class SecurityHeaders {
   private csp: string | undefined;
+  private mtimeMs = -1;
+  private checkedAt = -Infinity;
 
   constructor(private readonly staticDir: string) {}
 
@@ -24,9 +30,27 @@ export class SecurityHeaders {
   }
 
   private policy(): string {
-    this.csp ??= readPolicy(path.join(this.staticDir, '_askaway', 'csp-header.txt'));
+    this.refresh();
     const base = this.csp ?? FALLBACK_CSP;
     return /frame-ancestors/i.test(base) ? base : `${base.replace(/;\s*$/, '')}; frame-ancestors 'none'`;
+  }
+
+  private refresh(): void {
+    const now = Date.now();
+    if (now - this.checkedAt < RECHECK_MS) return;
+    this.checkedAt = now;
+    const file = path.join(this.staticDir, '_askaway', 'csp-header.txt');
+    let mtimeMs: number;
+    try {
+      mtimeMs = fs.statSync(file).mtimeMs;
+    } catch {
+      this.csp = undefined;
+      this.mtimeMs = -1;
+      return;
+    }
+    if (mtimeMs === this.mtimeMs) return;
+    this.mtimeMs = mtimeMs;
+    this.csp = readPolicy(file);
   }
 }
 

@@ -64,6 +64,20 @@ describe('[R10.1] static PWA serving', () => {
     expect((await fetch(`${host.url}/_askaway/csp-header.txt`)).status).toBe(404);
   });
 
+  it('[R12.2] picks up the policy of a rebuild without a restart', async () => {
+    const { root } = buildSite();
+    const host = await startTestHost({ staticDir: root });
+    expect((await fetch(`${host.url}/`)).headers.get('content-security-policy')).toBe(CSP);
+    const rebuilt = CSP.replace('sha256-abc', 'sha256-def');
+    const file = path.join(root, '_askaway', 'csp-header.txt');
+    fs.writeFileSync(file, rebuilt);
+    // A different mtime marks the rebuild even on coarse-grained file systems.
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    await expect
+      .poll(async () => (await fetch(`${host.url}/`)).headers.get('content-security-policy'), { timeout: 5_000 })
+      .toBe(rebuilt);
+  });
+
   it('[R12.1] makes path traversal and symlink escapes impossible', async () => {
     const { root } = buildSite();
     const host = await startTestHost({ staticDir: root });
