@@ -11,6 +11,7 @@ import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http
 import { SecurityHeaders } from './http/security-headers';
 import { InteractionRegistry } from './registry';
 import { type LifecycleEvent } from './registry-types';
+import { startStaleSweep } from './stale-sweep';
 import { originAllowed, tokensEqual } from './sockets/handshake';
 import { attachRemoteNamespace } from './sockets/remote-namespace';
 import { attachRuntimeNamespace } from './sockets/runtime-namespace';
@@ -44,6 +45,10 @@ export interface HostOptions {
   store?: EventStore;
   rateLimits?: { runtime?: RateLimit; remote?: RateLimit };
   historyLimit?: number;
+  /** Withdraw a pending interaction its runtime has not announced for this long (died without withdrawing). Default 5 minutes. */
+  staleAfterMs?: number;
+  /** How often to look for such interactions. Default 15 s. */
+  staleSweepIntervalMs?: number;
   onLifecycle?: (event: LifecycleEvent) => void;
   onError?: (error: unknown) => void;
   /** Write `<dataDir>/host.json` while running. Default true. */
@@ -117,6 +122,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
   });
   attachRemoteNamespace(io, { registry, token, rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT, onError });
   registry.start(notifier);
+  const stopStaleSweep = startStaleSweep(registry, {
+    staleAfterMs: options.staleAfterMs,
+    intervalMs: options.staleSweepIntervalMs,
+    onError,
+  });
 
   const removeHostFile =
     options.writeHostFile === false ? () => undefined : writeHostFile(dataDir, { url, pid: process.pid, port, version: HOST_VERSION });
@@ -138,6 +148,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   };
 
   async function shutdown(): Promise<void> {
+    stopStaleSweep();
     registry.stop();
     await new Promise<void>((resolve) => {
       io.close(() => resolve());

@@ -55,6 +55,8 @@ export class InteractionRegistry {
   private readonly timer = new DeadlineTimer(() => this.fireDeadlines());
   private readonly now: () => Date;
   private notifier: RuntimeNotifier | undefined;
+  /** Epoch ms each pending requestId was last announced; memory only, like routes (R8.1). */
+  private readonly lastAnnounced = new Map<string, number>();
 
   constructor(private readonly options: RegistryOptions) {
     this.now = options.now ?? (() => new Date());
@@ -62,6 +64,8 @@ export class InteractionRegistry {
       for (const event of events) this.projection.apply(event);
       events = options.store.readSince(this.projection.seq, FOLD_PAGE);
     }
+    // Restored interactions count as announced now: their runtimes get the full grace period to re-announce.
+    this.restartSilenceClock();
   }
 
   /** Starts the deadline timer; deadlines that passed while the host was down fire now (R6.4). */
@@ -106,6 +110,7 @@ export class InteractionRegistry {
     if (known?.status === 'resolved' && known.resolution) return { ok: true, status: 'resolved', resolution: known.resolution };
     if (known?.status === 'withdrawn') return { ok: true, status: 'withdrawn' };
     this.routes.set(request.requestId, { socketId, protocolRequestId: request.protocolRequestId });
+    this.lastAnnounced.set(request.requestId, this.now().getTime());
     if (known) return { ok: true, status: 'pending', autoResolution: known.autoResolution };
 
     const now = this.now();
@@ -127,6 +132,34 @@ export class InteractionRegistry {
     if (command.reason !== undefined) event.reason = command.reason;
     this.commit([event]);
     return { ok: true };
+  }
+
+  /**
+   * Withdraws every pending interaction not announced for `silentForMs`: its
+   * runtime re-announces each second while it waits (R8.1), so silence means it
+   * died without withdrawing (SIGKILL, a killed hook). Returns the withdrawn ids.
+   */
+  withdrawSilent(silentForMs: number, reason: string): string[] {
+    const now = this.now().getTime();
+    const withdrawn: string[] = [];
+    for (const requestId of this.lastAnnounced.keys()) {
+      if (this.projection.get(requestId)?.status !== 'pending') this.lastAnnounced.delete(requestId);
+    }
+    for (const view of this.projection.pending()) {
+      const last = this.lastAnnounced.get(view.requestId);
+      if (last === undefined) this.lastAnnounced.set(view.requestId, now);
+      if (last === undefined || now - last < silentForMs) continue;
+      this.lastAnnounced.delete(view.requestId);
+      this.withdraw({ requestId: view.requestId, reason });
+      withdrawn.push(view.requestId);
+    }
+    return withdrawn;
+  }
+
+  /** Counts every pending interaction as announced now, e.g. after the host itself could not run. */
+  restartSilenceClock(): void {
+    const now = this.now().getTime();
+    for (const view of this.projection.pending()) this.lastAnnounced.set(view.requestId, now);
   }
 
   acknowledgeResolution(command: ResolutionAckCommand): SimpleAck {

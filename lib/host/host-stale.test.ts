@@ -1,0 +1,171 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type HostEvent, type InteractionRequest } from '../contracts';
+import { InteractionRegistry } from './registry';
+import { DEFAULT_STALE_AFTER_MS, formatDuration, staleReason, startStaleSweep } from './stale-sweep';
+import { MemoryEventStore } from './store/memory-event-store';
+import { SqliteEventStore } from './store/sqlite-event-store';
+import { closeAllClients, connectRemote, connectRuntime, type RuntimeClient } from './test-support/clients';
+import { questionRequest } from './test-support/fixtures';
+import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
+
+const STALE_AFTER_MS = 1_500;
+const FAST = { staleAfterMs: STALE_AFTER_MS, staleSweepIntervalMs: 100 };
+const WAIT = { timeout: 8_000, interval: 50 };
+
+const stops: (() => void)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) stop();
+  vi.useRealTimers();
+  closeAllClients();
+  await closeAllHosts();
+});
+
+/** What a waiting runtime does (R8.1): re-announce with a fresh protocol id, here every 200 ms. */
+function keepAnnouncing(runtime: RuntimeClient, request: InteractionRequest): () => void {
+  let count = 0;
+  const timer = setInterval(() => {
+    count += 1;
+    runtime.emit('announce', { ...request, protocolRequestId: `${request.protocolRequestId}-${count}` }, () => undefined);
+  }, 200);
+  const stop = () => clearInterval(timer);
+  stops.push(stop);
+  return stop;
+}
+
+const withdrawnEvent = (events: readonly HostEvent[], requestId: string) =>
+  events.find((event) => event.type === 'interaction.withdrawn' && event.requestId === requestId);
+
+describe('stale interactions (runtime died without withdrawing)', () => {
+  it('[R8.1][R10.2] withdraws a question whose runtime stopped announcing, logs it, and tells remotes', async () => {
+    const host = await startTestHost(FAST);
+    const runtime = await connectRuntime(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const request = questionRequest();
+    const announcedAt = Date.now();
+    await runtime.socket.emitWithAck('announce', request);
+
+    await vi.waitFor(() => expect(withdrawnEvent(remote.events, request.requestId)).toBeDefined(), WAIT);
+    expect(withdrawnEvent(remote.events, request.requestId)).toMatchObject({
+      reason: 'The agent stopped waiting (no contact for 1.5 seconds)',
+    });
+    const logged = host.registry.readSince(0, 100).filter((event) => event.type === 'interaction.withdrawn');
+    expect(logged).toHaveLength(1);
+    const view = host.registry.projection.get(request.requestId);
+    expect(view).toMatchObject({ status: 'withdrawn', withdrawnReason: staleReason(STALE_AFTER_MS) });
+    expect(Date.parse(view?.withdrawnAt ?? '')).toBeGreaterThanOrEqual(announcedAt + STALE_AFTER_MS);
+    expect(host.registry.snapshot().pending).toEqual([]);
+    // A runtime that was only slow, not dead, learns the outcome when it re-announces.
+    expect(await runtime.socket.emitWithAck('announce', { ...request, protocolRequestId: 'late' })).toEqual({ ok: true, status: 'withdrawn' });
+  });
+
+  it('[R8.1] keeps a question whose runtime keeps announcing, even across a reconnect', async () => {
+    const host = await startTestHost(FAST);
+    const first = await connectRuntime(host.url, TEST_TOKEN, 'alive');
+    const silentRuntime = await connectRuntime(host.url, TEST_TOKEN, 'dead');
+    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const alive = questionRequest();
+    const silent = questionRequest();
+    await first.socket.emitWithAck('announce', alive);
+    await silentRuntime.socket.emitWithAck('announce', silent);
+    let stopAlive = keepAnnouncing(first.socket, alive);
+
+    // Announced together: had `alive` gone quiet it would be swept in the same pass as `silent`.
+    await vi.waitFor(() => expect(withdrawnEvent(remote.events, silent.requestId)).toBeDefined(), WAIT);
+    expect(host.registry.projection.get(alive.requestId)?.status).toBe('pending');
+
+    // The runtime drops and comes back on a new socket, still within the window.
+    stopAlive();
+    first.socket.disconnect();
+    const again = await connectRuntime(host.url, TEST_TOKEN, 'alive');
+    stopAlive = keepAnnouncing(again.socket, alive);
+    const secondRound = questionRequest();
+    await silentRuntime.socket.emitWithAck('announce', secondRound);
+    await vi.waitFor(() => expect(withdrawnEvent(remote.events, secondRound.requestId)).toBeDefined(), WAIT);
+    expect(host.registry.projection.get(alive.requestId)?.status).toBe('pending');
+
+    // Once it stops announcing for good, it goes too.
+    stopAlive();
+    await vi.waitFor(() => expect(withdrawnEvent(remote.events, alive.requestId)).toBeDefined(), WAIT);
+  });
+
+  it('[R8.1][R10.2] after a restart, restored questions get the full window to be re-announced', async () => {
+    const dataDir = tempDir();
+    const store = new SqliteEventStore(path.join(dataDir, 'askaway.db'));
+    // Announced an hour ago by a registry that is gone: only the time since restart may count.
+    const longAgo = new Date(Date.now() - 60 * 60_000);
+    const offline = new InteractionRegistry({ store, now: () => longAgo });
+    const kept = questionRequest();
+    const abandoned = questionRequest();
+    offline.announce(kept, 'gone');
+    offline.announce(abandoned, 'gone');
+    offline.stop();
+    store.close();
+
+    const restartedAt = Date.now();
+    const host = await startTestHost({ dataDir, ...FAST });
+    expect(host.registry.snapshot().pending.map((view) => view.requestId).sort()).toEqual([kept.requestId, abandoned.requestId].sort());
+    const runtime = await connectRuntime(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, TEST_TOKEN);
+    expect(await runtime.socket.emitWithAck('announce', { ...kept, protocolRequestId: 'after-restart' })).toMatchObject({ status: 'pending' });
+    keepAnnouncing(runtime.socket, kept);
+
+    await vi.waitFor(() => expect(withdrawnEvent(remote.events, abandoned.requestId)).toBeDefined(), WAIT);
+    const withdrawnAt = Date.parse(host.registry.projection.get(abandoned.requestId)?.withdrawnAt ?? '');
+    expect(withdrawnAt).toBeGreaterThanOrEqual(restartedAt + STALE_AFTER_MS);
+    expect(host.registry.projection.get(kept.requestId)?.status).toBe('pending');
+  });
+});
+
+describe('stale sweep timing', () => {
+  function clockedRegistry() {
+    let clock = Date.parse('2025-01-01T00:00:00Z');
+    const registry = new InteractionRegistry({ store: new MemoryEventStore(), now: () => new Date(clock) });
+    return { registry, advance: (ms: number) => (clock += ms), now: () => clock };
+  }
+
+  it('[R8.1] a silent runtime survives anything shorter than the window (a 30 s outage keeps its question)', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { registry, advance, now } = clockedRegistry();
+    stops.push(startStaleSweep(registry, { staleAfterMs: DEFAULT_STALE_AFTER_MS, intervalMs: 15_000, now }));
+    const request = questionRequest();
+    registry.announce(request, 'socket');
+    for (let elapsed = 0; elapsed < DEFAULT_STALE_AFTER_MS - 15_000; elapsed += 15_000) {
+      advance(15_000);
+      vi.advanceTimersByTime(15_000);
+    }
+    expect(registry.projection.get(request.requestId)?.status).toBe('pending');
+    advance(15_000);
+    vi.advanceTimersByTime(15_000);
+    expect(registry.projection.get(request.requestId)).toMatchObject({
+      status: 'withdrawn',
+      withdrawnReason: 'The agent stopped waiting (no contact for 5 minutes)',
+    });
+  });
+
+  it('[R8.1] a host that was itself asleep gives runtimes a fresh window instead of withdrawing everything', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { registry, advance, now } = clockedRegistry();
+    stops.push(startStaleSweep(registry, { staleAfterMs: 60_000, intervalMs: 1_000, now }));
+    const request = questionRequest();
+    registry.announce(request, 'socket');
+    // The laptop sleeps for an hour: the next tick comes an hour late.
+    advance(60 * 60_000);
+    vi.advanceTimersByTime(1_000);
+    expect(registry.projection.get(request.requestId)?.status).toBe('pending');
+    for (let elapsed = 0; elapsed < 60_000; elapsed += 1_000) {
+      advance(1_000);
+      vi.advanceTimersByTime(1_000);
+    }
+    expect(registry.projection.get(request.requestId)?.status).toBe('withdrawn');
+  });
+
+  it('formats the window for the reason shown on the phone', () => {
+    expect(formatDuration(5 * 60_000)).toBe('5 minutes');
+    expect(formatDuration(60_000)).toBe('1 minute');
+    expect(formatDuration(90_000)).toBe('1.5 minutes');
+    expect(formatDuration(2 * 3_600_000)).toBe('2 hours');
+    expect(formatDuration(1_000)).toBe('1 second');
+    expect(formatDuration(1_500)).toBe('1.5 seconds');
+  });
+});
