@@ -27,6 +27,10 @@ Environment: ASKAWAY_URL, ASKAWAY_TOKEN, ASKAWAY_DATA_DIR (see askaway mcp --hel
 `;
 
 const MAX_STDIN_BYTES = 5 * 1024 * 1024;
+/** How Claude Code (or a closing terminal) stops a hook. */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+/** Time to withdraw the pending question after a stop signal; the connection flushes for at most 1 s. */
+const STOP_GRACE_MS = 1_500;
 
 export const hookCommand: CliCommand = {
   name: 'hook',
@@ -71,9 +75,13 @@ async function runClaudeCodeHook(argv: string[]): Promise<number> {
     return 0;
   }
   const stop = new AbortController();
-  const onSignal = () => stop.abort(new Error('the hook was stopped'));
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  const onSignal = (signal: NodeJS.Signals) => {
+    // Claude Code cancelled the hook (the user answered in the terminal, or it is quitting):
+    // withdraw from the phones, but never outlive the grace period doing so.
+    stop.abort(new Error(`the hook was stopped (${signal})`));
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   const runtime = runtimeClientProvider();
   try {
     const output = await handleClaudeCodeHook(payload, {
@@ -83,11 +91,11 @@ async function runClaudeCodeHook(argv: string[]): Promise<number> {
       signal: stop.signal,
       log: (line) => process.stderr.write(`${line}\n`),
     });
-    if (Object.keys(output).length > 0) process.stdout.write(`${JSON.stringify(output)}\n`);
+    // Nobody reads a cancelled hook's reply, and writing to a closed pipe would crash before the withdrawal is sent.
+    if (!stop.signal.aborted && Object.keys(output).length > 0) process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
   } finally {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     await runtime.close();
   }
 }

@@ -2,6 +2,11 @@ import { HOST_VERSION } from '../../lib/host';
 import { runStdioMcpServer } from '../../lib/runtime/mcp/stdio';
 import { type CliCommand } from './types';
 
+/** How a client (or a closing terminal) stops the server. */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+/** Time to withdraw pending questions after a stop signal; the connection flushes for at most 1 s. */
+const STOP_GRACE_MS = 1_500;
+
 export const MCP_USAGE = `Usage: askaway mcp
 
 Runs an MCP server on stdin/stdout exposing the AskUserQuestion tool. Each call
@@ -30,14 +35,16 @@ export const mcpCommand: CliCommand = {
       return 2;
     }
     const stop = new AbortController();
-    const onSignal = () => stop.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const onSignal = () => {
+      // The client went away: withdraw what is pending from the phones, but never outlive the grace period doing so.
+      stop.abort();
+      setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    };
+    for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     try {
       await runStdioMcpServer({ version: HOST_VERSION, signal: stop.signal });
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
     return 0;
   },

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ASK_USER_QUESTION_TOOL_NAME, type InteractionContext, type InteractionOrigin } from '../../contracts';
 import { childSubagentContext, errorMessage, type BrokerResult, type PermissionBrokerPort, withSubagentInteractionBroker } from '../../core';
 import { EXIT_PLAN_MODE_TOOL_NAME } from '../../protocol';
+import { type RuntimeClient } from '../runtime-broker';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
 import { ClaudeCodeHookPayloadSchema, type ClaudeCodeHookOutput, type ClaudeCodeHookPayload } from './hook-payload';
 import { toAskUserQuestionInput, toUpdatedInput } from './question-input';
@@ -10,6 +11,8 @@ import { readLastAssistantMessage } from './transcript';
 
 /** Claude Code kills a hook after 600 s by default; give up 60 s earlier so the fallback lands. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 540_000;
+/** Shown on the phone when Claude Code cancels the hook (signal, or the HTTP request closed). */
+export const HOOK_CANCELLED_REASON = 'Claude Code stopped waiting (answered in the terminal, or the turn was interrupted)';
 
 export interface ClaudeCodeHookOptions {
   runtime: RuntimeClientProvider;
@@ -80,16 +83,22 @@ async function requestDecision(payload: ClaudeCodeHookPayload, options: ClaudeCo
   const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const requestId = `claude-code-${payload.hook_event_name}-${payload.tool_use_id ?? randomUUID()}`.slice(0, 200);
   const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(options.signal?.reason);
+  let runtime: RuntimeClient | undefined;
+  const onOuterAbort = () => {
+    // Say why on the phone before the broker's generic "aborted" withdrawal.
+    runtime?.connection.withdraw(requestId, HOOK_CANCELLED_REASON).catch(() => undefined);
+    controller.abort(options.signal?.reason);
+  };
+  if (options.signal?.aborted) controller.abort(options.signal.reason);
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const runtime = options.runtime.get(payload.agent_type ? `Claude Code (${payload.agent_type})` : 'Claude Code');
+    runtime = options.runtime.get(payload.agent_type ? `Claude Code (${payload.agent_type})` : 'Claude Code');
     timer = setTimeout(() => {
       timedOut = true;
       // Say why on the phone, then stop waiting; the terminal takes over.
-      runtime.connection.withdraw(requestId, 'No answer in time: the question went back to the terminal').catch(() => undefined);
+      runtime?.connection.withdraw(requestId, 'No answer in time: the question went back to the terminal').catch(() => undefined);
       controller.abort(new Error('hook timeout'));
     }, timeoutMs);
     await runtime.connection.ready(options.hostCheckTimeoutMs ?? HOST_CHECK_TIMEOUT_MS);
