@@ -9,8 +9,10 @@ import { useEffect, useState } from 'react';
 export const PREVIEW_CSP_META =
   '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; img-src data:">';
 
+// Mockups are written against browser defaults (dark text on white), so the frame stays
+// light in dark mode too; following the app's scheme made their text white on white.
 const PREVIEW_STYLE =
-  '<style>:root{color-scheme:light dark}body{margin:12px;font:14px/1.45 system-ui,sans-serif;overflow-wrap:anywhere}pre,code{font-family:ui-monospace,Menlo,Consolas,monospace}img{max-width:100%}</style>';
+  '<style>:root{color-scheme:light}body{margin:12px;background:#fff;color:#1b1c1f;font:14px/1.45 system-ui,sans-serif;overflow-wrap:anywhere}pre,code{font-family:ui-monospace,Menlo,Consolas,monospace}img{max-width:100%}</style>';
 
 export function buildPreviewDocument(cleanHtml: string): string {
   return `${PREVIEW_CSP_META}${PREVIEW_STYLE}${cleanHtml}`;
