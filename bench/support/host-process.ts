@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -139,4 +139,20 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
       clearTimeout(timer);
     },
   };
+}
+
+let clockTicks: number | undefined;
+
+/**
+ * CPU time (µs) and RSS of any process from /proc: readable even while the process is
+ * too busy to answer over IPC (Linux only).
+ */
+export function procUsage(pid: number): { cpuMicros: number; rssBytes: number; at: number } {
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may contain spaces) start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return { cpuMicros: (ticks / clockTicks) * 1e6, rssBytes: rssKb * 1024, at: performance.now() };
 }
