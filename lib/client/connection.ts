@@ -31,11 +31,16 @@ const ACK_TIMEOUT_MS = 10_000;
 const LIVENESS_TIMEOUT_MS = 3_000;
 /** Host errors that may clear up on their own: the answer stays queued and is retried. */
 const TRANSIENT = new Set(['unknown-interaction', 'rate-limited', 'internal']);
+/** A queued answer is retried on a live socket after this delay, doubling up to the max. */
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
 
 let socket: RemoteSocket | null = null;
 let current: Pairing | null = null;
 const inFlight = new Set<string>();
 let windowHooked = false;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+let retryDelayMs = RETRY_MIN_MS;
 
 function newId(): string {
   const bytes = new Uint8Array(16);
@@ -137,6 +142,7 @@ export function stopConnection(): void {
   socket = null;
   current = null;
   inFlight.clear();
+  clearRetry();
 }
 
 function onSnapshot(raw: unknown): void {
@@ -253,7 +259,7 @@ function send(answer: LocalAnswer): void {
     inFlight.delete(answer.clientResponseId);
     if (error) {
       // No ack: keep it queued; the same clientResponseId makes the retry idempotent.
-      setAnswer({ ...answer, phase: 'queued' });
+      requeue(answer);
       return;
     }
     const ack = RespondAckSchema.safeParse(raw);
@@ -261,14 +267,34 @@ function send(answer: LocalAnswer): void {
   });
 }
 
+/**
+ * Back to the queue. A reconnect flushes the queue, but a refusal on a live socket
+ * (rate-limited, internal, no ack in time) would wait for one forever: retry later.
+ */
+function requeue(answer: LocalAnswer): void {
+  setAnswer({ ...answer, phase: 'queued' });
+  if (retryTimer !== null || !socket?.connected) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    flushOutbox();
+  }, retryDelayMs);
+  retryDelayMs = Math.min(RETRY_MAX_MS, retryDelayMs * 2);
+}
+
+function clearRetry(): void {
+  if (retryTimer !== null) clearTimeout(retryTimer);
+  retryTimer = null;
+  retryDelayMs = RETRY_MIN_MS;
+}
+
 async function settle(answer: LocalAnswer, ack: RespondAck | null): Promise<void> {
   if (!ack) {
-    setAnswer({ ...answer, phase: 'queued' });
+    requeue(answer);
     return;
   }
   if (!ack.ok) {
     if (TRANSIENT.has(ack.error.code)) {
-      setAnswer({ ...answer, phase: 'queued' });
+      requeue(answer);
       return;
     }
     const failed: LocalAnswer = { ...answer, phase: 'failed', error: ack.error.message };
@@ -276,6 +302,7 @@ async function settle(answer: LocalAnswer, ack: RespondAck | null): Promise<void
     await putOutboxEntry(toEntry(failed, 'failed')).catch(() => undefined);
     return;
   }
+  retryDelayMs = RETRY_MIN_MS;
   const won = ack.status === 'accepted' || ack.resolution.clientResponseId === answer.clientResponseId;
   if (won) {
     setAnswer({ ...answer, phase: 'accepted', resolution: ack.resolution });
