@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { type NewHostEvent } from '../../contracts';
+import { HostStartError } from '../errors';
+import { tempDir } from '../test-support/test-host';
+import { SqliteEventStore } from './sqlite-event-store';
+import { durabilityFromEnv } from './sqlite-open';
+
+const delivered = (requestId: string): NewHostEvent => ({ type: 'interaction.delivered', at: '2026-01-01T00:00:00.000Z', requestId });
+
+function logFile(): string {
+  return path.join(tempDir('askaway-open-'), 'askaway.db');
+}
+
+/** A log with a few events, closed cleanly (WAL checkpointed into the main file). */
+function writtenLog(): string {
+  const file = logFile();
+  const store = new SqliteEventStore(file);
+  store.append(['a', 'b', 'c'].map(delivered));
+  store.close();
+  return file;
+}
+
+/** Every file next to the log, byte for byte. */
+function filesNextTo(file: string): Record<string, string> {
+  const dir = path.dirname(file);
+  return Object.fromEntries(fs.readdirSync(dir).map((name) => [name, fs.readFileSync(path.join(dir, name)).toString('base64')]));
+}
+
+function expectRefused(file: string, reason: RegExp): void {
+  const before = filesNextTo(file);
+  let thrown: unknown;
+  try {
+    new SqliteEventStore(file).close();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(HostStartError);
+  const message = thrown instanceof Error ? thrown.message : '';
+  expect(message).toContain(file);
+  expect(message).toMatch(reason);
+  expect(message).toMatch(/left untouched; move it aside/);
+  expect(filesNextTo(file)).toEqual(before);
+}
+
+describe('[R10.2] SQLite log: what is refused at open', () => {
+  it('[R10.2] refuses a log with a damaged page and writes nothing', () => {
+    const file = writtenLog();
+    const pageSize = fs.readFileSync(file).readUInt16BE(16);
+    const handle = fs.openSync(file, 'r+');
+    // The events table's root page (page 2), past its header: cell pointers and cells.
+    fs.writeSync(handle, Buffer.alloc(512, 0xa5), 0, 512, pageSize + 8);
+    fs.closeSync(handle);
+    expectRefused(file, /is damaged|not a readable SQLite database/);
+  });
+
+  it('[R10.2] refuses a file that is not a SQLite database', () => {
+    const file = logFile();
+    fs.writeFileSync(file, '{"not": "a database"}\n'.repeat(300));
+    expectRefused(file, /not a readable SQLite database/);
+  });
+
+  it('[R10.2] refuses a log written by a newer Askaway', () => {
+    const file = writtenLog();
+    const db = new Database(file);
+    db.pragma('user_version = 2');
+    db.close();
+    expectRefused(file, /newer Askaway \(schema 2, this one reads 1\)/);
+  });
+
+  it('[R10.2] refuses another application\'s SQLite database', () => {
+    const file = logFile();
+    const db = new Database(file);
+    db.exec('CREATE TABLE contacts (id INTEGER PRIMARY KEY, name TEXT)');
+    db.close();
+    expectRefused(file, /SQLite database Askaway does not know \(tables: contacts\)/);
+  });
+
+  it('[R10.2] refuses an events table of another shape', () => {
+    const file = logFile();
+    const db = new Database(file);
+    db.exec('CREATE TABLE events (id INTEGER PRIMARY KEY, payload TEXT)');
+    db.close();
+    expectRefused(file, /does not know/);
+  });
+
+  it('[R10.2] opens an empty file and a log of its own schema', () => {
+    const empty = logFile();
+    fs.writeFileSync(empty, '');
+    const fresh = new SqliteEventStore(empty);
+    fresh.append([delivered('x')]);
+    fresh.close();
+    const reopened = new SqliteEventStore(empty);
+    expect(reopened.lastSeq()).toBe(1);
+    reopened.close();
+  });
+});
+
+describe('[R10.2] SQLite log durability setting', () => {
+  it('[R10.2] defaults to synchronous=NORMAL in WAL and takes full from the option', () => {
+    const mode = (durability?: 'full' | 'normal') => {
+      const store = new SqliteEventStore(logFile(), durability ? { durability } : {});
+      const db = (store as unknown as { db: Database.Database }).db;
+      const result = { journal: db.pragma('journal_mode', { simple: true }), synchronous: db.pragma('synchronous', { simple: true }) };
+      store.close();
+      return result;
+    };
+    // SQLite reports synchronous as a number: 1 = NORMAL, 2 = FULL.
+    expect(mode('full')).toEqual({ journal: 'wal', synchronous: 2 });
+    expect(mode('normal')).toEqual({ journal: 'wal', synchronous: 1 });
+  });
+
+  it('[R10.2] reads ASKAWAY_DURABILITY and rejects unknown values', () => {
+    expect(durabilityFromEnv(undefined)).toBe('normal');
+    expect(durabilityFromEnv('')).toBe('normal');
+    expect(durabilityFromEnv(' FULL ')).toBe('full');
+    expect(durabilityFromEnv('normal')).toBe('normal');
+    expect(() => durabilityFromEnv('off')).toThrow(/ASKAWAY_DURABILITY must be "normal" or "full", not "off"/);
+  });
+});
