@@ -5,6 +5,7 @@ import {
   InteractionRequestSchema,
   type InteractionResolution,
   InteractionResolutionSchema,
+  MAX_MESSAGE_BYTES,
   PermissionInputSchema,
   PlanApprovalInputSchema,
   type InteractionKind,
@@ -43,6 +44,9 @@ export class InvalidInteractionRequestError extends FatalInteractionError {
   }
 }
 
+/** Room for socket.io's framing (event name, ack id) around the announced request. */
+const ENVELOPE_BYTES = 1_024;
+
 const INPUT_SCHEMAS = {
   question: AskUserQuestionInputSchema,
   'plan-approval': PlanApprovalInputSchema,
@@ -71,6 +75,14 @@ export function buildInteractionRequest(request: PermissionRequest, createdAt: D
   const parsed = InteractionRequestSchema.safeParse(candidate);
   if (!parsed.success) {
     throw new InvalidInteractionRequestError(`Invalid interaction request for ${request.toolName}: ${formatIssues(parsed.error.issues)}`);
+  }
+  // Each field can be within its limit while the whole is not (previews, multi-byte text). The host
+  // drops a connection that sends more than MAX_MESSAGE_BYTES, so re-announcing would loop forever.
+  const bytes = new TextEncoder().encode(JSON.stringify(parsed.data)).length;
+  if (bytes > MAX_MESSAGE_BYTES - ENVELOPE_BYTES) {
+    throw new InvalidInteractionRequestError(
+      `${request.toolName} input is too large to send (${bytes} bytes, at most ${MAX_MESSAGE_BYTES - ENVELOPE_BYTES}): shorten previews or text`,
+    );
   }
   return parsed.data;
 }

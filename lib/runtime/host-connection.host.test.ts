@@ -43,6 +43,34 @@ describe('host connection against a real host', () => {
     });
   });
 
+  it('[R12.3] a valid request too large for one host message fails at once and leaves the connection alone', async () => {
+    const host = await startTestHost();
+    runtime = createRuntimeClient({ url: host.url, token: host.token });
+    await runtime.connection.ready();
+    phone = await connectScriptedRemote(host.url, host.token);
+    const drops: boolean[] = [];
+    runtime.connection.onConnectionChange((up) => drops.push(up));
+    const normal = executeToolCall({ tool: askUserQuestionTool, input: TWO_QUESTIONS, sessionId: 'root', broker: runtime.broker });
+    const question = await phone.next();
+
+    // Every field within its own limit (4 questions, 4 options, 20,000-character previews), 320 kB in all.
+    const huge = {
+      questions: [1, 2, 3, 4].map((n) => ({
+        question: `Which layout ${n}?`,
+        header: `Layout ${n}`,
+        multiSelect: false,
+        options: ['A', 'B', 'C', 'D'].map((label) => ({ label, description: `Layout ${label}`, preview: label.repeat(20_000) })),
+      })),
+    };
+    const tooLarge = await executeToolCall({ tool: askUserQuestionTool, input: huge, sessionId: 'root', broker: runtime.broker });
+    expect(tooLarge).toMatchObject({ ok: false, error: expect.stringContaining('too large') });
+
+    const ack = await phone.respond(question.requestId, { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+    expect(ack).toMatchObject({ ok: true, status: 'accepted' });
+    await expect(normal).resolves.toMatchObject({ ok: true });
+    expect(drops).toEqual([]);
+  });
+
   it('[R12.1] a wrong token is refused with a clear error and the call fails instead of hanging', async () => {
     const host = await startTestHost();
     runtime = createRuntimeClient({ url: host.url, token: 'not-the-token' });
