@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run build`: static export → CSP → service worker → CLI bundle. Offline; stops at the first error.
+// `npm run build`: static export → CSP → service worker → precompressed files → CLI bundle. Offline; stops at the first error.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { compressStaticFiles } from './build-pwa/compress.mjs';
 import { applyCsp } from './build-pwa/csp.mjs';
 import { buildServiceWorker } from './build-pwa/service-worker.mjs';
 
@@ -41,6 +42,11 @@ try {
   await step('service worker', async () => {
     const { count, size } = await buildServiceWorker({ root, outDir });
     return `${count} files precached, ${Math.round(size / 1024)} KiB`;
+  });
+  await step('precompressed .br/.gz', async () => {
+    const { files, raw, br, gz } = await compressStaticFiles(outDir);
+    const kib = (bytes) => `${Math.round(bytes / 1024)} KiB`;
+    return `${files} files written; ${kib(raw)} → brotli ${kib(br)}, gzip ${kib(gz)}`;
   });
   const cliBuild = path.join(root, 'scripts', 'build-cli.mjs');
   if (existsSync(cliBuild)) await step('cli bundle', () => run(process.execPath, [cliBuild]));

@@ -7,7 +7,8 @@ import { injectManifest } from 'workbox-build';
 
 /** Every file the app needs offline. `_askaway/` holds host-only files; sw.js is the worker itself. */
 const GLOB_PATTERNS = ['**/*.{html,js,css,txt,json,png,svg,ico,webmanifest,woff2}'];
-const GLOB_IGNORES = ['sw.js', 'sw.src.js', '_askaway/**', '**/*.map'];
+// The .br/.gz siblings (scripts/build-pwa/compress.mjs) are transfer encodings of listed files, not assets.
+const GLOB_IGNORES = ['sw.js', 'sw.src.js', '_askaway/**', '**/*.map', '**/*.br', '**/*.gz'];
 
 export async function buildServiceWorker({ root, outDir }) {
   const entry = path.join(root, 'lib', 'client', 'sw', 'service-worker.ts');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { contentTypeFor } from './content-types';
 import { fallbackPageHtml } from './fallback-page';
+import { chooseRepresentation, isPrecompressedSibling } from './precompressed';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -10,6 +11,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * Serves the PWA's static export (R10.1) with clean URLs (`/history` →
  * `history.html`). Paths are decoded once, `..` segments are refused, and the
  * real path of every file must stay inside the root, so symlinks cannot escape.
+ * Text files go out as their build-time `.br`/`.gz` sibling when the client accepts
+ * it; the siblings are not served under their own names. Range requests get the
+ * whole representation (200): the PWA's files are small and nothing needs ranges.
  */
 export function createStaticHandler(staticDir: string) {
   const root = path.resolve(staticDir);
@@ -28,12 +32,14 @@ export function createStaticHandler(staticDir: string) {
       if (path.extname(pathname) === '') return sendHtml(res, req, 200, fallbackPageHtml(root));
       return sendText(res, 404, 'Not found');
     }
-    for (const candidate of candidatesFor(pathname)) {
-      const file = await resolveInside(realRoot, candidate);
-      if (file) return sendFile(req, res, file, pathname);
+    if (!isPrecompressedSibling(pathname)) {
+      for (const candidate of candidatesFor(pathname)) {
+        const file = await resolveInside(realRoot, candidate);
+        if (file) return sendFile(req, res, realRoot, file, pathname);
+      }
     }
     const notFound = await resolveInside(realRoot, '/404.html');
-    if (notFound) return sendFile(req, res, notFound, pathname, 404);
+    if (notFound) return sendFile(req, res, realRoot, notFound, pathname, 404);
     return sendText(res, 404, 'Not found');
   };
 }
@@ -60,12 +66,16 @@ async function resolveInside(realRoot: string, candidate: string): Promise<strin
   return (await isFile(real)) ? real : null;
 }
 
-async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, pathname: string, status = 200) {
-  const stat = await fs.promises.stat(file);
-  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+async function sendFile(req: IncomingMessage, res: ServerResponse, realRoot: string, file: string, pathname: string, status = 200) {
+  const chosen = await chooseRepresentation(realRoot, file, headerValue(req.headers['accept-encoding']));
+  const { stat, encoding } = chosen;
+  // Each encoding is its own representation, so it needs its own validator.
+  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}${encoding ? `-${encoding}` : ''}"`;
   res.setHeader('Content-Type', contentTypeFor(file));
   res.setHeader('Cache-Control', cacheControlFor(pathname));
   res.setHeader('ETag', etag);
+  if (chosen.varies) res.setHeader('Vary', 'Accept-Encoding');
+  if (encoding) res.setHeader('Content-Encoding', encoding);
   if (status === 200 && req.headers['if-none-match'] === etag) {
     res.writeHead(304).end();
     return;
@@ -76,9 +86,13 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string,
     res.end();
     return;
   }
-  const stream = fs.createReadStream(file);
+  const stream = fs.createReadStream(chosen.file);
   stream.on('error', () => res.destroy());
   stream.pipe(res);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
 }
 
 /** Hashed build assets never change; everything else must revalidate so updates reach phones. */
