@@ -35,6 +35,22 @@ test('[R9.3] single select: the exact label (with its Recommended suffix) reache
   await expect(card.page.getByTestId('card.receipt-applied')).toContainText('Received by the agent');
 });
 
+test('[R9.3] after answering, the primary action leads to the next waiting question, then back to the inbox', async ({ app, runtime }) => {
+  const first = await runtime.ask(singleQuestion);
+  const second = await runtime.ask(previewQuestion);
+  const card = await app.openCard(first);
+  await card.choose(0, 'Redis (Recommended)');
+  await card.submit();
+  await expect(card.receipt).toBeVisible();
+  const next = card.page.getByTestId('card.next-pending');
+  await expect(next).toHaveText('Next question');
+  await next.click();
+  await expect(card.page).toHaveURL(new RegExp(`/card\\?id=${second}`));
+  await card.skipAll();
+  await expect(card.receipt).toBeVisible();
+  await expect(next).toHaveText('Back to inbox');
+});
+
 test('[R2.9][R9.11] multi select, Other and notes across steps; answers kept going back and forth', async ({ app, runtime }) => {
   const requestId = await runtime.ask(threeQuestions);
   const card = await app.openCard(requestId);
@@ -130,4 +146,30 @@ test('[R9.3] desktop keyboard: number keys pick options, Enter submits', async (
   await app.page.keyboard.press('Enter');
   const { content } = await delivered(runtime, requestId, singleQuestion);
   expect(content).toEqual({ answers: { [STORAGE_QUESTION]: 'Memcached' } });
+});
+
+test('[R9.8][R10.4] an answer the host refuses can be corrected and sent again; the card is not stuck on the error', async ({ app, runtime }) => {
+  const requestId = await runtime.ask(threeQuestions);
+  const card = await app.openCard(requestId);
+  await card.choose(1, 'Search');
+  await card.choose(1, 'Export');
+  // The typed text fits the box, but joined with the labels the answer is over the host's 2,000 characters.
+  await card.other(1, 'x'.repeat(1_995));
+  await card.submit();
+  await expect(card.page.getByTestId('card.send-error')).toBeVisible();
+  expect(runtime.resolutionsFor(requestId)).toHaveLength(0);
+
+  // Back to the form with everything still chosen (phone: from the review).
+  const edit = card.page.getByTestId('card.review-edit').nth(1);
+  if (await edit.isVisible()) await edit.click();
+  await expect(card.option(1, 'Export')).toHaveAttribute('data-checked', 'true');
+  await card.question(1).getByTestId('card.other-input').fill('Offline mode');
+  await card.submit();
+  await expect.poll(() => runtime.resolutionsFor(requestId).length).toBe(1);
+  const resolution = runtime.resolutionsFor(requestId)[0] as InteractionResolution;
+  expect(resolution.response).toEqual({
+    action: 'accept',
+    content: { answers: { 'Which features should ship first?': 'Search, Export, Offline mode' } },
+  });
+  await expect(card.receipt).toHaveAttribute('data-state', /delivered|applied/);
 });

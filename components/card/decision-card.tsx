@@ -9,6 +9,7 @@ import { Countdown } from '../countdown';
 import { CardFrame } from './card-frame';
 import { ConfirmDialog } from './confirm-dialog';
 import { Markdown } from './markdown';
+import { NextAction } from './next-action';
 import { Receipt } from './receipt';
 
 type DecisionView = Extract<InteractionView, { kind: 'plan-approval' | 'permission' }>;
@@ -39,7 +40,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   if (!showForm) {
     return (
-      <CardFrame view={view} t={t}>
+      <CardFrame view={view} t={t} actions={<NextAction requestId={view.requestId} sessionId={view.sessionId} t={t} />}>
         {body}
         <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} t={t} lang={lang} />
       </CardFrame>

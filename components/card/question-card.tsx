@@ -12,6 +12,7 @@ import { AnswerSummary } from './answer-summary';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
 import { ConfirmDialog } from './confirm-dialog';
+import { NextAction } from './next-action';
 import { Receipt, YourAnswer } from './receipt';
 import { QuestionStep } from './question-step';
 
@@ -105,7 +106,12 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
     const draftResponse: InteractionResponse | null =
       !local && touched ? { action: 'accept', content: { answers: built.answers, annotations: built.annotations } } : null;
     return (
-      <CardFrame view={view} t={t} srTitle={questions[0]?.question}>
+      <CardFrame
+        view={view}
+        t={t}
+        srTitle={questions[0]?.question}
+        actions={<NextAction requestId={view.requestId} sessionId={view.sessionId} t={t} />}
+      >
         <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} t={t} lang={lang} />
         {draftResponse ? <YourAnswer view={view} local={{ response: draftResponse }} t={t} /> : null}
       </CardFrame>

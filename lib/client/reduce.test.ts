@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type HostEvent, type InteractionView, type Snapshot } from '../contracts';
 import { applyEvents, fromSnapshot } from './reduce';
-import { selectHistory, selectInbox, selectSessions } from './selectors';
+import { nextPendingId, selectHistory, selectInbox, selectSessions } from './selectors';
 import { summarize } from './history-summary';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
@@ -82,5 +82,15 @@ describe('remote state fold', () => {
     expect(summarize(resolved({}, 'me', 'auto'), 'me').kind).toBe('auto');
     const host = fromSnapshot({ ...snapshot([]), history: [resolved({}, 'me')] }, 0);
     expect(selectHistory(host)).toHaveLength(1);
+  });
+});
+
+describe('after answering', () => {
+  it('[R9.3] offers the next unanswered question, same session first, then the inbox', () => {
+    const host = fromSnapshot(snapshot([view('a', 's1', 1), view('b', 's1', 2), view('c', 's2', 9)]), 0);
+    const groups = selectInbox(host);
+    expect(nextPendingId(groups, 'b', 's1', new Map())).toBe('a');
+    expect(nextPendingId(groups, 'b', 's1', new Map([['a', {}]]))).toBe('c');
+    expect(nextPendingId(groups, 'c', 's2', new Map([['a', {}], ['b', {}]]))).toBeNull();
   });
 });

@@ -140,3 +140,23 @@ export function subtreeCounts(target: SessionNode): { pending: number; resolved:
   }
   return { pending, resolved };
 }
+
+/**
+ * Where to go after answering: the next waiting interaction the user has not answered
+ * yet, preferring the same session, in inbox order; null when nothing else waits.
+ */
+export function nextPendingId(
+  groups: readonly InboxGroup[],
+  currentId: string,
+  sessionId: string,
+  answered: ReadonlyMap<string, unknown>,
+): string | null {
+  const open = (view: InteractionView) => view.requestId !== currentId && !answered.has(view.requestId);
+  const same = groups.find((group) => group.sessionId === sessionId)?.items.find(open);
+  if (same) return same.requestId;
+  for (const group of groups) {
+    const found = group.items.find(open);
+    if (found) return found.requestId;
+  }
+  return null;
+}
