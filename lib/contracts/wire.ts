@@ -60,6 +60,41 @@ export const AnnounceAckSchema = z.union([
 ]);
 export type AnnounceAck = z.infer<typeof AnnounceAckSchema>;
 
+/** Most re-announces one `announce:batch` may carry; a runtime with more sends several. */
+export const MAX_ANNOUNCE_BATCH = 5_000;
+
+/**
+ * Runtime → host: re-announces (R8.1) of requests the host already accepted as
+ * pending on this connection, by id only, coalesced per connection. The full
+ * request is sent again on every (re)connect and when the host answers `unknown`.
+ */
+export const AnnounceBatchSchema = z
+  .object({
+    entries: z
+      .array(z.object({ requestId: IdSchema, protocolRequestId: IdSchema }).strict())
+      .min(1)
+      .max(MAX_ANNOUNCE_BATCH),
+  })
+  .strict();
+export type AnnounceBatch = z.infer<typeof AnnounceBatchSchema>;
+
+/**
+ * Every entry not listed is `pending` (its protocolRequestId and route are now
+ * current). `unknown`: the host has no such interaction, send the full announce.
+ */
+export const AnnounceBatchAckSchema = z.union([
+  z
+    .object({
+      ok: z.literal(true),
+      resolved: z.array(z.object({ requestId: IdSchema, resolution: InteractionResolutionSchema }).strict()),
+      withdrawn: z.array(IdSchema),
+      unknown: z.array(IdSchema),
+    })
+    .strict(),
+  failure,
+]);
+export type AnnounceBatchAck = z.infer<typeof AnnounceBatchAckSchema>;
+
 export const WithdrawCommandSchema = z
   .object({ requestId: IdSchema, reason: z.string().max(DECLINE_MESSAGE_MAX).optional() })
   .strict();
@@ -85,6 +120,7 @@ export type AutoResolutionNotice = z.infer<typeof AutoResolutionNoticeSchema>;
 
 export interface RuntimeClientToServerEvents {
   announce: (request: unknown, ack: (result: AnnounceAck) => void) => void;
+  'announce:batch': (batch: unknown, ack: (result: AnnounceBatchAck) => void) => void;
   withdraw: (command: unknown, ack: (result: SimpleAck) => void) => void;
   'resolution:ack': (command: unknown, ack: (result: SimpleAck) => void) => void;
 }

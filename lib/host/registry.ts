@@ -2,6 +2,8 @@ import {
   PROTOCOL_VERSION,
   PreferencesSchema,
   type AnnounceAck,
+  type AnnounceBatch,
+  type AnnounceBatchAck,
   type Device,
   type HostEvent,
   type InteractionRecord,
@@ -19,6 +21,7 @@ import {
 } from '../contracts';
 import { autoResolutionResolution } from '../core';
 import { autoResolutionFor, nextAutoResolution } from './auto-resolution';
+import { DeadlineQueue } from './deadline-queue';
 import { DeadlineTimer } from './deadline-timer';
 import { HostProjection } from './projection';
 import {
@@ -53,6 +56,10 @@ export class InteractionRegistry {
   private readonly routes = new Map<string, RuntimeRoute>();
   private readonly listeners = new Set<EventListener>();
   private readonly timer = new DeadlineTimer(() => this.fireDeadlines());
+  /** Scheduled deadlines of pending interactions, kept in step with each commit. */
+  private readonly deadlines = new DeadlineQueue();
+  /** The deadline the timer is armed for; undefined when it is not armed. */
+  private armedFor: number | null | undefined;
   private readonly now: () => Date;
   private notifier: RuntimeNotifier | undefined;
   /** Epoch ms each pending requestId was last announced; memory only, like routes (R8.1). */
@@ -64,6 +71,7 @@ export class InteractionRegistry {
       for (const event of events) this.projection.apply(event);
       events = options.store.readSince(this.projection.seq, FOLD_PAGE);
     }
+    for (const view of this.projection.pending()) this.syncDeadline(view.requestId);
     // Restored interactions count as announced now: their runtimes get the full grace period to re-announce.
     this.restartSilenceClock();
   }
@@ -76,6 +84,7 @@ export class InteractionRegistry {
 
   stop(): void {
     this.timer.clear();
+    this.armedFor = undefined;
     this.listeners.clear();
   }
 
@@ -120,6 +129,28 @@ export class InteractionRegistry {
       { type: 'UserInputAutoResolutionUpdated', at: now.toISOString(), requestId: request.requestId, autoResolution },
     ]);
     return { ok: true, status: 'pending', autoResolution };
+  }
+
+  /**
+   * Re-announces by id of requests this host accepted before (R8.1): each pending
+   * one gets the entry's protocolRequestId and socket as its route and counts as
+   * announced now, exactly like a full announce of a known request. Interactions
+   * restored from the log after a restart are known too, so they regain a route here.
+   */
+  reannounce(batch: AnnounceBatch, socketId: string): AnnounceBatchAck {
+    const ack = { ok: true as const, resolved: [] as { requestId: string; resolution: InteractionResolution }[], withdrawn: [] as string[], unknown: [] as string[] };
+    const now = this.now().getTime();
+    for (const { requestId, protocolRequestId } of batch.entries) {
+      const known = this.projection.get(requestId);
+      if (!known) ack.unknown.push(requestId);
+      else if (known.status === 'resolved' && known.resolution) ack.resolved.push({ requestId, resolution: known.resolution });
+      else if (known.status === 'withdrawn') ack.withdrawn.push(requestId);
+      else {
+        this.routes.set(requestId, { socketId, protocolRequestId });
+        this.lastAnnounced.set(requestId, now);
+      }
+    }
+    return ack;
   }
 
   withdraw(command: WithdrawCommand): SimpleAck {
@@ -223,6 +254,7 @@ export class InteractionRegistry {
   }
 
   private fireDeadlines(): void {
+    this.armedFor = undefined;
     try {
       this.resolveDue();
     } catch (error) {
@@ -234,11 +266,9 @@ export class InteractionRegistry {
   /** Resolves every question whose deadline has passed as accept with `answers: {}` (R6.4). */
   private resolveDue(): void {
     const now = this.now();
-    const due = this.projection
-      .pending()
-      .filter((view) => view.autoResolution.status === 'scheduled' && Date.parse(view.autoResolution.deadlineAt) <= now.getTime());
+    const due = this.deadlines.due(now.getTime()).filter((requestId) => this.projection.get(requestId)?.status === 'pending');
     if (due.length > 0) {
-      this.resolve(due.map((view) => autoResolutionResolution(view.requestId, now)));
+      this.resolve(due.map((requestId) => autoResolutionResolution(requestId, now)));
     } else {
       this.armTimer();
     }
@@ -256,7 +286,11 @@ export class InteractionRegistry {
 
   private commit(events: NewHostEvent[]): HostEvent[] {
     const stored = this.options.store.append(events);
-    for (const event of stored) this.projection.apply(event);
+    for (const event of stored) {
+      this.projection.apply(event);
+      const requestId = eventRequestId(event);
+      if (requestId !== undefined) this.syncDeadline(requestId);
+    }
     for (const listener of this.listeners) {
       try {
         listener(stored);
@@ -269,30 +303,48 @@ export class InteractionRegistry {
     return stored;
   }
 
+  /** O(log n): re-arms only when the earliest deadline changed. */
   private armTimer(): void {
-    let earliest: number | null = null;
-    for (const view of this.projection.pending()) {
-      if (view.autoResolution.status !== 'scheduled') continue;
-      const deadline = Date.parse(view.autoResolution.deadlineAt);
-      if (earliest === null || deadline < earliest) earliest = deadline;
-    }
+    const earliest = this.deadlines.earliest();
+    if (earliest === this.armedFor) return;
+    this.armedFor = earliest;
     this.timer.set(earliest);
+  }
+
+  private syncDeadline(requestId: string): void {
+    const view = this.projection.get(requestId);
+    if (view?.status === 'pending' && view.autoResolution.status === 'scheduled') {
+      this.deadlines.set(requestId, Date.parse(view.autoResolution.deadlineAt));
+    } else {
+      this.deadlines.delete(requestId);
+    }
   }
 
   private reportLifecycle(event: HostEvent): void {
     const report = this.options.onLifecycle;
     if (!report) return;
-    const requestId =
-      event.type === 'interaction.requested' ? event.interaction.requestId
-      : event.type === 'interaction.resolved' ? event.resolution.requestId
-      : event.type === 'interaction.withdrawn' || event.type === 'interaction.delivered' ? event.requestId
-      : undefined;
+    const requestId = event.type === 'UserInputAutoResolutionUpdated' ? undefined : eventRequestId(event);
     const view = requestId === undefined ? undefined : this.projection.get(requestId);
     if (!view) return;
     if (event.type === 'interaction.requested') report({ type: 'requested', view });
     else if (event.type === 'interaction.resolved') report({ type: 'resolved', view });
     else if (event.type === 'interaction.withdrawn') report({ type: 'withdrawn', view });
     else if (event.type === 'interaction.delivered') report({ type: 'delivered', view });
+  }
+}
+
+function eventRequestId(event: HostEvent): string | undefined {
+  switch (event.type) {
+    case 'interaction.requested':
+      return event.interaction.requestId;
+    case 'interaction.resolved':
+      return event.resolution.requestId;
+    case 'interaction.withdrawn':
+    case 'interaction.delivered':
+    case 'UserInputAutoResolutionUpdated':
+      return event.requestId;
+    default:
+      return undefined;
   }
 }
 

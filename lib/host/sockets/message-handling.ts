@@ -37,10 +37,10 @@ export function handleCommand<Schema extends z.ZodType, Result>(options: {
 }
 
 /** socket.use middleware: refuse messages beyond the connection's budget without running them. */
-export function rateLimiter(limit: RateLimit) {
+export function rateLimiter(limit: RateLimit, costOf: (packet: SocketEvent) => number = () => 1) {
   const bucket = new TokenBucket(limit.capacity, limit.refillPerSecond);
   return (packet: SocketEvent, next: (error?: Error) => void): void => {
-    if (bucket.take()) {
+    if (bucket.take(costOf(packet))) {
       next();
       return;
     }

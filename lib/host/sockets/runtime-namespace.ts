@@ -1,5 +1,7 @@
-import { type Namespace, type Server } from 'socket.io';
+import { type Event as SocketEvent, type Namespace, type Server } from 'socket.io';
 import {
+  AnnounceBatchSchema,
+  MAX_ANNOUNCE_BATCH,
   InteractionRequestSchema,
   RUNTIME_NAMESPACE,
   ResolutionAckCommandSchema,
@@ -21,7 +23,18 @@ export interface RuntimeSocketData {
 
 export type RuntimeNamespace = Namespace<RuntimeClientToServerEvents, RuntimeServerToClientEvents, Record<string, never>, RuntimeSocketData>;
 
-/** The runtimes' endpoint: announce / withdraw / resolution:ack in, resolved / auto-resolution out. */
+/**
+ * Each entry of a batch costs what a full re-announce costs, so batching changes
+ * neither how much a runtime may re-announce nor lets one message dodge the limit.
+ */
+function messageCost(packet: SocketEvent): number {
+  if (packet[0] !== 'announce:batch') return 1;
+  const batch: unknown = packet[1];
+  const entries = typeof batch === 'object' && batch !== null ? (batch as { entries?: unknown }).entries : undefined;
+  return Array.isArray(entries) ? Math.min(entries.length, MAX_ANNOUNCE_BATCH) : 1;
+}
+
+/** The runtimes' endpoint: announce / announce:batch / withdraw / resolution:ack in, resolved / auto-resolution out. */
 export function attachRuntimeNamespace(
   io: Server,
   options: { registry: InteractionRegistry; token: string; rateLimit: RateLimit; onError: (error: unknown) => void },
@@ -30,10 +43,13 @@ export function attachRuntimeNamespace(
   const namespace = io.of(RUNTIME_NAMESPACE) as unknown as RuntimeNamespace;
   namespace.use(handshakeGuard(RuntimeAuthSchema, options.token, (socket, auth) => (socket.data = { auth })));
   namespace.on('connection', (socket) => {
-    socket.use(rateLimiter(options.rateLimit));
+    socket.use(rateLimiter(options.rateLimit, messageCost));
     const { registry, onError } = options;
     socket.on('announce', (payload, ack) =>
       handleCommand({ schema: InteractionRequestSchema, payload, ack, onError, run: (request) => registry.announce(request, socket.id) }),
+    );
+    socket.on('announce:batch', (payload, ack) =>
+      handleCommand({ schema: AnnounceBatchSchema, payload, ack, onError, run: (batch) => registry.reannounce(batch, socket.id) }),
     );
     socket.on('withdraw', (payload, ack) =>
       handleCommand({ schema: WithdrawCommandSchema, payload, ack, onError, run: (command) => registry.withdraw(command) }),

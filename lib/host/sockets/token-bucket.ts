@@ -16,12 +16,14 @@ export class TokenBucket {
     this.last = now();
   }
 
-  take(): boolean {
+  /** Takes `cost` tokens (a message's weight, at most the capacity so any message can pass eventually). */
+  take(cost = 1): boolean {
     const now = this.now();
     this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.refillPerSecond);
     this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+    const weight = Math.min(Math.max(1, cost), this.capacity);
+    if (this.tokens < weight) return false;
+    this.tokens -= weight;
     return true;
   }
 }
