@@ -10,7 +10,7 @@ import { CardFrame } from './card-frame';
 import { ConfirmDialog } from './confirm-dialog';
 import { Markdown } from './markdown';
 import { NextAction } from './next-action';
-import { Receipt } from './receipt';
+import { Receipt, SendError } from './receipt';
 
 type DecisionView = Extract<InteractionView, { kind: 'plan-approval' | 'permission' }>;
 
@@ -26,7 +26,9 @@ interface Props {
 export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
   const { t, lang } = useI18n();
   const [rejecting, setRejecting] = useState(false);
-  const showForm = view.status === 'pending' && !local;
+  // A refused answer changed nothing on the host: the buttons come back, with why.
+  const refused = local?.phase === 'failed' ? local : undefined;
+  const showForm = view.status === 'pending' && (!local || refused !== undefined);
   const plan = view.kind === 'plan-approval';
 
   const body = plan ? (
@@ -68,6 +70,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   return (
     <CardFrame view={view} t={t} actions={actions}>
+      {refused ? <SendError message={refused.error} t={t} /> : null}
       {body}
       <ConfirmDialog
         open={rejecting}

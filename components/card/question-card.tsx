@@ -13,7 +13,7 @@ import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
 import { ConfirmDialog } from './confirm-dialog';
 import { NextAction } from './next-action';
-import { Receipt, YourAnswer } from './receipt';
+import { Receipt, SendError, YourAnswer } from './receipt';
 import { QuestionStep } from './question-step';
 
 type QuestionView = Extract<InteractionView, { kind: 'question' }>;
@@ -45,7 +45,9 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   const count = questions.length;
   const stepped = !wide && count > 1;
   const reviewing = stepped && step >= count;
-  const showForm = view.status === 'pending' && !local;
+  // A refused answer changed nothing on the host: the form comes back, with why, to correct and resend.
+  const refused = local?.phase === 'failed' ? local : undefined;
+  const showForm = view.status === 'pending' && (!local || refused !== undefined);
 
   const send = (response: InteractionResponse) => {
     clear();
@@ -143,6 +145,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   return (
     <CardFrame view={view} t={t} menu={menu} actions={actions} srTitle={questions[0]?.question}>
       <div ref={top} className="card__form" onKeyDown={onKeyDown}>
+        {refused ? <SendError message={refused.error} t={t} /> : null}
         {stepper}
         {reviewing ? (
           <section aria-label={t('review')} data-testid="card.review">

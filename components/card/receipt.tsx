@@ -108,6 +108,16 @@ export function Receipt({ view, local, myDeviceId, online, t, lang }: Props) {
   );
 }
 
+/** Why the host refused this device's answer (R10.4); shown above the form so it can be corrected. */
+export function SendError({ message, t }: { message: string | undefined; t: Translate }) {
+  return (
+    <p className="state state--danger" role="alert" data-testid="card.send-error">
+      <IconAlert size={18} />
+      {t('error_generic', { message: message ?? '' })}
+    </p>
+  );
+}
+
 /** What this device's user wrote, kept readable after losing the race (R9.8). */
 export function YourAnswer({ view, local, t }: { view: InteractionView; local: Pick<LocalAnswer, 'response'>; t: Translate }) {
   return (

@@ -229,6 +229,7 @@ function toEntry(answer: LocalAnswer, state: OutboxEntry['state']): OutboxEntry 
 
 /** Stores the answer durably first, then sends it if connected. Never throws away what the user wrote. */
 export async function submitResponse(requestId: string, response: InteractionResponse): Promise<void> {
+  const previous = getState().answers.get(requestId);
   const answer: LocalAnswer = {
     requestId,
     clientResponseId: newId(),
@@ -238,6 +239,8 @@ export async function submitResponse(requestId: string, response: InteractionRes
   };
   setAnswer(answer);
   try {
+    // A refused answer is replaced by this one: a reload must restore the new one, not the refusal.
+    if (previous?.phase === 'failed') await deleteOutboxEntry(previous.clientResponseId).catch(() => undefined);
     await putOutboxEntry(toEntry(answer, 'queued'));
   } catch {
     // No IndexedDB (private mode): the answer still lives in memory and is sent when possible.
