@@ -127,6 +127,68 @@ describe('host connection', () => {
     await expect(answer).resolves.toMatchObject({ requestId: 'r6' });
   });
 
+  it('[R8.1][R13.3] once the host accepted a request, re-announces go by id in one batch per window', async () => {
+    server = await startRuntimeTestServer(TOKEN);
+    connection = connectToHost({ url: server.url, token: TOKEN, reannounceBatchMs: 30 });
+    await connection.ready();
+    const live = connection;
+    const answer = live.announce(request('b1', 'b1-p1'), new AbortController().signal);
+    live.announce(request('b2', 'b2-p1'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(live.answered).toBe(2));
+    live.announce(request('b1', 'b1-p2'), new AbortController().signal).catch(() => undefined);
+    live.announce(request('b1', 'b1-p3'), new AbortController().signal).catch(() => undefined);
+    live.announce(request('b2', 'b2-p2'), new AbortController().signal).catch(() => undefined);
+    const host = server;
+    await vi.waitFor(() => expect(host.batches).toHaveLength(1));
+    // Coalesced: the newest protocol id of each request, once.
+    expect(host.batches[0]).toEqual([
+      { requestId: 'b1', protocolRequestId: 'b1-p3' },
+      { requestId: 'b2', protocolRequestId: 'b2-p2' },
+    ]);
+    expect(host.announces.map((item) => item.protocolRequestId)).toEqual(['b1-p1', 'b2-p1']);
+    host.resolve('b1', resolution('b1'));
+    await expect(answer).resolves.toMatchObject({ requestId: 'b1' });
+  });
+
+  it('[R8.1] a batch answered unknown sends the full announce at once; resolved in a batch resolves and acknowledges', async () => {
+    server = await startRuntimeTestServer(TOKEN);
+    connection = connectToHost({ url: server.url, token: TOKEN, reannounceBatchMs: 30 });
+    await connection.ready();
+    const live = connection;
+    const host = server;
+    const lost = live.announce(request('u1', 'u1-p1'), new AbortController().signal);
+    const answered = live.announce(request('u2', 'u2-p1'), new AbortController().signal);
+    await vi.waitFor(() => expect(live.answered).toBe(2));
+    host.unknownInBatch.add('u1');
+    host.ackFor.set('u2', { ok: true, status: 'resolved', resolution: resolution('u2') });
+    live.announce(request('u1', 'u1-p2'), new AbortController().signal).catch(() => undefined);
+    live.announce(request('u2', 'u2-p2'), new AbortController().signal).catch(() => undefined);
+    await expect(answered).resolves.toMatchObject({ requestId: 'u2' });
+    await vi.waitFor(() => expect(host.resolutionAcks).toEqual(['u2']));
+    await vi.waitFor(() => expect(host.announces.map((item) => item.protocolRequestId)).toEqual(['u1-p1', 'u2-p1', 'u1-p2']));
+    expect(host.batches).toHaveLength(1);
+    host.unknownInBatch.delete('u1');
+    host.resolve('u1', resolution('u1'));
+    await expect(lost).resolves.toMatchObject({ requestId: 'u1' });
+  });
+
+  it('[R8.1] after a reconnect every pending request is announced in full again, then by id', async () => {
+    server = await startRuntimeTestServer(TOKEN);
+    connection = connectToHost({ url: server.url, token: TOKEN, reannounceBatchMs: 30 });
+    await connection.ready();
+    const live = connection;
+    const host = server;
+    live.announce(request('c1', 'c1-p1'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(live.answered).toBe(1));
+    const reconnected = new Promise<void>((resolve) => live.onConnectionChange((up) => up && resolve()));
+    host.disconnectAll();
+    await reconnected;
+    await vi.waitFor(() => expect(host.announces.map((item) => item.protocolRequestId)).toEqual(['c1-p1', 'c1-p1']));
+    await vi.waitFor(() => expect(live.answered).toBe(2));
+    live.announce(request('c1', 'c1-p2'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(host.batches).toEqual([[{ requestId: 'c1', protocolRequestId: 'c1-p2' }]]));
+  });
+
   it('withdraw tells the host and ends local waiters', async () => {
     const { server, connection } = await connected();
     const answer = expect(connection.announce(request('r7'), new AbortController().signal)).rejects.toMatchObject({

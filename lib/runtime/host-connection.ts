@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import {
   AnnounceAckSchema,
+  AnnounceBatchAckSchema,
   AutoResolutionNoticeSchema,
   PROTOCOL_VERSION,
   ResolvedNoticeSchema,
@@ -15,11 +16,15 @@ import {
   type RuntimeServerToClientEvents,
 } from '../contracts';
 import { classifyConnectError, HostConnectionError, unreachableError } from './errors';
+import { DEFAULT_REANNOUNCE_BATCH_MS, ReannounceBatcher, type BatchEntry } from './reannounce-batcher';
+import { ResolutionAcks } from './resolution-acks';
 
 /** How long `ready()` waits for a first connection before calling the host unreachable. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const WITHDRAW_TIMEOUT_MS = 5_000;
 const SERVER_DISCONNECT_RETRY_MS = 500;
+/** A batch not answered in time (an older host without `announce:batch`) falls back to full announces. */
+const BATCH_ACK_TIMEOUT_MS = 5_000;
 // socket.io-client drops packets emitted in the same tick as disconnect(); close() waits this long at most.
 const CLOSE_FLUSH_TIMEOUT_MS = 1_000;
 
@@ -31,6 +36,8 @@ export interface ConnectToHostOptions {
   label?: string;
   /** Accept a self-signed certificate: only for a host reaching itself over loopback. */
   insecureTls?: boolean;
+  /** How long re-announces are collected into one `announce:batch`; defaults to DEFAULT_REANNOUNCE_BATCH_MS. */
+  reannounceBatchMs?: number;
 }
 
 /** A runtime's link to the host's '/runtime' namespace; it is the broker's InteractionTransport. */
@@ -40,6 +47,8 @@ export interface HostConnection {
   readonly connected: boolean;
   /** Set once the host refused this runtime for good (wrong token, protocol mismatch). */
   readonly failure: HostConnectionError | null;
+  /** Announces the host has answered so far, full or batched by id (diagnostics, benchmarks). */
+  readonly answered: number;
   /**
    * Registers (or re-registers, R8.1) a request and resolves with its resolution,
    * whether it comes in the announce ack or later as a 'resolved' notice.
@@ -81,6 +90,11 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   const waiters = new Map<string, Set<Waiter>>();
   // The newest announce per pending requestId, re-sent on every (re)connect.
   const latest = new Map<string, InteractionRequest>();
+  // Requests the host accepted as pending on the current connection: re-announced by id only.
+  const accepted = new Set<string>();
+  // Bumped on every connect, so an ack from an earlier connection cannot mark a request accepted.
+  let generation = 0;
+  let answered = 0;
   const autoListeners = new Set<(notice: AutoResolutionNotice) => void>();
   const connectionListeners = new Set<(connected: boolean) => void>();
   let fatal: HostConnectionError | null = null;
@@ -100,14 +114,20 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
     set.delete(waiter);
     if (set.size === 0) {
       waiters.delete(requestId);
-      latest.delete(requestId);
+      forget(requestId);
     }
+  };
+
+  const forget = (requestId: string) => {
+    latest.delete(requestId);
+    accepted.delete(requestId);
+    batcher.delete(requestId);
   };
 
   const settle = (requestId: string, outcome: { resolution: InteractionResolution } | { error: unknown }) => {
     const set = waiters.get(requestId);
     waiters.delete(requestId);
-    latest.delete(requestId);
+    forget(requestId);
     for (const waiter of set ?? []) {
       if ('resolution' in outcome) waiter.resolve(outcome.resolution);
       else waiter.reject(outcome.error);
@@ -118,16 +138,47 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
     for (const requestId of [...waiters.keys()]) settle(requestId, { error });
   };
 
-  const acknowledge = (requestId: string) => {
-    // R10.5: every resolution received is acknowledged, even one nobody waits for any more.
-    track(
-      new Promise<void>((resolve) => {
-        socket.timeout(WITHDRAW_TIMEOUT_MS).emit('resolution:ack', { requestId }, () => resolve());
-      }),
-    );
+  // R10.5: every resolution received is acknowledged, even one nobody waits for any more, until the host confirms.
+  const acks = new ResolutionAcks(socket, (settled) => void track(settled));
+  const acknowledge = (requestId: string) => acks.acknowledge(requestId);
+
+  const applyResolved = (requestId: string, resolution: InteractionResolution) => {
+    acknowledge(requestId);
+    settle(requestId, { resolution });
   };
+  const applyWithdrawn = (requestId: string) =>
+    settle(requestId, { error: new HostConnectionError('withdrawn', `Interaction ${requestId} was withdrawn`) });
+
+  const sendBatch = (entries: BatchEntry[]) => {
+    const sentIn = generation;
+    socket.timeout(BATCH_ACK_TIMEOUT_MS).emit('announce:batch', { entries }, (error: Error | null, raw: unknown) => {
+      const parsed = error ? undefined : AnnounceBatchAckSchema.safeParse(raw);
+      const ack = parsed?.success ? parsed.data : undefined;
+      if (!ack?.ok) {
+        // Rate limits and transient errors: the next re-announce retries. Anything else
+        // (no answer, a host without batches): go back to full announces for these.
+        const code = ack?.error.code;
+        if (code !== 'rate-limited' && code !== 'internal' && sentIn === generation) {
+          for (const entry of entries) accepted.delete(entry.requestId);
+        }
+        return;
+      }
+      answered += entries.length - ack.unknown.length;
+      for (const { requestId, resolution } of ack.resolved) if (resolution.requestId === requestId) applyResolved(requestId, resolution);
+      for (const requestId of ack.withdrawn) applyWithdrawn(requestId);
+      if (sentIn !== generation) return;
+      // The host lost this request (restarted on another data dir): it needs the full request again.
+      for (const requestId of ack.unknown) {
+        accepted.delete(requestId);
+        const request = latest.get(requestId);
+        if (request && socket.connected) emitAnnounce(request);
+      }
+    });
+  };
+  const batcher = new ReannounceBatcher(options.reannounceBatchMs ?? DEFAULT_REANNOUNCE_BATCH_MS, sendBatch);
 
   const emitAnnounce = (request: InteractionRequest) => {
+    const sentIn = generation;
     socket.emit('announce', request, (raw: unknown) => {
       const parsed = AnnounceAckSchema.safeParse(raw);
       if (!parsed.success) return;
@@ -139,15 +190,14 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
         settle(request.requestId, { error: new HostConnectionError(code, ack.error.message) });
         return;
       }
+      answered += 1;
       if (ack.status === 'pending') {
+        if (sentIn === generation && latest.has(request.requestId)) accepted.add(request.requestId);
         for (const listener of autoListeners) listener({ requestId: request.requestId, autoResolution: ack.autoResolution });
       } else if (ack.status === 'resolved') {
-        acknowledge(request.requestId);
-        settle(request.requestId, { resolution: ack.resolution });
+        applyResolved(request.requestId, ack.resolution);
       } else {
-        settle(request.requestId, {
-          error: new HostConnectionError('withdrawn', `Interaction ${request.requestId} was withdrawn`),
-        });
+        applyWithdrawn(request.requestId);
       }
     });
   };
@@ -155,9 +205,8 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   socket.on('resolved', (raw: unknown) => {
     const parsed = ResolvedNoticeSchema.safeParse(raw);
     if (!parsed.success) return;
-    acknowledge(parsed.data.requestId);
     // Any protocolRequestId will do: the business requestId is what the waiter is keyed by (R8.2).
-    settle(parsed.data.requestId, { resolution: parsed.data.resolution });
+    applyResolved(parsed.data.requestId, parsed.data.resolution);
   });
 
   socket.on('auto-resolution', (raw: unknown) => {
@@ -168,12 +217,19 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
 
   socket.on('connect', () => {
     lastTransportError = undefined;
+    generation += 1;
+    accepted.clear();
+    batcher.clear();
     for (const listener of connectionListeners) listener(true);
+    // The host may have restarted and lost its routes: full announces first, then by id again.
     for (const request of latest.values()) emitAnnounce(request);
+    acks.resendAll();
   });
 
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   socket.on('disconnect', (reason) => {
+    accepted.clear();
+    batcher.clear();
     for (const listener of connectionListeners) listener(false);
     // socket.io gives up after a server-side disconnect (e.g. a host shutting down);
     // a runtime waiting on answers keeps trying, the host may come back (R8.1).
@@ -202,6 +258,9 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
     get failure() {
       return fatal;
     },
+    get answered() {
+      return answered;
+    },
 
     announce(request, signal) {
       if (closed) return Promise.reject(new HostConnectionError('closed', 'The host connection is closed'));
@@ -228,7 +287,9 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
         waiters.set(request.requestId, set);
         latest.set(request.requestId, request);
         // While disconnected nothing is sent; the connect handler announces the newest request.
-        if (socket.connected) emitAnnounce(request);
+        if (!socket.connected) return;
+        if (accepted.has(request.requestId)) batcher.add(request.requestId, request.protocolRequestId);
+        else emitAnnounce(request);
       });
     },
 
@@ -297,6 +358,8 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       if (closed) return;
       closed = true;
       clearTimeout(reconnectTimer);
+      batcher.clear();
+      acks.stop();
       failAll(new HostConnectionError('closed', 'The host connection is closed'));
       if (socket.connected && inflight.size > 0) {
         let timer: ReturnType<typeof setTimeout> | undefined;

@@ -7,6 +7,8 @@ import {
   RuntimeAuthSchema,
   RUNTIME_NAMESPACE,
   type AnnounceAck,
+  type AnnounceBatch,
+  type AnnounceBatchAck,
   type InteractionRequest,
   type InteractionResolution,
 } from '../../contracts';
@@ -21,6 +23,10 @@ export interface RuntimeTestServer {
   announces: InteractionRequest[];
   resolutionAcks: string[];
   withdrawals: string[];
+  /** Every `announce:batch` received, in order. */
+  batches: AnnounceBatch['entries'][];
+  /** requestIds a batch answers `unknown` for (as a host that lost them would). */
+  unknownInBatch: Set<string>;
   /** What the next announce of a requestId is answered with; default pending. */
   ackFor: Map<string, AnnounceAck>;
   resolve(requestId: string, resolution: InteractionResolution): void;
@@ -41,6 +47,8 @@ export async function startRuntimeTestServer(
     announces: [],
     resolutionAcks: [],
     withdrawals: [],
+    batches: [],
+    unknownInBatch: new Set(),
     ackFor: new Map(),
   };
 
@@ -60,6 +68,18 @@ export async function startRuntimeTestServer(
       state.announces.push(request);
       routes.set(request.requestId, { socket, protocolRequestId: request.protocolRequestId });
       ack(state.ackFor.get(request.requestId) ?? { ok: true, status: 'pending', autoResolution: { status: 'disabled' } });
+    });
+    socket.on('announce:batch', (raw: AnnounceBatch, ack: (result: AnnounceBatchAck) => void) => {
+      state.batches.push(raw.entries);
+      const reply = { ok: true as const, resolved: [] as { requestId: string; resolution: InteractionResolution }[], withdrawn: [] as string[], unknown: [] as string[] };
+      for (const { requestId, protocolRequestId } of raw.entries) {
+        const answer = state.ackFor.get(requestId);
+        if (state.unknownInBatch.has(requestId)) reply.unknown.push(requestId);
+        else if (answer?.ok && answer.status === 'resolved') reply.resolved.push({ requestId, resolution: answer.resolution });
+        else if (answer?.ok && answer.status === 'withdrawn') reply.withdrawn.push(requestId);
+        else routes.set(requestId, { socket, protocolRequestId });
+      }
+      ack(reply);
     });
     socket.on('resolution:ack', (raw: { requestId: string }, ack: (result: { ok: true }) => void) => {
       state.resolutionAcks.push(raw.requestId);

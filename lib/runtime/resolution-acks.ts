@@ -1,0 +1,89 @@
+import { SimpleAckSchema } from '../contracts';
+
+/** How many unconfirmed acknowledgements a runtime keeps; the oldest are given up beyond it. */
+export const MAX_UNCONFIRMED_ACKS = 1_000;
+const ACK_TIMEOUT_MS = 5_000;
+const ACK_RETRY_MS = 1_000;
+
+export interface AckSocket {
+  readonly connected: boolean;
+  timeout(ms: number): { emit(event: 'resolution:ack', command: { requestId: string }, ack: (error: Error | null, raw: unknown) => void): void };
+}
+
+/**
+ * R10.5: every resolution the runtime receives is acknowledged until the host
+ * confirms it, across disconnects and host restarts, so "received by the agent"
+ * is logged even when the first `resolution:ack` was lost. The host logs
+ * `interaction.delivered` once, so re-sending is harmless.
+ */
+export class ResolutionAcks {
+  /** requestId → the attempt in flight (0 when none); insertion order is age. */
+  private readonly unconfirmed = new Map<string, number>();
+  private attempts = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly socket: AckSocket,
+    private readonly track: (settled: Promise<void>) => void,
+  ) {}
+
+  get pending(): number {
+    return this.unconfirmed.size;
+  }
+
+  acknowledge(requestId: string): void {
+    this.unconfirmed.delete(requestId);
+    this.unconfirmed.set(requestId, 0);
+    for (const oldest of this.unconfirmed.keys()) {
+      if (this.unconfirmed.size <= MAX_UNCONFIRMED_ACKS) break;
+      this.unconfirmed.delete(oldest);
+    }
+    if (this.socket.connected) this.send(requestId);
+  }
+
+  /** After a (re)connect: whatever the host has not confirmed goes again. */
+  resendAll(): void {
+    for (const requestId of this.unconfirmed.keys()) this.send(requestId);
+  }
+
+  stop(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private send(requestId: string): void {
+    this.attempts += 1;
+    const attempt = this.attempts;
+    this.unconfirmed.set(requestId, attempt);
+    this.track(
+      new Promise<void>((resolve) => {
+        this.socket.timeout(ACK_TIMEOUT_MS).emit('resolution:ack', { requestId }, (error, raw) => {
+          resolve();
+          // A reply to an attempt that a newer one replaced changes nothing.
+          if (this.unconfirmed.get(requestId) !== attempt) return;
+          const ack = error ? undefined : SimpleAckSchema.safeParse(raw);
+          const transient =
+            ack === undefined || !ack.success || (!ack.data.ok && (ack.data.error.code === 'rate-limited' || ack.data.error.code === 'internal'));
+          if (!transient) {
+            // Confirmed, or refused for good (unknown interaction after a data-dir reset): retrying cannot help.
+            this.unconfirmed.delete(requestId);
+            return;
+          }
+          this.unconfirmed.set(requestId, 0);
+          // A disconnect is handled by resendAll on the next connect; a live but slow host gets a retry.
+          if (this.socket.connected) this.scheduleRetry();
+        });
+      }),
+    );
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer !== undefined) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (!this.socket.connected) return;
+      for (const [requestId, attempt] of this.unconfirmed) if (attempt === 0) this.send(requestId);
+    }, ACK_RETRY_MS);
+    this.retryTimer.unref();
+  }
+}
