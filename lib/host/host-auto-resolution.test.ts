@@ -85,6 +85,26 @@ describe('auto-resolution (R6)', () => {
     expect(ack).toMatchObject({ ok: true, status: 'resolved', resolution: { resolvedBy: 'auto' } });
   });
 
+  it('[R6.4][R10.3] a response that arrives after the deadline loses to auto-resolution even before the timer fires', () => {
+    const store = new SqliteEventStore(path.join(tempDir(), 'askaway.db'));
+    let clock = new Date();
+    // The registry's clock moves; its real timer (an hour out) stands for one delayed by a busy event loop.
+    const registry = new InteractionRegistry({ store, now: () => clock });
+    registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 60 * 60_000 });
+    const request = questionRequest();
+    registry.announce(request, 'runtime-socket');
+    clock = new Date(clock.getTime() + 60 * 60_000 + 1);
+
+    const ack = registry.respond(
+      { requestId: request.requestId, clientResponseId: 'late', response: { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } } },
+      { id: 'phone' },
+    );
+    expect(ack).toMatchObject({ ok: true, status: 'already-resolved', resolution: { resolvedBy: 'auto', response: { content: { answers: {} } } } });
+    expect(registry.readSince(0, 100).filter((event) => event.type === 'interaction.resolved')).toHaveLength(1);
+    registry.stop();
+    store.close();
+  });
+
   it('[R6.3][R6.4] a future deadline survives a restart unchanged and fires on time', async () => {
     const dataDir = tempDir();
     const first = await startTestHost({ dataDir });

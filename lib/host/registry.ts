@@ -9,6 +9,7 @@ import {
   type InteractionRecord,
   type InteractionRequest,
   type InteractionResolution,
+  type InteractionView,
   type NewHostEvent,
   type PreferencesAck,
   type PreferencesPatch,
@@ -205,8 +206,12 @@ export class InteractionRegistry {
   }
 
   respond(command: RespondCommand, device: Device): RespondAck {
-    const view = this.projection.get(command.requestId);
-    if (!view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
+    const found = this.projection.get(command.requestId);
+    if (!found) return failure('unknown-interaction', `No interaction ${command.requestId}`);
+    // The deadline is the host's word to every remote (R6.4): past it, auto-resolution came first,
+    // even when a busy event loop has not run its timer yet.
+    if (found.status === 'pending' && isDue(found, this.now())) this.resolveDue();
+    const view = this.projection.get(command.requestId) ?? found;
     if (view.status === 'withdrawn') return failure('withdrawn', 'The agent stopped waiting for this interaction');
     if (view.resolution) {
       // R10.3: first valid response wins; repeating the winner's id is idempotent.
@@ -346,6 +351,10 @@ function eventRequestId(event: HostEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+function isDue(view: InteractionView, now: Date): boolean {
+  return view.autoResolution.status === 'scheduled' && Date.parse(view.autoResolution.deadlineAt) <= now.getTime();
 }
 
 /** The durable part of a request: protocolRequestId is routing and stays in memory. */
