@@ -2,10 +2,12 @@ import { io, type Socket } from 'socket.io-client';
 import {
   ConnectErrorDataSchema,
   EventBatchSchema,
+  MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
   PreferencesAckSchema,
   REMOTE_NAMESPACE,
   RespondAckSchema,
+  RespondCommandSchema,
   SnapshotAckSchema,
   SnapshotSchema,
   type InteractionResponse,
@@ -237,6 +239,13 @@ export async function submitResponse(requestId: string, response: InteractionRes
     createdAt: new Date().toISOString(),
     phase: 'queued',
   };
+  // An answer the host would refuse is refused here, at once and even offline, so the form
+  // comes back to be corrected instead of the answer waiting in the queue for a refusal.
+  const problem = unsendableReason(answer);
+  if (problem) {
+    setAnswer({ ...answer, phase: 'failed', error: problem });
+    return;
+  }
   setAnswer(answer);
   try {
     // A refused answer is replaced by this one: a reload must restore the new one, not the refusal.
@@ -246,6 +255,20 @@ export async function submitResponse(requestId: string, response: InteractionRes
     // No IndexedDB (private mode): the answer still lives in memory and is sent when possible.
   }
   send(answer);
+}
+
+/** Why the host could never accept this command (shape, limits, message size), or null. */
+function unsendableReason(answer: LocalAnswer): string | null {
+  const command = { requestId: answer.requestId, clientResponseId: answer.clientResponseId, response: answer.response };
+  const parsed = RespondCommandSchema.safeParse(command);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return issue ? `${issue.path.join('.')}: ${issue.message}` : 'The answer is not valid';
+  }
+  // The host closes a connection whose message exceeds its limit; leave room for the envelope.
+  const bytes = new TextEncoder().encode(JSON.stringify(command)).length;
+  if (bytes > MAX_MESSAGE_BYTES - 1_024) return 'The answer is too long to send; shorten the notes or the typed text';
+  return null;
 }
 
 function flushOutbox(): void {
