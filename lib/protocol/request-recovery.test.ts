@@ -81,6 +81,16 @@ describe('withInteractionRequestRecovery', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('[R8.1] keeps only the newest two sends open during a long wait', async () => {
+    const { calls, send } = controllableSend();
+    const pending = withInteractionRequestRecovery(send, { newProtocolRequestId: ids() });
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect(calls.length).toBeGreaterThan(500);
+    expect(calls.filter((c) => !c.signal.aborted).map((c) => c.id)).toEqual([`p${calls.length - 1}`, `p${calls.length}`]);
+    calls.at(-1)?.resolve('answered');
+    await expect(pending).resolves.toBe('answered');
+  });
+
   it('[R8.3] an external abort rejects with AbortError and stops everything', async () => {
     const { calls, send } = controllableSend();
     const controller = new AbortController();

@@ -3,6 +3,13 @@ import { abortError } from '../core/format-issues';
 /** R8.1: how often a pending request is re-announced. */
 export const INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS = 1000;
 
+/**
+ * Sends kept open at once. A resolution is routed by business id, so the newest
+ * announce receives it and one more covers a reply already in flight; older sends
+ * are aborted, or a long wait would keep one open send (and its listeners) per second.
+ */
+const MAX_OPEN_SENDS = 2;
+
 /** A send that rejects with this ends the recovery loop instead of being retried. */
 export class FatalInteractionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -29,8 +36,8 @@ export interface InteractionRequestRecoveryOptions {
  * (R8.3). A send that rejects — a transient disconnect — is not fatal: the loop
  * keeps re-announcing.
  *
- * Each send gets its own signal, aborted together when the race ends, so a long
- * wait does not pile listeners onto one shared signal.
+ * Each send gets its own signal; only the newest MAX_OPEN_SENDS stay open, and all
+ * are aborted when the race ends, so a long wait keeps its memory flat.
  */
 export function withInteractionRequestRecovery<T>(
   send: (protocolRequestId: string, signal: AbortSignal) => Promise<T>,
@@ -70,6 +77,11 @@ export function withInteractionRequestRecovery<T>(
       if (settled) return;
       const controller = new AbortController();
       outstanding.add(controller);
+      for (const older of outstanding) {
+        if (outstanding.size <= MAX_OPEN_SENDS) break;
+        outstanding.delete(older);
+        older.abort(abortError('superseded by a newer announce of the same request'));
+      }
       let attempt: Promise<T>;
       try {
         attempt = Promise.resolve(send(newId(), controller.signal));
