@@ -93,7 +93,7 @@ export async function runDurableLog(): Promise<{ figures: Figure[] }> {
           value: Math.round(rate(measured)),
           unit: '/s',
           baseline: baseline ? Math.round(rate(baseline)) : undefined,
-          note: 'one transaction per registry command (WAL, the store's default durability: synchronous=NORMAL unless ASKAWAY_DURABILITY=full); baseline: same store with synchronous=OFF',
+          note: 'one transaction per registry command (WAL, the store default durability: synchronous=NORMAL unless ASKAWAY_DURABILITY=full); baseline: same store with synchronous=OFF',
         }),
         figure({ name: 'durable log: events appended per second', value: Math.round(measured.events / (APPEND_MS / 1000)), unit: '/s' }),
         figure({ name: 'durable log: commit p50', value: round(percentile(measured.latencies, 50), 3), unit: 'ms' }),
