@@ -4,7 +4,7 @@
 // Throughout: the host stays up and responsive, never answers 'internal', and its
 // memory stays bounded.
 import { io, type Socket } from 'socket.io-client';
-import { type z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   InteractionRequestSchema,
   PreferencesPatchSchema,
@@ -35,7 +35,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Target {
   namespace: string;
   event: string;
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
   template: () => unknown;
 }
 

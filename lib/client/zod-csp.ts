@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-// Zod 4 compiles object parsers with `new Function` unless told not to, and even its probe for
+// Classic Zod 4 compiles object parsers with `new Function` unless told not to, and even its probe for
 // that (`Function("")` in a try/catch) is reported as a Content-Security-Policy violation under
-// our policy without 'unsafe-eval'. The remote parses little, so the interpreter is fast enough.
+// our policy without 'unsafe-eval'. The contracts are zod/mini, whose objects are interpreted, but
+// the global flag keeps any schema built on zod core from probing. The remote parses little.
 // Import this module once, before any schema parses (app-shell.tsx imports it first).
 z.config({ jitless: true });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Tool name the model calls (R1.1). */
 export const ASK_USER_QUESTION_TOOL_NAME = 'AskUserQuestion';
@@ -58,160 +58,158 @@ export function isHtmlPreview(preview: string): boolean {
   return typeof preview === 'string' && HTML_START.test(preview) && HTML_TAG.test(preview);
 }
 
-const nonBlank = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .refine((value) => value.trim().length > 0, { message: 'Must not be blank' });
+/** Attaches a description for the provider JSON Schema (R2.5); mini schemas have no `.describe()`. */
+function described<T extends z.ZodMiniType>(schema: T, description: string): T {
+  z.globalRegistry.add(schema, { description });
+  return schema;
+}
 
-export const AskUserQuestionOptionSchema = z
-  .object({
-    label: nonBlank(200).describe(
-      'Short choice text (1-5 words) the user taps; it becomes the answer. Unique within the question. ' +
-        'Never "Other": clients always add a free-text Other choice. ' +
-        'Put the recommended option first and end its label with " (Recommended)".',
-    ),
-    /** What choosing this option means or causes (R2.3). */
-    description: nonBlank(ASK_USER_QUESTION_MAX_TEXT).describe(
-      'What choosing this option means or causes: the trade-off or consequence, in one or two sentences.',
-    ),
-    /** Text/markdown or an HTML fragment shown beside the option list (R2.6). */
-    preview: z
-      .string()
-      .max(ASK_USER_QUESTION_MAX_PREVIEW)
-      .superRefine((preview, ctx) => {
-        const reason = validateAskUserQuestionPreview(preview);
-        if (reason) ctx.addIssue({ code: 'custom', message: reason });
-      })
-      .optional()
-      .describe(
-        'Optional, single-select questions only: content shown beside the options when the user compares them, ' +
-          'e.g. a code snippet, a config diff or a UI mockup. Plain or multi-line markdown text (shown in a ' +
-          'monospace box) or an HTML fragment (no <html>/<body>/<!doctype>, no <script>/<style>; use inline styles).',
+const notBlank = (message: string) => z.refine<string>((value) => value.trim().length > 0, { message });
+
+const nonBlank = (max: number) =>
+  z.string().check(z.minLength(1), z.maxLength(max), notBlank('Must not be blank'));
+
+export const AskUserQuestionOptionSchema = z.strictObject({
+  label: described(
+    nonBlank(200),
+    'Short choice text (1-5 words) the user taps; it becomes the answer. Unique within the question. ' +
+      'Never "Other": clients always add a free-text Other choice. ' +
+      'Put the recommended option first and end its label with " (Recommended)".',
+  ),
+  /** What choosing this option means or causes (R2.3). */
+  description: described(
+    nonBlank(ASK_USER_QUESTION_MAX_TEXT),
+    'What choosing this option means or causes: the trade-off or consequence, in one or two sentences.',
+  ),
+  /** Text/markdown or an HTML fragment shown beside the option list (R2.6). */
+  preview: described(
+    z.optional(
+      z.string().check(
+        z.maxLength(ASK_USER_QUESTION_MAX_PREVIEW),
+        z.superRefine((preview, ctx) => {
+          const reason = validateAskUserQuestionPreview(preview);
+          if (reason) ctx.addIssue({ code: 'custom', message: reason });
+        }),
       ),
-  })
-  .strict();
+    ),
+    'Optional, single-select questions only: content shown beside the options when the user compares them, ' +
+      'e.g. a code snippet, a config diff or a UI mockup. Plain or multi-line markdown text (shown in a ' +
+      'monospace box) or an HTML fragment (no <html>/<body>/<!doctype>, no <script>/<style>; use inline styles).',
+  ),
+});
 export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>;
 
 export const AskUserQuestionQuestionSchema = z
-  .object({
-    question: nonBlank(ASK_USER_QUESTION_MAX_TEXT).describe(
+  .strictObject({
+    question: described(
+      nonBlank(ASK_USER_QUESTION_MAX_TEXT),
       'The complete question, ending with a question mark, with the context needed to answer it ' +
         '(the user may read it on a phone, away from your session). Unique among the questions; ' +
         'answers come back keyed by this exact text.',
     ),
     /** Short chip label (R2.2). */
-    header: z
-      .string()
-      .min(1)
-      .max(ASK_USER_QUESTION_TOOL_CHIP_WIDTH, {
-        message: `Header must be at most ${ASK_USER_QUESTION_TOOL_CHIP_WIDTH} characters`,
-      })
-      .refine((header) => header.trim().length > 0, { message: 'Must not be blank' })
-      .describe(
-        `Very short topic label shown as a chip, at most ${ASK_USER_QUESTION_TOOL_CHIP_WIDTH} characters, ` +
-          'e.g. "Auth method", "Database".',
+    header: described(
+      z.string().check(
+        z.minLength(1),
+        z.maxLength(ASK_USER_QUESTION_TOOL_CHIP_WIDTH, {
+          message: `Header must be at most ${ASK_USER_QUESTION_TOOL_CHIP_WIDTH} characters`,
+        }),
+        notBlank('Must not be blank'),
       ),
-    options: z
-      .array(AskUserQuestionOptionSchema)
-      .min(ASK_USER_QUESTION_MIN_OPTIONS)
-      .max(ASK_USER_QUESTION_MAX_OPTIONS)
-      .describe(
-        `${ASK_USER_QUESTION_MIN_OPTIONS}-${ASK_USER_QUESTION_MAX_OPTIONS} distinct, realistic choices. ` +
-          'Do not add an "Other" option: the user can always type their own answer.',
-      ),
+      `Very short topic label shown as a chip, at most ${ASK_USER_QUESTION_TOOL_CHIP_WIDTH} characters, ` +
+        'e.g. "Auth method", "Database".',
+    ),
+    options: described(
+      z
+        .array(AskUserQuestionOptionSchema)
+        .check(z.minLength(ASK_USER_QUESTION_MIN_OPTIONS), z.maxLength(ASK_USER_QUESTION_MAX_OPTIONS)),
+      `${ASK_USER_QUESTION_MIN_OPTIONS}-${ASK_USER_QUESTION_MAX_OPTIONS} distinct, realistic choices. ` +
+        'Do not add an "Other" option: the user can always type their own answer.',
+    ),
     /** Runtime default keeps older calls parsing; the provider schema requires it (R2.5). */
-    multiSelect: z
-      .boolean()
-      .default(false)
-      .describe(
-        'true when the choices are not mutually exclusive and the user may pick several ' +
-          '(the answer joins the chosen labels with ", "); false for exactly one choice. Decide explicitly.',
-      ),
+    multiSelect: described(
+      z._default(z.boolean(), false),
+      'true when the choices are not mutually exclusive and the user may pick several ' +
+        '(the answer joins the chosen labels with ", "); false for exactly one choice. Decide explicitly.',
+    ),
   })
-  .strict()
-  .superRefine((question, ctx) => {
-    const seen = new Set<string>();
-    question.options.forEach((option, index) => {
-      if (option.label.trim().toLowerCase() === 'other') {
-        ctx.addIssue({ code: 'custom', message: OTHER_OPTION_MESSAGE, path: ['options', index, 'label'] });
-      }
-      if (seen.has(option.label)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `Option labels must be unique within a question: "${option.label}"`,
-          path: ['options', index, 'label'],
-        });
-      }
-      seen.add(option.label);
-    });
-  });
-export type AskUserQuestionQuestion = z.infer<typeof AskUserQuestionQuestionSchema>;
-
-export const AskUserQuestionMetadataSchema = z
-  .object({
-    /** Analytics id such as `/remember`; never shown to the user (R2.7). */
-    source: z
-      .string()
-      .max(200)
-      .optional()
-      .describe('Optional analytics id of what triggered the question, e.g. "/remember". Never shown to the user.'),
-  })
-  .strict()
-  .describe('Optional tracking data; not shown to the user.');
-
-const questionsShape = {
-  questions: z
-    .array(AskUserQuestionQuestionSchema)
-    .min(ASK_USER_QUESTION_MIN_QUESTIONS)
-    .max(ASK_USER_QUESTION_MAX_QUESTIONS)
-    .superRefine((questions, ctx) => {
+  .check(
+    z.superRefine((question, ctx) => {
       const seen = new Set<string>();
-      questions.forEach((question, index) => {
-        if (seen.has(question.question)) {
+      question.options.forEach((option, index) => {
+        if (option.label.trim().toLowerCase() === 'other') {
+          ctx.addIssue({ code: 'custom', message: OTHER_OPTION_MESSAGE, path: ['options', index, 'label'] });
+        }
+        if (seen.has(option.label)) {
           ctx.addIssue({
             code: 'custom',
-            message: `Question texts must be unique: "${question.question}"`,
-            path: [index, 'question'],
+            message: `Option labels must be unique within a question: "${option.label}"`,
+            path: ['options', index, 'label'],
           });
         }
-        seen.add(question.question);
+        seen.add(option.label);
       });
-    })
-    .describe(
-      `${ASK_USER_QUESTION_MIN_QUESTIONS}-${ASK_USER_QUESTION_MAX_QUESTIONS} questions asked together. ` +
-        'Each must be a decision only the user can make; the user may answer all, some or none of them.',
+    }),
+  );
+export type AskUserQuestionQuestion = z.infer<typeof AskUserQuestionQuestionSchema>;
+
+export const AskUserQuestionMetadataSchema = described(
+  z.strictObject({
+    /** Analytics id such as `/remember`; never shown to the user (R2.7). */
+    source: described(
+      z.optional(z.string().check(z.maxLength(200))),
+      'Optional analytics id of what triggered the question, e.g. "/remember". Never shown to the user.',
     ),
-  metadata: AskUserQuestionMetadataSchema.optional(),
+  }),
+  'Optional tracking data; not shown to the user.',
+);
+
+const questionsShape = {
+  questions: described(
+    z.array(AskUserQuestionQuestionSchema).check(
+      z.minLength(ASK_USER_QUESTION_MIN_QUESTIONS),
+      z.maxLength(ASK_USER_QUESTION_MAX_QUESTIONS),
+      z.superRefine((questions, ctx) => {
+        const seen = new Set<string>();
+        questions.forEach((question, index) => {
+          if (seen.has(question.question)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `Question texts must be unique: "${question.question}"`,
+              path: [index, 'question'],
+            });
+          }
+          seen.add(question.question);
+        });
+      }),
+    ),
+    `${ASK_USER_QUESTION_MIN_QUESTIONS}-${ASK_USER_QUESTION_MAX_QUESTIONS} questions asked together. ` +
+      'Each must be a decision only the user can make; the user may answer all, some or none of them.',
+  ),
+  metadata: z.optional(AskUserQuestionMetadataSchema),
 };
 
 /** What the model sends: questions, never answers (R2.1–R2.8). Strict. */
-export const AskUserQuestionInputSchema = z.object(questionsShape).strict();
+export const AskUserQuestionInputSchema = z.strictObject(questionsShape);
 export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>;
 /** The same input before defaults are applied (what a client may legally send). */
 export type AskUserQuestionInputLike = z.input<typeof AskUserQuestionInputSchema>;
 
 /** Answers keyed by question text; multi-select joins labels with ", "; "Other" is the typed text (R2.9). */
 export const AskUserQuestionAnswersSchema = z.record(
-  z.string().max(ASK_USER_QUESTION_MAX_TEXT),
-  z
-    .string()
-    .max(ASK_USER_QUESTION_MAX_TEXT)
-    .refine((answer) => answer.trim().length > 0, { message: BLANK_ANSWER_MESSAGE }),
+  z.string().check(z.maxLength(ASK_USER_QUESTION_MAX_TEXT)),
+  z.string().check(z.maxLength(ASK_USER_QUESTION_MAX_TEXT), notBlank(BLANK_ANSWER_MESSAGE)),
 );
 export type AskUserQuestionAnswers = z.infer<typeof AskUserQuestionAnswersSchema>;
 
-export const AskUserQuestionAnnotationSchema = z
-  .object({
-    preview: z.string().max(ASK_USER_QUESTION_MAX_PREVIEW).optional(),
-    notes: z.string().max(ASK_USER_QUESTION_MAX_NOTES).optional(),
-  })
-  .strict();
+export const AskUserQuestionAnnotationSchema = z.strictObject({
+  preview: z.optional(z.string().check(z.maxLength(ASK_USER_QUESTION_MAX_PREVIEW))),
+  notes: z.optional(z.string().check(z.maxLength(ASK_USER_QUESTION_MAX_NOTES))),
+});
 export type AskUserQuestionAnnotation = z.infer<typeof AskUserQuestionAnnotationSchema>;
 
 export const AskUserQuestionAnnotationsSchema = z.record(
-  z.string().max(ASK_USER_QUESTION_MAX_TEXT),
+  z.string().check(z.maxLength(ASK_USER_QUESTION_MAX_TEXT)),
   AskUserQuestionAnnotationSchema,
 );
 export type AskUserQuestionAnnotations = z.infer<typeof AskUserQuestionAnnotationsSchema>;
@@ -222,27 +220,28 @@ export type AskUserQuestionAnnotations = z.infer<typeof AskUserQuestionAnnotatio
  * not happened yet, so the handler must not run.
  */
 export const AskUserQuestionAnsweredInputSchema = z
-  .object({
+  .strictObject({
     ...questionsShape,
-    answers: AskUserQuestionAnswersSchema.optional(),
-    annotations: AskUserQuestionAnnotationsSchema.optional(),
+    answers: z.optional(AskUserQuestionAnswersSchema),
+    annotations: z.optional(AskUserQuestionAnnotationsSchema),
   })
-  .strict()
-  .superRefine((input, ctx) => {
-    if (input.answers === undefined) {
-      ctx.addIssue({ code: 'custom', message: ANSWERS_NOT_COLLECTED_MESSAGE, path: ['answers'] });
-      return;
-    }
-    const texts = new Set(input.questions.map((question) => question.question));
-    for (const key of Object.keys(input.answers)) {
-      if (!texts.has(key)) ctx.addIssue({ code: 'custom', message: UNKNOWN_QUESTION_MESSAGE, path: ['answers', key] });
-    }
-    for (const key of Object.keys(input.annotations ?? {})) {
-      if (!texts.has(key)) {
-        ctx.addIssue({ code: 'custom', message: UNKNOWN_QUESTION_MESSAGE, path: ['annotations', key] });
+  .check(
+    z.superRefine((input, ctx) => {
+      if (input.answers === undefined) {
+        ctx.addIssue({ code: 'custom', message: ANSWERS_NOT_COLLECTED_MESSAGE, path: ['answers'] });
+        return;
       }
-    }
-  });
+      const texts = new Set(input.questions.map((question) => question.question));
+      for (const key of Object.keys(input.answers)) {
+        if (!texts.has(key)) ctx.addIssue({ code: 'custom', message: UNKNOWN_QUESTION_MESSAGE, path: ['answers', key] });
+      }
+      for (const key of Object.keys(input.annotations ?? {})) {
+        if (!texts.has(key)) {
+          ctx.addIssue({ code: 'custom', message: UNKNOWN_QUESTION_MESSAGE, path: ['annotations', key] });
+        }
+      }
+    }),
+  );
 export type AskUserQuestionAnsweredInput = z.infer<typeof AskUserQuestionAnsweredInputSchema> & {
   answers: AskUserQuestionAnswers;
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   AutoResolutionStateSchema,
   DECLINE_MESSAGE_MAX,
@@ -12,56 +12,60 @@ import {
 import { PreferencesSchema } from './preferences';
 
 /** Every stored event has a seq and an absolute time. */
-const eventBase = { seq: z.number().int().positive(), at: IsoTimeSchema };
+const eventBase = { seq: z.int().check(z.positive()), at: IsoTimeSchema };
 
 /** The durable record of an interaction (no protocolRequestId: that is in-memory routing). */
 export const InteractionRecordSchema = withPayload({
   requestId: IdSchema,
   sessionId: IdSchema,
-  origin: InteractionOriginSchema.optional(),
-  toolName: z.string().max(200),
-  toolUseId: IdSchema.optional(),
-  context: InteractionContextSchema.optional(),
+  origin: z.optional(InteractionOriginSchema),
+  toolName: z.string().check(z.maxLength(200)),
+  toolUseId: z.optional(IdSchema),
+  context: z.optional(InteractionContextSchema),
   createdAt: IsoTimeSchema,
 });
 export type InteractionRecord = z.infer<typeof InteractionRecordSchema>;
 
-export const InteractionRequestedEventSchema = z
-  .object({ ...eventBase, type: z.literal('interaction.requested'), interaction: InteractionRecordSchema })
-  .strict();
+export const InteractionRequestedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('interaction.requested'),
+  interaction: InteractionRecordSchema,
+});
 
-export const InteractionResolvedEventSchema = z
-  .object({ ...eventBase, type: z.literal('interaction.resolved'), resolution: InteractionResolutionSchema })
-  .strict();
+export const InteractionResolvedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('interaction.resolved'),
+  resolution: InteractionResolutionSchema,
+});
 
 /** The runtime acknowledged receiving the resolution (R10.5). */
-export const InteractionDeliveredEventSchema = z
-  .object({ ...eventBase, type: z.literal('interaction.delivered'), requestId: IdSchema })
-  .strict();
+export const InteractionDeliveredEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('interaction.delivered'),
+  requestId: IdSchema,
+});
 
 /** The tool call was aborted before anyone answered. */
-export const InteractionWithdrawnEventSchema = z
-  .object({
-    ...eventBase,
-    type: z.literal('interaction.withdrawn'),
-    requestId: IdSchema,
-    reason: z.string().max(DECLINE_MESSAGE_MAX).optional(),
-  })
-  .strict();
+export const InteractionWithdrawnEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('interaction.withdrawn'),
+  requestId: IdSchema,
+  reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
+});
 
 /** R6.3: every auto-resolution change, with absolute times. */
-export const UserInputAutoResolutionUpdatedEventSchema = z
-  .object({
-    ...eventBase,
-    type: z.literal('UserInputAutoResolutionUpdated'),
-    requestId: IdSchema,
-    autoResolution: AutoResolutionStateSchema,
-  })
-  .strict();
+export const UserInputAutoResolutionUpdatedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('UserInputAutoResolutionUpdated'),
+  requestId: IdSchema,
+  autoResolution: AutoResolutionStateSchema,
+});
 
-export const PreferencesUpdatedEventSchema = z
-  .object({ ...eventBase, type: z.literal('preferences.updated'), preferences: PreferencesSchema })
-  .strict();
+export const PreferencesUpdatedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('preferences.updated'),
+  preferences: PreferencesSchema,
+});
 
 export const HostEventSchema = z.discriminatedUnion('type', [
   InteractionRequestedEventSchema,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   AskUserQuestionAnnotationsSchema,
   AskUserQuestionAnswersSchema,
@@ -12,8 +12,10 @@ export const DECLINE_MESSAGE_MAX = 2_000;
 export const PLAN_MAX = 100_000;
 export const PERMISSION_INPUT_MAX_JSON = 20_000;
 
-export const IdSchema = z.string().min(1).max(ID_MAX);
+export const IdSchema = z.string().check(z.minLength(1), z.maxLength(ID_MAX));
 export const IsoTimeSchema = z.iso.datetime({ offset: true });
+
+const text = (max: number) => z.string().check(z.maxLength(max));
 
 /** What kind of prompt an interaction is (R3.2). */
 export const InteractionKindSchema = z.enum(['question', 'plan-approval', 'permission']);
@@ -23,43 +25,39 @@ export type InteractionKind = z.infer<typeof InteractionKindSchema>;
  * Who really asked (R7.1–R7.3). `path` lists agent names from the root's direct
  * child down to the asker; depth 0 means the root agent itself.
  */
-export const InteractionOriginSchema = z
-  .object({
-    kind: z.enum(['root', 'subagent']),
-    label: z.string().max(ID_MAX),
-    path: z.array(z.string().max(80)).max(16),
-    depth: z.number().int().min(0).max(16),
-    agentId: IdSchema.optional(),
-    agentType: z.string().max(ID_MAX).optional(),
-    /** The asking agent's own session. */
-    sessionId: IdSchema.optional(),
-    parentSessionId: IdSchema.optional(),
-    turnId: IdSchema.optional(),
-    /** The runtime's client, e.g. an MCP client's name and version. */
-    client: z.object({ name: z.string().max(ID_MAX), version: z.string().max(80).optional() }).strict().optional(),
-  })
-  .strict();
+export const InteractionOriginSchema = z.strictObject({
+  kind: z.enum(['root', 'subagent']),
+  label: text(ID_MAX),
+  path: z.array(text(80)).check(z.maxLength(16)),
+  depth: z.int().check(z.minimum(0), z.maximum(16)),
+  agentId: z.optional(IdSchema),
+  agentType: z.optional(text(ID_MAX)),
+  /** The asking agent's own session. */
+  sessionId: z.optional(IdSchema),
+  parentSessionId: z.optional(IdSchema),
+  turnId: z.optional(IdSchema),
+  /** The runtime's client, e.g. an MCP client's name and version. */
+  client: z.optional(z.strictObject({ name: text(ID_MAX), version: z.optional(text(80)) })),
+});
 export type InteractionOrigin = z.infer<typeof InteractionOriginSchema>;
 
 /** What travels with a question so the person can answer with context (R9.10). */
-export const InteractionContextSchema = z
-  .object({
-    agentMessage: z.string().max(CONTEXT_MESSAGE_MAX).optional(),
-    cwd: z.string().max(1_000).optional(),
-    projectName: z.string().max(ID_MAX).optional(),
-    sessionTitle: z.string().max(ID_MAX).optional(),
-  })
-  .strict();
+export const InteractionContextSchema = z.strictObject({
+  agentMessage: z.optional(text(CONTEXT_MESSAGE_MAX)),
+  cwd: z.optional(text(1_000)),
+  projectName: z.optional(text(ID_MAX)),
+  sessionTitle: z.optional(text(ID_MAX)),
+});
 export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 
-export const PlanApprovalInputSchema = z.object({ plan: z.string().min(1).max(PLAN_MAX) }).passthrough();
+export const PlanApprovalInputSchema = z.looseObject({ plan: z.string().check(z.minLength(1), z.maxLength(PLAN_MAX)) });
 export type PlanApprovalInput = z.infer<typeof PlanApprovalInputSchema>;
 
-export const PermissionInputSchema = z
-  .record(z.string(), z.unknown())
-  .refine((input) => JSON.stringify(input).length <= PERMISSION_INPUT_MAX_JSON, {
+export const PermissionInputSchema = z.record(z.string(), z.unknown()).check(
+  z.refine((input) => JSON.stringify(input).length <= PERMISSION_INPUT_MAX_JSON, {
     message: `Tool input must be at most ${PERMISSION_INPUT_MAX_JSON} characters of JSON`,
-  });
+  }),
+);
 export type PermissionInput = z.infer<typeof PermissionInputSchema>;
 
 /** The input of an interaction for each kind (R3.2). */
@@ -70,11 +68,11 @@ const payloadShapes = {
 };
 
 /** A strict object tagged by kind, whose input matches the kind. */
-export function withPayload<Shape extends z.ZodRawShape>(shape: Shape) {
+export function withPayload<Shape extends z.core.$ZodShape>(shape: Shape) {
   return z.discriminatedUnion('kind', [
-    z.object({ ...shape, ...payloadShapes.question }).strict(),
-    z.object({ ...shape, ...payloadShapes.planApproval }).strict(),
-    z.object({ ...shape, ...payloadShapes.permission }).strict(),
+    z.strictObject({ ...shape, ...payloadShapes.question }),
+    z.strictObject({ ...shape, ...payloadShapes.planApproval }),
+    z.strictObject({ ...shape, ...payloadShapes.permission }),
   ]);
 }
 
@@ -83,15 +81,13 @@ export type InteractionPayload = z.infer<typeof InteractionPayloadSchema>;
 
 /** Auto-resolution state of one interaction, with absolute times (R6.2, R6.3). */
 export const AutoResolutionStateSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('disabled') }).strict(),
-  z
-    .object({
-      status: z.literal('scheduled'),
-      timeoutMs: z.number().int().positive(),
-      scheduledAt: IsoTimeSchema,
-      deadlineAt: IsoTimeSchema,
-    })
-    .strict(),
+  z.strictObject({ status: z.literal('disabled') }),
+  z.strictObject({
+    status: z.literal('scheduled'),
+    timeoutMs: z.int().check(z.positive()),
+    scheduledAt: IsoTimeSchema,
+    deadlineAt: IsoTimeSchema,
+  }),
 ]);
 export type AutoResolutionState = z.infer<typeof AutoResolutionStateSchema>;
 
@@ -101,41 +97,36 @@ export type AutoResolutionState = z.infer<typeof AutoResolutionStateSchema>;
  * carry a reason (R3.7) or plan feedback; `cancel` ends it without a choice.
  */
 export const InteractionResponseSchema = z.discriminatedUnion('action', [
-  z
-    .object({
-      action: z.literal('accept'),
-      content: z
-        .object({
-          answers: AskUserQuestionAnswersSchema.optional(),
-          annotations: AskUserQuestionAnnotationsSchema.optional(),
-        })
-        .strict()
-        .optional(),
-    })
-    .strict(),
-  z.object({ action: z.literal('decline'), message: z.string().max(DECLINE_MESSAGE_MAX).optional() }).strict(),
-  z.object({ action: z.literal('cancel') }).strict(),
+  z.strictObject({
+    action: z.literal('accept'),
+    content: z.optional(
+      z.strictObject({
+        answers: z.optional(AskUserQuestionAnswersSchema),
+        annotations: z.optional(AskUserQuestionAnnotationsSchema),
+      }),
+    ),
+  }),
+  z.strictObject({ action: z.literal('decline'), message: z.optional(text(DECLINE_MESSAGE_MAX)) }),
+  z.strictObject({ action: z.literal('cancel') }),
 ]);
 export type InteractionResponse = z.infer<typeof InteractionResponseSchema>;
 
 export const ResolvedBySchema = z.enum(['user', 'auto', 'runtime']);
 export type ResolvedBy = z.infer<typeof ResolvedBySchema>;
 
-export const DeviceSchema = z.object({ id: IdSchema, label: z.string().max(ID_MAX).optional() }).strict();
+export const DeviceSchema = z.strictObject({ id: IdSchema, label: z.optional(text(ID_MAX)) });
 export type Device = z.infer<typeof DeviceSchema>;
 
 /** How an interaction ended: the winning response (R10.3). */
-export const InteractionResolutionSchema = z
-  .object({
-    requestId: IdSchema,
-    response: InteractionResponseSchema,
-    resolvedBy: ResolvedBySchema,
-    resolvedAt: IsoTimeSchema,
-    /** The winning client's idempotency key. */
-    clientResponseId: IdSchema.optional(),
-    device: DeviceSchema.optional(),
-  })
-  .strict();
+export const InteractionResolutionSchema = z.strictObject({
+  requestId: IdSchema,
+  response: InteractionResponseSchema,
+  resolvedBy: ResolvedBySchema,
+  resolvedAt: IsoTimeSchema,
+  /** The winning client's idempotency key. */
+  clientResponseId: z.optional(IdSchema),
+  device: z.optional(DeviceSchema),
+});
 export type InteractionResolution = z.infer<typeof InteractionResolutionSchema>;
 
 /** What a runtime announces, and re-announces every second while waiting (R8.1). */
@@ -143,10 +134,10 @@ export const InteractionRequestSchema = withPayload({
   requestId: IdSchema,
   protocolRequestId: IdSchema,
   sessionId: IdSchema,
-  origin: InteractionOriginSchema.optional(),
-  toolName: z.string().min(1).max(ID_MAX),
-  toolUseId: IdSchema.optional(),
-  context: InteractionContextSchema.optional(),
+  origin: z.optional(InteractionOriginSchema),
+  toolName: z.string().check(z.minLength(1), z.maxLength(ID_MAX)),
+  toolUseId: z.optional(IdSchema),
+  context: z.optional(InteractionContextSchema),
   createdAt: IsoTimeSchema,
 });
 export type InteractionRequest = z.infer<typeof InteractionRequestSchema>;
@@ -158,17 +149,17 @@ export type InteractionStatus = z.infer<typeof InteractionStatusSchema>;
 export const InteractionViewSchema = withPayload({
   requestId: IdSchema,
   sessionId: IdSchema,
-  origin: InteractionOriginSchema.optional(),
-  toolName: z.string().max(ID_MAX),
-  toolUseId: IdSchema.optional(),
-  context: InteractionContextSchema.optional(),
+  origin: z.optional(InteractionOriginSchema),
+  toolName: text(ID_MAX),
+  toolUseId: z.optional(IdSchema),
+  context: z.optional(InteractionContextSchema),
   createdAt: IsoTimeSchema,
   status: InteractionStatusSchema,
   autoResolution: AutoResolutionStateSchema,
-  resolution: InteractionResolutionSchema.optional(),
+  resolution: z.optional(InteractionResolutionSchema),
   /** When the runtime acknowledged the resolution (R10.5). */
-  deliveredAt: IsoTimeSchema.optional(),
-  withdrawnAt: IsoTimeSchema.optional(),
-  withdrawnReason: z.string().max(DECLINE_MESSAGE_MAX).optional(),
+  deliveredAt: z.optional(IsoTimeSchema),
+  withdrawnAt: z.optional(IsoTimeSchema),
+  withdrawnReason: z.optional(text(DECLINE_MESSAGE_MAX)),
 });
 export type InteractionView = z.infer<typeof InteractionViewSchema>;

@@ -1,20 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { IdSchema, IsoTimeSchema } from './interaction';
 import { PUSH_BODY_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from './push-constants';
 
 export * from './push-constants';
 
 const base64Url = (min: number, max: number) =>
-  z
-    .string()
-    .min(min)
-    .max(max)
-    .regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: 'Must be base64url' });
+  z.string().check(z.minLength(min), z.maxLength(max), z.regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: 'Must be base64url' }));
 
-const httpUrl = z
-  .string()
-  .max(PUSH_URL_MAX)
-  .refine(
+const httpUrl = z.string().check(
+  z.maxLength(PUSH_URL_MAX),
+  z.refine(
     (value) => {
       try {
         const url = new URL(value);
@@ -24,70 +19,66 @@ const httpUrl = z
       }
     },
     { message: 'Must be an http(s) URL' },
-  );
+  ),
+);
 
 /** `PushSubscription.toJSON()` as the browser produces it. */
-export const PushSubscriptionJsonSchema = z
-  .object({
-    endpoint: httpUrl,
-    expirationTime: z.number().nullable().optional(),
-    keys: z.object({ p256dh: base64Url(40, 200), auth: base64Url(8, 64) }).strict(),
-  })
-  .strict();
+export const PushSubscriptionJsonSchema = z.strictObject({
+  endpoint: httpUrl,
+  expirationTime: z.optional(z.nullable(z.number())),
+  keys: z.strictObject({ p256dh: base64Url(40, 200), auth: base64Url(8, 64) }),
+});
 export type PushSubscriptionJson = z.infer<typeof PushSubscriptionJsonSchema>;
 
 /* ------------------------------------------------------------- remote → host messages */
 
 /** Stores (or replaces) this device's subscription. */
-export const PushSubscribeCommandSchema = z.object({ subscription: PushSubscriptionJsonSchema }).strict();
+export const PushSubscribeCommandSchema = z.strictObject({ subscription: PushSubscriptionJsonSchema });
 export type PushSubscribeCommand = z.infer<typeof PushSubscribeCommandSchema>;
 
 /** Forgets this device's subscription. */
-export const PushUnsubscribeCommandSchema = z.object({}).strict();
+export const PushUnsubscribeCommandSchema = z.strictObject({});
 export type PushUnsubscribeCommand = z.infer<typeof PushUnsubscribeCommandSchema>;
 
 /** Sends a test notification to this device (and to the ntfy topic when one is set). */
-export const PushTestCommandSchema = z.object({}).strict();
+export const PushTestCommandSchema = z.strictObject({});
 export type PushTestCommand = z.infer<typeof PushTestCommandSchema>;
 
 /** Sets (or clears, with null) the host-wide ntfy topic URL. */
-export const PushNtfyCommandSchema = z.object({ topicUrl: httpUrl.nullable() }).strict();
+export const PushNtfyCommandSchema = z.strictObject({ topicUrl: z.nullable(httpUrl) });
 export type PushNtfyCommand = z.infer<typeof PushNtfyCommandSchema>;
 
 /** Whether this connection's app is open and visible: no push reaches a device that is looking. */
-export const PresenceSchema = z.object({ visible: z.boolean() }).strict();
+export const PresenceSchema = z.strictObject({ visible: z.boolean() });
 export type Presence = z.infer<typeof PresenceSchema>;
 
 /* ------------------------------------------------------------------------- acks */
 
-const wireError = z
-  .object({ code: z.enum(['invalid-message', 'internal', 'rate-limited', 'payload-too-large']), message: z.string() })
-  .strict();
-const pushFailure = z.object({ ok: z.literal(false), error: wireError }).strict();
+const wireError = z.strictObject({
+  code: z.enum(['invalid-message', 'internal', 'rate-limited', 'payload-too-large']),
+  message: z.string(),
+});
+const pushFailure = z.strictObject({ ok: z.literal(false), error: wireError });
 export type PushFailure = z.infer<typeof pushFailure>;
 
-export const PushVapidKeyAckSchema = z.union([z.object({ ok: z.literal(true), publicKey: z.string() }).strict(), pushFailure]);
+export const PushVapidKeyAckSchema = z.union([z.strictObject({ ok: z.literal(true), publicKey: z.string() }), pushFailure]);
 export type PushVapidKeyAck = z.infer<typeof PushVapidKeyAckSchema>;
 
 /** What the settings page shows: is this device subscribed, which ntfy topic is set. */
-export const PushStatusSchema = z
-  .object({ subscribed: z.boolean(), ntfyTopicUrl: z.string().nullable() })
-  .strict();
+export const PushStatusSchema = z.strictObject({ subscribed: z.boolean(), ntfyTopicUrl: z.nullable(z.string()) });
 export type PushStatus = z.infer<typeof PushStatusSchema>;
 
-export const PushStatusAckSchema = z.union([z.object({ ok: z.literal(true), status: PushStatusSchema }).strict(), pushFailure]);
+export const PushStatusAckSchema = z.union([z.strictObject({ ok: z.literal(true), status: PushStatusSchema }), pushFailure]);
 export type PushStatusAck = z.infer<typeof PushStatusAckSchema>;
 
 /** Result of a test: how many targets accepted it, and why others did not. */
 export const PushTestAckSchema = z.union([
-  z
-    .object({
-      ok: z.literal(true),
-      webPush: z.enum(['sent', 'not-subscribed', 'expired', 'failed']),
-      ntfy: z.enum(['sent', 'not-configured', 'failed']),
-      detail: z.string().max(500).optional(),
-    })
-    .strict(),
+  z.strictObject({
+    ok: z.literal(true),
+    webPush: z.enum(['sent', 'not-subscribed', 'expired', 'failed']),
+    ntfy: z.enum(['sent', 'not-configured', 'failed']),
+    detail: z.optional(z.string().check(z.maxLength(500))),
+  }),
   pushFailure,
 ]);
 export type PushTestAck = z.infer<typeof PushTestAckSchema>;
@@ -105,35 +96,34 @@ export interface PushClientToServerEvents {
 /* ------------------------------------------------------------- host → worker payload */
 
 /** What a notification carries in `notification.data`: where tapping it leads. */
-export const NotificationDataSchema = z
-  .object({
-    kind: z.enum(['interaction', 'summary', 'test']),
-    /** Same-origin path; the worker refuses anything else. */
-    url: z.string().max(PUSH_URL_MAX),
-    requestId: IdSchema.optional(),
-  })
-  .strict();
+export const NotificationDataSchema = z.strictObject({
+  kind: z.enum(['interaction', 'summary', 'test']),
+  /** Same-origin path; the worker refuses anything else. */
+  url: z.string().check(z.maxLength(PUSH_URL_MAX)),
+  requestId: z.optional(IdSchema),
+});
 export type NotificationData = z.infer<typeof NotificationDataSchema>;
 
-export const PushShowPayloadSchema = z
-  .object({
-    type: z.literal('show'),
-    tag: z.string().min(1).max(200),
-    title: z.string().max(PUSH_TITLE_MAX),
-    body: z.string().max(PUSH_BODY_MAX),
-    /** Auto-resolution deadline; the worker words it in the phone's own locale and time zone. */
-    deadlineAt: IsoTimeSchema.optional(),
-    /** When the interaction was asked (orders notifications). */
-    timestamp: IsoTimeSchema,
-    data: NotificationDataSchema,
-  })
-  .strict();
+const tag = z.string().check(z.minLength(1), z.maxLength(200));
+
+export const PushShowPayloadSchema = z.strictObject({
+  type: z.literal('show'),
+  tag,
+  title: z.string().check(z.maxLength(PUSH_TITLE_MAX)),
+  body: z.string().check(z.maxLength(PUSH_BODY_MAX)),
+  /** Auto-resolution deadline; the worker words it in the phone's own locale and time zone. */
+  deadlineAt: z.optional(IsoTimeSchema),
+  /** When the interaction was asked (orders notifications). */
+  timestamp: IsoTimeSchema,
+  data: NotificationDataSchema,
+});
 export type PushShowPayload = z.infer<typeof PushShowPayloadSchema>;
 
 /** Closes notifications by tag (a requestId, or the summary tag) once they are answered anywhere. */
-export const PushClosePayloadSchema = z
-  .object({ type: z.literal('close'), tags: z.array(z.string().min(1).max(200)).min(1).max(50) })
-  .strict();
+export const PushClosePayloadSchema = z.strictObject({
+  type: z.literal('close'),
+  tags: z.array(tag).check(z.minLength(1), z.maxLength(50)),
+});
 export type PushClosePayload = z.infer<typeof PushClosePayloadSchema>;
 
 /** The decrypted body of every Web Push the host sends. */

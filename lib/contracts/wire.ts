@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { HostEventSchema } from './events';
 import {
   AutoResolutionStateSchema,
@@ -33,29 +33,30 @@ export const ErrorCodeSchema = z.enum([
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
-export const WireErrorSchema = z.object({ code: ErrorCodeSchema, message: z.string() }).strict();
+export const WireErrorSchema = z.strictObject({ code: ErrorCodeSchema, message: z.string() });
 export type WireError = z.infer<typeof WireErrorSchema>;
 
-const failure = z.object({ ok: z.literal(false), error: WireErrorSchema }).strict();
+const failure = z.strictObject({ ok: z.literal(false), error: WireErrorSchema });
 /** Every ack is `{ok: true, ...}` or `{ok: false, error}`. */
 export type Failure = z.infer<typeof failure>;
 
+const token = z.string().check(z.minLength(1), z.maxLength(512));
+const label = z.optional(z.string().check(z.maxLength(200)));
+
 /* ------------------------------------------------------------------ runtime namespace */
 
-export const RuntimeAuthSchema = z
-  .object({
-    token: z.string().min(1).max(512),
-    protocolVersion: z.number().int(),
-    runtimeId: IdSchema,
-    label: z.string().max(200).optional(),
-  })
-  .strict();
+export const RuntimeAuthSchema = z.strictObject({
+  token,
+  protocolVersion: z.int(),
+  runtimeId: IdSchema,
+  label,
+});
 export type RuntimeAuth = z.infer<typeof RuntimeAuthSchema>;
 
 export const AnnounceAckSchema = z.union([
-  z.object({ ok: z.literal(true), status: z.literal('pending'), autoResolution: AutoResolutionStateSchema }).strict(),
-  z.object({ ok: z.literal(true), status: z.literal('resolved'), resolution: InteractionResolutionSchema }).strict(),
-  z.object({ ok: z.literal(true), status: z.literal('withdrawn') }).strict(),
+  z.strictObject({ ok: z.literal(true), status: z.literal('pending'), autoResolution: AutoResolutionStateSchema }),
+  z.strictObject({ ok: z.literal(true), status: z.literal('resolved'), resolution: InteractionResolutionSchema }),
+  z.strictObject({ ok: z.literal(true), status: z.literal('withdrawn') }),
   failure,
 ]);
 export type AnnounceAck = z.infer<typeof AnnounceAckSchema>;
@@ -68,14 +69,11 @@ export const MAX_ANNOUNCE_BATCH = 5_000;
  * pending on this connection, by id only, coalesced per connection. The full
  * request is sent again on every (re)connect and when the host answers `unknown`.
  */
-export const AnnounceBatchSchema = z
-  .object({
-    entries: z
-      .array(z.object({ requestId: IdSchema, protocolRequestId: IdSchema }).strict())
-      .min(1)
-      .max(MAX_ANNOUNCE_BATCH),
-  })
-  .strict();
+export const AnnounceBatchSchema = z.strictObject({
+  entries: z
+    .array(z.strictObject({ requestId: IdSchema, protocolRequestId: IdSchema }))
+    .check(z.minLength(1), z.maxLength(MAX_ANNOUNCE_BATCH)),
+});
 export type AnnounceBatch = z.infer<typeof AnnounceBatchSchema>;
 
 /**
@@ -83,39 +81,41 @@ export type AnnounceBatch = z.infer<typeof AnnounceBatchSchema>;
  * current). `unknown`: the host has no such interaction, send the full announce.
  */
 export const AnnounceBatchAckSchema = z.union([
-  z
-    .object({
-      ok: z.literal(true),
-      resolved: z.array(z.object({ requestId: IdSchema, resolution: InteractionResolutionSchema }).strict()),
-      withdrawn: z.array(IdSchema),
-      unknown: z.array(IdSchema),
-    })
-    .strict(),
+  z.strictObject({
+    ok: z.literal(true),
+    resolved: z.array(z.strictObject({ requestId: IdSchema, resolution: InteractionResolutionSchema })),
+    withdrawn: z.array(IdSchema),
+    unknown: z.array(IdSchema),
+  }),
   failure,
 ]);
 export type AnnounceBatchAck = z.infer<typeof AnnounceBatchAckSchema>;
 
-export const WithdrawCommandSchema = z
-  .object({ requestId: IdSchema, reason: z.string().max(DECLINE_MESSAGE_MAX).optional() })
-  .strict();
+export const WithdrawCommandSchema = z.strictObject({
+  requestId: IdSchema,
+  reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
+});
 export type WithdrawCommand = z.infer<typeof WithdrawCommandSchema>;
 
-export const ResolutionAckCommandSchema = z.object({ requestId: IdSchema }).strict();
+export const ResolutionAckCommandSchema = z.strictObject({ requestId: IdSchema });
 export type ResolutionAckCommand = z.infer<typeof ResolutionAckCommandSchema>;
 
-export const SimpleAckSchema = z.union([z.object({ ok: z.literal(true) }).strict(), failure]);
+export const SimpleAckSchema = z.union([z.strictObject({ ok: z.literal(true) }), failure]);
 export type SimpleAck = z.infer<typeof SimpleAckSchema>;
 
 /** Host → runtime: an interaction was resolved; the runtime answers with `resolution:ack`. */
-export const ResolvedNoticeSchema = z
-  .object({ requestId: IdSchema, protocolRequestId: IdSchema, resolution: InteractionResolutionSchema })
-  .strict();
+export const ResolvedNoticeSchema = z.strictObject({
+  requestId: IdSchema,
+  protocolRequestId: IdSchema,
+  resolution: InteractionResolutionSchema,
+});
 export type ResolvedNotice = z.infer<typeof ResolvedNoticeSchema>;
 
 /** Host → runtime: the `onAutoResolutionUpdated` callback (R6.2). */
-export const AutoResolutionNoticeSchema = z
-  .object({ requestId: IdSchema, autoResolution: AutoResolutionStateSchema })
-  .strict();
+export const AutoResolutionNoticeSchema = z.strictObject({
+  requestId: IdSchema,
+  autoResolution: AutoResolutionStateSchema,
+});
 export type AutoResolutionNotice = z.infer<typeof AutoResolutionNoticeSchema>;
 
 export interface RuntimeClientToServerEvents {
@@ -131,67 +131,57 @@ export interface RuntimeServerToClientEvents {
 
 /* ------------------------------------------------------------------- remote namespace */
 
-export const RemoteAuthSchema = z
-  .object({
-    token: z.string().min(1).max(512),
-    protocolVersion: z.number().int(),
-    device: z.object({ id: IdSchema, label: z.string().max(200).optional() }).strict(),
-    /** Present when the remote holds state up to this seq and wants only what it missed. */
-    lastSeq: z.number().int().min(0).optional(),
-  })
-  .strict();
+export const RemoteAuthSchema = z.strictObject({
+  token,
+  protocolVersion: z.int(),
+  device: z.strictObject({ id: IdSchema, label }),
+  /** Present when the remote holds state up to this seq and wants only what it missed. */
+  lastSeq: z.optional(z.int().check(z.minimum(0))),
+});
 export type RemoteAuth = z.infer<typeof RemoteAuthSchema>;
 
 /** Everything a remote needs to render after a (re)connect (R9.2). */
-export const SnapshotSchema = z
-  .object({
-    protocolVersion: z.number().int(),
-    hostVersion: z.string(),
-    serverTime: IsoTimeSchema,
-    seq: z.number().int().min(0),
-    pending: z.array(InteractionViewSchema),
-    history: z.array(InteractionViewSchema),
-    preferences: PreferencesSchema,
-  })
-  .strict();
+export const SnapshotSchema = z.strictObject({
+  protocolVersion: z.int(),
+  hostVersion: z.string(),
+  serverTime: IsoTimeSchema,
+  seq: z.int().check(z.minimum(0)),
+  pending: z.array(InteractionViewSchema),
+  history: z.array(InteractionViewSchema),
+  preferences: PreferencesSchema,
+});
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
 /** Events a remote missed, then live events (subscribe first, replay, drop duplicates). */
-export const EventBatchSchema = z
-  .object({ events: z.array(HostEventSchema), serverTime: IsoTimeSchema })
-  .strict();
+export const EventBatchSchema = z.strictObject({ events: z.array(HostEventSchema), serverTime: IsoTimeSchema });
 export type EventBatch = z.infer<typeof EventBatchSchema>;
 
-export const RespondCommandSchema = z
-  .object({
-    requestId: IdSchema,
-    /** Client-generated idempotency key: repeating it is safe. */
-    clientResponseId: IdSchema,
-    response: InteractionResponseSchema,
-  })
-  .strict();
+export const RespondCommandSchema = z.strictObject({
+  requestId: IdSchema,
+  /** Client-generated idempotency key: repeating it is safe. */
+  clientResponseId: IdSchema,
+  response: InteractionResponseSchema,
+});
 export type RespondCommand = z.infer<typeof RespondCommandSchema>;
 
 export const RespondAckSchema = z.union([
-  z
-    .object({
-      ok: z.literal(true),
-      /** `accepted`: this response won. `already-resolved`: another one had (R10.3). */
-      status: z.enum(['accepted', 'already-resolved']),
-      resolution: InteractionResolutionSchema,
-    })
-    .strict(),
+  z.strictObject({
+    ok: z.literal(true),
+    /** `accepted`: this response won. `already-resolved`: another one had (R10.3). */
+    status: z.enum(['accepted', 'already-resolved']),
+    resolution: InteractionResolutionSchema,
+  }),
   failure,
 ]);
 export type RespondAck = z.infer<typeof RespondAckSchema>;
 
 export const PreferencesAckSchema = z.union([
-  z.object({ ok: z.literal(true), preferences: PreferencesSchema }).strict(),
+  z.strictObject({ ok: z.literal(true), preferences: PreferencesSchema }),
   failure,
 ]);
 export type PreferencesAck = z.infer<typeof PreferencesAckSchema>;
 
-export const SnapshotAckSchema = z.union([z.object({ ok: z.literal(true), snapshot: SnapshotSchema }).strict(), failure]);
+export const SnapshotAckSchema = z.union([z.strictObject({ ok: z.literal(true), snapshot: SnapshotSchema }), failure]);
 export type SnapshotAck = z.infer<typeof SnapshotAckSchema>;
 
 export interface RemoteClientToServerEvents {

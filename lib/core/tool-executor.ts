@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { type InteractionContext, type InteractionOrigin } from '../contracts';
 import { errorMessage, formatIssues, isAbortError } from './format-issues';
 import {
@@ -37,7 +38,7 @@ export async function executeToolCall<Input>(options: ExecuteToolCallOptions<Inp
   try {
     if (signal?.aborted) return fail(`${tool.name} was aborted`, false);
 
-    const parsed = tool.inputSchema.safeParse(options.input);
+    const parsed = z.safeParse(tool.inputSchema, options.input);
     if (!parsed.success) return fail(`Invalid input for ${tool.name}: ${formatIssues(parsed.error.issues)}`, true);
 
     const decision = decide(tool, parsed.data);

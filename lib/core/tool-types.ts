@@ -1,4 +1,4 @@
-import { type z } from 'zod';
+import type * as z from 'zod/mini';
 import { type InteractionContext, type InteractionOrigin } from '../contracts';
 
 /** What a tool is allowed to do and how it must be approved (R1.3). */
@@ -30,7 +30,7 @@ export interface ToolHandlerOutput {
 }
 
 /**
- * A tool the executor can run. `inputSchema` parses what the model sends. The
+ * A tool the executor can run. `inputSchema` (any zod schema, mini or classic) parses what the model sends. The
  * handler receives the final input: the parsed model input, or a broker's
  * `modifiedInput`, which is untrusted — a handler validates what it runs with,
  * which is where AskUserQuestion's two-phase gate lives (R3.5).
@@ -38,7 +38,7 @@ export interface ToolHandlerOutput {
 export interface ToolDefinition<Input = unknown> {
   readonly name: string;
   readonly description: string;
-  readonly inputSchema: z.ZodType<Input>;
+  readonly inputSchema: z.core.$ZodType<Input>;
   readonly metadata: ToolMetadata;
   /** Defaults to 'ask' when `metadata.needsApproval`, else 'allow'. */
   checkPermission?(input: Input): PermissionDecision;

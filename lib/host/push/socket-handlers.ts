@@ -1,4 +1,4 @@
-import { type z } from 'zod';
+import * as z from 'zod/mini';
 import {
   PresenceSchema,
   PushNtfyCommandSchema,
@@ -50,7 +50,7 @@ export function registerPushSocketHandlers(socket: PushSocket, deviceId: string,
  * Commands without a schema take only an ack; with one, `(payload, ack)`. A message
  * without an ack is ignored: every push command is a request that expects an answer.
  */
-function handle<Schema extends z.ZodType>(
+function handle<Schema extends z.core.$ZodType>(
   socket: PushSocket,
   event: string,
   schema: Schema | undefined,
@@ -62,7 +62,7 @@ function handle<Schema extends z.ZodType>(
     const reply = ack as Ack;
     let command: z.infer<Schema> | undefined;
     if (schema) {
-      const parsed = schema.safeParse(args.length > 1 ? args[0] : undefined);
+      const parsed = z.safeParse(schema, args.length > 1 ? args[0] : undefined);
       if (!parsed.success) {
         reply(invalid(parsed.error));
         return;
@@ -75,7 +75,7 @@ function handle<Schema extends z.ZodType>(
   });
 }
 
-function invalid(error: z.ZodError): PushFailure {
+function invalid(error: z.core.$ZodError): PushFailure {
   const message = error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`)

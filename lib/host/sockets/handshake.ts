@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage } from 'node:http';
 import { type Socket } from 'socket.io';
-import { type z } from 'zod';
+import * as z from 'zod/mini';
 import { PROTOCOL_VERSION, type ErrorCode, type WireError } from '../../contracts';
 
 /** Constant-time token check: hashing first makes the compare independent of length too. */
@@ -21,7 +21,7 @@ export function connectError(code: ErrorCode, message: string): Error & { data: 
  * Namespace middleware: token first (so nothing else is revealed to strangers),
  * then the protocol version with a reason a person can act on, then the schema.
  */
-export function handshakeGuard<Schema extends z.ZodType>(
+export function handshakeGuard<Schema extends z.core.$ZodType>(
   schema: Schema,
   token: string,
   store: (socket: Socket, auth: z.infer<Schema>) => void,
@@ -43,7 +43,7 @@ export function handshakeGuard<Schema extends z.ZodType>(
       );
       return;
     }
-    const parsed = schema.safeParse(auth);
+    const parsed = z.safeParse(schema, auth);
     if (!parsed.success) {
       next(connectError('invalid-message', `Invalid handshake auth: ${summarizeIssues(parsed.error)}`));
       return;
@@ -63,7 +63,7 @@ export function originAllowed(req: IncomingMessage, secure: boolean, extraOrigin
   return extraOrigins.includes(origin);
 }
 
-export function summarizeIssues(error: z.ZodError): string {
+export function summarizeIssues(error: z.core.$ZodError): string {
   const text = error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)

@@ -1,5 +1,5 @@
 import { type Event as SocketEvent } from 'socket.io';
-import { type z } from 'zod';
+import * as z from 'zod/mini';
 import { failure } from '../registry-types';
 import { summarizeIssues } from './handshake';
 import { TokenBucket, type RateLimit } from './token-bucket';
@@ -11,7 +11,7 @@ type Reply<Result> = (result: Result) => void;
  * ack. A client may send anything in the ack's place, and a bug must not crash
  * the host, so both are contained here.
  */
-export function handleCommand<Schema extends z.ZodType, Result>(options: {
+export function handleCommand<Schema extends z.core.$ZodType, Result>(options: {
   schema: Schema;
   payload: unknown;
   ack: unknown;
@@ -20,7 +20,7 @@ export function handleCommand<Schema extends z.ZodType, Result>(options: {
 }): void {
   const reply: Reply<Result | ReturnType<typeof failure>> =
     typeof options.ack === 'function' ? (options.ack as Reply<Result | ReturnType<typeof failure>>) : () => undefined;
-  const parsed = options.schema.safeParse(options.payload);
+  const parsed = z.safeParse(options.schema, options.payload);
   if (!parsed.success) {
     reply(failure('invalid-message', summarizeIssues(parsed.error)));
     return;
