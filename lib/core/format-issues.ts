@@ -1,3 +1,5 @@
+import './zod-locale';
+
 /** The parts of a zod issue needed to explain it; kept structural so any zod version fits. */
 export interface IssueLike {
   readonly path: readonly PropertyKey[];

@@ -4,6 +4,7 @@ import { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Server } from 'socket.io';
 import { MAX_MESSAGE_BYTES } from '../contracts';
+import '../core/zod-locale';
 import { prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError, errorMessage } from './errors';
 import { createRequestHandler } from './http/request-handler';
