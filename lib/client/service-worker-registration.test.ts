@@ -47,6 +47,9 @@ function setup(overrides: Partial<ServiceWorkerControllerOptions> = {}, active =
   return { controller, wb, reload, foreground: () => foreground() };
 }
 
+/** workbox-window loads lazily, so its listeners attach a few microtasks after register(). */
+const attached = (wb: FakeWorkbox) => vi.waitFor(() => expect(wb.listeners.size).toBe(3));
+
 describe('service worker registration', () => {
   it('[R9.1] stays off in development so stale caches never hide code changes', () => {
     const createWorkbox = vi.fn();
@@ -69,6 +72,7 @@ describe('service worker registration', () => {
     controller.register();
     controller.register();
     expect(controller.getSnapshot().status).toBe('registering');
+    await attached(wb);
     wb.emit('activated');
     wb.emit('controlling');
     await vi.waitFor(() => expect(controller.getSnapshot().status).toBe('ready'));
@@ -82,9 +86,10 @@ describe('service worker registration', () => {
     await vi.waitFor(() => expect(controller.getSnapshot().status).toBe('ready'));
   });
 
-  it('[R9.1] offers a waiting update and reloads only after the user applies it', () => {
+  it('[R9.1] offers a waiting update and reloads only after the user applies it', async () => {
     const { controller, wb, reload } = setup();
     controller.register();
+    await attached(wb);
     controller.applyUpdate();
     expect(wb.skipWaitingMessages).toBe(0);
     wb.emit('waiting');
@@ -96,9 +101,10 @@ describe('service worker registration', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
-  it('[R9.1] looks for a new version when the app returns to the foreground', () => {
+  it('[R9.1] looks for a new version when the app returns to the foreground', async () => {
     const { controller, wb, foreground } = setup();
     controller.register();
+    await attached(wb);
     foreground();
     expect(wb.updates).toBe(1);
   });
@@ -106,6 +112,12 @@ describe('service worker registration', () => {
   it('[R9.1] reports a failed registration', async () => {
     const wb = new FakeWorkbox(Promise.reject(new Error('ServiceWorker script evaluation failed')));
     const { controller } = setup({ createWorkbox: () => wb });
+    controller.register();
+    await vi.waitFor(() => expect(controller.getSnapshot().status).toBe('error'));
+  });
+
+  it('[R9.1] reports workbox-window failing to load (e.g. offline before first cache)', async () => {
+    const { controller } = setup({ createWorkbox: () => Promise.reject(new Error('chunk load failed')) });
     controller.register();
     await vi.waitFor(() => expect(controller.getSnapshot().status).toBe('error'));
   });

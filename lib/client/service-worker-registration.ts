@@ -1,5 +1,4 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { Workbox } from 'workbox-window';
 
 /** Where the service worker is in its life, as far as the page can tell. */
 export type ServiceWorkerStatus =
@@ -32,7 +31,8 @@ export interface WorkboxLike {
 export interface ServiceWorkerControllerOptions {
   enabled: boolean;
   supported: () => boolean;
-  createWorkbox: () => WorkboxLike;
+  /** May load workbox-window lazily: registering a worker is never first-screen work. */
+  createWorkbox: () => WorkboxLike | Promise<WorkboxLike>;
   reload: () => void;
   /** Calls back when the app returns to the foreground, to look for a new version then. */
   onForeground: (listener: () => void) => void;
@@ -60,9 +60,14 @@ export function createServiceWorkerController(options: ServiceWorkerControllerOp
     if (state.status !== 'idle') return;
     if (!options.enabled) return set({ status: 'disabled' });
     if (!options.supported()) return set({ status: 'unsupported' });
-    const wb = options.createWorkbox();
-    workbox = wb;
     set({ status: 'registering' });
+    Promise.resolve()
+      .then(() => options.createWorkbox())
+      .then(follow, () => set({ status: 'error' }));
+  }
+
+  function follow(wb: WorkboxLike): void {
+    workbox = wb;
     // Also fires at load when a version was already waiting (wasWaitingBeforeRegister).
     wb.addEventListener('waiting', () => set({ updateWaiting: true }));
     wb.addEventListener('activated', () => set({ status: 'ready' }));
@@ -106,7 +111,7 @@ function browserController(): ServiceWorkerController {
   controller ??= createServiceWorkerController({
     enabled: process.env.NODE_ENV === 'production',
     supported: () => 'serviceWorker' in navigator,
-    createWorkbox: () => new Workbox('/sw.js'),
+    createWorkbox: () => import('workbox-window').then(({ Workbox }) => new Workbox('/sw.js')),
     reload: () => window.location.reload(),
     onForeground(listener) {
       document.addEventListener('visibilitychange', () => {
