@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_BIND_HOST, DEFAULT_PORT } from '../../lib/host';
+import { parseDuration } from '../../lib/runtime/duration';
 import { UsageError } from './types';
 
 export const START_USAGE = `Usage: askaway start [options]
@@ -19,6 +20,7 @@ Options:
   --public-url <url>  Address phones use (tunnel/proxy); used in the pairing link and QR code
   --allow-origin <o>  Extra browser origin allowed to connect (repeatable; e.g. a dev server)
   --static-dir <dir>  The built web app (default out/ next to the package)
+  --stale-after <d>   Withdraw a question no agent has re-announced for this long (default 5m; min 30s)
   -h, --help          Show this help
 
 Environment: ASKAWAY_TOKEN overrides the stored pairing token.
@@ -33,6 +35,7 @@ export interface StartOptions {
   publicUrl?: string;
   allowedOrigins: string[];
   staticDir: string;
+  staleAfterMs?: number;
   token?: string;
   help: boolean;
 }
@@ -57,6 +60,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         'public-url': { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
         'static-dir': { type: 'string' },
+        'stale-after': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -82,9 +86,18 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     publicUrl,
     allowedOrigins: values['allow-origin'] ?? [],
     staticDir: path.resolve(values['static-dir'] ?? path.join(packageRoot, 'out')),
+    staleAfterMs: parseStaleAfter(values['stale-after']),
     token: env.ASKAWAY_TOKEN?.trim() || undefined,
     help: values.help === true,
   };
+}
+
+/** Runtimes re-announce every second and may be away for a while (a laptop lid): at least 30 s. */
+function parseStaleAfter(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(value);
+  if (ms === null || ms < 30_000) throw new UsageError(`--stale-after must be a duration of at least 30s (e.g. 10m), got "${value}"`);
+  return ms;
 }
 
 function parsePort(value: string | undefined): number {

@@ -43,6 +43,7 @@ async function runStart(argv: string[]): Promise<number> {
       tls: options.tls,
       publicUrl: options.publicUrl,
       allowedOrigins: options.allowedOrigins,
+      staleAfterMs: options.staleAfterMs,
       onLifecycle: (event) => {
         const line = formatLifecycle(event);
         if (line) log(line);

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { parseStartOptions } from './start-options';
+import { UsageError } from './types';
+
+const parse = (...argv: string[]) => parseStartOptions(argv, {}, '/pkg');
+
+describe('askaway start flags', () => {
+  it('[R8.1] --stale-after takes a duration of at least 30 s; absent keeps the host default', () => {
+    expect(parse().staleAfterMs).toBeUndefined();
+    expect(parse('--stale-after', '10m').staleAfterMs).toBe(600_000);
+    expect(parse('--stale-after', '45s').staleAfterMs).toBe(45_000);
+    expect(() => parse('--stale-after', '5s')).toThrow(UsageError);
+    expect(() => parse('--stale-after', 'soon')).toThrow(/--stale-after must be a duration of at least 30s/);
+  });
+});
