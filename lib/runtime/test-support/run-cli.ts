@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { type Writable } from 'node:stream';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -27,4 +28,26 @@ export function runCli(args: readonly string[], options: { env?: Record<string, 
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+export interface SpawnedCli {
+  child: ChildProcess & { stdin: Writable };
+  exited: Promise<number | string>;
+  stdout: () => string;
+}
+
+/**
+ * Starts `askaway <args>` from source in ONE process (node --import tsx, no tsx wrapper
+ * process), so signals sent to `child` reach the CLI itself.
+ */
+export function spawnCli(args: readonly string[], env: Record<string, string>): SpawnedCli {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { NODE_ENV: 'test', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  return { child, exited, stdout: () => stdout };
 }
