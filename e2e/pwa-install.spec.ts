@@ -1,60 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, expect, type Page, test } from '@playwright/test';
+import { startTestHost, type TestHost } from './support/host';
 
 // Platform checks (R9.1, R12.2) against the real host serving the real build. They need a
 // persistent Chromium profile (ordinary contexts always report `in-incognito`), so they open
 // their own browser instead of the project's page, and run once, in the first project.
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const TOKEN = 'pwa-install-e2e-token';
 const ROUTES = ['/', '/history', '/sessions', '/settings', '/pair'];
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-
-interface RunningHost {
-  url: string;
-  staticDir: string;
-  stop(): Promise<void>;
-}
-
-/** `askaway start` on a free port, serving a private copy of out/ (a test may change its files). */
-async function startHost(): Promise<RunningHost> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-pwa-host-'));
-  const staticDir = path.join(dir, 'static');
-  await cp(path.join(ROOT, 'out'), staticDir, { recursive: true });
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(ROOT, 'dist', 'cli.js'), 'start', '--port', '0', '--no-demo', '--data-dir', path.join(dir, 'data'), '--static-dir', staticDir],
-    { cwd: ROOT, env: { ...process.env, ASKAWAY_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Local:\s+(https?:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1].replace(/\/$/, ''));
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`host exited (${code}) before listening:\n${output}`)));
-  });
-  return {
-    url,
-    staticDir,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'askaway-pwa-profile-'));
@@ -94,11 +52,11 @@ async function waitForActiveWorker(page: Page): Promise<void> {
 }
 
 test.describe('PWA platform', () => {
-  let host: RunningHost;
+  let host: TestHost;
 
   test.beforeEach(async ({}, testInfo) => {
     test.skip(testInfo.project.name !== testInfo.config.projects[0]?.name, 'browser-independent platform checks run once');
-    host = await startHost();
+    host = await startTestHost(TOKEN, { privateStaticCopy: true });
   });
   test.afterEach(async () => {
     await host?.stop();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -12,14 +12,17 @@ export interface TestHost {
   port: number;
   token: string;
   dataDir: string;
+  /** The folder it serves: out/, or a private copy when asked for (a test may change its files). */
+  staticDir: string;
   output(): string;
   /** Stops the process (SIGTERM) and starts it again on the same port and data dir. */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-function launch(port: number, dataDir: string, token: string) {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--port', String(port), '--no-demo', '--data-dir', dataDir], {
+function launch(port: number, dataDir: string, token: string, staticDir: string) {
+  const args = [CLI, 'start', '--port', String(port), '--no-demo', '--data-dir', dataDir, '--static-dir', staticDir];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ASKAWAY_TOKEN: token, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,10 +48,18 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export async function startTestHost(token = `e2e-${Math.random().toString(36).slice(2)}`): Promise<TestHost> {
+export async function startTestHost(
+  token = `e2e-${Math.random().toString(36).slice(2)}`,
+  options: { privateStaticCopy?: boolean } = {},
+): Promise<TestHost> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-e2e-'));
   const dataDir = path.join(dir, 'data');
-  let current = launch(0, dataDir, token);
+  let staticDir = path.join(ROOT, 'out');
+  if (options.privateStaticCopy) {
+    staticDir = path.join(dir, 'static');
+    await cp(path.join(ROOT, 'out'), staticDir, { recursive: true });
+  }
+  let current = launch(0, dataDir, token, staticDir);
   const url = await current.url;
   const port = Number(new URL(url).port);
   let log = '';
@@ -57,11 +68,12 @@ export async function startTestHost(token = `e2e-${Math.random().toString(36).sl
     port,
     token,
     dataDir,
+    staticDir,
     output: () => log + current.output(),
     async restart() {
       await stopChild(current.child);
       log += current.output();
-      current = launch(port, dataDir, token);
+      current = launch(port, dataDir, token, staticDir);
       await current.url;
     },
     async stop() {
