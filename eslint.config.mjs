@@ -1,12 +1,24 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier/flat';
 
 const config = [
   ...nextVitals,
   ...nextTs,
+  // Formatting is Prettier's job (`npm run format`); this turns off ESLint rules that would fight it.
+  prettier,
   {
-    ignores: ['node_modules/**', '.next/**', 'out/**', 'dist/**', 'public/sw.js', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+    ignores: [
+      'node_modules/**',
+      '.next/**',
+      'out/**',
+      'dist/**',
+      'public/sw.js',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+    ],
   },
   {
     files: ['**/*.ts', '**/*.tsx'],
@@ -22,7 +34,10 @@ const config = [
     // Layering (STYLE.md): contracts import zod only; client code never imports host/runtime.
     files: ['lib/contracts/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../*', '@/*'], message: 'contracts import zod only' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*', '@/*'], message: 'contracts import zod only' }] },
+      ],
     },
   },
   {
@@ -32,7 +47,10 @@ const config = [
         'error',
         {
           patterns: [
-            { group: ['**/host/**', '**/runtime/**', '@/lib/host/*', '@/lib/runtime/*', 'better-sqlite3', 'socket.io'], message: 'server code must not reach the PWA bundle' },
+            {
+              group: ['**/host/**', '**/runtime/**', '@/lib/host/*', '@/lib/runtime/*', 'better-sqlite3', 'socket.io'],
+              message: 'server code must not reach the PWA bundle',
+            },
           ],
         },
       ],
