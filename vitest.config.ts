@@ -4,7 +4,13 @@ import path from 'node:path';
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    include: ['lib/**/*.test.ts', 'bin/**/*.test.ts', 'components/**/*.test.ts', 'components/**/*.test.tsx', 'tests/**/*.test.ts'],
+    include: [
+      'lib/**/*.test.ts',
+      'bin/**/*.test.ts',
+      'components/**/*.test.ts',
+      'components/**/*.test.tsx',
+      'tests/**/*.test.ts',
+    ],
     exclude: ['node_modules/**', 'e2e/**', 'out/**', 'dist/**'],
     environment: 'node',
     testTimeout: 20_000,

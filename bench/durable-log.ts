@@ -26,7 +26,13 @@ function lifecycle(index: number): NewHostEvent[][] {
       { type: 'interaction.requested', at, interaction },
       { type: 'UserInputAutoResolutionUpdated', at, requestId, autoResolution: { status: 'disabled' } },
     ],
-    [{ type: 'interaction.resolved', at, resolution: { requestId, response: ANSWER, resolvedBy: 'user', resolvedAt: at, clientResponseId: `c-${index}` } }],
+    [
+      {
+        type: 'interaction.resolved',
+        at,
+        resolution: { requestId, response: ANSWER, resolvedBy: 'user', resolvedAt: at, clientResponseId: `c-${index}` },
+      },
+    ],
     [{ type: 'interaction.delivered', at, requestId }],
   ] as NewHostEvent[][];
 }
@@ -64,7 +70,8 @@ export async function runDurableLog(): Promise<{ figures: Figure[] }> {
     const fast = new SqliteEventStore(path.join(dir, 'nosync.db'));
     const baseline = withoutFsync(fast) ? appendFor(fast, Math.min(APPEND_MS, 1_000)) : undefined;
     fast.close();
-    const rate = (run: { commits: number; latencies: number[] }) => run.commits / (run.latencies.reduce((sum, value) => sum + value, 0) / 1000);
+    const rate = (run: { commits: number; latencies: number[] }) =>
+      run.commits / (run.latencies.reduce((sum, value) => sum + value, 0) / 1000);
 
     // 100,000 events: requested + auto-resolution + resolved + delivered per question.
     const file = path.join(dir, 'rebuild.db');
@@ -72,7 +79,9 @@ export async function runDurableLog(): Promise<{ figures: Figure[] }> {
     withoutFsync(writer);
     let written = 0;
     for (let index = 0; written < REBUILD_EVENTS; index += 1) {
-      const batch = lifecycle(index).flat().slice(0, REBUILD_EVENTS - written);
+      const batch = lifecycle(index)
+        .flat()
+        .slice(0, REBUILD_EVENTS - written);
       writer.append(batch);
       written += batch.length;
     }
@@ -95,7 +104,11 @@ export async function runDurableLog(): Promise<{ figures: Figure[] }> {
           baseline: baseline ? Math.round(rate(baseline)) : undefined,
           note: 'one transaction per registry command (WAL, the store default durability: synchronous=NORMAL unless ASKAWAY_DURABILITY=full); baseline: same store with synchronous=OFF',
         }),
-        figure({ name: 'durable log: events appended per second', value: Math.round(measured.events / (APPEND_MS / 1000)), unit: '/s' }),
+        figure({
+          name: 'durable log: events appended per second',
+          value: Math.round(measured.events / (APPEND_MS / 1000)),
+          unit: '/s',
+        }),
         figure({ name: 'durable log: commit p50', value: round(percentile(measured.latencies, 50), 3), unit: 'ms' }),
         figure({ name: 'durable log: commit p99', value: round(percentile(measured.latencies, 99), 3), unit: 'ms' }),
         figure({

@@ -14,7 +14,12 @@ import { median } from './support/stats';
 
 const RUNS = Number(process.env.BENCH_PHONE_RUNS ?? 5);
 /** Lighthouse's mobile profile: 150 ms RTT, 1.6 Mbit/s down, 750 kbit/s up, CPU 4× slower. */
-export const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
+export const SLOW_4G = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
 export const CPU_SLOWDOWN = 4;
 
 /** Records when the first inbox item enters the DOM (performance.now(), from navigation start). */
@@ -50,7 +55,10 @@ async function firstQuestion(context: BrowserContext, url: string, transferred: 
   try {
     const received = await throttle(context, page);
     await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
-    await page.waitForFunction(() => window.__benchFirstItem !== undefined, undefined, { timeout: 60_000, polling: 50 });
+    await page.waitForFunction(() => window.__benchFirstItem !== undefined, undefined, {
+      timeout: 60_000,
+      polling: 50,
+    });
     const visible = await page.getByTestId('inbox.item').first().isVisible();
     if (!visible) throw new Error('the first inbox item is in the DOM but not visible');
     const at = await page.evaluate(() => window.__benchFirstItem ?? Number.NaN);
@@ -92,14 +100,20 @@ export async function runPhoneStart(): Promise<{ figures: Figure[] }> {
       // Install: first visit registers the service worker; the next one is controlled by it.
       const page = await context.newPage();
       await page.goto(url);
-      await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated', undefined, {
-        timeout: 60_000,
-      });
-      await page.reload();
-      const controlled = await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 }).then(
-        () => true,
-        () => false,
+      await page.waitForFunction(
+        async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
+        undefined,
+        {
+          timeout: 60_000,
+        },
       );
+      await page.reload();
+      const controlled = await page
+        .waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 })
+        .then(
+          () => true,
+          () => false,
+        );
       await page.close();
       if (!controlled) throw new Error('the service worker never took control of the page');
       for (let run = 0; run < RUNS; run += 1) warm.push(await firstQuestion(context, url));
@@ -110,8 +124,20 @@ export async function runPhoneStart(): Promise<{ figures: Figure[] }> {
     const note = `CPU ${CPU_SLOWDOWN}× slower, ${SLOW_4G.latency} ms latency, 1.6 Mbit/s down, 750 kbit/s up (CDP); navigation → first pending question in the DOM; median of ${RUNS}`;
     return {
       figures: [
-        figure({ name: 'phone start: cold (empty cache)', value: round(median(cold), 0), unit: 'ms', budget: 2_500, note }),
-        figure({ name: 'phone start: warm (service worker cache)', value: round(median(warm), 0), unit: 'ms', budget: 500, note }),
+        figure({
+          name: 'phone start: cold (empty cache)',
+          value: round(median(cold), 0),
+          unit: 'ms',
+          budget: 2_500,
+          note,
+        }),
+        figure({
+          name: 'phone start: warm (service worker cache)',
+          value: round(median(warm), 0),
+          unit: 'ms',
+          budget: 500,
+          note,
+        }),
         figure({
           name: 'phone start: cold bytes over the network',
           value: Math.round(median(coldBytes) / 1024),

@@ -90,8 +90,14 @@ function buildHelloWorld(): string {
     path.join(dir, 'next.config.mjs'),
     `export default { output: 'export', turbopack: { root: ${JSON.stringify(path.parse(dir).root)} } };\n`,
   );
-  fs.writeFileSync(path.join(dir, 'app', 'layout.jsx'), 'export default function Layout({ children }) { return <html lang="en"><body>{children}</body></html>; }\n');
-  fs.writeFileSync(path.join(dir, 'app', 'page.jsx'), 'export default function Page() { return <h1>Hello, world</h1>; }\n');
+  fs.writeFileSync(
+    path.join(dir, 'app', 'layout.jsx'),
+    'export default function Layout({ children }) { return <html lang="en"><body>{children}</body></html>; }\n',
+  );
+  fs.writeFileSync(
+    path.join(dir, 'app', 'page.jsx'),
+    'export default function Page() { return <h1>Hello, world</h1>; }\n',
+  );
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
     cwd: dir,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
@@ -121,7 +127,8 @@ const STANDALONE: { name: string; source: string }[] = [
 ];
 
 export async function runPwaWeight(): Promise<{ figures: Figure[] }> {
-  if (!fs.existsSync(path.join(OUT, 'index.html'))) throw new Error('out/index.html is missing: run npm run build first');
+  if (!fs.existsSync(path.join(OUT, 'index.html')))
+    throw new Error('out/index.html is missing: run npm run build first');
   const routes = routeWeights(OUT);
   const helloDir = buildHelloWorld();
   let hello: RouteWeight | undefined;
@@ -149,7 +156,12 @@ export async function runPwaWeight(): Promise<{ figures: Figure[] }> {
           (flagged.length > 0 ? `; SHOULD BE LAZY: ${flagged.join(', ')}` : '') +
           '; baseline: hello-world page, same Next, same run',
       }),
-      figure({ name: `PWA ${route.route}: first-screen JS raw`, value: kib(route.js.raw), unit: 'KiB', baseline: kib(hello.js.raw) }),
+      figure({
+        name: `PWA ${route.route}: first-screen JS raw`,
+        value: kib(route.js.raw),
+        unit: 'KiB',
+        baseline: kib(hello.js.raw),
+      }),
     );
   }
   for (const entry of STANDALONE) {

@@ -48,7 +48,8 @@ export async function runReannounceLoad(): Promise<{ figures: Figure[] }> {
       await sleep(1_000);
       const acks = answered() - since;
       if (acks >= total * 0.9) break;
-      if (performance.now() - first > 120_000) throw new Error(`only ${acks} acks/s after 120 s; the host never caught up`);
+      if (performance.now() - first > 120_000)
+        throw new Error(`only ${acks} acks/s after 120 s; the host never caught up`);
     }
     await sleep(SETTLE_MS);
 
@@ -64,22 +65,41 @@ export async function runReannounceLoad(): Promise<{ figures: Figure[] }> {
     }
     const after = procUsage(host.pid);
     const acksAfter = answered();
-    peakHeap = await host.usage().then((usage) => usage.heapUsedBytes, () => Number.NaN);
+    peakHeap = await host.usage().then(
+      (usage) => usage.heapUsedBytes,
+      () => Number.NaN,
+    );
     const wallMs = after.at - before.at;
     const cpuShare = ((after.cpuMicros - before.cpuMicros) / 1000 / wallMs) * 100;
     const acksPerSecond = ((acksAfter - acksBefore) / wallMs) * 1000;
     const note = `${total.toLocaleString('en-US')} pending from ${CONNECTIONS} runtime connections, re-announced every 1 s, ${Math.round(wallMs / 1000)} s window`;
     return {
       figures: [
-        figure({ name: 're-announce load: host CPU (R13.3)', value: round(cpuShare, 1), unit: '% of one core', budget: 25, note }),
-        figure({ name: 're-announce load: announces answered', value: Math.round(acksPerSecond), unit: '/s', note: `expected ${total.toLocaleString('en-US')}/s` }),
+        figure({
+          name: 're-announce load: host CPU (R13.3)',
+          value: round(cpuShare, 1),
+          unit: '% of one core',
+          budget: 25,
+          note,
+        }),
+        figure({
+          name: 're-announce load: announces answered',
+          value: Math.round(acksPerSecond),
+          unit: '/s',
+          note: `expected ${total.toLocaleString('en-US')}/s`,
+        }),
         figure({
           name: 're-announce load: host CPU per announce',
           value: round((after.cpuMicros - before.cpuMicros) / Math.max(1, acksAfter - acksBefore), 1),
           unit: 'µs',
         }),
         figure({ name: 're-announce load: host RSS peak', value: round(peakRss / 2 ** 20, 1), unit: 'MiB', note }),
-        figure({ name: 're-announce load: host heap used at end', value: round(peakHeap / 2 ** 20, 1), unit: 'MiB', note }),
+        figure({
+          name: 're-announce load: host heap used at end',
+          value: round(peakHeap / 2 ** 20, 1),
+          unit: 'MiB',
+          note,
+        }),
       ],
     };
   } finally {

@@ -69,7 +69,8 @@ export async function runRestore(): Promise<{ figures: Figure[] }> {
     const probe = await connectRemote(host.url, host.token, 'bench-probe');
     const snapshot = probe.first as Snapshot;
     probe.socket.disconnect();
-    if (snapshot.pending?.length !== TOTAL) throw new Error(`the snapshot holds ${snapshot.pending?.length} pending, expected ${TOTAL}`);
+    if (snapshot.pending?.length !== TOTAL)
+      throw new Error(`the snapshot holds ${snapshot.pending?.length} pending, expected ${TOTAL}`);
     const snapshotJson = JSON.stringify(snapshot);
 
     const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
@@ -99,7 +100,13 @@ export async function runRestore(): Promise<{ figures: Figure[] }> {
     const note = `${TOTAL} pending across ${SESSIONS} sessions, median of ${RUNS}; socket connect → inbox committed (window.__askaway)`;
     return {
       figures: [
-        figure({ name: 'restore: page load, connect → inbox (R13.2)', value: round(total(reload), 1), unit: 'ms', budget: 300, note }),
+        figure({
+          name: 'restore: page load, connect → inbox (R13.2)',
+          value: round(total(reload), 1),
+          unit: 'ms',
+          budget: 300,
+          note,
+        }),
         figure({
           name: 'restore: page load, connect → snapshot applied',
           value: round(median(reload.map((entry) => entry.snapshotAt - entry.connectedAt)), 1),
@@ -110,9 +117,25 @@ export async function runRestore(): Promise<{ figures: Figure[] }> {
           value: round(median(reload.map((entry) => entry.renderedAt - entry.snapshotAt)), 1),
           unit: 'ms',
         }),
-        figure({ name: 'restore: socket reconnect, connect → inbox (R13.2)', value: round(total(reconnect), 1), unit: 'ms', budget: 300, note }),
-        figure({ name: 'restore: snapshot size', value: Buffer.byteLength(snapshotJson), unit: 'bytes', note: 'JSON as sent (socket.io does not compress by default)' }),
-        figure({ name: 'restore: snapshot size gzip', value: gzipSync(snapshotJson).length, unit: 'bytes', note: 'for comparison only' }),
+        figure({
+          name: 'restore: socket reconnect, connect → inbox (R13.2)',
+          value: round(total(reconnect), 1),
+          unit: 'ms',
+          budget: 300,
+          note,
+        }),
+        figure({
+          name: 'restore: snapshot size',
+          value: Buffer.byteLength(snapshotJson),
+          unit: 'bytes',
+          note: 'JSON as sent (socket.io does not compress by default)',
+        }),
+        figure({
+          name: 'restore: snapshot size gzip',
+          value: gzipSync(snapshotJson).length,
+          unit: 'bytes',
+          note: 'for comparison only',
+        }),
       ],
     };
   } finally {

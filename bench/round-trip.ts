@@ -123,7 +123,8 @@ export async function runRoundTrip(): Promise<{ figures: Figure[] }> {
       await timed(askaway.once, WARMUP + done, count, askawaySamples);
     }
     const cpuAfter = await Promise.all([askaway.server.usage(), relay.server.usage()]);
-    const cpuPerQuestion = (side: 0 | 1) => ((cpuAfter[side]?.cpuMicros ?? 0) - (cpuBefore[side]?.cpuMicros ?? 0)) / 1000 / QUESTIONS;
+    const cpuPerQuestion = (side: 0 | 1) =>
+      ((cpuAfter[side]?.cpuMicros ?? 0) - (cpuBefore[side]?.cpuMicros ?? 0)) / 1000 / QUESTIONS;
     const figures: Figure[] = [];
     for (const p of [50, 99]) {
       figures.push(

@@ -47,10 +47,14 @@ async function main(): Promise<number> {
     try {
       const result = await bench.run();
       figures.push(...result.figures);
-      console.log(`${formatTable(result.figures)}\n[bench] ${bench.name}: ${Math.round((performance.now() - from) / 1000)} s\n`);
+      console.log(
+        `${formatTable(result.figures)}\n[bench] ${bench.name}: ${Math.round((performance.now() - from) / 1000)} s\n`,
+      );
     } catch (error) {
       failures.push(`${bench.name}: ${error instanceof Error ? error.message : String(error)}`);
-      console.error(`[bench] ${bench.name} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      console.error(
+        `[bench] ${bench.name} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     }
   }
   let drills: DrillOutcome[] = [];

@@ -29,11 +29,17 @@ async function reannouncingRuntime(url: string) {
   const announce = () => {
     if (received.length > 0 || !runtime.socket.connected) return;
     attempt += 1;
-    runtime.socket.timeout(2_000).emit('announce', { ...request, protocolRequestId: `proto-${attempt}` }, (error: Error | null, ack: AnnounceAck) => {
-      if (error) return;
-      acks.push(ack);
-      if (ack.ok && ack.status === 'resolved') received.push(ack.resolution);
-    });
+    runtime.socket
+      .timeout(2_000)
+      .emit(
+        'announce',
+        { ...request, protocolRequestId: `proto-${attempt}` },
+        (error: Error | null, ack: AnnounceAck) => {
+          if (error) return;
+          acks.push(ack);
+          if (ack.ok && ack.status === 'resolved') received.push(ack.resolution);
+        },
+      );
   };
   runtime.socket.on('resolved', (notice) => {
     received.push(notice.resolution);
@@ -67,10 +73,16 @@ describe('askaway start (child process)', () => {
       response: { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } },
     });
     expect(answer).toMatchObject({ ok: true, status: 'accepted' });
-    await vi.waitFor(() => expect(remote.events.some((event) => event.type === 'interaction.delivered')).toBe(true), SLOW);
+    await vi.waitFor(
+      () => expect(remote.events.some((event) => event.type === 'interaction.delivered')).toBe(true),
+      SLOW,
+    );
     runtime.stop();
     expect(runtime.received).toHaveLength(1);
-    expect(runtime.received[0]?.response).toEqual({ action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+    expect(runtime.received[0]?.response).toEqual({
+      action: 'accept',
+      content: { answers: { 'Which database?': 'SQLite' } },
+    });
     expect(remote.events.filter((event) => event.type === 'interaction.requested')).toEqual([]);
 
     second.child.kill('SIGTERM');
@@ -82,11 +94,40 @@ describe('askaway start (child process)', () => {
     const dir = tempDir('askaway-tls-');
     const cert = path.join(dir, 'cert.pem');
     const key = path.join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', key, '-out', cert], {
-      stdio: 'ignore',
-    });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=localhost',
+        '-days',
+        '1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     const host = await startCliHost(
-      ['--port', '0', '--data-dir', path.join(dir, 'data'), '--tls-cert', cert, '--tls-key', key, '--public-url', 'https://askaway.example.ts.net/'],
+      [
+        '--port',
+        '0',
+        '--data-dir',
+        path.join(dir, 'data'),
+        '--tls-cert',
+        cert,
+        '--tls-key',
+        key,
+        '--public-url',
+        'https://askaway.example.ts.net/',
+      ],
       { ASKAWAY_TOKEN: TOKEN },
     );
     expect(host.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -94,7 +135,10 @@ describe('askaway start (child process)', () => {
     const remote = await connectRemote(host.url, TOKEN);
     expect(remote.snapshots[0]?.pending).toEqual([]);
     const runtime = await connectRuntime(host.url, TOKEN);
-    expect(await runtime.socket.emitWithAck('announce', questionRequest())).toMatchObject({ ok: true, status: 'pending' });
+    expect(await runtime.socket.emitWithAck('announce', questionRequest())).toMatchObject({
+      ok: true,
+      status: 'pending',
+    });
   });
 
   it('[R10.1] refuses bad flags with exit code 2 and a clear message', async () => {

@@ -68,7 +68,8 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
   const ntfyValue = ntfyDraft ?? status?.ntfyTopicUrl ?? '';
   const saveNtfy = (value: string) =>
     run(async () => {
-      if (value.trim() !== '' && !/^https?:\/\/\S+$/i.test(value.trim())) return { tone: 'danger', text: m.ntfy_invalid };
+      if (value.trim() !== '' && !/^https?:\/\/\S+$/i.test(value.trim()))
+        return { tone: 'danger', text: m.ntfy_invalid };
       setStatus(await setNtfyTopic(value));
       setNtfyDraft(null);
       return { tone: 'ok', text: m.ntfy_saved };
@@ -136,7 +137,12 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
             {m.ntfy_save}
           </button>
           {status?.ntfyTopicUrl ? (
-            <button type="button" className="button button--ghost" disabled={offline || busy} onClick={() => saveNtfy('')}>
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={offline || busy}
+              onClick={() => saveNtfy('')}
+            >
               {m.ntfy_clear}
             </button>
           ) : null}
@@ -148,7 +154,11 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
         {offline ? <p className="form__hint">{m.offline}</p> : null}
         {busy ? <p className="state state--quiet">{m.working}</p> : null}
         {note ? (
-          <p className={`state state--${note.tone}`} role={note.tone === 'danger' ? 'alert' : 'status'} data-testid="settings.push-note">
+          <p
+            className={`state state--${note.tone}`}
+            role={note.tone === 'danger' ? 'alert' : 'status'}
+            data-testid="settings.push-note"
+          >
             {note.text}
           </p>
         ) : null}
@@ -159,7 +169,11 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
 
 const subscribeNothing = () => () => undefined;
 const supportKey = (support: PushSupport) =>
-  support.status === 'unsupported' ? `unsupported:${support.reason}` : support.status === 'denied' ? 'denied' : 'supported';
+  support.status === 'unsupported'
+    ? `unsupported:${support.reason}`
+    : support.status === 'denied'
+      ? 'denied'
+      : 'supported';
 
 /**
  * Read from the browser at render (not in an effect), as a string so the snapshot is stable;

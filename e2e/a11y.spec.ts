@@ -5,8 +5,13 @@ import { populate } from './support/scenario';
 
 async function expectNoViolations(page: Page, screen: string): Promise<void> {
   // The sandboxed preview runs no script, so axe cannot be injected there; it is a picture.
-  const results = await new AxeBuilder({ page }).exclude('[data-testid="card.preview-frame"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const summary = results.violations.map((violation) => `${screen}: ${violation.id} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  const results = await new AxeBuilder({ page })
+    .exclude('[data-testid="card.preview-frame"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const summary = results.violations.map(
+    (violation) => `${screen}: ${violation.id} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
   expect(summary).toEqual([]);
 }
 
@@ -60,10 +65,22 @@ test('[R9.1] no horizontal scroll at 360 px on any screen', async ({ app, host, 
   const ids = await populate(host, runtime);
   const { page } = app;
   await page.setViewportSize({ width: 360, height: 740 });
-  for (const path of ['/', `/card?id=${ids.previewId}`, `/card?id=${ids.multiId}`, `/card?id=${ids.permissionId}`, `/card?id=${ids.planId}`, '/sessions', '/history', '/settings', '/pair']) {
+  for (const path of [
+    '/',
+    `/card?id=${ids.previewId}`,
+    `/card?id=${ids.multiId}`,
+    `/card?id=${ids.permissionId}`,
+    `/card?id=${ids.planId}`,
+    '/sessions',
+    '/history',
+    '/settings',
+    '/pair',
+  ]) {
     await app.goto(path);
     await expect(page.getByTestId('connection.status').first()).toHaveAttribute('data-status', 'connected');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
 });

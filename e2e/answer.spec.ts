@@ -1,5 +1,9 @@
 import { formatModelContent } from '../lib/core/format-model-content';
-import { AskUserQuestionAnsweredInputSchema, type AskUserQuestionInputLike, type InteractionResolution } from '../lib/contracts';
+import {
+  AskUserQuestionAnsweredInputSchema,
+  type AskUserQuestionInputLike,
+  type InteractionResolution,
+} from '../lib/contracts';
 import { expect, test } from './support/fixtures';
 import { previewQuestion, singleQuestion, SQL_PREVIEW, STORAGE_QUESTION, threeQuestions } from './support/payloads';
 import { type ScriptedRuntime } from './support/scripted-runtime';
@@ -10,11 +14,18 @@ async function delivered(runtime: ScriptedRuntime, requestId: string, input: Ask
   const resolution = runtime.resolutionsFor(requestId)[0] as InteractionResolution;
   expect(resolution.response.action).toBe('accept');
   const content = resolution.response.action === 'accept' ? resolution.response.content : undefined;
-  const answered = AskUserQuestionAnsweredInputSchema.parse({ ...input, answers: content?.answers, annotations: content?.annotations });
+  const answered = AskUserQuestionAnsweredInputSchema.parse({
+    ...input,
+    answers: content?.answers,
+    annotations: content?.annotations,
+  });
   return { resolution, content, text: formatModelContent({ ...answered, answers: content?.answers ?? {} }) };
 }
 
-test('[R9.3] single select: the exact label (with its Recommended suffix) reaches the runtime; the card becomes a receipt', async ({ app, runtime }) => {
+test('[R9.3] single select: the exact label (with its Recommended suffix) reaches the runtime; the card becomes a receipt', async ({
+  app,
+  runtime,
+}) => {
   const requestId = await runtime.ask(singleQuestion);
   await app.waitForInteraction(requestId);
   const item = app.inbox.item(requestId);
@@ -29,13 +40,18 @@ test('[R9.3] single select: the exact label (with its Recommended suffix) reache
   await card.submit();
   const { content, text } = await delivered(runtime, requestId, singleQuestion);
   expect(content).toEqual({ answers: { [STORAGE_QUESTION]: 'Redis (Recommended)' } });
-  expect(text).toBe(`User has answered your questions: "${STORAGE_QUESTION}"="Redis (Recommended)". You can now continue with the user's answers in mind.`);
+  expect(text).toBe(
+    `User has answered your questions: "${STORAGE_QUESTION}"="Redis (Recommended)". You can now continue with the user's answers in mind.`,
+  );
   await expect(card.receipt).toHaveAttribute('data-state', /delivered|applied/);
   await expect(card.page.getByTestId('card.receipt-status')).toContainText('Answered · delivered');
   await expect(card.page.getByTestId('card.receipt-applied')).toContainText('Received by the agent');
 });
 
-test('[R9.3] after answering, the primary action leads to the next waiting question, then back to the inbox', async ({ app, runtime }) => {
+test('[R9.3] after answering, the primary action leads to the next waiting question, then back to the inbox', async ({
+  app,
+  runtime,
+}) => {
   const first = await runtime.ask(singleQuestion);
   const second = await runtime.ask(previewQuestion);
   const card = await app.openCard(first);
@@ -51,7 +67,10 @@ test('[R9.3] after answering, the primary action leads to the next waiting quest
   await expect(next).toHaveText('Back to inbox');
 });
 
-test('[R2.9][R9.11] multi select, Other and notes across steps; answers kept going back and forth', async ({ app, runtime }) => {
+test('[R2.9][R9.11] multi select, Other and notes across steps; answers kept going back and forth', async ({
+  app,
+  runtime,
+}) => {
   const requestId = await runtime.ask(threeQuestions);
   const card = await app.openCard(requestId);
   await card.choose(0, 'MySQL');
@@ -101,7 +120,10 @@ test('[R9.4][R4.5] the chosen option preview goes back in annotations.preview', 
   expect(text).toContain(`selected preview:\n${SQL_PREVIEW}`);
 });
 
-test('[R4.2][R9.11] skip one question: it is absent from answers and the partial tier is used', async ({ app, runtime }) => {
+test('[R4.2][R9.11] skip one question: it is absent from answers and the partial tier is used', async ({
+  app,
+  runtime,
+}) => {
   const requestId = await runtime.ask(threeQuestions);
   const card = await app.openCard(requestId);
   await card.choose(0, 'Postgres (Recommended)');
@@ -113,9 +135,14 @@ test('[R4.2][R9.11] skip one question: it is absent from answers and the partial
   await card.option(2, 'notes').click();
   await card.submit();
   const { content, text } = await delivered(runtime, requestId, threeQuestions);
-  expect(content?.answers).toEqual({ 'Which database should we use?': 'Postgres (Recommended)', 'What should the CLI be called?': 'notes' });
+  expect(content?.answers).toEqual({
+    'Which database should we use?': 'Postgres (Recommended)',
+    'What should the CLI be called?': 'notes',
+  });
   expect(text).toContain('answered some questions and skipped 1');
-  expect(text.toLowerCase()).toContain('use your best judgment for the unanswered questions; do not invent user preferences.');
+  expect(text.toLowerCase()).toContain(
+    'use your best judgment for the unanswered questions; do not invent user preferences.',
+  );
 });
 
 test('[R5.3][R4.3] skip all sends answers: {} and the zero-answer tier', async ({ app, runtime }) => {
@@ -124,7 +151,9 @@ test('[R5.3][R4.3] skip all sends answers: {} and the zero-answer tier', async (
   await card.skipAll();
   const { content, text } = await delivered(runtime, requestId, threeQuestions);
   expect(content).toEqual({ answers: {} });
-  expect(text).toContain('Continue using your best judgment; do not treat this as a rejection or invent a user preference.');
+  expect(text).toContain(
+    'Continue using your best judgment; do not treat this as a rejection or invent a user preference.',
+  );
   await expect(card.receipt).toBeVisible();
 });
 
@@ -132,7 +161,9 @@ test('[R3.7] decline with a reason', async ({ app, runtime }) => {
   const requestId = await runtime.ask(singleQuestion);
   const card = await app.openCard(requestId);
   await card.decline('Ask me after lunch');
-  await expect.poll(() => runtime.resolutionsFor(requestId)[0]?.response).toEqual({ action: 'decline', message: 'Ask me after lunch' });
+  await expect
+    .poll(() => runtime.resolutionsFor(requestId)[0]?.response)
+    .toEqual({ action: 'decline', message: 'Ask me after lunch' });
   await expect(card.page.getByTestId('response.declined')).toContainText('Ask me after lunch');
 });
 
@@ -148,7 +179,10 @@ test('[R9.3] desktop keyboard: number keys pick options, Enter submits', async (
   expect(content).toEqual({ answers: { [STORAGE_QUESTION]: 'Memcached' } });
 });
 
-test('[R9.8][R10.4] an answer the host refuses can be corrected and sent again; the card is not stuck on the error', async ({ app, runtime }) => {
+test('[R9.8][R10.4] an answer the host refuses can be corrected and sent again; the card is not stuck on the error', async ({
+  app,
+  runtime,
+}) => {
   const requestId = await runtime.ask(threeQuestions);
   const card = await app.openCard(requestId);
   await card.choose(1, 'Search');

@@ -41,14 +41,18 @@ test('[R13.2] 1,000 pending across 100 sessions: inbox rendered after connect', 
     await page.goto(`${host.url}/pair#token=${host.token}`);
     for (let run = 0; run < 5; run += 1) {
       await page.reload();
-      await page.waitForFunction(() => (window.__askaway?.inboxRenderedCount ?? 0) === 1000, undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => (window.__askaway?.inboxRenderedCount ?? 0) === 1000, undefined, {
+        timeout: 30_000,
+      });
       const { connectedAt, snapshotAt, inboxRenderedAt } = await page.evaluate(() => ({
         connectedAt: window.__askaway?.connectedAt ?? 0,
         snapshotAt: window.__askaway?.snapshotAt ?? 0,
         inboxRenderedAt: window.__askaway?.inboxRenderedAt ?? 0,
       }));
       samples.push(inboxRenderedAt - connectedAt);
-      console.log(`run ${run}: snapshot +${Math.round(snapshotAt - connectedAt)} ms, inbox rendered +${Math.round(inboxRenderedAt - connectedAt)} ms after connect`);
+      console.log(
+        `run ${run}: snapshot +${Math.round(snapshotAt - connectedAt)} ms, inbox rendered +${Math.round(inboxRenderedAt - connectedAt)} ms after connect`,
+      );
     }
     await expect(page.getByTestId('inbox.item')).toHaveCount(1000);
     samples.sort((a, b) => a - b);

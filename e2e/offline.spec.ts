@@ -6,7 +6,11 @@ test.describe('offline outbox (R9.8)', () => {
   // The service worker serves the app shell for the reload while offline.
   test.use({ serviceWorkers: 'allow' });
 
-  test('[R9.8] answer offline, reload offline, back online: delivered exactly once', async ({ app, runtime, context }) => {
+  test('[R9.8] answer offline, reload offline, back online: delivered exactly once', async ({
+    app,
+    runtime,
+    context,
+  }) => {
     const { page } = app;
     const requestId = await runtime.ask(singleQuestion);
     const card = await app.openCard(requestId);
@@ -32,15 +36,26 @@ test.describe('offline outbox (R9.8)', () => {
     await expect.poll(() => runtime.resolutionsFor(requestId).length).toBeGreaterThan(0);
     const ids = new Set(runtime.resolutionsFor(requestId).map((resolution) => resolution.clientResponseId));
     expect(ids.size).toBe(1);
-    expect(runtime.resolutionsFor(requestId)[0]?.response).toEqual({ action: 'accept', content: { answers: { [singleQuestion.questions[0]?.question ?? '']: 'SQLite' } } });
+    expect(runtime.resolutionsFor(requestId)[0]?.response).toEqual({
+      action: 'accept',
+      content: { answers: { [singleQuestion.questions[0]?.question ?? '']: 'SQLite' } },
+    });
     // The outbox entry is gone only now that the host acknowledged it.
     await expect.poll(() => page.evaluate(() => window.__askaway?.queued)).toBe(0);
   });
 
-  test('[R9.8][R6.4] resolved by auto-resolution while offline: the card says so and the typed text stays readable', async ({ app, runtime, context, host }) => {
+  test('[R9.8][R6.4] resolved by auto-resolution while offline: the card says so and the typed text stays readable', async ({
+    app,
+    runtime,
+    context,
+    host,
+  }) => {
     const { page } = app;
     const other = new RemoteClient(host.url, host.token);
-    await other.setPreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 6_000 });
+    await other.setPreferences({
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 6_000,
+    });
     other.close();
     const requestId = await runtime.ask(singleQuestion);
     const card = await app.openCard(requestId);
@@ -65,7 +80,11 @@ test.describe('offline outbox (R9.8)', () => {
   });
 });
 
-test('[R9.2][R8.2] host restarted while the page is open: pending restored, the answer is delivered', async ({ app, runtime, host }) => {
+test('[R9.2][R8.2] host restarted while the page is open: pending restored, the answer is delivered', async ({
+  app,
+  runtime,
+  host,
+}) => {
   const { page } = app;
   const requestId = await runtime.ask(singleQuestion);
   const card = await app.openCard(requestId);
@@ -76,14 +95,20 @@ test('[R9.2][R8.2] host restarted while the page is open: pending restored, the 
   await expect(card.root).toHaveAttribute('data-status', 'pending');
   await card.choose(0, 'Memcached');
   await card.submit();
-  await expect.poll(() => runtime.resolutionsFor(requestId)[0]?.response, { timeout: 15_000 }).toEqual({
-    action: 'accept',
-    content: { answers: { [singleQuestion.questions[0]?.question ?? '']: 'Memcached' } },
-  });
+  await expect
+    .poll(() => runtime.resolutionsFor(requestId)[0]?.response, { timeout: 15_000 })
+    .toEqual({
+      action: 'accept',
+      content: { answers: { [singleQuestion.questions[0]?.question ?? '']: 'Memcached' } },
+    });
   await expect(card.receipt).toHaveAttribute('data-state', /delivered|applied/);
 });
 
-test('[R10.3] two devices: one answers, the other updates at once and keeps its own draft readable', async ({ app, runtime, openDevice }) => {
+test('[R10.3] two devices: one answers, the other updates at once and keeps its own draft readable', async ({
+  app,
+  runtime,
+  openDevice,
+}) => {
   const desktop = await openDevice({ viewport: { width: 1280, height: 800 } });
   const requestId = await runtime.ask(singleQuestion);
   const phoneCard = await app.openCard(requestId);

@@ -4,10 +4,17 @@ import { singleQuestion, threeQuestions } from './support/payloads';
 const reviewerTests = { kind: 'subagent' as const, label: 'tests', path: ['reviewer', 'tests'], depth: 2 };
 const reviewer = { kind: 'subagent' as const, label: 'reviewer', path: ['reviewer'], depth: 1 };
 
-test('[R9.6][R7.3] subagent origin labels on inbox items and cards; the sessions view shows the tree', async ({ app, runtime }) => {
+test('[R9.6][R7.3] subagent origin labels on inbox items and cards; the sessions view shows the tree', async ({
+  app,
+  runtime,
+}) => {
   const { page } = app;
   const root = await runtime.ask(singleQuestion, { sessionId: 'sess-tree-1', context: { cwd: '/home/ada/src/shop' } });
-  const deep = await runtime.ask(threeQuestions, { sessionId: 'sess-tree-1', origin: reviewerTests, context: { cwd: '/home/ada/src/shop' } });
+  const deep = await runtime.ask(threeQuestions, {
+    sessionId: 'sess-tree-1',
+    origin: reviewerTests,
+    context: { cwd: '/home/ada/src/shop' },
+  });
   const mid = await runtime.permission('Bash', { command: 'npm test' }, { sessionId: 'sess-tree-1', origin: reviewer });
   await app.waitForInteraction(mid);
   await expect(app.inbox.item(deep).getByTestId('origin')).toHaveText('reviewer › tests');
@@ -51,9 +58,16 @@ test('[R9.7] history summarizes each ending and filters by session', async ({ ap
   await page.getByTestId('nav.history').click();
   const items = page.getByTestId('history.item');
   await expect(items).toHaveCount(2);
-  await expect(page.locator(`[data-testid="history.item"][data-request-id="${a}"]`)).toHaveAttribute('data-summary', 'partly');
-  await expect(page.locator(`[data-testid="history.item"][data-request-id="${a}"]`)).toContainText('Partly answered (1 of 3)');
-  await expect(page.locator(`[data-testid="history.item"][data-request-id="${b}"]`)).toContainText('Withdrawn by the agent');
+  await expect(page.locator(`[data-testid="history.item"][data-request-id="${a}"]`)).toHaveAttribute(
+    'data-summary',
+    'partly',
+  );
+  await expect(page.locator(`[data-testid="history.item"][data-request-id="${a}"]`)).toContainText(
+    'Partly answered (1 of 3)',
+  );
+  await expect(page.locator(`[data-testid="history.item"][data-request-id="${b}"]`)).toContainText(
+    'Withdrawn by the agent',
+  );
   await page.getByTestId('history.filter').selectOption('sess-h-b');
   await expect(items).toHaveCount(1);
 });

@@ -6,7 +6,12 @@ import { type Browser, type CDPSession, chromium, expect, type Page, test } from
 import { io, type Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION, REMOTE_NAMESPACE } from '../lib/contracts';
 import { notificationTargetUrl } from '../lib/client/sw/push';
-import { decryptWebPush, makeSubscription, startRecordingServer, type BrowserKeys } from '../lib/host/push/test-helpers';
+import {
+  decryptWebPush,
+  makeSubscription,
+  startRecordingServer,
+  type BrowserKeys,
+} from '../lib/host/push/test-helpers';
 import { ScriptedRuntime } from './support/scripted-runtime';
 
 // Issue 6 in real Chromium: a real host with push attached sends encrypted pushes to a local
@@ -18,7 +23,15 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** The static export under test; its sw.js must include registerPushHandlers(). */
 const OUT_DIR = process.env.ASKAWAY_E2E_OUT_DIR ?? path.join(ROOT, 'out');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
 const TOKEN = 'push-e2e-token';
 
 /**
@@ -75,11 +88,15 @@ let registrationId: string;
 let device: BrowserKeys;
 
 test.beforeEach(async ({}, testInfo) => {
-  test.skip(testInfo.project.name !== testInfo.config.projects[0]?.name, 'the worker is the same in every project: run once');
-  const worker = await readFile(path.join(OUT_DIR, 'sw.js'), 'utf8');
-  expect(worker, `${OUT_DIR}/sw.js has no push handlers: add registerPushHandlers() to lib/client/sw/service-worker.ts and rebuild`).toContain(
-    'notificationclick',
+  test.skip(
+    testInfo.project.name !== testInfo.config.projects[0]?.name,
+    'the worker is the same in every project: run once',
   );
+  const worker = await readFile(path.join(OUT_DIR, 'sw.js'), 'utf8');
+  expect(
+    worker,
+    `${OUT_DIR}/sw.js has no push handlers: add registerPushHandlers() to lib/client/sw/service-worker.ts and rebuild`,
+  ).toContain('notificationclick');
   dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-push-e2e-'));
   const staticDir = path.join(dir, 'static');
   await cp(OUT_DIR, staticDir, { recursive: true });
@@ -91,7 +108,9 @@ test.beforeEach(async ({}, testInfo) => {
   device = makeSubscription(`${endpoint.url}/push/phone`);
   // The phone subscribed earlier and is now in a pocket: connected for this call only.
   const phone = await remote('phone');
-  await expect(phone.emitWithAck('push:subscribe', { subscription: device.subscription })).resolves.toMatchObject({ ok: true });
+  await expect(phone.emitWithAck('push:subscribe', { subscription: device.subscription })).resolves.toMatchObject({
+    ok: true,
+  });
   phone.disconnect();
 
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -101,7 +120,9 @@ test.beforeEach(async ({}, testInfo) => {
   cdp = await context.newCDPSession(page);
   const registered = new Promise<string>((resolve) => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const mine = registrations.find((registration) => registration.scopeURL.startsWith(hostUrl) && !registration.isDeleted);
+      const mine = registrations.find(
+        (registration) => registration.scopeURL.startsWith(hostUrl) && !registration.isDeleted,
+      );
       if (mine) resolve(mine.registrationId);
     });
   });
@@ -161,7 +182,9 @@ function ask(header: string, question: string): Promise<string> {
 
 /** Waits for the host's next push to the device, decrypts it and delivers it to the worker. */
 async function relayPush(index: number): Promise<string> {
-  await expect.poll(() => endpoint.requests.length, { message: `push #${index + 1} reaches the push service` }).toBeGreaterThan(index);
+  await expect
+    .poll(() => endpoint.requests.length, { message: `push #${index + 1} reaches the push service` })
+    .toBeGreaterThan(index);
   const body = endpoint.requests[index]?.body ?? Buffer.alloc(0);
   const text = decryptWebPush(body, device);
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: hostUrl, registrationId, data: text });
@@ -213,7 +236,11 @@ test('[issue6] a burst of questions arrives as one summary notification that ope
   await relayPush(0);
   await expect.poll(shownNotifications).toHaveLength(1);
   const [summary] = await shownNotifications();
-  expect(summary).toMatchObject({ title: '5 questions waiting', tag: 'askaway-summary', data: { kind: 'summary', url: '/' } });
+  expect(summary).toMatchObject({
+    title: '5 questions waiting',
+    tag: 'askaway-summary',
+    data: { kind: 'summary', url: '/' },
+  });
   expect(notificationTargetUrl(summary?.data, hostUrl)).toBe(`${hostUrl}/`);
   // Still one push: the five became one.
   expect(endpoint.requests).toHaveLength(1);

@@ -9,20 +9,34 @@ import { startTestHost, type TestHost } from './support/host';
 // their own browser instead of the project's page, and run once, in the first project.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
 const TOKEN = 'pwa-install-e2e-token';
 const ROUTES = ['/', '/history', '/sessions', '/settings', '/pair'];
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'askaway-pwa-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, serviceWorkers: 'allow' });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    serviceWorkers: 'allow',
+  });
   // Collects every CSP violation from the first byte of every document.
   await context.addInitScript(() => {
     const seen: string[] = [];
     Object.defineProperty(window, '__cspViolations', { value: seen });
     document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+      seen.push(
+        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -36,11 +50,14 @@ async function openBrowser(): Promise<{ context: BrowserContext; page: Page; clo
   };
 }
 
-const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+const cspViolations = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 
 /** React marks the nodes it hydrated; none of them exist if a blocked script stopped hydration. */
 const isHydrated = (page: Page) =>
-  page.evaluate(() => Object.keys(document.querySelector('#main') ?? document.body).some((key) => key.startsWith('__reactFiber$')));
+  page.evaluate(() =>
+    Object.keys(document.querySelector('#main') ?? document.body).some((key) => key.startsWith('__reactFiber$')),
+  );
 
 async function waitForActiveWorker(page: Page): Promise<void> {
   await expect
@@ -55,7 +72,10 @@ test.describe('PWA platform', () => {
   let host: TestHost;
 
   test.beforeEach(async ({}, testInfo) => {
-    test.skip(testInfo.project.name !== testInfo.config.projects[0]?.name, 'browser-independent platform checks run once');
+    test.skip(
+      testInfo.project.name !== testInfo.config.projects[0]?.name,
+      'browser-independent platform checks run once',
+    );
     host = await startTestHost(TOKEN, { privateStaticCopy: true });
   });
   test.afterEach(async () => {
@@ -68,9 +88,13 @@ test.describe('PWA platform', () => {
       await browser.page.goto(`${host.url}/`);
       const cdp = await browser.context.newCDPSession(browser.page);
       await expect
-        .poll(async () => (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((error) => error.errorId), {
-          message: 'installability errors',
-        })
+        .poll(
+          async () =>
+            (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((error) => error.errorId),
+          {
+            message: 'installability errors',
+          },
+        )
         .toEqual([]);
       const manifest = (await (await browser.page.request.get(`${host.url}/manifest.webmanifest`)).json()) as {
         display: string;
@@ -78,7 +102,8 @@ test.describe('PWA platform', () => {
       };
       expect(manifest.display).toBe('standalone');
       expect(manifest.icons.some((icon) => icon.purpose === 'maskable')).toBe(true);
-      for (const icon of manifest.icons) expect((await browser.page.request.get(`${host.url}${icon.src}`)).status(), icon.src).toBe(200);
+      for (const icon of manifest.icons)
+        expect((await browser.page.request.get(`${host.url}${icon.src}`)).status(), icon.src).toBe(200);
     } finally {
       await browser.close();
     }
@@ -116,7 +141,9 @@ test.describe('PWA platform', () => {
       // Paired and connected, so the client parses the host's snapshot too (zod must not probe eval).
       await page.goto(`${host.url}/pair#token=${TOKEN}`);
       await expect
-        .poll(() => page.evaluate(() => window.__askaway?.state.host.hasSnapshot ?? false), { message: 'the remote receives a snapshot' })
+        .poll(() => page.evaluate(() => window.__askaway?.state.host.hasSnapshot ?? false), {
+          message: 'the remote receives a snapshot',
+        })
         .toBe(true);
       for (const route of ROUTES) {
         const response = await page.goto(`${host.url}${route}`);
@@ -134,17 +161,25 @@ test.describe('PWA platform', () => {
 
       // The preview iframe (sandboxed srcdoc) still shows its own styles and data: images under the
       // app's policy, which it inherits: an image from another origin stays blocked.
-      const otherOrigin = host.url.includes('127.0.0.1') ? host.url.replace('127.0.0.1', 'localhost') : host.url.replace('localhost', '127.0.0.1');
-      await page.evaluate(({ outside, png }) => {
-        const frame = document.createElement('iframe');
-        frame.setAttribute('sandbox', '');
-        frame.setAttribute('data-testid', 'csp-probe');
-        frame.srcdoc = `<p style="font-weight:700">preview</p><img id="inline" src="data:image/png;base64,${png}"><img id="outside" src="${outside}/icons/icon-192.png">`;
-        document.body.append(frame);
-      }, { outside: otherOrigin, png: ONE_PIXEL_PNG });
+      const otherOrigin = host.url.includes('127.0.0.1')
+        ? host.url.replace('127.0.0.1', 'localhost')
+        : host.url.replace('localhost', '127.0.0.1');
+      await page.evaluate(
+        ({ outside, png }) => {
+          const frame = document.createElement('iframe');
+          frame.setAttribute('sandbox', '');
+          frame.setAttribute('data-testid', 'csp-probe');
+          frame.srcdoc = `<p style="font-weight:700">preview</p><img id="inline" src="data:image/png;base64,${png}"><img id="outside" src="${outside}/icons/icon-192.png">`;
+          document.body.append(frame);
+        },
+        { outside: otherOrigin, png: ONE_PIXEL_PNG },
+      );
       const preview = page.frameLocator('[data-testid="csp-probe"]');
       await expect(preview.locator('p')).toHaveCSS('font-weight', '700');
-      const loaded = (id: string) => preview.locator(`#${id}`).evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth > 0 : 'loading'));
+      const loaded = (id: string) =>
+        preview
+          .locator(`#${id}`)
+          .evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth > 0 : 'loading'));
       await expect.poll(() => loaded('inline')).toBe(true);
       await expect.poll(() => loaded('outside')).toBe(false);
     } finally {
@@ -166,14 +201,18 @@ test.describe('PWA platform', () => {
         await registration?.update();
       });
       await expect
-        .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state ?? 'none'))
+        .poll(() =>
+          page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state ?? 'none'),
+        )
         .toBe('installed');
       // Still waiting after a reload: open pages keep the version they started with until the user agrees.
       await page.reload();
       // Chromium activates a skipped-waiting worker only once the old one has no fetch in flight;
       // right after a load, the router's prefetches are still going through it.
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state)).toBe('installed');
+      expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state)).toBe(
+        'installed',
+      );
 
       await page.evaluate(async () => {
         Object.defineProperty(window, '__previousController', { value: navigator.serviceWorker.controller });
@@ -184,9 +223,13 @@ test.describe('PWA platform', () => {
           () =>
             page.evaluate(async () => {
               const registration = await navigator.serviceWorker.getRegistration();
-              const previous = (window as unknown as { __previousController: ServiceWorker | null }).__previousController;
+              const previous = (window as unknown as { __previousController: ServiceWorker | null })
+                .__previousController;
               const controller = navigator.serviceWorker.controller;
-              return { waiting: registration?.waiting?.state ?? null, replaced: controller !== null && controller !== previous && controller === registration?.active };
+              return {
+                waiting: registration?.waiting?.state ?? null,
+                replaced: controller !== null && controller !== previous && controller === registration?.active,
+              };
             }),
           { message: 'the waiting version takes over once asked', timeout: 15_000 },
         )

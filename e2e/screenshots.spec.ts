@@ -19,7 +19,11 @@ for (const theme of ['light', 'dark'] as const) {
     const shot = async (name: string, fullPage = false) => {
       await page.evaluate(() => document.fonts.ready);
       await page.screenshot({ path: path.join(OUT, `${testInfo.project.name}-${theme}-${name}.png`), fullPage });
-      if (theme === 'light' && testInfo.project.name === 'mobile' && ['inbox', 'card-preview', 'history', 'settings'].includes(name)) {
+      if (
+        theme === 'light' &&
+        testInfo.project.name === 'mobile' &&
+        ['inbox', 'card-preview', 'history', 'settings'].includes(name)
+      ) {
         await page.screenshot({ path: path.join(README, `${name}.png`) });
       }
     };

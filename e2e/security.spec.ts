@@ -23,7 +23,11 @@ test('[R12.2] hostile HTML previews never run script, set globals or load anythi
     await expect(page.getByTestId('card.preview')).toHaveAttribute('data-label', option.label);
     await expect(frame).toHaveAttribute('sandbox', '');
     const srcdoc = (await frame.getAttribute('srcdoc')) ?? '';
-    expect(srcdoc.startsWith(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`)).toBe(true);
+    expect(
+      srcdoc.startsWith(
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+      ),
+    ).toBe(true);
     expect(srcdoc).not.toMatch(/onerror|onbegin|javascript:|<form|<object|<iframe|<link/i);
     // The frame has really rendered (its document exists) before we look for effects.
     await expect(page.frameLocator('[data-testid="card.preview-frame"]').locator('body')).toBeAttached();
@@ -50,5 +54,7 @@ test('[R9.2] an unreachable host is named in the banner', async ({ page, host })
   await page.getByTestId('pair.host').fill('http://127.0.0.1:9');
   await page.getByTestId('pair.token').fill(host.token);
   await page.getByTestId('pair.submit').click();
-  await expect(page.getByTestId('connection.banner')).toContainText('Cannot reach the host at http://127.0.0.1:9', { timeout: 15_000 });
+  await expect(page.getByTestId('connection.banner')).toContainText('Cannot reach the host at http://127.0.0.1:9', {
+    timeout: 15_000,
+  });
 });

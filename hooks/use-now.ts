@@ -13,11 +13,14 @@ function createTicker(period: number): Ticker {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let tick = 0;
   const schedule = () => {
-    timer = setTimeout(() => {
-      tick = Math.floor(Date.now() / period);
-      for (const listener of listeners) listener();
-      schedule();
-    }, period - (Date.now() % period) + 5);
+    timer = setTimeout(
+      () => {
+        tick = Math.floor(Date.now() / period);
+        for (const listener of listeners) listener();
+        schedule();
+      },
+      period - (Date.now() % period) + 5,
+    );
   };
   return {
     subscribe(listener) {

@@ -12,7 +12,15 @@ const modern = {
         { label: 'List', description: 'Dense list', preview: '- a\n- b' },
       ],
     },
-    { question: 'Which extras?', header: 'Extras', multiSelect: true, options: [{ label: 'Search', description: 's' }, { label: 'Tags', description: 't' }] },
+    {
+      question: 'Which extras?',
+      header: 'Extras',
+      multiSelect: true,
+      options: [
+        { label: 'Search', description: 's' },
+        { label: 'Tags', description: 't' },
+      ],
+    },
   ],
   answers: { 'Which layout?': 'List' },
   annotations: { 'Which layout?': { notes: 'keep it light' } },
@@ -24,7 +32,13 @@ describe('toAskUserQuestionDisplayModel', () => {
     expect(model.error).toBeUndefined();
     expect(model.questions).toHaveLength(2);
     const [layout, extras] = model.questions;
-    expect(layout).toMatchObject({ question: 'Which layout?', header: 'Layout', multiSelect: false, hasPreview: true, customInput: { enabled: true } });
+    expect(layout).toMatchObject({
+      question: 'Which layout?',
+      header: 'Layout',
+      multiSelect: false,
+      hasPreview: true,
+      customInput: { enabled: true },
+    });
     expect(layout?.options[0]).toEqual({
       label: 'Cards (Recommended)',
       displayLabel: 'Cards',
@@ -40,7 +54,10 @@ describe('toAskUserQuestionDisplayModel', () => {
   });
 
   it('[R9.5] accepts the legacy single-question shape with string options', () => {
-    const model = toAskUserQuestionDisplayModel({ question: 'Deploy now?', options: ['Yes', 'Later', { label: 'Never', description: 'n' }] });
+    const model = toAskUserQuestionDisplayModel({
+      question: 'Deploy now?',
+      options: ['Yes', 'Later', { label: 'Never', description: 'n' }],
+    });
     expect(model.questions).toHaveLength(1);
     expect(model.questions[0]).toMatchObject({ question: 'Deploy now?', header: '', multiSelect: false });
     expect(model.questions[0]?.options.map((o) => [o.label, o.description])).toEqual([
@@ -50,18 +67,29 @@ describe('toAskUserQuestionDisplayModel', () => {
     ]);
   });
 
-  it.each(['其他', '其它（请说明）', '自定义', '请填写', 'Other', 'other (please specify)', 'Custom', 'Free text', 'free-text answer', 'Please specify'])(
-    '[R9.5] turns a last option %j into the custom-input box',
-    (label) => {
-      const model = toAskUserQuestionDisplayModel({ question: 'Q?', options: ['A', 'B', label] });
-      expect(model.questions[0]?.options.map((o) => o.label)).toEqual(['A', 'B']);
-      expect(model.questions[0]?.customInput).toEqual({ enabled: true, label });
-    },
-  );
+  it.each([
+    '其他',
+    '其它（请说明）',
+    '自定义',
+    '请填写',
+    'Other',
+    'other (please specify)',
+    'Custom',
+    'Free text',
+    'free-text answer',
+    'Please specify',
+  ])('[R9.5] turns a last option %j into the custom-input box', (label) => {
+    const model = toAskUserQuestionDisplayModel({ question: 'Q?', options: ['A', 'B', label] });
+    expect(model.questions[0]?.options.map((o) => o.label)).toEqual(['A', 'B']);
+    expect(model.questions[0]?.customInput).toEqual({ enabled: true, label });
+  });
 
   it('[R9.5] only strips the last option and leaves look-alike words alone', () => {
-    expect(toAskUserQuestionDisplayModel({ question: 'Q?', options: ['Other', 'B'] }).questions[0]?.options).toHaveLength(2);
-    for (const label of ['Another database', 'Customize later', 'Mother']) expect(isCustomInputLabel(label)).toBe(false);
+    expect(
+      toAskUserQuestionDisplayModel({ question: 'Q?', options: ['Other', 'B'] }).questions[0]?.options,
+    ).toHaveLength(2);
+    for (const label of ['Another database', 'Customize later', 'Mother'])
+      expect(isCustomInputLabel(label)).toBe(false);
     const model = toAskUserQuestionDisplayModel({ question: 'Q?', options: ['A', 'Another database'] });
     expect(model.questions[0]?.options).toHaveLength(2);
     expect(model.questions[0]?.customInput).toEqual({ enabled: true });
@@ -69,7 +97,14 @@ describe('toAskUserQuestionDisplayModel', () => {
 
   it('[R9.5] accepts a JSON string and drops broken or duplicate parts', () => {
     const model = toAskUserQuestionDisplayModel(
-      JSON.stringify({ questions: [{ question: 'A?', options: [null, 7, { label: '' }, 'x', 'x'] }, { question: 'A?' }, null, { header: 'no text' }] }),
+      JSON.stringify({
+        questions: [
+          { question: 'A?', options: [null, 7, { label: '' }, 'x', 'x'] },
+          { question: 'A?' },
+          null,
+          { header: 'no text' },
+        ],
+      }),
     );
     expect(model.questions).toHaveLength(1);
     expect(model.questions[0]?.options.map((o) => o.label)).toEqual(['x']);
@@ -83,7 +118,18 @@ describe('toAskUserQuestionDisplayModel', () => {
       },
       enumerable: true,
     });
-    for (const raw of [undefined, null, 0, 'not json', '[]', [], {}, { questions: 'x' }, { questions: [[]] }, hostile]) {
+    for (const raw of [
+      undefined,
+      null,
+      0,
+      'not json',
+      '[]',
+      [],
+      {},
+      { questions: 'x' },
+      { questions: [[]] },
+      hostile,
+    ]) {
       const model = toAskUserQuestionDisplayModel(raw);
       expect(model.questions).toEqual([]);
       expect(typeof model.error).toBe('string');

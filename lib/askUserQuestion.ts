@@ -95,7 +95,9 @@ function toQuestion(raw: unknown): AskUserQuestionDisplayQuestion | null {
 
 function stringRecord(value: unknown): Record<string, string> | undefined {
   if (!isRecord(value)) return undefined;
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function annotationRecord(value: unknown): AskUserQuestionDisplayModel['annotations'] {
@@ -128,7 +130,11 @@ export function toAskUserQuestionDisplayModel(raw: unknown): AskUserQuestionDisp
   try {
     const source = parseRaw(raw);
     if (!isRecord(source)) return { questions: [], error: 'AskUserQuestion input is not an object' };
-    const rawQuestions: unknown[] = Array.isArray(source.questions) ? source.questions : 'question' in source ? [source] : [];
+    const rawQuestions: unknown[] = Array.isArray(source.questions)
+      ? source.questions
+      : 'question' in source
+        ? [source]
+        : [];
     const seen = new Set<string>();
     const questions = rawQuestions.flatMap((item) => {
       const question = toQuestion(item);

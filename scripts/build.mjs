@@ -33,8 +33,11 @@ async function step(name, work) {
 try {
   // A stale out/ would keep pages that no longer exist and CSP tags from the last run.
   await rm(outDir, { recursive: true, force: true });
-  await step('next build (static export)', () => run(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build']));
-  if (!existsSync(path.join(outDir, 'index.html'))) throw new Error('next build wrote no out/index.html (is output: "export" set?)');
+  await step('next build (static export)', () =>
+    run(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build']),
+  );
+  if (!existsSync(path.join(outDir, 'index.html')))
+    throw new Error('next build wrote no out/index.html (is output: "export" set?)');
   await step('content security policy', async () => {
     const { pages, hashes } = await applyCsp(outDir);
     return `${pages} pages, ${hashes} inline script hashes`;

@@ -34,9 +34,14 @@ describe('remote connection: answers reach the host', () => {
     await vi.waitFor(() => expect(getState().host.interactions.get(request.requestId)?.status).toBe('pending'));
 
     const phases = recordPhases(request.requestId);
-    await submitResponse(request.requestId, { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+    await submitResponse(request.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which database?': 'SQLite' } },
+    });
 
-    await vi.waitFor(() => expect(getState().answers.get(request.requestId)?.phase).toBe('accepted'), { timeout: 8_000 });
+    await vi.waitFor(() => expect(getState().answers.get(request.requestId)?.phase).toBe('accepted'), {
+      timeout: 8_000,
+    });
     // It really went through the refusal: sent, queued again, sent again.
     expect(phases.slice(0, 4)).toEqual(['queued', 'sending', 'queued', 'sending']);
     expect(getState().status).toBe('connected');
@@ -52,15 +57,24 @@ describe('remote connection: answers reach the host', () => {
     await vi.waitFor(() => expect(getState().host.interactions.get(request.requestId)?.status).toBe('pending'));
 
     // Over the 2,000-character answer limit (a long "Other" text joined with labels).
-    await submitResponse(request.requestId, { action: 'accept', content: { answers: { 'Which database?': 'x'.repeat(2_500) } } });
+    await submitResponse(request.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which database?': 'x'.repeat(2_500) } },
+    });
     expect(getState().answers.get(request.requestId)).toMatchObject({ phase: 'failed' });
     // Notes within their own limits but too big together for one host message.
     const notes = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`q${i}`, { notes: '界'.repeat(1_300) }]));
     await submitResponse(request.requestId, { action: 'accept', content: { answers: {}, annotations: notes } });
-    expect(getState().answers.get(request.requestId)).toMatchObject({ phase: 'failed', error: expect.stringContaining('too long') });
+    expect(getState().answers.get(request.requestId)).toMatchObject({
+      phase: 'failed',
+      error: expect.stringContaining('too long'),
+    });
 
     // A valid answer afterwards still goes through.
-    await submitResponse(request.requestId, { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+    await submitResponse(request.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which database?': 'SQLite' } },
+    });
     await vi.waitFor(() => expect(getState().answers.get(request.requestId)?.phase).toBe('accepted'));
     await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1));
     // The first answer the host saw is the valid one: the refused ones never left the phone.

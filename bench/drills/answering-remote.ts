@@ -30,7 +30,11 @@ export interface RemoteRecord {
  * A reconnecting remote that answers every pending question it sees, retrying after
  * a lost ack with a fresh clientResponseId and a different answer. `hold` pauses answering.
  */
-export function answeringRemote(url: string, token: string, options: { onRespond?: (requestId: string) => void; onAck?: (requestId: string, ack: RespondAck) => void } = {}) {
+export function answeringRemote(
+  url: string,
+  token: string,
+  options: { onRespond?: (requestId: string) => void; onAck?: (requestId: string, ack: RespondAck) => void } = {},
+) {
   const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(`${url}${REMOTE_NAMESPACE}`, {
     auth: { token, protocolVersion: PROTOCOL_VERSION, device: { id: 'drill-remote', label: 'Drill' } },
     transports: ['websocket'],
@@ -50,25 +54,27 @@ export function answeringRemote(url: string, token: string, options: { onRespond
     const text = answerText(requestId, attempt);
     inFlight.add(requestId);
     options.onRespond?.(requestId);
-    socket
-      .timeout(3_000)
-      .emit(
-        'respond',
-        { requestId, clientResponseId, response: { action: 'accept', content: { answers: { [FIRST_QUESTION]: text } } } },
-        (error: Error | null, ack: RespondAck) => {
-          inFlight.delete(requestId);
-          if (error) return; // lost with the host: answered again after the next snapshot
-          options.onAck?.(requestId, ack);
-          if (!ack.ok) return;
-          if (ack.status === 'accepted') {
-            const list = record.accepted.get(requestId) ?? [];
-            list.push({ clientResponseId, text });
-            record.accepted.set(requestId, list);
-          }
-          record.resolutions.set(requestId, ack.resolution);
-          pending.delete(requestId);
-        },
-      );
+    socket.timeout(3_000).emit(
+      'respond',
+      {
+        requestId,
+        clientResponseId,
+        response: { action: 'accept', content: { answers: { [FIRST_QUESTION]: text } } },
+      },
+      (error: Error | null, ack: RespondAck) => {
+        inFlight.delete(requestId);
+        if (error) return; // lost with the host: answered again after the next snapshot
+        options.onAck?.(requestId, ack);
+        if (!ack.ok) return;
+        if (ack.status === 'accepted') {
+          const list = record.accepted.get(requestId) ?? [];
+          list.push({ clientResponseId, text });
+          record.accepted.set(requestId, list);
+        }
+        record.resolutions.set(requestId, ack.resolution);
+        pending.delete(requestId);
+      },
+    );
   };
   const answerAll = () => {
     for (const requestId of pending) answer(requestId);

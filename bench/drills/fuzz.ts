@@ -39,7 +39,9 @@ interface Target {
   template: () => unknown;
 }
 
-export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Date.now() % 2 ** 31)): Promise<DrillOutcome[]> {
+export async function drillFuzz(
+  seed = Number(process.env.DRILL_FUZZ_SEED ?? Date.now() % 2 ** 31),
+): Promise<DrillOutcome[]> {
   const random = rng(seed);
   const host = await startHost();
   const problems: string[] = [];
@@ -60,11 +62,36 @@ export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Dat
   const stable = (value: Snapshot) => JSON.stringify({ ...value, serverTime: undefined });
 
   const targets: Target[] = [
-    { namespace: RUNTIME_NAMESPACE, event: 'announce', schema: InteractionRequestSchema, template: () => (random.next() < 0.5 ? witness : interactionRequest(`fuzz-${random.int(1e9)}`, 'session-fuzz')) },
-    { namespace: RUNTIME_NAMESPACE, event: 'withdraw', schema: WithdrawCommandSchema, template: () => ({ requestId: witness.requestId, reason: 'fuzz' }) },
-    { namespace: RUNTIME_NAMESPACE, event: 'resolution:ack', schema: ResolutionAckCommandSchema, template: () => ({ requestId: witness.requestId }) },
-    { namespace: REMOTE_NAMESPACE, event: 'respond', schema: RespondCommandSchema, template: () => ({ requestId: witness.requestId, clientResponseId: `fuzz-${random.int(1e9)}`, response: ANSWER }) },
-    { namespace: REMOTE_NAMESPACE, event: 'preferences:update', schema: PreferencesPatchSchema, template: () => ({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 60_000 }) },
+    {
+      namespace: RUNTIME_NAMESPACE,
+      event: 'announce',
+      schema: InteractionRequestSchema,
+      template: () => (random.next() < 0.5 ? witness : interactionRequest(`fuzz-${random.int(1e9)}`, 'session-fuzz')),
+    },
+    {
+      namespace: RUNTIME_NAMESPACE,
+      event: 'withdraw',
+      schema: WithdrawCommandSchema,
+      template: () => ({ requestId: witness.requestId, reason: 'fuzz' }),
+    },
+    {
+      namespace: RUNTIME_NAMESPACE,
+      event: 'resolution:ack',
+      schema: ResolutionAckCommandSchema,
+      template: () => ({ requestId: witness.requestId }),
+    },
+    {
+      namespace: REMOTE_NAMESPACE,
+      event: 'respond',
+      schema: RespondCommandSchema,
+      template: () => ({ requestId: witness.requestId, clientResponseId: `fuzz-${random.int(1e9)}`, response: ANSWER }),
+    },
+    {
+      namespace: REMOTE_NAMESPACE,
+      event: 'preferences:update',
+      schema: PreferencesPatchSchema,
+      template: () => ({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 60_000 }),
+    },
     { namespace: REMOTE_NAMESPACE, event: 'snapshot:get', template: () => undefined },
     { namespace: REMOTE_NAMESPACE, event: 'no-such-event', template: () => ({}) },
   ];
@@ -72,7 +99,8 @@ export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Dat
   /** A message for `target`: junk or a mutated valid one; in phase 1 only what the contract rejects. */
   const message = (target: Target, local: Rng): { payload: unknown; sendable: boolean } => {
     const payload = local.next() < 0.3 ? randomValue(local) : mutate(local, target.template());
-    if (phase === 2 || !target.schema) return { payload, sendable: phase === 2 || target.event !== 'preferences:update' };
+    if (phase === 2 || !target.schema)
+      return { payload, sendable: phase === 2 || target.event !== 'preferences:update' };
     // Judge what the host will parse: the JSON text socket.io sends, not the object in hand
     // (an own "__proto__" key, for one, survives JSON but not socket.io's binary encoding).
     const wire: unknown = payload === undefined ? undefined : JSON.parse(JSON.stringify(payload));
@@ -85,7 +113,12 @@ export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Dat
       namespace === RUNTIME_NAMESPACE
         ? { token: host.token, protocolVersion: PROTOCOL_VERSION, runtimeId: `fuzz-runtime-${index}` }
         : { token: host.token, protocolVersion: PROTOCOL_VERSION, device: { id: `fuzz-remote-${index}` } };
-    const socket = io(`${host.url}${namespace}`, { auth, transports: ['websocket'], reconnectionDelay: 50, reconnectionDelayMax: 200 });
+    const socket = io(`${host.url}${namespace}`, {
+      auth,
+      transports: ['websocket'],
+      reconnectionDelay: 50,
+      reconnectionDelayMax: 200,
+    });
     sockets.push(socket);
     const mine = targets.filter((target) => target.namespace === namespace);
     const timer = setInterval(() => {
@@ -109,11 +142,17 @@ export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Dat
           socket.timeout(5_000).emit(target.event, ...args, (error: Error | null, ack: unknown) => {
             if (error) return;
             const record = ack as { ok?: unknown; error?: { code?: unknown } };
-            const key = record?.ok === true ? `${target.event}: ok` : `${target.event}: ${String(record?.error?.code ?? 'malformed ack')}`;
+            const key =
+              record?.ok === true
+                ? `${target.event}: ok`
+                : `${target.event}: ${String(record?.error?.code ?? 'malformed ack')}`;
             acks.set(key, (acks.get(key) ?? 0) + 1);
-            if (record?.error?.code === 'internal') problems.push(`${target.event} got 'internal' for ${JSON.stringify(payload)?.slice(0, 200)}`);
+            if (record?.error?.code === 'internal')
+              problems.push(`${target.event} got 'internal' for ${JSON.stringify(payload)?.slice(0, 200)}`);
             if (phase === 1 && record?.ok === true && target.event !== 'snapshot:get') {
-              problems.push(`phase 1: ${target.event} accepted a message its schema rejects: ${JSON.stringify(payload)?.slice(0, 200)}`);
+              problems.push(
+                `phase 1: ${target.event} accepted a message its schema rejects: ${JSON.stringify(payload)?.slice(0, 200)}`,
+              );
             }
           });
         } else {
@@ -126,13 +165,18 @@ export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Dat
 
   const handshakes = setInterval(() => {
     const namespace = random.pick([RUNTIME_NAMESPACE, REMOTE_NAMESPACE]);
-    const valid = namespace === RUNTIME_NAMESPACE
-      ? { token: host.token, protocolVersion: PROTOCOL_VERSION, runtimeId: 'hs' }
-      : { token: host.token, protocolVersion: PROTOCOL_VERSION, device: { id: 'hs' } };
+    const valid =
+      namespace === RUNTIME_NAMESPACE
+        ? { token: host.token, protocolVersion: PROTOCOL_VERSION, runtimeId: 'hs' }
+        : { token: host.token, protocolVersion: PROTOCOL_VERSION, device: { id: 'hs' } };
     const auth = random.next() < 0.3 ? randomValue(random) : mutate(random, valid);
     const schema = namespace === RUNTIME_NAMESPACE ? RuntimeAuthSchema : RemoteAuthSchema;
     const acceptable = schema.safeParse(auth).success && (auth as { token?: unknown }).token === host.token;
-    const socket = io(`${host.url}${namespace}`, { auth: auth as Record<string, unknown>, transports: ['websocket'], reconnection: false });
+    const socket = io(`${host.url}${namespace}`, {
+      auth: auth as Record<string, unknown>,
+      transports: ['websocket'],
+      reconnection: false,
+    });
     socket.once('connect', () => {
       if (!acceptable) problems.push(`handshake accepted with ${JSON.stringify(auth)?.slice(0, 200)}`);
       socket.disconnect();
@@ -159,7 +203,8 @@ export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Dat
     await sleep(PHASE_MS);
     const after = await snapshot();
     sentPhase1 = sent;
-    if (stable(after) !== stable(before)) problems.push(`phase 1: invalid messages changed the host state (seq ${before.seq} → ${after.seq})`);
+    if (stable(after) !== stable(before))
+      problems.push(`phase 1: invalid messages changed the host state (seq ${before.seq} → ${after.seq})`);
     phase = 2;
     await sleep(PHASE_MS);
   } finally {
@@ -168,13 +213,18 @@ export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Dat
     clearInterval(sampler);
   }
   try {
-    if (host.child.exitCode !== null || host.child.signalCode !== null) throw new Error(`the host exited (${host.child.exitCode ?? host.child.signalCode})`);
+    if (host.child.exitCode !== null || host.child.signalCode !== null)
+      throw new Error(`the host exited (${host.child.exitCode ?? host.child.signalCode})`);
     // Still serving: a fresh question can be asked and answered.
     const fresh = interactionRequest('fuzz-after', 'session-after');
     const announced = await seeder.timeout(5_000).emitWithAck('announce', fresh);
-    const answered = await observer.socket.timeout(5_000).emitWithAck('respond', { requestId: fresh.requestId, clientResponseId: 'after-1', response: ANSWER });
+    const answered = await observer.socket
+      .timeout(5_000)
+      .emitWithAck('respond', { requestId: fresh.requestId, clientResponseId: 'after-1', response: ANSWER });
     if (!(announced as { ok?: unknown }).ok || (answered as { status?: unknown }).status !== 'accepted') {
-      problems.push(`after the fuzz the host did not take a normal question: ${JSON.stringify({ announced, answered }).slice(0, 300)}`);
+      problems.push(
+        `after the fuzz the host did not take a normal question: ${JSON.stringify({ announced, answered }).slice(0, 300)}`,
+      );
     }
   } catch (error) {
     problems.push(`after the fuzz: ${error instanceof Error ? error.message : String(error)}`);
@@ -185,13 +235,16 @@ export async function drillFuzz(seed = Number(process.env.DRILL_FUZZ_SEED ?? Dat
   }
   const peakRss = Math.max(start.rssBytes, ...memory.map((entry) => entry.rss));
   if (peakRss - start.rssBytes > RSS_GROWTH_LIMIT) {
-    problems.push(`host RSS grew by ${Math.round((peakRss - start.rssBytes) / 2 ** 20)} MiB (limit ${RSS_GROWTH_LIMIT / 2 ** 20} MiB)`);
+    problems.push(
+      `host RSS grew by ${Math.round((peakRss - start.rssBytes) / 2 ** 20)} MiB (limit ${RSS_GROWTH_LIMIT / 2 ** 20} MiB)`,
+    );
   }
   await host.stop();
   if (process.env.DRILL_DEBUG) {
     for (const event of readLog(host.dataDir).filter((entry) => entry.seq > before.seq)) {
       console.log(JSON.stringify(event).slice(0, 200));
-      if (event.type === 'interaction.resolved') console.log('  sent as:', debugSent.get(event.resolution.clientResponseId ?? ''));
+      if (event.type === 'interaction.resolved')
+        console.log('  sent as:', debugSent.get(event.resolution.clientResponseId ?? ''));
     }
   }
   const mib = (bytes: number) => Math.round(bytes / 2 ** 20);

@@ -14,7 +14,18 @@ export function rng(seed: number) {
 }
 export type Rng = ReturnType<typeof rng>;
 
-const STRINGS = ['', ' ', 'AskUserQuestion', 'ExitPlanMode', '__proto__', 'constructor', '\u0000', '😀'.repeat(50), '<script>alert(1)</script>', 'x'.repeat(5_000)];
+const STRINGS = [
+  '',
+  ' ',
+  'AskUserQuestion',
+  'ExitPlanMode',
+  '__proto__',
+  'constructor',
+  '\u0000',
+  '😀'.repeat(50),
+  '<script>alert(1)</script>',
+  'x'.repeat(5_000),
+];
 
 export function randomValue(random: Rng, depth = 0): unknown {
   switch (random.int(depth > 3 ? 6 : 9)) {
@@ -34,7 +45,8 @@ export function randomValue(random: Rng, depth = 0): unknown {
       return Array.from({ length: random.int(5) }, () => randomValue(random, depth + 1));
     case 7: {
       const object: Record<string, unknown> = {};
-      for (let index = random.int(5); index > 0; index -= 1) object[random.pick(STRINGS.slice(0, 9))] = randomValue(random, depth + 1);
+      for (let index = random.int(5); index > 0; index -= 1)
+        object[random.pick(STRINGS.slice(0, 9))] = randomValue(random, depth + 1);
       return object;
     }
     default:
@@ -69,8 +81,17 @@ function mutateOnce(random: Rng, root: unknown): void {
   if (typeof node !== 'object' || node === null) return;
   const target = node as Record<string, unknown>;
   const keys = Object.keys(target);
-  const key = keys.length > 0 && random.next() < 0.8 ? random.pick(keys) : random.pick(['extra', '__proto__', 'constructor', 'toString']);
+  const key =
+    keys.length > 0 && random.next() < 0.8
+      ? random.pick(keys)
+      : random.pick(['extra', '__proto__', 'constructor', 'toString']);
   const action = random.int(3);
   if (action === 0) delete target[key];
-  else Object.defineProperty(target, key, { value: randomValue(random), enumerable: true, configurable: true, writable: true });
+  else
+    Object.defineProperty(target, key, {
+      value: randomValue(random),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
 }

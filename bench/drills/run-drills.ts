@@ -8,11 +8,21 @@ import { drillSigkill } from './sigkill';
 
 function dataDirDrill(): DrillOutcome {
   const file = 'lib/host/data-dir.drill.test.ts';
-  const run = spawnSync(process.execPath, [`${ROOT}/node_modules/vitest/vitest.mjs`, 'run', file], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const run = spawnSync(process.execPath, [`${ROOT}/node_modules/vitest/vitest.mjs`, 'run', file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const output = `${run.stdout}${run.stderr}`;
   const summary = /Tests\s+(.+)/.exec(output)?.[1]?.trim() ?? 'no summary';
-  const expectedFail = /expected fail/.test(summary) ? '; the damaged-page case is a KNOWN BUG marked it.fails: the host starts on a damaged log and drops what it cannot read' : '';
-  return { name: 'corrupt / locked / unwritable data dir (vitest)', ok: run.status === 0, detail: `${file}: ${summary}${expectedFail}` };
+  const expectedFail = /expected fail/.test(summary)
+    ? '; the damaged-page case is a KNOWN BUG marked it.fails: the host starts on a damaged log and drops what it cannot read'
+    : '';
+  return {
+    name: 'corrupt / locked / unwritable data dir (vitest)',
+    ok: run.status === 0,
+    detail: `${file}: ${summary}${expectedFail}`,
+  };
 }
 
 export async function runDrills(): Promise<DrillOutcome[]> {
@@ -28,12 +38,18 @@ export async function runDrills(): Promise<DrillOutcome[]> {
     try {
       const result = await run();
       outcomes.push(...result);
-      for (const outcome of result) console.log(`[drill] ${outcome.ok ? 'PASS' : 'FAIL'} ${outcome.name}: ${outcome.detail}`);
+      for (const outcome of result)
+        console.log(`[drill] ${outcome.ok ? 'PASS' : 'FAIL'} ${outcome.name}: ${outcome.detail}`);
     } catch (error) {
-      outcomes.push({ name, ok: false, detail: `did not run: ${error instanceof Error ? error.message : String(error)}` });
+      outcomes.push({
+        name,
+        ok: false,
+        detail: `did not run: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   return outcomes;
 }
 
-if (isMain(import.meta.url)) await runAlone('drills/run-drills', async () => ({ figures: [], drills: await runDrills() }));
+if (isMain(import.meta.url))
+  await runAlone('drills/run-drills', async () => ({ figures: [], drills: await runDrills() }));

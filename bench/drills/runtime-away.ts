@@ -40,13 +40,29 @@ export async function drillRuntimeAway(): Promise<DrillOutcome[]> {
       let error: unknown;
       const call = createRuntimeBroker(connection)
         .requestPermission(permissionRequest(requestId, `session-${kind}`))
-        .then((value) => (result = value), (reason: unknown) => (error = reason));
-      return { kind, proxy, connection, requestId, call, result: () => result, error: () => error, connected: () => connected };
+        .then(
+          (value) => (result = value),
+          (reason: unknown) => (error = reason),
+        );
+      return {
+        kind,
+        proxy,
+        connection,
+        requestId,
+        call,
+        result: () => result,
+        error: () => error,
+        connected: () => connected,
+      };
     }),
   );
   const outcomes: DrillOutcome[] = [];
   try {
-    await until(() => lanes.every((lane) => remote.pending.has(lane.requestId)), 'the questions to reach the remote', 10_000);
+    await until(
+      () => lanes.every((lane) => remote.pending.has(lane.requestId)),
+      'the questions to reach the remote',
+      10_000,
+    );
     for (const lane of lanes) {
       if (lane.kind === 'cut') lane.proxy.cut();
       else lane.proxy.stall();
@@ -55,17 +71,26 @@ export async function drillRuntimeAway(): Promise<DrillOutcome[]> {
     await until(() => cutLane?.connected() === false, 'the cut runtime to notice', 10_000);
     const awayFrom = Date.now();
     remote.hold(false);
-    await until(() => lanes.every((lane) => remote.record.resolutions.has(lane.requestId)), 'the answers to be accepted', 10_000);
+    await until(
+      () => lanes.every((lane) => remote.record.resolutions.has(lane.requestId)),
+      'the answers to be accepted',
+      10_000,
+    );
     await sleep(Math.max(0, AWAY_MS - (Date.now() - awayFrom)));
     const answeredDuringOutage = lanes.map((lane) => lane.result() === undefined);
     for (const lane of lanes) lane.proxy.restore();
-    await until(() => lanes.every((lane) => lane.result() !== undefined || lane.error() !== undefined), 'the runtimes to get the resolution', 20_000).catch(
-      () => undefined,
-    );
+    await until(
+      () => lanes.every((lane) => lane.result() !== undefined || lane.error() !== undefined),
+      'the runtimes to get the resolution',
+      20_000,
+    ).catch(() => undefined);
     lanes.forEach((lane, index) => {
       const result = lane.result();
       const expected = remote.record.accepted.get(lane.requestId)?.[0]?.text;
-      const got = result?.decision === 'modify' ? (result.modifiedInput as { answers?: Record<string, string> }).answers?.[FIRST_QUESTION] : undefined;
+      const got =
+        result?.decision === 'modify'
+          ? (result.modifiedInput as { answers?: Record<string, string> }).answers?.[FIRST_QUESTION]
+          : undefined;
       const ok = answeredDuringOutage[index] === true && got !== undefined && got === expected;
       outcomes.push({
         name: `runtime away ${Math.round(AWAY_MS / 1000)} s (${lane.kind}) gets the answer given meanwhile`,
@@ -76,7 +101,11 @@ export async function drillRuntimeAway(): Promise<DrillOutcome[]> {
       });
     });
   } catch (error) {
-    outcomes.push({ name: 'runtime away mid-question', ok: false, detail: error instanceof Error ? error.message : String(error) });
+    outcomes.push({
+      name: 'runtime away mid-question',
+      ok: false,
+      detail: error instanceof Error ? error.message : String(error),
+    });
   } finally {
     for (const lane of lanes) {
       await lane.connection.close();
@@ -88,4 +117,5 @@ export async function drillRuntimeAway(): Promise<DrillOutcome[]> {
   return outcomes;
 }
 
-if (isMain(import.meta.url)) await runAlone('drills/runtime-away', async () => ({ figures: [], drills: await drillRuntimeAway() }));
+if (isMain(import.meta.url))
+  await runAlone('drills/runtime-away', async () => ({ figures: [], drills: await drillRuntimeAway() }));

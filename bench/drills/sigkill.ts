@@ -82,7 +82,10 @@ export async function drillSigkill(): Promise<DrillOutcome[]> {
   try {
     for (let round = 0; round * PER_ROUND < LIFECYCLES; round += 1) {
       const phase: Phase = PHASES[round % PHASES.length] ?? 'announce';
-      const ids = Array.from({ length: Math.min(PER_ROUND, LIFECYCLES - round * PER_ROUND) }, (_, index) => `kill-${round}-${index}`);
+      const ids = Array.from(
+        { length: Math.min(PER_ROUND, LIFECYCLES - round * PER_ROUND) },
+        (_, index) => `kill-${round}-${index}`,
+      );
       killing = undefined;
       onRespond = undefined;
       onDelivered = undefined;
@@ -112,7 +115,10 @@ export async function drillSigkill(): Promise<DrillOutcome[]> {
       await Promise.race([
         Promise.all(calls),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`round ${round} (${phase}) did not finish in ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS);
+          timer = setTimeout(
+            () => reject(new Error(`round ${round} (${phase}) did not finish in ${ROUND_TIMEOUT_MS} ms`)),
+            ROUND_TIMEOUT_MS,
+          );
         }),
       ]).finally(() => clearTimeout(timer));
       await killing;
@@ -130,7 +136,8 @@ export async function drillSigkill(): Promise<DrillOutcome[]> {
   const resolved = new Map<string, { count: number; text?: string; clientResponseId?: string }>();
   const delivered = new Set<string>();
   for (const event of events) {
-    if (event.type === 'interaction.requested') requested.set(event.interaction.requestId, (requested.get(event.interaction.requestId) ?? 0) + 1);
+    if (event.type === 'interaction.requested')
+      requested.set(event.interaction.requestId, (requested.get(event.interaction.requestId) ?? 0) + 1);
     if (event.type === 'interaction.resolved') {
       const entry = resolved.get(event.resolution.requestId) ?? { count: 0 };
       entry.count += 1;
@@ -150,15 +157,23 @@ export async function drillSigkill(): Promise<DrillOutcome[]> {
       continue;
     }
     const result = results.get(id);
-    const got = result?.decision === 'modify' ? (result.modifiedInput as { answers?: Record<string, string> }).answers?.[FIRST_QUESTION] : undefined;
-    if (got !== logged.text) problems.push(`${id}: the runtime got ${JSON.stringify(got)}, the log says ${JSON.stringify(logged.text)}`);
+    const got =
+      result?.decision === 'modify'
+        ? (result.modifiedInput as { answers?: Record<string, string> }).answers?.[FIRST_QUESTION]
+        : undefined;
+    if (got !== logged.text)
+      problems.push(`${id}: the runtime got ${JSON.stringify(got)}, the log says ${JSON.stringify(logged.text)}`);
     const accepted = remote.record.accepted.get(id) ?? [];
     if (accepted.length > 1) problems.push(`${id}: ${accepted.length} different responses were acked as accepted`);
     for (const ack of accepted) {
-      if (ack.text !== logged.text) problems.push(`${id}: acked answer ${JSON.stringify(ack.text)} was lost; the log kept ${JSON.stringify(logged.text)}`);
+      if (ack.text !== logged.text)
+        problems.push(
+          `${id}: acked answer ${JSON.stringify(ack.text)} was lost; the log kept ${JSON.stringify(logged.text)}`,
+        );
     }
   }
-  if (results.size !== LIFECYCLES && problems.length === 0) problems.push(`only ${results.size} of ${LIFECYCLES} lifecycles finished`);
+  if (results.size !== LIFECYCLES && problems.length === 0)
+    problems.push(`only ${results.size} of ${LIFECYCLES} lifecycles finished`);
   const phases = new Map<string, number>();
   for (const phase of phaseAtKill.values()) phases.set(phase, (phases.get(phase) ?? 0) + 1);
   const retried = [...remote.record.attempts.values()].filter((attempts) => attempts > 1).length;
@@ -166,8 +181,11 @@ export async function drillSigkill(): Promise<DrillOutcome[]> {
     `${results.size}/${LIFECYCLES} lifecycles, ${kills} SIGKILLs; phase at kill: ` +
     [...phases].map(([phase, count]) => `${phase} ${count}`).join(', ') +
     `; ${retried} answers re-sent after a lost ack; runtime acks logged (R10.5) for ${delivered.size}/${results.size}` +
-    (problems.length > 0 ? `; PROBLEMS: ${problems.slice(0, 5).join(' | ')}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}` : '');
+    (problems.length > 0
+      ? `; PROBLEMS: ${problems.slice(0, 5).join(' | ')}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`
+      : '');
   return [{ name: 'SIGKILL during 100 question lifecycles', ok: problems.length === 0, detail }];
 }
 
-if (isMain(import.meta.url)) await runAlone('drills/sigkill', async () => ({ figures: [], drills: await drillSigkill() }));
+if (isMain(import.meta.url))
+  await runAlone('drills/sigkill', async () => ({ figures: [], drills: await drillSigkill() }));

@@ -13,7 +13,8 @@ export const CHROMIUM_ARGS = [
 
 export function chromiumPath(): string {
   const candidate = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!fs.existsSync(candidate)) throw new Error(`No Chromium at ${candidate}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  if (!fs.existsSync(candidate))
+    throw new Error(`No Chromium at ${candidate}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
   return candidate;
 }
 

@@ -75,7 +75,12 @@ export function round(value: number, digits = 2): number {
  * Writes `bench/results.json`. A script run alone replaces only its own figures
  * and drills (by name) and keeps the others of the last full run.
  */
-export function saveResults(update: { figures: Figure[]; drills?: DrillOutcome[]; replaceAll: boolean; command: string }): Results {
+export function saveResults(update: {
+  figures: Figure[];
+  drills?: DrillOutcome[];
+  replaceAll: boolean;
+  command: string;
+}): Results {
   let previous: Results | undefined;
   if (!update.replaceAll) {
     try {
@@ -112,12 +117,20 @@ export function formatTable(figures: readonly Figure[]): string {
     `${formatNumber(entry.value)} ${entry.unit}`,
     entry.baseline === undefined ? '' : `${formatNumber(entry.baseline)} ${entry.unit}`,
     entry.ratio === undefined ? '' : `${formatNumber(entry.ratio)}×`,
-    entry.budget === undefined ? '' : `${entry.budgetOn === 'ratio' ? '≤ ' + formatNumber(entry.budget) + '×' : '≤ ' + formatNumber(entry.budget) + ' ' + entry.unit}`,
+    entry.budget === undefined
+      ? ''
+      : `${entry.budgetOn === 'ratio' ? '≤ ' + formatNumber(entry.budget) + '×' : '≤ ' + formatNumber(entry.budget) + ' ' + entry.unit}`,
     entry.withinBudget === undefined ? '' : entry.withinBudget ? 'ok' : 'OVER',
   ]);
   const header = ['figure', 'value', 'baseline', 'ratio', 'budget', ''];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 

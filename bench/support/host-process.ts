@@ -40,7 +40,8 @@ export function tempDir(prefix = 'askaway-bench-'): string {
  */
 export function hostCommand(): string[] {
   const mode = process.env.BENCH_HOST ?? (fs.existsSync(DIST_CLI) ? 'dist' : 'source');
-  if (mode === 'dist' && !fs.existsSync(DIST_CLI)) throw new Error('BENCH_HOST=dist but dist/cli.js does not exist: run npm run build');
+  if (mode === 'dist' && !fs.existsSync(DIST_CLI))
+    throw new Error('BENCH_HOST=dist but dist/cli.js does not exist: run npm run build');
   // Diagnostics, e.g. BENCH_HOST_NODE_ARGS=--cpu-prof to profile the host.
   const extra = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   return [...extra, ...REPORTER_ARGS, mode === 'dist' ? DIST_CLI : SOURCE_CLI];
@@ -63,7 +64,16 @@ process.once('exit', () => {
 export async function startHost(options: StartHostOptions = {}): Promise<HostProcess> {
   const dataDir = options.dataDir ?? tempDir();
   const token = options.token ?? BENCH_TOKEN;
-  const args = [...hostCommand(), 'start', '--port', String(options.port ?? 0), '--no-demo', '--data-dir', dataDir, ...(options.extraArgs ?? [])];
+  const args = [
+    ...hostCommand(),
+    'start',
+    '--port',
+    String(options.port ?? 0),
+    '--no-demo',
+    '--data-dir',
+    dataDir,
+    ...(options.extraArgs ?? []),
+  ];
   const server = await spawnServer(args, { ASKAWAY_TOKEN: token, NO_COLOR: '1', ...options.env });
   return { ...server, token, dataDir };
 }

@@ -9,7 +9,10 @@ export function isMain(metaUrl: string): boolean {
 }
 
 /** Runs one benchmark alone: prints its table, merges its figures into bench/results.json. */
-export async function runAlone(name: string, run: () => Promise<{ figures: Figure[]; drills?: DrillOutcome[] }>): Promise<void> {
+export async function runAlone(
+  name: string,
+  run: () => Promise<{ figures: Figure[]; drills?: DrillOutcome[] }>,
+): Promise<void> {
   try {
     const { figures, drills = [] } = await run();
     if (figures.length > 0) console.log(`\n${formatTable(figures)}`);

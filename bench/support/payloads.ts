@@ -9,7 +9,10 @@ export const QUESTION_INPUT: AskUserQuestionInput = {
       header: 'Database',
       multiSelect: false,
       options: [
-        { label: 'Postgres (Recommended)', description: 'Relational, battle tested, already used by the billing service' },
+        {
+          label: 'Postgres (Recommended)',
+          description: 'Relational, battle tested, already used by the billing service',
+        },
         { label: 'SQLite', description: 'One file, no server; fine for a single instance' },
         { label: 'DynamoDB', description: 'Managed key-value store; needs access patterns up front' },
       ],
@@ -34,7 +37,12 @@ export const AGENT_MESSAGE =
 /** What the remote answers: accept with one answer per question. */
 export const ANSWER: InteractionResponse = {
   action: 'accept',
-  content: { answers: { [QUESTION_INPUT.questions[0]?.question ?? '']: 'SQLite', [QUESTION_INPUT.questions[1]?.question ?? '']: 'Metrics, Tracing' } },
+  content: {
+    answers: {
+      [QUESTION_INPUT.questions[0]?.question ?? '']: 'SQLite',
+      [QUESTION_INPUT.questions[1]?.question ?? '']: 'Metrics, Tracing',
+    },
+  },
 };
 
 export function permissionRequest(requestId: string, sessionId: string): PermissionRequest {
@@ -50,7 +58,11 @@ export function permissionRequest(requestId: string, sessionId: string): Permiss
 }
 
 /** The wire announce the broker would build for the same request. */
-export function interactionRequest(requestId: string, sessionId: string, protocolRequestId = `${requestId}-p0`): InteractionRequest {
+export function interactionRequest(
+  requestId: string,
+  sessionId: string,
+  protocolRequestId = `${requestId}-p0`,
+): InteractionRequest {
   return {
     kind: 'question',
     input: QUESTION_INPUT,

@@ -11,7 +11,11 @@ import {
 export type RawRuntimeSocket = Socket<RuntimeServerToClientEvents, RuntimeClientToServerEvents>;
 
 /** A bare '/runtime' socket, for seeding pending interactions and for hostile input. */
-export async function connectRawRuntime(url: string, token: string, runtimeId = 'bench-seeder'): Promise<RawRuntimeSocket> {
+export async function connectRawRuntime(
+  url: string,
+  token: string,
+  runtimeId = 'bench-seeder',
+): Promise<RawRuntimeSocket> {
   const socket: RawRuntimeSocket = io(`${url}${RUNTIME_NAMESPACE}`, {
     auth: { token, protocolVersion: PROTOCOL_VERSION, runtimeId },
     transports: ['websocket'],
@@ -30,7 +34,9 @@ export async function seedPending(url: string, token: string, requests: readonly
   try {
     for (let start = 0; start < requests.length; start += 100) {
       const acks = await Promise.all(
-        requests.slice(start, start + 100).map((request) => socket.timeout(30_000).emitWithAck('announce', request) as Promise<AnnounceAck>),
+        requests
+          .slice(start, start + 100)
+          .map((request) => socket.timeout(30_000).emitWithAck('announce', request) as Promise<AnnounceAck>),
       );
       const refused = acks.find((ack) => !ack.ok || ack.status !== 'pending');
       if (refused) throw new Error(`seeding: the host did not take an announce: ${JSON.stringify(refused)}`);

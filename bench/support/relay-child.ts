@@ -20,7 +20,10 @@ runtimes.on('connection', (socket) => {
     owners.set(request.requestId, { socketId: socket.id, protocolRequestId: request.protocolRequestId });
     const at = new Date().toISOString();
     seq += 1;
-    remotes.emit('events', { events: [{ seq, at, type: 'interaction.requested', interaction: request }], serverTime: at });
+    remotes.emit('events', {
+      events: [{ seq, at, type: 'interaction.requested', interaction: request }],
+      serverTime: at,
+    });
     if (isAck(ack)) ack({ ok: true, status: 'pending', autoResolution: { status: 'disabled' } });
   });
   socket.on('resolution:ack', (_command: unknown, ack: unknown) => {
@@ -41,7 +44,10 @@ remotes.on('connection', (socket) => {
     if (isAck(ack)) ack({ ok: true, status: 'accepted', resolution });
     const owner = owners.get(command.requestId);
     owners.delete(command.requestId);
-    if (owner) runtimes.to(owner.socketId).emit('resolved', { requestId: command.requestId, protocolRequestId: owner.protocolRequestId, resolution });
+    if (owner)
+      runtimes
+        .to(owner.socketId)
+        .emit('resolved', { requestId: command.requestId, protocolRequestId: owner.protocolRequestId, resolution });
   });
 });
 

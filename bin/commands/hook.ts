@@ -1,6 +1,11 @@
 import { homedir } from 'node:os';
 import { handleClaudeCodeHook, DEFAULT_HOOK_TIMEOUT_MS } from '../../lib/runtime/claude-code/handle-hook';
-import { askawayHookSettings, settingsPath, writeHookSettings, type HookInstallOptions } from '../../lib/runtime/claude-code/settings';
+import {
+  askawayHookSettings,
+  settingsPath,
+  writeHookSettings,
+  type HookInstallOptions,
+} from '../../lib/runtime/claude-code/settings';
 import { parseDuration } from '../../lib/runtime/duration';
 import { resolveHostAddress } from '../../lib/runtime/host-address';
 import { runtimeClientProvider } from '../../lib/runtime/runtime-client-provider';
@@ -71,7 +76,9 @@ async function runClaudeCodeHook(argv: string[]): Promise<number> {
     payload = JSON.parse(await readStdin());
   } catch (error) {
     // A hook that fails must not block the agent: say why on stderr, reply nothing.
-    process.stderr.write(`askaway hook: could not read the hook JSON on stdin (${error instanceof Error ? error.message : String(error)})\n`);
+    process.stderr.write(
+      `askaway hook: could not read the hook JSON on stdin (${error instanceof Error ? error.message : String(error)})\n`,
+    );
     return 0;
   }
   const stop = new AbortController();
@@ -132,7 +139,8 @@ async function runInstall(argv: string[]): Promise<number> {
   if (user && !write) return usageError('--user only applies with --write');
   if (!write) {
     process.stdout.write(`${JSON.stringify(askawayHookSettings(options), null, 2)}\n`);
-    if (options.http) process.stderr.write('Claude Code needs ASKAWAY_TOKEN in its environment for the Authorization header.\n');
+    if (options.http)
+      process.stderr.write('Claude Code needs ASKAWAY_TOKEN in its environment for the Authorization header.\n');
     return 0;
   }
   const file = settingsPath({ user, cwd: process.cwd(), home: process.env.HOME ?? homedir() });

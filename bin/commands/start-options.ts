@@ -82,7 +82,10 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     host,
     dataDir: dataDir ? path.resolve(dataDir) : path.join(homedir(), '.askaway'),
     demo: values['no-demo'] !== true,
-    tls: tlsCert !== undefined && tlsKey !== undefined ? { cert: readPem(tlsCert, '--tls-cert'), key: readPem(tlsKey, '--tls-key') } : undefined,
+    tls:
+      tlsCert !== undefined && tlsKey !== undefined
+        ? { cert: readPem(tlsCert, '--tls-cert'), key: readPem(tlsKey, '--tls-key') }
+        : undefined,
     publicUrl,
     allowedOrigins: values['allow-origin'] ?? [],
     staticDir: path.resolve(values['static-dir'] ?? path.join(packageRoot, 'out')),
@@ -96,14 +99,16 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
 function parseStaleAfter(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = parseDuration(value);
-  if (ms === null || ms < 30_000) throw new UsageError(`--stale-after must be a duration of at least 30s (e.g. 10m), got "${value}"`);
+  if (ms === null || ms < 30_000)
+    throw new UsageError(`--stale-after must be a duration of at least 30s (e.g. 10m), got "${value}"`);
   return ms;
 }
 
 function parsePort(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return DEFAULT_PORT;
   const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || port > 65_535) throw new UsageError(`--port must be a number from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || port > 65_535)
+    throw new UsageError(`--port must be a number from 0 to 65535, got "${value}"`);
   return port;
 }
 

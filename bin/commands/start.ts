@@ -48,7 +48,8 @@ async function runStart(argv: string[]): Promise<number> {
         const line = formatLifecycle(event);
         if (line) log(line);
       },
-      onError: (error) => process.stderr.write(`askaway: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+      onError: (error) =>
+        process.stderr.write(`askaway: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     });
   } catch (error) {
     if (!(error instanceof HostStartError)) throw error;
@@ -114,7 +115,10 @@ async function printBanner(host: Host, options: StartOptions): Promise<void> {
     );
   }
   if (!fs.existsSync(path.join(options.staticDir, 'index.html'))) {
-    lines.push('', `The web app is not built (${options.staticDir}); run \`npm run build\`. The endpoints work meanwhile.`);
+    lines.push(
+      '',
+      `The web app is not built (${options.staticDir}); run \`npm run build\`. The endpoints work meanwhile.`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n\nScan to pair your phone:\n${qr}\n`);
 }

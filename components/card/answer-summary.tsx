@@ -20,7 +20,12 @@ export function AnswerSummary({ questions, answers, annotations, t, onEdit, test
         const answer = answers[question.question];
         const notes = annotations?.[question.question]?.notes;
         return (
-          <li key={question.question} className="answers__item" data-testid={`${testId}.item`} data-answered={answer === undefined ? 'false' : 'true'}>
+          <li
+            key={question.question}
+            className="answers__item"
+            data-testid={`${testId}.item`}
+            data-answered={answer === undefined ? 'false' : 'true'}
+          >
             <div className="answers__head">
               <span className="answers__question">{question.question}</span>
               {onEdit ? (

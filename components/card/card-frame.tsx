@@ -24,7 +24,13 @@ export function CardFrame({ view, t, menu, children, actions, srTitle }: Props) 
   const project = projectLabel(view.context);
   const cwd = view.context?.cwd;
   return (
-    <article className="card" data-testid="card" data-kind={view.kind} data-status={view.status} data-request-id={view.requestId}>
+    <article
+      className="card"
+      data-testid="card"
+      data-kind={view.kind}
+      data-status={view.status}
+      data-request-id={view.requestId}
+    >
       <header className="card-header">
         <Link href="/" className="card-header__back" data-testid="card.back-to-inbox">
           <IconBack size={22} />

@@ -20,7 +20,8 @@ export function CardScreen() {
   const myDeviceId = pairing?.deviceId ?? null;
 
   if (!view) {
-    const waiting = !state.host.hasSnapshot && !state.host.cached && state.status !== 'unpaired' && state.status !== 'refused';
+    const waiting =
+      !state.host.hasSnapshot && !state.host.cached && state.status !== 'unpaired' && state.status !== 'refused';
     return (
       <div className="empty" data-testid={waiting ? 'card.loading' : 'card.not-found'}>
         {waiting ? (
@@ -51,5 +52,14 @@ export function CardScreen() {
       />
     );
   }
-  return <DecisionCard key={view.requestId} view={view} local={local} myDeviceId={myDeviceId} online={online} clockOffsetMs={state.host.clockOffsetMs} />;
+  return (
+    <DecisionCard
+      key={view.requestId}
+      view={view}
+      local={local}
+      myDeviceId={myDeviceId}
+      online={online}
+      clockOffsetMs={state.host.clockOffsetMs}
+    />
+  );
 }

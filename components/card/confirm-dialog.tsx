@@ -15,7 +15,18 @@ interface Props {
 }
 
 /** A modal (native <dialog>) so nothing resolves a prompt without the user meaning to (UX 5). */
-export function ConfirmDialog({ open, title, hint, reasonLabel, confirmLabel, cancelLabel, danger, testId, onConfirm, onClose }: Props) {
+export function ConfirmDialog({
+  open,
+  title,
+  hint,
+  reasonLabel,
+  confirmLabel,
+  cancelLabel,
+  danger,
+  testId,
+  onConfirm,
+  onClose,
+}: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
   const titleId = useId();
@@ -56,7 +67,11 @@ export function ConfirmDialog({ open, title, hint, reasonLabel, confirmLabel, ca
           <button type="button" className="button button--ghost" onClick={onClose}>
             {cancelLabel}
           </button>
-          <button type="submit" className={`button ${danger ? 'button--danger' : 'button--primary'}`} data-testid={`${testId}-confirm`}>
+          <button
+            type="submit"
+            className={`button ${danger ? 'button--danger' : 'button--primary'}`}
+            data-testid={`${testId}-confirm`}
+          >
             {confirmLabel}
           </button>
         </div>

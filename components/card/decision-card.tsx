@@ -51,20 +51,20 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   const actions = (
     <>
-    <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
-    <div className="action-bar__buttons">
-      <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">
-        {plan ? t('reject') : t('deny')}
-      </button>
-      <button
-        type="button"
-        className="button button--primary button--grow"
-        onClick={() => void submitResponse(view.requestId, { action: 'accept' })}
-        data-testid="card.approve"
-      >
-        {plan ? t('approve') : t('allow')}
-      </button>
-    </div>
+      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <div className="action-bar__buttons">
+        <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">
+          {plan ? t('reject') : t('deny')}
+        </button>
+        <button
+          type="button"
+          className="button button--primary button--grow"
+          onClick={() => void submitResponse(view.requestId, { action: 'accept' })}
+          data-testid="card.approve"
+        >
+          {plan ? t('approve') : t('allow')}
+        </button>
+      </div>
     </>
   );
 

@@ -20,7 +20,21 @@ export function buildPreviewDocument(cleanHtml: string): string {
 
 // Attributes that make the browser fetch or navigate somewhere. A preview is a picture of a
 // UI: links need not work, and images may only be inline data.
-const URL_ATTRIBUTES = new Set(['href', 'xlink:href', 'action', 'formaction', 'background', 'poster', 'cite', 'longdesc', 'srcset', 'ping', 'data', 'codebase', 'manifest']);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'xlink:href',
+  'action',
+  'formaction',
+  'background',
+  'poster',
+  'cite',
+  'longdesc',
+  'srcset',
+  'ping',
+  'data',
+  'codebase',
+  'manifest',
+]);
 const FETCHING_CSS = /url\s*\(|image-set|@import|expression\s*\(/i;
 
 type Purifier = DOMPurify;
@@ -45,7 +59,31 @@ function previewPurifier(): Promise<Purifier> {
 export async function sanitizePreview(html: string): Promise<string> {
   const instance = await previewPurifier();
   return instance.sanitize(html, {
-    FORBID_TAGS: ['style', 'script', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'frame', 'frameset', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math', 'video', 'audio', 'source', 'track', 'picture', 'portal'],
+    FORBID_TAGS: [
+      'style',
+      'script',
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'iframe',
+      'frame',
+      'frameset',
+      'object',
+      'embed',
+      'link',
+      'meta',
+      'base',
+      'svg',
+      'math',
+      'video',
+      'audio',
+      'source',
+      'track',
+      'picture',
+      'portal',
+    ],
     ALLOW_DATA_ATTR: false,
   });
 }

@@ -6,7 +6,22 @@ async function render(markdown: string): Promise<string> {
   const html = await marked.parse(markdown, { gfm: true, breaks: false });
   // The plan comes from a model: sanitize, and keep it from loading anything.
   return DOMPurify.sanitize(html, {
-    FORBID_TAGS: ['img', 'style', 'script', 'form', 'input', 'button', 'iframe', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math'],
+    FORBID_TAGS: [
+      'img',
+      'style',
+      'script',
+      'form',
+      'input',
+      'button',
+      'iframe',
+      'object',
+      'embed',
+      'link',
+      'meta',
+      'base',
+      'svg',
+      'math',
+    ],
     FORBID_ATTR: ['style', 'srcset'],
   });
 }

@@ -55,7 +55,10 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   };
   const submit = () => {
     if (!touched) return;
-    const content = Object.keys(built.annotations).length > 0 ? { answers: built.answers, annotations: built.annotations } : { answers: built.answers };
+    const content =
+      Object.keys(built.annotations).length > 0
+        ? { answers: built.answers, annotations: built.annotations }
+        : { answers: built.answers };
     send({ action: 'accept', content });
   };
   const goTo = (next: number) => {
@@ -79,7 +82,12 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       return;
     }
     if (event.key !== 'Enter' || event.shiftKey) return;
-    if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement) return;
+    if (
+      event.target instanceof HTMLTextAreaElement ||
+      event.target instanceof HTMLButtonElement ||
+      event.target instanceof HTMLAnchorElement
+    )
+      return;
     event.preventDefault();
     if (stepped && !reviewing) goTo(step + 1);
     else submit();
@@ -98,7 +106,11 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       <span className="stepper__label">{reviewing ? t('review') : t('step', { i: step + 1, n: count })}</span>
       <span className="stepper__bar" aria-hidden="true">
         {questions.map((question, index) => (
-          <span key={question.question} data-done={index < step ? 'true' : undefined} data-current={index === step ? 'true' : undefined} />
+          <span
+            key={question.question}
+            data-done={index < step ? 'true' : undefined}
+            data-current={index === step ? 'true' : undefined}
+          />
         ))}
       </span>
     </div>
@@ -106,7 +118,9 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   if (!showForm) {
     const draftResponse: InteractionResponse | null =
-      !local && touched ? { action: 'accept', content: { answers: built.answers, annotations: built.annotations } } : null;
+      !local && touched
+        ? { action: 'accept', content: { answers: built.answers, annotations: built.annotations } }
+        : null;
     return (
       <CardFrame
         view={view}
@@ -130,11 +144,22 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
           </button>
         ) : null}
         {stepped && !reviewing ? (
-          <button type="button" className="button button--primary button--grow" onClick={() => goTo(step + 1)} data-testid="card.next">
+          <button
+            type="button"
+            className="button button--primary button--grow"
+            onClick={() => goTo(step + 1)}
+            data-testid="card.next"
+          >
             {step === count - 1 ? t('review') : t('next')}
           </button>
         ) : (
-          <button type="button" className="button button--primary button--grow" onClick={submit} disabled={!touched} data-testid="card.submit">
+          <button
+            type="button"
+            className="button button--primary button--grow"
+            onClick={submit}
+            disabled={!touched}
+            data-testid="card.submit"
+          >
             {t('submit')}
           </button>
         )}

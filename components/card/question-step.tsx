@@ -64,7 +64,11 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
           </label>
         );
       })}
-      <label className="option option--other" data-checked={draft.otherSelected ? 'true' : undefined} data-testid="card.option-other">
+      <label
+        className="option option--other"
+        data-checked={draft.otherSelected ? 'true' : undefined}
+        data-testid="card.option-other"
+      >
         <input
           className="option__input"
           type={inputType}
@@ -98,7 +102,12 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
   );
 
   return (
-    <fieldset className="question" data-testid="card.question" data-index={index} data-skipped={draft.skipped ? 'true' : undefined}>
+    <fieldset
+      className="question"
+      data-testid="card.question"
+      data-index={index}
+      data-skipped={draft.skipped ? 'true' : undefined}
+    >
       <legend className="question__legend">
         {step ? <span className="sr-only">{step}. </span> : null}
         <span className="chip question__chip">{question.header}</span>

@@ -27,9 +27,18 @@ function byWhom(resolution: InteractionResolution, t: Translate): string {
 }
 
 /** What a response said, readable (answers, decline reason, approval). */
-export function ResponseBody({ view, response, t }: { view: InteractionView; response: InteractionResponse; t: Translate }) {
+export function ResponseBody({
+  view,
+  response,
+  t,
+}: {
+  view: InteractionView;
+  response: InteractionResponse;
+  t: Translate;
+}) {
   if (response.action === 'decline') {
-    const label = view.kind === 'plan-approval' ? t('h_rejected') : view.kind === 'permission' ? t('h_denied') : t('h_declined');
+    const label =
+      view.kind === 'plan-approval' ? t('h_rejected') : view.kind === 'permission' ? t('h_denied') : t('h_declined');
     return (
       <p className="receipt__line" data-testid="response.declined">
         {label}
@@ -98,7 +107,11 @@ export function Receipt({ view, local, myDeviceId, online, t, lang }: Props) {
   const failed = local.phase === 'failed';
   const sending = local.phase === 'sending' || (local.phase === 'queued' && online);
   return (
-    <section className="receipt" data-testid="card.receipt" data-state={failed ? 'failed' : sending ? 'sending' : 'queued'}>
+    <section
+      className="receipt"
+      data-testid="card.receipt"
+      data-state={failed ? 'failed' : sending ? 'sending' : 'queued'}
+    >
       <p className={`state ${failed ? 'state--danger' : 'state--queued'}`} data-testid="card.receipt-status">
         {failed ? <IconAlert size={18} /> : sending ? <IconRefresh size={18} /> : <IconCloudOff size={18} />}
         {failed ? t('error_generic', { message: local.error ?? '' }) : sending ? t('sending') : t('queued')}
@@ -119,7 +132,15 @@ export function SendError({ message, t }: { message: string | undefined; t: Tran
 }
 
 /** What this device's user wrote, kept readable after losing the race (R9.8). */
-export function YourAnswer({ view, local, t }: { view: InteractionView; local: Pick<LocalAnswer, 'response'>; t: Translate }) {
+export function YourAnswer({
+  view,
+  local,
+  t,
+}: {
+  view: InteractionView;
+  local: Pick<LocalAnswer, 'response'>;
+  t: Translate;
+}) {
   return (
     <div className="receipt__yours" data-testid="card.your-answer">
       <h3 className="receipt__yours-title">{t('your_answer')}</h3>

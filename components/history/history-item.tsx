@@ -67,7 +67,12 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, t, lang
   const time = historyTime(view);
   const response = view.resolution?.response;
   return (
-    <li className="history-item" data-testid="history.item" data-summary={summary.kind} data-request-id={view.requestId}>
+    <li
+      className="history-item"
+      data-testid="history.item"
+      data-summary={summary.kind}
+      data-request-id={view.requestId}
+    >
       <div className="history-item__top">
         <KindChip view={view} t={t} />
         <OriginLabel view={view} />
@@ -79,13 +84,19 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, t, lang
       <p className={`state ${summary.kind === 'auto' ? 'state--auto' : 'state--quiet'}`} data-testid="history.summary">
         <SummaryIcon kind={summary.kind} />
         {label(summary, t)}
-        {view.resolution?.device?.label && view.resolution.resolvedBy === 'user' ? ` · ${view.resolution.device.label}` : ''}
+        {view.resolution?.device?.label && view.resolution.resolvedBy === 'user'
+          ? ` · ${view.resolution.device.label}`
+          : ''}
       </p>
       {view.kind === 'question' && response?.action === 'accept' && summary.answered > 0 ? (
         <ResponseBody view={view} response={response} t={t} />
       ) : null}
-      {response?.action === 'decline' && response.message ? <p className="history-item__reason">{t('reason', { r: response.message })}</p> : null}
-      {view.status === 'withdrawn' && view.withdrawnReason ? <p className="history-item__reason">{t('reason', { r: view.withdrawnReason })}</p> : null}
+      {response?.action === 'decline' && response.message ? (
+        <p className="history-item__reason">{t('reason', { r: response.message })}</p>
+      ) : null}
+      {view.status === 'withdrawn' && view.withdrawnReason ? (
+        <p className="history-item__reason">{t('reason', { r: view.withdrawnReason })}</p>
+      ) : null}
     </li>
   );
 });

@@ -23,7 +23,10 @@ export function HistoryView() {
     for (const view of all) {
       if (!seen.has(view.sessionId)) {
         const project = projectLabel(view.context);
-        seen.set(view.sessionId, `${project ? `${project} · ` : ''}${t('session', { id: shortSessionId(view.sessionId) })}`);
+        seen.set(
+          view.sessionId,
+          `${project ? `${project} · ` : ''}${t('session', { id: shortSessionId(view.sessionId) })}`,
+        );
       }
     }
     return [...seen.entries()];
@@ -36,7 +39,12 @@ export function HistoryView() {
       {sessions.length > 1 ? (
         <label className="filter">
           <span className="filter__label">{t('filter_session')}</span>
-          <select className="field filter__select" value={session} onChange={(event) => setSession(event.target.value)} data-testid="history.filter">
+          <select
+            className="field filter__select"
+            value={session}
+            onChange={(event) => setSession(event.target.value)}
+            data-testid="history.filter"
+          >
             <option value="">{t('all_sessions')}</option>
             {sessions.map(([id, name]) => (
               <option key={id} value={id}>
@@ -49,12 +57,23 @@ export function HistoryView() {
       {list.length === 0 ? (
         <div className="empty" data-testid="history.empty">
           <IconHistory size={40} />
-          <p>{state.host.hasSnapshot || state.host.cached || state.status === 'unpaired' || state.status === 'refused' ? t('history_empty') : t('loading')}</p>
+          <p>
+            {state.host.hasSnapshot || state.host.cached || state.status === 'unpaired' || state.status === 'refused'
+              ? t('history_empty')
+              : t('loading')}
+          </p>
         </div>
       ) : (
         <ul className="history" data-testid="history.list">
           {list.map((view) => (
-            <HistoryItem key={view.requestId} view={view} myDeviceId={pairing?.deviceId ?? null} t={t} lang={lang} now={now} />
+            <HistoryItem
+              key={view.requestId}
+              view={view}
+              myDeviceId={pairing?.deviceId ?? null}
+              t={t}
+              lang={lang}
+              now={now}
+            />
           ))}
         </ul>
       )}

@@ -22,12 +22,21 @@ export function InboxView() {
     if (state.host.hasSnapshot) markInboxRendered(pending);
   }, [state.host, pending]);
 
-  const loading = !state.host.hasSnapshot && !state.host.cached && (state.status === 'connecting' || state.status === 'reconnecting' || state.status === 'idle');
+  const loading =
+    !state.host.hasSnapshot &&
+    !state.host.cached &&
+    (state.status === 'connecting' || state.status === 'reconnecting' || state.status === 'idle');
   return (
     <>
       <ScreenHeader
         title={t('inbox_title')}
-        subtitle={state.host.hasSnapshot || state.host.cached ? (pending > 0 ? t('waiting', { n: pending }) : t('nothing_waiting')) : '\u00a0'}
+        subtitle={
+          state.host.hasSnapshot || state.host.cached
+            ? pending > 0
+              ? t('waiting', { n: pending })
+              : t('nothing_waiting')
+            : '\u00a0'
+        }
       />
       {loading ? (
         <div className="skeleton-list" aria-busy="true" aria-label={t('loading')}>
@@ -39,7 +48,12 @@ export function InboxView() {
       ) : (
         <div className="inbox" data-testid="inbox.list">
           {groups.map((group) => (
-            <section key={group.sessionId} className="inbox-group" aria-labelledby={`g-${group.sessionId}`} data-testid="inbox.group">
+            <section
+              key={group.sessionId}
+              className="inbox-group"
+              aria-labelledby={`g-${group.sessionId}`}
+              data-testid="inbox.group"
+            >
               <h2 className="inbox-group__title" id={`g-${group.sessionId}`}>
                 {group.project ? <span>{group.project}</span> : null}
                 <span className="inbox-group__session">{t('session', { id: shortSessionId(group.sessionId) })}</span>

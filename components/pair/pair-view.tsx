@@ -86,7 +86,13 @@ export function PairView() {
           </label>
           <label className="form__field">
             <span className="form__label">{t('pair_device')}</span>
-            <input className="field" type="text" value={device} onChange={(event) => setDevice(event.target.value)} data-testid="pair.device" />
+            <input
+              className="field"
+              type="text"
+              value={device}
+              onChange={(event) => setDevice(event.target.value)}
+              data-testid="pair.device"
+            />
           </label>
           <div className="form__actions">
             <button type="submit" className="button button--primary button--block" data-testid="pair.submit">

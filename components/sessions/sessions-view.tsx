@@ -28,12 +28,21 @@ export function SessionsView() {
       {trees.length === 0 ? (
         <div className="empty" data-testid="sessions.empty">
           <IconTree size={40} />
-          <p>{state.host.hasSnapshot || state.host.cached || state.status === 'unpaired' || state.status === 'refused' ? t('sessions_empty') : t('loading')}</p>
+          <p>
+            {state.host.hasSnapshot || state.host.cached || state.status === 'unpaired' || state.status === 'refused'
+              ? t('sessions_empty')
+              : t('loading')}
+          </p>
         </div>
       ) : (
         <div className="sessions" data-testid="sessions.list">
           {trees.map((tree) => (
-            <section key={tree.sessionId} className="session" data-testid="sessions.session" data-session-id={tree.sessionId}>
+            <section
+              key={tree.sessionId}
+              className="session"
+              data-testid="sessions.session"
+              data-session-id={tree.sessionId}
+            >
               <h2 className="session__title">
                 {tree.project ? <span>{tree.project}</span> : null}
                 <span className="session__id">{t('session', { id: shortSessionId(tree.sessionId) })}</span>
@@ -66,7 +75,11 @@ function TreeNode({ node, t }: { node: SessionNode; t: Translate }) {
         data-testid="sessions.node-toggle"
       >
         <span className="tree__head">
-          {hasItems ? <IconChevron size={16} className="tree__chevron" data-open={open ? 'true' : undefined} /> : <span className="tree__spacer" />}
+          {hasItems ? (
+            <IconChevron size={16} className="tree__chevron" data-open={open ? 'true' : undefined} />
+          ) : (
+            <span className="tree__spacer" />
+          )}
           <span className="tree__name">{name}</span>
           <span className="tree__counts">
             {counts.pending > 0 ? <span className="tree__pending">{t('pending_n', { n: counts.pending })}</span> : null}
@@ -76,13 +89,29 @@ function TreeNode({ node, t }: { node: SessionNode; t: Translate }) {
         {node.last ? <span className="tree__last">{t('last_question', { q: promptTitle(node.last, t) })}</span> : null}
       </button>
       {open && hasItems ? (
-        <ul className="tree__prompts" data-testid="sessions.prompts" style={{ marginLeft: `${12 + node.depth * 18}px` }}>
+        <ul
+          className="tree__prompts"
+          data-testid="sessions.prompts"
+          style={{ marginLeft: `${12 + node.depth * 18}px` }}
+        >
           {node.items.map((view) => (
             <li key={view.requestId}>
-              <Link href={`/card?id=${encodeURIComponent(view.requestId)}`} prefetch={false} className="tree__prompt" data-testid="sessions.prompt" data-status={view.status}>
+              <Link
+                href={`/card?id=${encodeURIComponent(view.requestId)}`}
+                prefetch={false}
+                className="tree__prompt"
+                data-testid="sessions.prompt"
+                data-status={view.status}
+              >
                 <KindChip view={view} t={t} />
                 <span className="tree__prompt-text">{promptTitle(view, t)}</span>
-                <span className="tree__prompt-status">{view.status === 'pending' ? t('st_pending') : view.status === 'withdrawn' ? t('h_withdrawn') : t('st_resolved')}</span>
+                <span className="tree__prompt-status">
+                  {view.status === 'pending'
+                    ? t('st_pending')
+                    : view.status === 'withdrawn'
+                      ? t('h_withdrawn')
+                      : t('st_resolved')}
+                </span>
               </Link>
             </li>
           ))}

@@ -8,7 +8,13 @@ import { formatDuration } from '@/lib/client/format';
 const TIMEOUTS_MS = [60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 3_600_000];
 
 /** The host-wide preference (R6.1, R9.9): every remote sees a change at once. */
-export function AutoResolutionSettings({ preferences, connected }: { preferences: Preferences | null; connected: boolean }) {
+export function AutoResolutionSettings({
+  preferences,
+  connected,
+}: {
+  preferences: Preferences | null;
+  connected: boolean;
+}) {
   const { t } = useI18n();
   const [failed, setFailed] = useState(false);
   const enabled = preferences?.askUserQuestionAutoResolutionEnabled ?? false;

@@ -16,7 +16,12 @@ export function Choice<T extends string>({ id, title, value, options, onChange }
         <legend className="settings__title">{title}</legend>
         <div className="segmented__options">
           {options.map((option) => (
-            <label key={option.value} className="segmented__option" data-checked={option.value === value ? 'true' : undefined} lang={option.lang}>
+            <label
+              key={option.value}
+              className="segmented__option"
+              data-checked={option.value === value ? 'true' : undefined}
+              lang={option.lang}
+            >
               <input
                 type="radio"
                 name={id}

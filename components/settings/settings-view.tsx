@@ -65,7 +65,12 @@ export function SettingsView() {
                 {t('s_pair_again')}
               </Link>
               {pairing ? (
-                <button type="button" className="button button--danger" onClick={() => setForgetting(true)} data-testid="settings.forget">
+                <button
+                  type="button"
+                  className="button button--danger"
+                  onClick={() => setForgetting(true)}
+                  data-testid="settings.forget"
+                >
                   {t('s_forget')}
                 </button>
               ) : null}

@@ -41,7 +41,9 @@ export function BottomNav() {
             </span>
             <span className="tabbar__label">
               {t(key)}
-              {id === 'inbox' && pending > 0 ? <span className="sr-only"> ({t('waiting', { n: pending })})</span> : null}
+              {id === 'inbox' && pending > 0 ? (
+                <span className="sr-only"> ({t('waiting', { n: pending })})</span>
+              ) : null}
             </span>
           </Link>
         );

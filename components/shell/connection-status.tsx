@@ -28,7 +28,14 @@ function statusWord(state: RemoteState, t: Translate): string {
 export function ConnectionPill() {
   const state = useRemote();
   const { t } = useI18n();
-  const Icon = state.status === 'connected' ? IconCheck : state.status === 'offline' ? IconCloudOff : state.status === 'refused' || state.status === 'unpaired' ? IconAlert : IconRefresh;
+  const Icon =
+    state.status === 'connected'
+      ? IconCheck
+      : state.status === 'offline'
+        ? IconCloudOff
+        : state.status === 'refused' || state.status === 'unpaired'
+          ? IconAlert
+          : IconRefresh;
   return (
     <span className="pill" data-status={state.status} data-testid="connection.status" role="status" aria-live="polite">
       <Icon size={14} />
@@ -57,7 +64,10 @@ export function ConnectionBanner() {
         {t('pair_title')}
       </Link>
     );
-  } else if ((state.status === 'reconnecting' || state.status === 'connecting') && state.error?.kind === 'unreachable') {
+  } else if (
+    (state.status === 'reconnecting' || state.status === 'connecting') &&
+    state.error?.kind === 'unreachable'
+  ) {
     message = t('error_unreachable', { url: state.hostUrl || location.origin });
   } else if (state.status === 'offline') {
     message = t('offline_queued', { n: queuedCount(state) });

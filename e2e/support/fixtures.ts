@@ -11,7 +11,11 @@ interface Fixtures {
   /** The project's device (phone in 'mobile', desktop in 'desktop'), paired and connected. */
   app: AppPage;
   /** Opens another device (its own browser context) on the same host. */
-  openDevice: (options?: { viewport?: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean }) => Promise<AppPage>;
+  openDevice: (options?: {
+    viewport?: { width: number; height: number };
+    isMobile?: boolean;
+    hasTouch?: boolean;
+  }) => Promise<AppPage>;
 }
 
 export const test = base.extend<Fixtures>({

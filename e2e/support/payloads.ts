@@ -64,7 +64,8 @@ export const previewQuestion: AskUserQuestionInputLike = {
         {
           label: 'Cards (Recommended)',
           description: 'One card per group.',
-          preview: '<div style="display:grid;gap:8px"><section style="border:1px solid #ccc;border-radius:8px;padding:8px"><b>Account</b><p>Name, email</p></section><section style="border:1px solid #ccc;border-radius:8px;padding:8px"><b>Privacy</b><p>Sharing</p></section></div>',
+          preview:
+            '<div style="display:grid;gap:8px"><section style="border:1px solid #ccc;border-radius:8px;padding:8px"><b>Account</b><p>Name, email</p></section><section style="border:1px solid #ccc;border-radius:8px;padding:8px"><b>Privacy</b><p>Sharing</p></section></div>',
         },
       ],
     },
@@ -80,10 +81,22 @@ export function hostilePreviews(beacon: string): AskUserQuestionInputLike {
         header: 'Hostile',
         multiSelect: false,
         options: [
-          { label: 'img onerror', description: 'event handler', preview: `<img src="x" onerror="window.parent.__pwned=1;alert(1)">` },
+          {
+            label: 'img onerror',
+            description: 'event handler',
+            preview: `<img src="x" onerror="window.parent.__pwned=1;alert(1)">`,
+          },
           { label: 'remote img', description: 'network load', preview: `<p>hi</p><img src="${beacon}/img.png">` },
-          { label: 'javascript link', description: 'js url', preview: `<a href="javascript:alert(1)">click</a><iframe src="${beacon}/frame"></iframe>` },
-          { label: 'svg + form', description: 'svg handler and a form', preview: `<svg><animate onbegin="alert(1)"/></svg><form action="${beacon}/form"><input name=a><button>go</button></form><object data="${beacon}/obj"></object><link rel="stylesheet" href="${beacon}/style.css"><div style="background:url(${beacon}/bg.png)">bg</div>` },
+          {
+            label: 'javascript link',
+            description: 'js url',
+            preview: `<a href="javascript:alert(1)">click</a><iframe src="${beacon}/frame"></iframe>`,
+          },
+          {
+            label: 'svg + form',
+            description: 'svg handler and a form',
+            preview: `<svg><animate onbegin="alert(1)"/></svg><form action="${beacon}/form"><input name=a><button>go</button></form><object data="${beacon}/obj"></object><link rel="stylesheet" href="${beacon}/style.css"><div style="background:url(${beacon}/bg.png)">bg</div>`,
+          },
         ],
       },
     ],

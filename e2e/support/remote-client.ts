@@ -27,13 +27,19 @@ export class RemoteClient {
     this.counter += 1;
     const command = { requestId, clientResponseId: `remote-${Date.now()}-${this.counter}`, response };
     return new Promise((resolve, reject) =>
-      this.socket.timeout(5_000).emit('respond', command, (error: Error | null, ack: RespondAck) => (error ? reject(error) : resolve(ack))),
+      this.socket
+        .timeout(5_000)
+        .emit('respond', command, (error: Error | null, ack: RespondAck) => (error ? reject(error) : resolve(ack))),
     );
   }
 
   setPreferences(patch: PreferencesPatch): Promise<unknown> {
     return new Promise((resolve, reject) =>
-      this.socket.timeout(5_000).emit('preferences:update', patch, (error: Error | null, ack: unknown) => (error ? reject(error) : resolve(ack))),
+      this.socket
+        .timeout(5_000)
+        .emit('preferences:update', patch, (error: Error | null, ack: unknown) =>
+          error ? reject(error) : resolve(ack),
+        ),
     );
   }
 

@@ -39,7 +39,10 @@ type Payload =
 export class ScriptedRuntime {
   readonly resolutions: ResolvedNotice[] = [];
   private readonly socket: RuntimeSocket;
-  private readonly pending = new Map<string, { request: Record<string, unknown>; timer: ReturnType<typeof setInterval> }>();
+  private readonly pending = new Map<
+    string,
+    { request: Record<string, unknown>; timer: ReturnType<typeof setInterval> }
+  >();
 
   constructor(url: string, token: string) {
     this.socket = io(`${url}${RUNTIME_NAMESPACE}`, {
@@ -92,7 +95,8 @@ export class ScriptedRuntime {
     if (options.reannounce === false) return requestId;
     // R8.1: keep re-announcing under the same business id, so a restarted host re-registers it.
     const timer = setInterval(() => {
-      if (this.socket.connected) void this.emitAnnounce({ ...request, protocolRequestId: nextId('proto') }).catch(() => undefined);
+      if (this.socket.connected)
+        void this.emitAnnounce({ ...request, protocolRequestId: nextId('proto') }).catch(() => undefined);
     }, 1_000);
     this.pending.set(requestId, { request, timer });
     return requestId;
@@ -108,7 +112,11 @@ export class ScriptedRuntime {
         if (parsed.data.ok && parsed.data.status === 'resolved') {
           const requestId = String(request.requestId);
           if (this.resolutionsFor(requestId).length === 0) {
-            this.resolutions.push({ requestId, protocolRequestId: String(request.protocolRequestId), resolution: parsed.data.resolution });
+            this.resolutions.push({
+              requestId,
+              protocolRequestId: String(request.protocolRequestId),
+              resolution: parsed.data.resolution,
+            });
             this.socket.emit('resolution:ack', { requestId }, () => undefined);
           }
           this.stop(requestId);
@@ -120,7 +128,9 @@ export class ScriptedRuntime {
 
   withdraw(requestId: string, reason?: string): Promise<void> {
     this.stop(requestId);
-    return new Promise((resolve) => this.socket.emit('withdraw', reason ? { requestId, reason } : { requestId }, () => resolve()));
+    return new Promise((resolve) =>
+      this.socket.emit('withdraw', reason ? { requestId, reason } : { requestId }, () => resolve()),
+    );
   }
 
   private stop(requestId: string): void {

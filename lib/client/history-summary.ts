@@ -29,7 +29,8 @@ export function summarize(view: InteractionView, myDeviceId: string | null): Sum
   const answered = response.action === 'accept' ? Object.keys(response.content?.answers ?? {}).length : 0;
   if (resolution.resolvedBy === 'auto') return { kind: 'auto', answered, total };
   if (resolution.resolvedBy === 'runtime') return { kind: 'withdrawn', answered, total };
-  if (view.kind === 'plan-approval') return { kind: response.action === 'accept' ? 'approved' : 'rejected', answered, total };
+  if (view.kind === 'plan-approval')
+    return { kind: response.action === 'accept' ? 'approved' : 'rejected', answered, total };
   if (view.kind === 'permission') return { kind: response.action === 'accept' ? 'allowed' : 'denied', answered, total };
   if (response.action === 'decline') return { kind: 'declined', answered, total };
   if (response.action === 'cancel') return { kind: 'cancelled', answered, total };

@@ -92,9 +92,11 @@ export const MESSAGES = {
     nav_settings: 'Settings',
     inbox_title: 'Inbox',
     empty_title: 'No questions waiting',
-    empty_body: 'When your coding agent needs a decision from you, its question appears here — answer it from anywhere.',
+    empty_body:
+      'When your coding agent needs a decision from you, its question appears here — answer it from anywhere.',
     empty_connect: 'Connect an agent',
-    empty_connect_body: 'Run “askaway start” next to your agent and add the Askaway MCP server or the Claude Code hook. See the README for setup.',
+    empty_connect_body:
+      'Run “askaway start” next to your agent and add the Askaway MCP server or the Claude Code hook. See the README for setup.',
     pair_needed_title: 'Connect to your host',
     pair_needed_body: 'Open the pairing link printed by “askaway start”, or enter the host address and token.',
     pair_title: 'Connect',
@@ -141,7 +143,8 @@ export const MESSAGES = {
     s_pair_again: 'Pair with another host',
     s_auto: 'Auto-resolution',
     s_auto_toggle: 'Let the agent continue on its own',
-    s_auto_explain_on: 'When nobody answers within {t}, the agent continues on its best judgment. It is told you did not answer — silence is never taken as a preference.',
+    s_auto_explain_on:
+      'When nobody answers within {t}, the agent continues on its best judgment. It is told you did not answer — silence is never taken as a preference.',
     s_auto_explain_off: 'Off: the agent waits for you as long as it takes.',
     s_auto_timeout: 'Wait before continuing',
     s_auto_synced: 'Shared by every device connected to this host.',

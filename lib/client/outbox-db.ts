@@ -41,7 +41,11 @@ function openDb(): Promise<IDBDatabase> {
   return dbPromise;
 }
 
-export function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>, storeName = STORE): Promise<T> {
+export function run<T>(
+  mode: IDBTransactionMode,
+  work: (store: IDBObjectStore) => IDBRequest<T>,
+  storeName = STORE,
+): Promise<T> {
   return openDb().then(
     (db) =>
       new Promise<T>((resolve, reject) => {

@@ -58,7 +58,11 @@ function read(): Pairing | null {
     if (!raw) return null;
     const parsed = JSON.parse(raw) as { hostUrl?: unknown; token?: unknown };
     if (typeof parsed.token !== 'string' || parsed.token === '') return null;
-    return { hostUrl: typeof parsed.hostUrl === 'string' ? parsed.hostUrl : '', token: parsed.token, ...deviceIdentity() };
+    return {
+      hostUrl: typeof parsed.hostUrl === 'string' ? parsed.hostUrl : '',
+      token: parsed.token,
+      ...deviceIdentity(),
+    };
   } catch {
     return null;
   }

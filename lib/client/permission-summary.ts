@@ -17,6 +17,7 @@ export function summarizePermission(toolName: string, input: Record<string, unkn
     const value = input[key];
     if (typeof value === 'string') return withDescription({ kind: 'file', text: value });
   }
-  if (toolName === 'WebFetch' && typeof input.url === 'string') return withDescription({ kind: 'input', text: input.url });
+  if (toolName === 'WebFetch' && typeof input.url === 'string')
+    return withDescription({ kind: 'input', text: input.url });
   return { kind: 'input', text: JSON.stringify(input, null, 2) };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildAnswers, chooseOption, chooseOther, EMPTY_DRAFT, toDisplayQuestions, type QuestionDraft } from './question-model';
+import {
+  buildAnswers,
+  chooseOption,
+  chooseOther,
+  EMPTY_DRAFT,
+  toDisplayQuestions,
+  type QuestionDraft,
+} from './question-model';
 
 const questions = toDisplayQuestions({
   questions: [

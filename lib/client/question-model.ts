@@ -52,7 +52,13 @@ export interface QuestionDraft {
   skipped: boolean;
 }
 
-export const EMPTY_DRAFT: QuestionDraft = { selected: [], otherSelected: false, otherText: '', note: '', skipped: false };
+export const EMPTY_DRAFT: QuestionDraft = {
+  selected: [],
+  otherSelected: false,
+  otherText: '',
+  note: '',
+  skipped: false,
+};
 
 export function chooseOption(question: DisplayQuestion, draft: QuestionDraft, label: string): QuestionDraft {
   if (!question.multiSelect) return { ...draft, selected: [label], otherSelected: false, skipped: false };

@@ -13,9 +13,21 @@ const view = (requestId: string, sessionId: string, s: number, path: string[] = 
   status: 'pending',
   autoResolution: { status: 'disabled' },
   kind: 'question',
-  ...(path.length > 0 ? { origin: { kind: 'subagent' as const, label: path.at(-1) ?? '', path, depth: path.length } } : {}),
+  ...(path.length > 0
+    ? { origin: { kind: 'subagent' as const, label: path.at(-1) ?? '', path, depth: path.length } }
+    : {}),
   input: {
-    questions: [{ question: `Q ${requestId}?`, header: 'H', multiSelect: false, options: [{ label: 'A', description: 'a' }, { label: 'B', description: 'b' }] }],
+    questions: [
+      {
+        question: `Q ${requestId}?`,
+        header: 'H',
+        multiSelect: false,
+        options: [
+          { label: 'A', description: 'a' },
+          { label: 'B', description: 'b' },
+        ],
+      },
+    ],
   },
 });
 const snapshot = (pending: InteractionView[], seq = 10): Snapshot => ({
@@ -40,7 +52,12 @@ describe('remote state fold', () => {
       seq: 12,
       at: at(40),
       type: 'interaction.resolved',
-      resolution: { requestId: 'a', response: { action: 'accept', content: { answers: {} } }, resolvedBy: 'auto', resolvedAt: at(40) },
+      resolution: {
+        requestId: 'a',
+        response: { action: 'accept', content: { answers: {} } },
+        resolvedBy: 'auto',
+        resolvedAt: at(40),
+      },
     };
     const delivered: HostEvent = { seq: 13, at: at(41), type: 'interaction.delivered', requestId: 'a' };
     const stale: HostEvent = { seq: 9, at: at(5), type: 'interaction.withdrawn', requestId: 'a' };
@@ -59,7 +76,15 @@ describe('remote state fold', () => {
   });
 
   it('[R9.6] groups the inbox by root session, newest first, and builds the agent tree from origin.path', () => {
-    const host = fromSnapshot(snapshot([view('a', 's1', 1), view('b', 's2', 5), view('c', 's1', 9, ['reviewer', 'tests']), view('d', 's1', 3, ['reviewer'])]), 0);
+    const host = fromSnapshot(
+      snapshot([
+        view('a', 's1', 1),
+        view('b', 's2', 5),
+        view('c', 's1', 9, ['reviewer', 'tests']),
+        view('d', 's1', 3, ['reviewer']),
+      ]),
+      0,
+    );
     const groups = selectInbox(host);
     expect(groups.map((group) => group.sessionId)).toEqual(['s1', 's2']);
     expect(groups[0]?.items.map((item) => item.requestId)).toEqual(['c', 'd', 'a']);
@@ -71,10 +96,20 @@ describe('remote state fold', () => {
 
   it('[R9.7] summarizes endings from this device point of view', () => {
     const base = view('a', 's1', 1);
-    const resolved = (answers: Record<string, string>, device: string, resolvedBy: 'user' | 'auto' = 'user'): InteractionView => ({
+    const resolved = (
+      answers: Record<string, string>,
+      device: string,
+      resolvedBy: 'user' | 'auto' = 'user',
+    ): InteractionView => ({
       ...base,
       status: 'resolved',
-      resolution: { requestId: 'a', response: { action: 'accept', content: { answers } }, resolvedBy, resolvedAt: at(9), device: { id: device } },
+      resolution: {
+        requestId: 'a',
+        response: { action: 'accept', content: { answers } },
+        resolvedBy,
+        resolvedAt: at(9),
+        device: { id: device },
+      },
     });
     expect(summarize(resolved({ 'Q a?': 'A' }, 'me'), 'me').kind).toBe('answered');
     expect(summarize(resolved({}, 'me'), 'me').kind).toBe('skipped');
@@ -91,6 +126,16 @@ describe('after answering', () => {
     const groups = selectInbox(host);
     expect(nextPendingId(groups, 'b', 's1', new Map())).toBe('a');
     expect(nextPendingId(groups, 'b', 's1', new Map([['a', {}]]))).toBe('c');
-    expect(nextPendingId(groups, 'c', 's2', new Map([['a', {}], ['b', {}]]))).toBeNull();
+    expect(
+      nextPendingId(
+        groups,
+        'c',
+        's2',
+        new Map([
+          ['a', {}],
+          ['b', {}],
+        ]),
+      ),
+    ).toBeNull();
   });
 });

@@ -16,7 +16,8 @@ export function originLabel(view: Pick<InteractionView, 'origin'>): string {
   return origin.label;
 }
 
-const byNewest = (a: InteractionView, b: InteractionView) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
+const byNewest = (a: InteractionView, b: InteractionView) =>
+  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0;
 
 function endedAt(view: InteractionView): string {
   return view.resolution?.resolvedAt ?? view.withdrawnAt ?? view.createdAt;

@@ -19,7 +19,8 @@ let timer: ReturnType<typeof setTimeout> | null = null;
 /** The last host state this device saw, for opening offline (R9.1, R9.8). Null if none for this host. */
 export async function loadCachedHost(hostUrl: string): Promise<HostView | null> {
   try {
-    const cached = (await run('readonly', (store) => store.get(KEY) as IDBRequest<CachedHost | undefined>, CACHE_STORE)) ?? null;
+    const cached =
+      (await run('readonly', (store) => store.get(KEY) as IDBRequest<CachedHost | undefined>, CACHE_STORE)) ?? null;
     if (!cached || cached.hostUrl !== hostUrl) return null;
     return {
       hasSnapshot: false,

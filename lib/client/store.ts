@@ -1,7 +1,8 @@
 import { type InteractionResolution, type InteractionResponse } from '../contracts';
 import { EMPTY_HOST_VIEW, type HostView } from './reduce';
 
-export type ConnectionStatus = 'idle' | 'unpaired' | 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'refused';
+export type ConnectionStatus =
+  'idle' | 'unpaired' | 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'refused';
 
 export type ConnectionErrorKind = 'unauthorized' | 'protocol-mismatch' | 'unreachable' | 'other';
 export interface ConnectionError {
@@ -77,7 +78,8 @@ export function setAnswer(answer: LocalAnswer): void {
 /** Number of answers waiting for the host (queued or in flight). */
 export function queuedCount(current: RemoteState): number {
   let count = 0;
-  for (const answer of current.answers.values()) if (answer.phase === 'queued' || answer.phase === 'sending') count += 1;
+  for (const answer of current.answers.values())
+    if (answer.phase === 'queued' || answer.phase === 'sending') count += 1;
   return count;
 }
 

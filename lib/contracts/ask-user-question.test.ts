@@ -13,7 +13,11 @@ import {
   withRequiredDefaultedMultiSelect,
 } from './ask-user-question';
 
-const option = (label: string, extra: Record<string, unknown> = {}) => ({ label, description: `Means ${label}`, ...extra });
+const option = (label: string, extra: Record<string, unknown> = {}) => ({
+  label,
+  description: `Means ${label}`,
+  ...extra,
+});
 const question = (text: string, extra: Record<string, unknown> = {}) => ({
   question: text,
   header: 'Topic',
@@ -21,7 +25,10 @@ const question = (text: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function issuesOf(schema: { safeParse(value: unknown): { success: boolean; error?: { issues: unknown[] } } }, value: unknown) {
+function issuesOf(
+  schema: { safeParse(value: unknown): { success: boolean; error?: { issues: unknown[] } } },
+  value: unknown,
+) {
   const result = schema.safeParse(value);
   return (result.error?.issues ?? []) as { message: string; path: PropertyKey[]; code: string }[];
 }
@@ -58,15 +65,19 @@ describe('AskUserQuestionInputSchema', () => {
     ).toBe(false);
     const dup = issuesOf(AskUserQuestionInputSchema, withOptions([option('A'), option('A')]));
     expect(dup[0]?.message).toContain('unique within a question');
-    expect(AskUserQuestionInputSchema.safeParse(withOptions([option('A'), { label: 'B', description: ' ' }])).success).toBe(
-      false,
-    );
+    expect(
+      AskUserQuestionInputSchema.safeParse(withOptions([option('A'), { label: 'B', description: ' ' }])).success,
+    ).toBe(false);
     expect(AskUserQuestionInputSchema.safeParse(withOptions([option('A'), { label: 'B' }])).success).toBe(false);
   });
 
   it.each(['Other', 'other', '  OTHER  '])('[R2.4] rejects an Other option (%j)', (label) => {
-    const issues = issuesOf(AskUserQuestionInputSchema, { questions: [question('Q?', { options: [option('A'), option(label)] })] });
-    expect(issues).toEqual([expect.objectContaining({ message: OTHER_OPTION_MESSAGE, path: ['questions', 0, 'options', 1, 'label'] })]);
+    const issues = issuesOf(AskUserQuestionInputSchema, {
+      questions: [question('Q?', { options: [option('A'), option(label)] })],
+    });
+    expect(issues).toEqual([
+      expect.objectContaining({ message: OTHER_OPTION_MESSAGE, path: ['questions', 0, 'options', 1, 'label'] }),
+    ]);
   });
 
   it('[R2.4] allows labels that merely contain the word other', () => {
@@ -78,7 +89,9 @@ describe('AskUserQuestionInputSchema', () => {
     const parsed = AskUserQuestionInputSchema.parse({ questions: [question('Q?')] });
     expect(parsed.questions[0]?.multiSelect).toBe(false);
     const schema = askUserQuestionProviderJsonSchema() as {
-      properties: { questions: { items: { required: string[]; properties: Record<string, { description?: string }> } } };
+      properties: {
+        questions: { items: { required: string[]; properties: Record<string, { description?: string }> } };
+      };
     };
     expect(schema.properties.questions.items.required).toEqual(
       expect.arrayContaining(['question', 'header', 'options', 'multiSelect']),
@@ -90,7 +103,9 @@ describe('AskUserQuestionInputSchema', () => {
   it('[R2.5] withRequiredDefaultedMultiSelect adds multiSelect once and leaves other nodes alone', () => {
     const node = { type: 'object', properties: { multiSelect: {}, options: {} }, required: ['options', 'multiSelect'] };
     expect(withRequiredDefaultedMultiSelect(node).required).toEqual(['options', 'multiSelect']);
-    expect(withRequiredDefaultedMultiSelect({ properties: { multiSelect: {} } })).toEqual({ properties: { multiSelect: {} } });
+    expect(withRequiredDefaultedMultiSelect({ properties: { multiSelect: {} } })).toEqual({
+      properties: { multiSelect: {} },
+    });
     expect(withRequiredDefaultedMultiSelect('text')).toBe('text');
     expect(withRequiredDefaultedMultiSelect([{ properties: { multiSelect: {}, options: {} } }])).toEqual([
       { properties: { multiSelect: {}, options: {} }, required: ['multiSelect'] },
@@ -134,8 +149,12 @@ describe('AskUserQuestionInputSchema', () => {
   });
 
   it('[R2.7] accepts metadata.source and nothing else in metadata', () => {
-    expect(AskUserQuestionInputSchema.safeParse({ questions: [question('Q?')], metadata: { source: '/remember' } }).success).toBe(true);
-    expect(AskUserQuestionInputSchema.safeParse({ questions: [question('Q?')], metadata: { user: 'x' } }).success).toBe(false);
+    expect(
+      AskUserQuestionInputSchema.safeParse({ questions: [question('Q?')], metadata: { source: '/remember' } }).success,
+    ).toBe(true);
+    expect(AskUserQuestionInputSchema.safeParse({ questions: [question('Q?')], metadata: { user: 'x' } }).success).toBe(
+      false,
+    );
   });
 
   it('[R2.8] rejects unknown keys at every level, including answers on the model input', () => {
@@ -166,14 +185,18 @@ describe('AskUserQuestionAnsweredInputSchema', () => {
     const annotations = { 'Which DB?': { preview: 'x', notes: 'y' } };
     expect(AskUserQuestionAnsweredInputSchema.safeParse({ ...base, answers: {}, annotations }).success).toBe(true);
     const unknown = issuesOf(AskUserQuestionAnsweredInputSchema, { ...base, answers: {}, annotations: { Nope: {} } });
-    expect(unknown).toEqual([expect.objectContaining({ message: UNKNOWN_QUESTION_MESSAGE, path: ['annotations', 'Nope'] })]);
+    expect(unknown).toEqual([
+      expect.objectContaining({ message: UNKNOWN_QUESTION_MESSAGE, path: ['annotations', 'Nope'] }),
+    ]);
   });
 
   it('[R2.9] rejects blank answers and keys that are not question texts', () => {
     const blank = issuesOf(AskUserQuestionAnsweredInputSchema, { ...base, answers: { 'Which DB?': '  ' } });
     expect(blank).toEqual([expect.objectContaining({ message: BLANK_ANSWER_MESSAGE, path: ['answers', 'Which DB?'] })]);
     const unknown = issuesOf(AskUserQuestionAnsweredInputSchema, { ...base, answers: { 'Which OS?': 'Linux' } });
-    expect(unknown).toEqual([expect.objectContaining({ message: UNKNOWN_QUESTION_MESSAGE, path: ['answers', 'Which OS?'] })]);
+    expect(unknown).toEqual([
+      expect.objectContaining({ message: UNKNOWN_QUESTION_MESSAGE, path: ['answers', 'Which OS?'] }),
+    ]);
   });
 
   it('[R3.5] reports missing answers at path answers', () => {

@@ -66,8 +66,7 @@ function described<T extends z.ZodMiniType>(schema: T, description: string): T {
 
 const notBlank = (message: string) => z.refine<string>((value) => value.trim().length > 0, { message });
 
-const nonBlank = (max: number) =>
-  z.string().check(z.minLength(1), z.maxLength(max), notBlank('Must not be blank'));
+const nonBlank = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), notBlank('Must not be blank'));
 
 export const AskUserQuestionOptionSchema = z.strictObject({
   label: described(
@@ -233,7 +232,8 @@ export const AskUserQuestionAnsweredInputSchema = z
       }
       const texts = new Set(input.questions.map((question) => question.question));
       for (const key of Object.keys(input.answers)) {
-        if (!texts.has(key)) ctx.addIssue({ code: 'custom', message: UNKNOWN_QUESTION_MESSAGE, path: ['answers', key] });
+        if (!texts.has(key))
+          ctx.addIssue({ code: 'custom', message: UNKNOWN_QUESTION_MESSAGE, path: ['answers', key] });
       }
       for (const key of Object.keys(input.annotations ?? {})) {
         if (!texts.has(key)) {

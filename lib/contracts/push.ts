@@ -5,7 +5,9 @@ import { PUSH_BODY_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from './push-constants';
 export * from './push-constants';
 
 const base64Url = (min: number, max: number) =>
-  z.string().check(z.minLength(min), z.maxLength(max), z.regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: 'Must be base64url' }));
+  z
+    .string()
+    .check(z.minLength(min), z.maxLength(max), z.regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: 'Must be base64url' }));
 
 const httpUrl = z.string().check(
   z.maxLength(PUSH_URL_MAX),
@@ -61,14 +63,20 @@ const wireError = z.strictObject({
 const pushFailure = z.strictObject({ ok: z.literal(false), error: wireError });
 export type PushFailure = z.infer<typeof pushFailure>;
 
-export const PushVapidKeyAckSchema = z.union([z.strictObject({ ok: z.literal(true), publicKey: z.string() }), pushFailure]);
+export const PushVapidKeyAckSchema = z.union([
+  z.strictObject({ ok: z.literal(true), publicKey: z.string() }),
+  pushFailure,
+]);
 export type PushVapidKeyAck = z.infer<typeof PushVapidKeyAckSchema>;
 
 /** What the settings page shows: is this device subscribed, which ntfy topic is set. */
 export const PushStatusSchema = z.strictObject({ subscribed: z.boolean(), ntfyTopicUrl: z.nullable(z.string()) });
 export type PushStatus = z.infer<typeof PushStatusSchema>;
 
-export const PushStatusAckSchema = z.union([z.strictObject({ ok: z.literal(true), status: PushStatusSchema }), pushFailure]);
+export const PushStatusAckSchema = z.union([
+  z.strictObject({ ok: z.literal(true), status: PushStatusSchema }),
+  pushFailure,
+]);
 export type PushStatusAck = z.infer<typeof PushStatusAckSchema>;
 
 /** Result of a test: how many targets accepted it, and why others did not. */

@@ -196,4 +196,3 @@ export interface RemoteServerToClientEvents {
 
 /** The `data` of a refused connection (socket.io `connect_error`). */
 export const ConnectErrorDataSchema = WireErrorSchema;
-

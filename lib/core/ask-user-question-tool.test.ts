@@ -28,7 +28,13 @@ describe('AskUserQuestion tool definition', () => {
 
   it('[R1.2] carries the plan-mode note', () => {
     expect(ASK_USER_QUESTION_DESCRIPTION).toContain(ASK_USER_QUESTION_PLAN_MODE_NOTE);
-    for (const part of ['EnterPlanMode', 'ExitPlanMode', 'Is my plan ready?', 'Should I proceed?', 'cannot see your plan']) {
+    for (const part of [
+      'EnterPlanMode',
+      'ExitPlanMode',
+      'Is my plan ready?',
+      'Should I proceed?',
+      'cannot see your plan',
+    ]) {
       expect(ASK_USER_QUESTION_PLAN_MODE_NOTE).toContain(part);
     }
   });
@@ -99,7 +105,9 @@ describe('formatModelContent', () => {
   it('[R4.3] has the none-answered text for answers: {}', () => {
     const text = formatModelContent(answered({}));
     expect(text).toBe(NO_ANSWERS_TEXT);
-    expect(text).toContain('Continue using your best judgment; do not treat this as a rejection or invent a user preference.');
+    expect(text).toContain(
+      'Continue using your best judgment; do not treat this as a rejection or invent a user preference.',
+    );
   });
 
   it('[R4.4] never suggests that skipping is rejecting or silence a preference', () => {
@@ -125,7 +133,9 @@ describe('formatModelContent', () => {
   });
 
   it('[R4.5] leaves out blank annotations', () => {
-    const text = formatModelContent(answered({ 'Q1?': 'Beta' }, { annotations: { 'Q1?': { preview: ' ', notes: '' } } }));
+    const text = formatModelContent(
+      answered({ 'Q1?': 'Beta' }, { annotations: { 'Q1?': { preview: ' ', notes: '' } } }),
+    );
     expect(text).not.toContain('selected preview');
     expect(text).not.toContain('user notes');
   });

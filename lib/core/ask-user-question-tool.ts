@@ -35,9 +35,12 @@ export function parseAnsweredInput(input: unknown): AskUserQuestionAnsweredInput
     return { ...parsed.data, answers: parsed.data.answers };
   }
   const issues = parsed.success ? [] : parsed.error.issues;
-  const answersMissing = issues.length === 0 || issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'answers');
+  const answersMissing =
+    issues.length === 0 || issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'answers');
   if (answersMissing) throw new ToolExecutionError(ANSWERS_REQUIRED_ERROR, { recoverable: true });
-  throw new ToolExecutionError(`Invalid answered input for AskUserQuestion: ${formatIssues(issues)}`, { recoverable: true });
+  throw new ToolExecutionError(`Invalid answered input for AskUserQuestion: ${formatIssues(issues)}`, {
+    recoverable: true,
+  });
 }
 
 export const askUserQuestionTool: ToolDefinition<AskUserQuestionInput> = {

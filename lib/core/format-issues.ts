@@ -35,6 +35,7 @@ export function isAbortError(error: unknown): boolean {
 /** The error an aborted operation rejects with. */
 export function abortError(reason?: unknown): Error {
   if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const message = reason === undefined ? 'The operation was aborted' : `The operation was aborted: ${errorMessage(reason)}`;
+  const message =
+    reason === undefined ? 'The operation was aborted' : `The operation was aborted: ${errorMessage(reason)}`;
   return new DOMException(message, 'AbortError');
 }

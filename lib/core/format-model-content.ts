@@ -37,7 +37,9 @@ export function formatModelContent(input: AskUserQuestionAnsweredInput): string 
       continue;
     }
     const annotation = Object.hasOwn(annotations, question) ? annotations[question] : undefined;
-    answered.push(formatAnswer(question, answer, isRecord(annotation) ? (annotation as AskUserQuestionAnnotation) : undefined));
+    answered.push(
+      formatAnswer(question, answer, isRecord(annotation) ? (annotation as AskUserQuestionAnnotation) : undefined),
+    );
   }
 
   if (answered.length === 0) return NO_ANSWERS_TEXT;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AutoResolutionStateSchema, InteractionResolutionSchema, InteractionResponseSchema, UserInputAutoResolutionUpdatedEventSchema } from '../contracts';
+import {
+  AutoResolutionStateSchema,
+  InteractionResolutionSchema,
+  InteractionResponseSchema,
+  UserInputAutoResolutionUpdatedEventSchema,
+} from '../contracts';
 import {
   AUTO_RESOLUTION_RESPONSE,
   autoResolutionResolution,
@@ -11,7 +16,10 @@ import {
   recomputeAutoResolution,
 } from './interaction-auto-resolution';
 
-const on = (timeoutMs = 60_000) => ({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: timeoutMs });
+const on = (timeoutMs = 60_000) => ({
+  askUserQuestionAutoResolutionEnabled: true,
+  askUserQuestionAutoResolutionTimeoutMs: timeoutMs,
+});
 const off = { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 };
 const t0 = new Date('2030-01-01T00:00:00.000Z');
 const later = (ms: number) => new Date(t0.getTime() + ms);
@@ -19,7 +27,12 @@ const later = (ms: number) => new Date(t0.getTime() + ms);
 describe('auto-resolution state', () => {
   it('[R6.2] registers with an absolute deadline when enabled', () => {
     const state = initialAutoResolution(on(), t0);
-    expect(state).toEqual({ status: 'scheduled', timeoutMs: 60_000, scheduledAt: '2030-01-01T00:00:00.000Z', deadlineAt: '2030-01-01T00:01:00.000Z' });
+    expect(state).toEqual({
+      status: 'scheduled',
+      timeoutMs: 60_000,
+      scheduledAt: '2030-01-01T00:00:00.000Z',
+      deadlineAt: '2030-01-01T00:01:00.000Z',
+    });
     expect(AutoResolutionStateSchema.safeParse(state).success).toBe(true);
   });
 
@@ -60,14 +73,25 @@ describe('auto-resolution state', () => {
   it('[R6.3] builds the durable UserInputAutoResolutionUpdated event with absolute times', () => {
     const state = initialAutoResolution(on(), t0);
     const event = autoResolutionUpdatedEvent('req-1', state, t0);
-    expect(event).toEqual({ type: 'UserInputAutoResolutionUpdated', at: '2030-01-01T00:00:00.000Z', requestId: 'req-1', autoResolution: state });
+    expect(event).toEqual({
+      type: 'UserInputAutoResolutionUpdated',
+      at: '2030-01-01T00:00:00.000Z',
+      requestId: 'req-1',
+      autoResolution: state,
+    });
     expect(UserInputAutoResolutionUpdatedEventSchema.safeParse({ ...event, seq: 1 }).success).toBe(true);
     expect(() => autoResolutionUpdatedEvent('req-1', state, 'not a time')).toThrow(RangeError);
   });
 
   it('[R6.4] resolves as accept with answers: {} by auto', () => {
-    expect(InteractionResponseSchema.parse(AUTO_RESOLUTION_RESPONSE)).toEqual({ action: 'accept', content: { answers: {} } });
+    expect(InteractionResponseSchema.parse(AUTO_RESOLUTION_RESPONSE)).toEqual({
+      action: 'accept',
+      content: { answers: {} },
+    });
     const resolution = autoResolutionResolution('req-1', later(60_000));
-    expect(InteractionResolutionSchema.parse(resolution)).toMatchObject({ resolvedBy: 'auto', resolvedAt: '2030-01-01T00:01:00.000Z' });
+    expect(InteractionResolutionSchema.parse(resolution)).toMatchObject({
+      resolvedBy: 'auto',
+      resolvedAt: '2030-01-01T00:01:00.000Z',
+    });
   });
 });

@@ -3,7 +3,11 @@ import * as z from 'zod/mini';
 import { type AskUserQuestionAnsweredInput, type AutoResolutionState, type Preferences } from '../contracts';
 import { formatModelContent, NO_ANSWERS_TEXT } from './format-model-content';
 import { initialAutoResolution, msUntilAutoResolution, recomputeAutoResolution } from './interaction-auto-resolution';
-import { buildSubagentInteractionOrigin, childSubagentContext, type SubagentContext } from './subagent-interaction-broker';
+import {
+  buildSubagentInteractionOrigin,
+  childSubagentContext,
+  type SubagentContext,
+} from './subagent-interaction-broker';
 import { executeToolCall } from './tool-executor';
 import { type PermissionBrokerPort, type ToolDefinition } from './tool-types';
 
@@ -11,20 +15,39 @@ const cast = <T>(value: unknown) => value as T;
 
 describe('malformed input to core functions never escapes as an exception', () => {
   it('[R4.3] formatModelContent treats malformed parts as unanswered', () => {
-    for (const value of [null, undefined, {}, { questions: 'x', answers: [] }, { questions: [null, { question: 3 }], answers: {} }]) {
+    for (const value of [
+      null,
+      undefined,
+      {},
+      { questions: 'x', answers: [] },
+      { questions: [null, { question: 3 }], answers: {} },
+    ]) {
       expect(formatModelContent(cast<AskUserQuestionAnsweredInput>(value))).toBe(NO_ANSWERS_TEXT);
     }
-    const odd = { questions: [{ question: 'Q?' }, { question: 'R?' }], answers: { 'Q?': 5, 'R?': 'yes' }, annotations: { 'R?': 'x' } };
+    const odd = {
+      questions: [{ question: 'Q?' }, { question: 'R?' }],
+      answers: { 'Q?': 5, 'R?': 'yes' },
+      annotations: { 'R?': 'x' },
+    };
     expect(formatModelContent(cast<AskUserQuestionAnsweredInput>(odd))).toContain('skipped 1: "R?"="yes"');
   });
 
   it('[R6.2] auto-resolution functions degrade to disabled / null', () => {
     expect(initialAutoResolution(cast<Preferences>(null), new Date())).toEqual({ status: 'disabled' });
-    expect(initialAutoResolution({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 1000 }, cast<Date>('x'))).toEqual({
+    expect(
+      initialAutoResolution(
+        { askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 1000 },
+        cast<Date>('x'),
+      ),
+    ).toEqual({
       status: 'disabled',
     });
-    expect(recomputeAutoResolution(cast<AutoResolutionState>(undefined), cast<Preferences>({}), new Date())).toEqual({ status: 'disabled' });
-    expect(msUntilAutoResolution(cast<AutoResolutionState>({ status: 'scheduled', deadlineAt: 'never' }), new Date())).toBeNull();
+    expect(recomputeAutoResolution(cast<AutoResolutionState>(undefined), cast<Preferences>({}), new Date())).toEqual({
+      status: 'disabled',
+    });
+    expect(
+      msUntilAutoResolution(cast<AutoResolutionState>({ status: 'scheduled', deadlineAt: 'never' }), new Date()),
+    ).toBeNull();
   });
 
   it('[R7.1] subagent helpers cope with broken contexts', () => {
@@ -40,7 +63,9 @@ describe('malformed input to core functions never escapes as an exception', () =
 
   it('[R3.1] executeToolCall survives a missing tool or broker', async () => {
     const broker: PermissionBrokerPort = cast<PermissionBrokerPort>({});
-    expect(await executeToolCall({ tool: cast<ToolDefinition>(undefined), input: {}, sessionId: 's', broker })).toMatchObject({ ok: false });
+    expect(
+      await executeToolCall({ tool: cast<ToolDefinition>(undefined), input: {}, sessionId: 's', broker }),
+    ).toMatchObject({ ok: false });
     const tool: ToolDefinition = {
       name: 'T',
       description: '',
@@ -48,6 +73,9 @@ describe('malformed input to core functions never escapes as an exception', () =
       metadata: cast<ToolDefinition['metadata']>({ needsApproval: true }),
       handler: () => ({ content: 'ran' }),
     };
-    expect(await executeToolCall({ tool, input: {}, sessionId: 's', broker })).toMatchObject({ ok: false, recoverable: true });
+    expect(await executeToolCall({ tool, input: {}, sessionId: 's', broker })).toMatchObject({
+      ok: false,
+      recoverable: true,
+    });
   });
 });

@@ -27,8 +27,16 @@ const request = (extra: Partial<PermissionRequest> = {}): PermissionRequest => (
   ...extra,
 });
 
-const child = childSubagentContext({ sessionId: 'root-session' }, { agentId: 'a1', agentName: 'planner', sessionId: 'child-session' });
-const grandchild = childSubagentContext(child, { agentId: 'a2', agentName: 'db-expert', agentType: 'explore', sessionId: 'grandchild-session' });
+const child = childSubagentContext(
+  { sessionId: 'root-session' },
+  { agentId: 'a1', agentName: 'planner', sessionId: 'child-session' },
+);
+const grandchild = childSubagentContext(child, {
+  agentId: 'a2',
+  agentName: 'db-expert',
+  agentType: 'explore',
+  sessionId: 'grandchild-session',
+});
 
 describe('subagent interaction broker', () => {
   it('[R7.1] computes depth and path for nested subagents', () => {
@@ -39,7 +47,9 @@ describe('subagent interaction broker', () => {
   it('[R7.1] routes a subagent question to the parent session with a subagent origin', async () => {
     const { port, seen } = recordingBroker();
     const signal = new AbortController().signal;
-    await withSubagentInteractionBroker(port, child).requestPermission(request({ sessionId: 'child-session' }), { signal });
+    await withSubagentInteractionBroker(port, child).requestPermission(request({ sessionId: 'child-session' }), {
+      signal,
+    });
     expect(seen[0]).toMatchObject({ sessionId: 'root-session', requestId: 'r1', toolName: 'AskUserQuestion' });
     expect(seen[0]?.origin).toEqual({
       kind: 'subagent',

@@ -55,14 +55,21 @@ export function childSubagentContext(
 
 /** The origin shown on a subagent's question: which subagent asked, under whom (R7.3). */
 export function buildSubagentInteractionOrigin(context: SubagentContext, turnId?: string): InteractionOrigin {
-  const given = Array.isArray(context.path) ? context.path.filter((name): name is string => typeof name === 'string') : [];
-  const names = given.length > 0 ? given : [typeof context.agentName === 'string' && context.agentName !== '' ? context.agentName : 'subagent'];
+  const given = Array.isArray(context.path)
+    ? context.path.filter((name): name is string => typeof name === 'string')
+    : [];
+  const names =
+    given.length > 0
+      ? given
+      : [typeof context.agentName === 'string' && context.agentName !== '' ? context.agentName : 'subagent'];
   const path = names.slice(-MAX_PATH).map((name) => clamp(name, MAX_NAME));
   const origin: InteractionOrigin = {
     kind: 'subagent',
     label: clamp(names.join(ORIGIN_LABEL_SEPARATOR), ID_MAX),
     path,
-    depth: Number.isFinite(context.depth) ? Math.min(Math.max(Math.trunc(context.depth), 1), MAX_PATH) : Math.min(names.length, MAX_PATH),
+    depth: Number.isFinite(context.depth)
+      ? Math.min(Math.max(Math.trunc(context.depth), 1), MAX_PATH)
+      : Math.min(names.length, MAX_PATH),
   };
   const agentId = nonEmpty(context.agentId);
   const agentType = nonEmpty(context.agentType);
@@ -82,7 +89,10 @@ export function buildSubagentInteractionOrigin(context: SubagentContext, turnId?
  * (R7.2): each rewrites `sessionId`, so the outermost (the root's) wins, while
  * `origin` is only set when absent, so the innermost (the real asker) wins.
  */
-export function withSubagentInteractionBroker(parent: PermissionBrokerPort, context: SubagentContext): PermissionBrokerPort {
+export function withSubagentInteractionBroker(
+  parent: PermissionBrokerPort,
+  context: SubagentContext,
+): PermissionBrokerPort {
   return {
     requestPermission(request, options) {
       return parent.requestPermission(

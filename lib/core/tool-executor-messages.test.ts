@@ -11,7 +11,12 @@ describe('executeToolCall error texts', () => {
     const broker: PermissionBrokerPort = { requestPermission: () => Promise.resolve({ decision: 'allow' }) };
     const input = questionsInput(1);
     const question = { ...input.questions[0], options: [{ label: 'x'.repeat(201), description: 'd' }] };
-    const result = await executeToolCall({ tool: askUserQuestionTool, input: { ...input, extra: 1, questions: [question] }, sessionId: 's', broker });
+    const result = await executeToolCall({
+      tool: askUserQuestionTool,
+      input: { ...input, extra: 1, questions: [question] },
+      sessionId: 's',
+      broker,
+    });
     expect(result).toMatchObject({ ok: false, recoverable: true });
     const error = result.ok ? '' : result.error;
     expect(error).toContain('questions[0].options: Too small: expected array to have >=2 items');

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { askUserQuestionTool } from './ask-user-question-tool';
 import { questionsInput } from './test-fixtures';
 import { executeToolCall } from './tool-executor';
-import { type BrokerResult, type PermissionBrokerPort, type PermissionRequest, type ToolDefinition, ToolExecutionError } from './tool-types';
+import {
+  type BrokerResult,
+  type PermissionBrokerPort,
+  type PermissionRequest,
+  type ToolDefinition,
+  ToolExecutionError,
+} from './tool-types';
 
 function broker(answer: (request: PermissionRequest) => BrokerResult | Promise<BrokerResult>) {
   const requests: PermissionRequest[] = [];
@@ -16,11 +22,13 @@ function broker(answer: (request: PermissionRequest) => BrokerResult | Promise<B
   return { port, requests };
 }
 
-const modifyWith = (extra: Record<string, unknown>) => (request: PermissionRequest): BrokerResult => ({
-  decision: 'modify',
-  modifiedInput: { ...(request.input as object), ...extra },
-  resolvedAt: new Date(),
-});
+const modifyWith =
+  (extra: Record<string, unknown>) =>
+  (request: PermissionRequest): BrokerResult => ({
+    decision: 'modify',
+    modifiedInput: { ...(request.input as object), ...extra },
+    resolvedAt: new Date(),
+  });
 
 function spiedAskTool() {
   const handler = vi.fn(askUserQuestionTool.handler);
@@ -31,18 +39,40 @@ function spiedAskTool() {
 describe('executeToolCall with AskUserQuestion', () => {
   it('[R3.1] sends a model call without answers to the broker as "ask"', async () => {
     const { port, requests } = broker(modifyWith({ answers: {} }));
-    await executeToolCall({ tool: askUserQuestionTool, input: questionsInput(1), sessionId: 's1', turnId: 't1', toolUseId: 'u1', broker: port, requestId: 'r1' });
+    await executeToolCall({
+      tool: askUserQuestionTool,
+      input: questionsInput(1),
+      sessionId: 's1',
+      turnId: 't1',
+      toolUseId: 'u1',
+      broker: port,
+      requestId: 'r1',
+    });
     expect(requests).toEqual([
-      expect.objectContaining({ requestId: 'r1', sessionId: 's1', turnId: 't1', toolUseId: 'u1', toolName: 'AskUserQuestion', input: questionsInput(1) }),
+      expect.objectContaining({
+        requestId: 'r1',
+        sessionId: 's1',
+        turnId: 't1',
+        toolUseId: 'u1',
+        toolName: 'AskUserQuestion',
+        input: questionsInput(1),
+      }),
     ]);
   });
 
   it('[R3.4] replaces the input with modifiedInput and returns the R4 text', async () => {
     const { port } = broker(modifyWith({ answers: { 'Q1?': 'Beta', 'Q2?': 'Alpha (Recommended)' } }));
-    const result = await executeToolCall({ tool: askUserQuestionTool, input: questionsInput(2), sessionId: 's', broker: port });
+    const result = await executeToolCall({
+      tool: askUserQuestionTool,
+      input: questionsInput(2),
+      sessionId: 's',
+      broker: port,
+    });
     expect(result).toEqual({
       ok: true,
-      content: expect.stringMatching(/^User has answered your questions: "Q1\?"="Beta", "Q2\?"="Alpha \(Recommended\)"\./),
+      content: expect.stringMatching(
+        /^User has answered your questions: "Q1\?"="Beta", "Q2\?"="Alpha \(Recommended\)"\./,
+      ),
       input: { ...questionsInput(2), answers: { 'Q1?': 'Beta', 'Q2?': 'Alpha (Recommended)' } },
     });
   });
@@ -51,7 +81,12 @@ describe('executeToolCall with AskUserQuestion', () => {
     const { port, requests } = broker(modifyWith({ answers: {} }));
     const input = questionsInput(1);
     const { multiSelect: _omitted, ...legacyQuestion } = input.questions[0] ?? { multiSelect: false };
-    await executeToolCall({ tool: askUserQuestionTool, input: { questions: [legacyQuestion] }, sessionId: 's', broker: port });
+    await executeToolCall({
+      tool: askUserQuestionTool,
+      input: { questions: [legacyQuestion] },
+      sessionId: 's',
+      broker: port,
+    });
     expect(requests[0]?.input).toEqual(input);
   });
 
@@ -59,14 +94,23 @@ describe('executeToolCall with AskUserQuestion', () => {
     const { tool, handler } = spiedAskTool();
     const { port } = broker(() => ({ decision: 'allow' }));
     const result = await executeToolCall({ tool, input: questionsInput(1), sessionId: 's', broker: port });
-    expect(result).toEqual({ ok: false, error: 'AskUserQuestion requires user answers before execution', recoverable: true });
+    expect(result).toEqual({
+      ok: false,
+      error: 'AskUserQuestion requires user answers before execution',
+      recoverable: true,
+    });
     expect(handler).toHaveBeenCalledTimes(1);
     expect(handler.mock.results[0]?.type).toBe('throw');
   });
 
   it('[R3.5] a modify without answers (legacy approve) also fails recoverably', async () => {
     const { port } = broker(modifyWith({}));
-    const result = await executeToolCall({ tool: askUserQuestionTool, input: questionsInput(1), sessionId: 's', broker: port });
+    const result = await executeToolCall({
+      tool: askUserQuestionTool,
+      input: questionsInput(1),
+      sessionId: 's',
+      broker: port,
+    });
     expect(result).toMatchObject({ ok: false, error: 'AskUserQuestion requires user answers before execution' });
   });
 
@@ -81,7 +125,17 @@ describe('executeToolCall with AskUserQuestion', () => {
   it('[R2.8] invalid model input fails before asking and names the rule and path', async () => {
     const { port } = broker(modifyWith({ answers: {} }));
     const input = questionsInput(1);
-    const bad = { questions: [{ ...input.questions[0], options: [{ label: 'Other', description: 'x' }, { label: 'B', description: 'y' }] }] };
+    const bad = {
+      questions: [
+        {
+          ...input.questions[0],
+          options: [
+            { label: 'Other', description: 'x' },
+            { label: 'B', description: 'y' },
+          ],
+        },
+      ],
+    };
     const result = await executeToolCall({ tool: askUserQuestionTool, input: bad, sessionId: 's', broker: port });
     expect(result).toMatchObject({ ok: false, recoverable: true });
     expect(result.ok ? '' : result.error).toContain('questions[0].options[0].label: Do not include an Other option');
@@ -110,7 +164,12 @@ describe('executeToolCall failure handling', () => {
 
   it('turns a checkPermission deny into a recoverable error', async () => {
     const { port } = broker(() => ({ decision: 'allow' }));
-    const result = await executeToolCall({ tool: { ...echo, checkPermission: () => 'deny' }, input: { text: 'x' }, sessionId: 's', broker: port });
+    const result = await executeToolCall({
+      tool: { ...echo, checkPermission: () => 'deny' },
+      input: { text: 'x' },
+      sessionId: 's',
+      broker: port,
+    });
     expect(result).toMatchObject({ ok: false, recoverable: true, error: expect.stringContaining('denied') });
   });
 
@@ -118,24 +177,54 @@ describe('executeToolCall failure handling', () => {
     const { port } = broker(() => {
       throw new Error('socket closed');
     });
-    const result = await executeToolCall({ tool: askUserQuestionTool, input: questionsInput(1), sessionId: 's', broker: port });
+    const result = await executeToolCall({
+      tool: askUserQuestionTool,
+      input: questionsInput(1),
+      sessionId: 's',
+      broker: port,
+    });
     expect(result).toEqual({ ok: false, error: expect.stringContaining('socket closed'), recoverable: true });
   });
 
   it('turns a malformed broker result into ok:false', async () => {
     const { port } = broker(() => ({ decision: 'maybe' }) as unknown as BrokerResult);
-    const result = await executeToolCall({ tool: askUserQuestionTool, input: questionsInput(1), sessionId: 's', broker: port });
+    const result = await executeToolCall({
+      tool: askUserQuestionTool,
+      input: questionsInput(1),
+      sessionId: 's',
+      broker: port,
+    });
     expect(result).toMatchObject({ ok: false, recoverable: true });
   });
 
   it('turns throwing handlers into ok:false, keeping ToolExecutionError texts', async () => {
     const { port } = broker(() => ({ decision: 'allow' }));
-    const typed = { ...echo, handler: () => { throw new ToolExecutionError('try again', { recoverable: true }); } };
-    expect(await executeToolCall({ tool: typed, input: { text: 'x' }, sessionId: 's', broker: port })).toEqual({ ok: false, error: 'try again', recoverable: true });
-    const crash = { ...echo, handler: () => { throw new TypeError('boom'); } };
-    expect(await executeToolCall({ tool: crash, input: { text: 'x' }, sessionId: 's', broker: port })).toEqual({ ok: false, error: 'Echo failed: boom', recoverable: false });
+    const typed = {
+      ...echo,
+      handler: () => {
+        throw new ToolExecutionError('try again', { recoverable: true });
+      },
+    };
+    expect(await executeToolCall({ tool: typed, input: { text: 'x' }, sessionId: 's', broker: port })).toEqual({
+      ok: false,
+      error: 'try again',
+      recoverable: true,
+    });
+    const crash = {
+      ...echo,
+      handler: () => {
+        throw new TypeError('boom');
+      },
+    };
+    expect(await executeToolCall({ tool: crash, input: { text: 'x' }, sessionId: 's', broker: port })).toEqual({
+      ok: false,
+      error: 'Echo failed: boom',
+      recoverable: false,
+    });
     const empty = { ...echo, handler: () => undefined as unknown as { content: string } };
-    expect(await executeToolCall({ tool: empty, input: { text: 'x' }, sessionId: 's', broker: port })).toMatchObject({ ok: false });
+    expect(await executeToolCall({ tool: empty, input: { text: 'x' }, sessionId: 's', broker: port })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('reports an abort while waiting for the user as a non-recoverable error', async () => {
@@ -146,7 +235,13 @@ describe('executeToolCall failure handling', () => {
           options?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         }),
     };
-    const pending = executeToolCall({ tool: askUserQuestionTool, input: questionsInput(1), sessionId: 's', broker: port, signal: controller.signal });
+    const pending = executeToolCall({
+      tool: askUserQuestionTool,
+      input: questionsInput(1),
+      sessionId: 's',
+      broker: port,
+      signal: controller.signal,
+    });
     controller.abort();
     expect(await pending).toEqual({ ok: false, error: 'AskUserQuestion was aborted', recoverable: false });
   });

@@ -86,10 +86,14 @@ async function askBroker<Input>(options: ExecuteToolCallOptions<Input>, input: I
     );
   } catch (error) {
     if (signal?.aborted || isAbortError(error)) return { ok: false, result: fail(`${tool.name} was aborted`, false) };
-    return { ok: false, result: fail(`Could not get the user's decision for ${tool.name}: ${errorMessage(error)}`, true) };
+    return {
+      ok: false,
+      result: fail(`Could not get the user's decision for ${tool.name}: ${errorMessage(error)}`, true),
+    };
   }
   const checked = checkBrokerResult(result);
-  if (checked === null) return { ok: false, result: fail(`The permission broker gave no valid decision for ${tool.name}`, true) };
+  if (checked === null)
+    return { ok: false, result: fail(`The permission broker gave no valid decision for ${tool.name}`, true) };
   return { ok: true, result: checked };
 }
 
@@ -99,7 +103,8 @@ function checkBrokerResult(value: unknown): BrokerResult | null {
   const result = value as Record<string, unknown>;
   if (result.decision === 'allow') return { decision: 'allow' };
   if (result.decision === 'deny') {
-    const message = typeof result.message === 'string' && result.message.trim() !== '' ? result.message : 'Permission denied';
+    const message =
+      typeof result.message === 'string' && result.message.trim() !== '' ? result.message : 'Permission denied';
     return { decision: 'deny', message };
   }
   if (result.decision === 'modify' && 'modifiedInput' in result) {

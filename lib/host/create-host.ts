@@ -85,7 +85,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
   let registry: InteractionRegistry;
   try {
-    registry = new InteractionRegistry({ store, historyLimit: options.historyLimit, onLifecycle: options.onLifecycle, onError });
+    registry = new InteractionRegistry({
+      store,
+      historyLimit: options.historyLimit,
+      onLifecycle: options.onLifecycle,
+      onError,
+    });
   } catch (error) {
     store.close();
     throw new HostStartError(`Cannot read the event log: ${errorMessage(error)}`, { cause: error });
@@ -95,9 +100,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const routes = new HttpRouteRegistry();
   for (const route of options.httpRoutes ?? []) routes.register(route.method, route.pathPrefix, route.handler);
   const staticDir = path.resolve(options.staticDir ?? 'out');
-  const handler = createRequestHandler({ staticDir, routes, headers: new SecurityHeaders(staticDir), verifyToken, onError });
+  const handler = createRequestHandler({
+    staticDir,
+    routes,
+    headers: new SecurityHeaders(staticDir),
+    verifyToken,
+    onError,
+  });
   const secure = options.tls !== undefined;
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    : http.createServer(handler);
 
   try {
     await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_BIND_HOST);
@@ -121,7 +134,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     rateLimit: options.rateLimits?.runtime ?? DEFAULT_RUNTIME_RATE_LIMIT,
     onError,
   });
-  attachRemoteNamespace(io, { registry, token, rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT, onError });
+  attachRemoteNamespace(io, {
+    registry,
+    token,
+    rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT,
+    onError,
+  });
   registry.start(notifier);
   const stopStaleSweep = startStaleSweep(registry, {
     staleAfterMs: options.staleAfterMs,
@@ -130,7 +148,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
   });
 
   const removeHostFile =
-    options.writeHostFile === false ? () => undefined : writeHostFile(dataDir, { url, pid: process.pid, port, version: HOST_VERSION });
+    options.writeHostFile === false
+      ? () => undefined
+      : writeHostFile(dataDir, { url, pid: process.pid, port, version: HOST_VERSION });
   const publicUrl = publicBase ?? url;
   let closing: Promise<void> | undefined;
   return {
@@ -165,10 +185,13 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       const reason =
-        error.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use (is another askaway running? try --port 0)`
-        : error.code === 'EACCES' ? `no permission to listen on ${host}:${port}`
-        : error.code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine`
-        : error.message;
+        error.code === 'EADDRINUSE'
+          ? `port ${port} on ${host} is in use (is another askaway running? try --port 0)`
+          : error.code === 'EACCES'
+            ? `no permission to listen on ${host}:${port}`
+            : error.code === 'EADDRNOTAVAIL'
+              ? `${host} is not an address of this machine`
+              : error.message;
       reject(new HostStartError(`Cannot listen: ${reason}`, { cause: error }));
     };
     server.once('error', onError);

@@ -23,7 +23,17 @@ afterEach(() => {
 const asRoot = process.getuid?.() === 0;
 function setWritable(target: string, writable: boolean): void {
   if (asRoot) execFileSync('chattr', [writable ? '-i' : '+i', target]);
-  else fs.chmodSync(target, writable ? (fs.statSync(target).isDirectory() ? 0o700 : 0o600) : fs.statSync(target).isDirectory() ? 0o500 : 0o400);
+  else
+    fs.chmodSync(
+      target,
+      writable
+        ? fs.statSync(target).isDirectory()
+          ? 0o700
+          : 0o600
+        : fs.statSync(target).isDirectory()
+          ? 0o500
+          : 0o400,
+    );
   if (!writable) immutable.push(target);
 }
 const canLock = (() => {
@@ -43,7 +53,9 @@ function fingerprint(dir: string): Record<string, string> {
   const result: Record<string, string> = {};
   for (const name of fs.readdirSync(dir).sort()) {
     const file = path.join(dir, name);
-    result[name] = fs.statSync(file).isFile() ? createHash('sha256').update(fs.readFileSync(file)).digest('hex') : 'dir';
+    result[name] = fs.statSync(file).isFile()
+      ? createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+      : 'dir';
   }
   return result;
 }
@@ -99,17 +111,20 @@ describe('data dir fault drill', () => {
     expect(first.child.exitCode).toBeNull();
   });
 
-  it.skipIf(!canLock)('[R10.2] an unwritable data dir stops start with a clear error and nothing is created', async () => {
-    const dataDir = tempDir();
-    fs.writeFileSync(path.join(dataDir, 'token'), `${TOKEN}\n`);
-    const before = fingerprint(dataDir);
-    setWritable(dataDir, false);
-    const stderr = await startFails(dataDir);
-    expect(stderr).toMatch(/askaway start: .*(data dir|event log).*/);
-    expect(stderr).not.toMatch(/\n\s+at /); // a message for a person, not a stack trace
-    setWritable(dataDir, true);
-    expect(fingerprint(dataDir)).toEqual(before);
-  });
+  it.skipIf(!canLock)(
+    '[R10.2] an unwritable data dir stops start with a clear error and nothing is created',
+    async () => {
+      const dataDir = tempDir();
+      fs.writeFileSync(path.join(dataDir, 'token'), `${TOKEN}\n`);
+      const before = fingerprint(dataDir);
+      setWritable(dataDir, false);
+      const stderr = await startFails(dataDir);
+      expect(stderr).toMatch(/askaway start: .*(data dir|event log).*/);
+      expect(stderr).not.toMatch(/\n\s+at /); // a message for a person, not a stack trace
+      setWritable(dataDir, true);
+      expect(fingerprint(dataDir)).toEqual(before);
+    },
+  );
 
   it.skipIf(!canLock)('[R10.2] a read-only log file stops start with a clear error and is left untouched', async () => {
     const dataDir = tempDir();

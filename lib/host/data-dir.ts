@@ -9,9 +9,12 @@ export function prepareDataDir(dataDir: string): void {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.accessSync(dataDir, fs.constants.W_OK | fs.constants.R_OK);
   } catch (error) {
-    throw new HostStartError(`The data dir ${dataDir} is not usable: ${errorMessage(error)}. Choose another with --data-dir.`, {
-      cause: error,
-    });
+    throw new HostStartError(
+      `The data dir ${dataDir} is not usable: ${errorMessage(error)}. Choose another with --data-dir.`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

@@ -42,7 +42,10 @@ describe('deadline queue', () => {
       expect(queue.earliest()).toBe(values.length === 0 ? null : Math.min(...values));
     }
     const now = 2_500;
-    const expected = [...reference].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).map(([id]) => id);
+    const expected = [...reference]
+      .filter(([, at]) => at <= now)
+      .sort((a, b) => a[1] - b[1])
+      .map(([id]) => id);
     expect(queue.due(now).map((id) => reference.get(id))).toEqual(expected.map((id) => reference.get(id)));
     expect(new Set(queue.due(now))).toEqual(new Set(expected));
   });

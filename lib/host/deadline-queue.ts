@@ -50,7 +50,11 @@ export class DeadlineQueue {
   }
 
   private dropStale(): void {
-    for (let top = this.heap[0]; top !== undefined && this.deadlines.get(top.requestId) !== top.at; top = this.heap[0]) {
+    for (
+      let top = this.heap[0];
+      top !== undefined && this.deadlines.get(top.requestId) !== top.at;
+      top = this.heap[0]
+    ) {
       this.pop();
     }
   }

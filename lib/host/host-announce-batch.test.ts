@@ -45,7 +45,9 @@ describe('announce:batch (re-announce by id)', () => {
     expect(host.registry.projection.seq).toBe(seq);
     await remote.socket.emitWithAck('respond', accept(waiting.requestId, 'c-2'));
     await vi.waitFor(() => expect(runtime.resolved.map((notice) => notice.requestId)).toContain(waiting.requestId));
-    expect(runtime.resolved.find((notice) => notice.requestId === waiting.requestId)).toMatchObject({ protocolRequestId: 'proto-batched' });
+    expect(runtime.resolved.find((notice) => notice.requestId === waiting.requestId)).toMatchObject({
+      protocolRequestId: 'proto-batched',
+    });
   });
 
   it('[R8.1] routes the answer to the socket of the latest batch, and batches keep the stale sweep away', async () => {
@@ -55,7 +57,9 @@ describe('announce:batch (re-announce by id)', () => {
     const remote = await connectRemote(host.url, TEST_TOKEN);
     const request = questionRequest();
     await first.socket.emitWithAck('announce', request);
-    await second.socket.emitWithAck('announce:batch', { entries: [{ requestId: request.requestId, protocolRequestId: 'proto-b' }] });
+    await second.socket.emitWithAck('announce:batch', {
+      entries: [{ requestId: request.requestId, protocolRequestId: 'proto-b' }],
+    });
     expect(host.registry.withdrawSilent(60_000, 'silent')).toEqual([]);
     await remote.socket.emitWithAck('respond', accept(request.requestId, 'c-1'));
     await vi.waitFor(() => expect(second.resolved).toHaveLength(1));
@@ -81,7 +85,10 @@ describe('announce:batch (re-announce by id)', () => {
       [valid],
       'batch',
     ]) {
-      expect(await runtime.socket.emitWithAck('announce:batch', payload)).toMatchObject({ ok: false, error: { code: 'invalid-message' } });
+      expect(await runtime.socket.emitWithAck('announce:batch', payload)).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-message' },
+      });
     }
     // The route still holds the protocol id of the full announce.
     await remote.socket.emitWithAck('respond', accept(request.requestId, 'c-1'));
@@ -94,7 +101,10 @@ describe('announce:batch (re-announce by id)', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    const entries = Array.from({ length: 8 }, (_, index) => ({ requestId: request.requestId, protocolRequestId: `p-${index}` }));
+    const entries = Array.from({ length: 8 }, (_, index) => ({
+      requestId: request.requestId,
+      protocolRequestId: `p-${index}`,
+    }));
     expect(await runtime.socket.emitWithAck('announce:batch', { entries })).toMatchObject({ ok: true });
     expect(await runtime.socket.emitWithAck('announce:batch', { entries: entries.slice(0, 2) })).toMatchObject({
       ok: false,
@@ -119,6 +129,9 @@ describe('announce:batch (re-announce by id)', () => {
     expect(ack).toEqual({ ok: true, resolved: [], withdrawn: [], unknown: [] });
     await remote.socket.emitWithAck('respond', accept(request.requestId, 'c-1'));
     await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1));
-    expect(runtime.resolved[0]).toMatchObject({ requestId: request.requestId, protocolRequestId: 'proto-after-restart' });
+    expect(runtime.resolved[0]).toMatchObject({
+      requestId: request.requestId,
+      protocolRequestId: 'proto-after-restart',
+    });
   });
 });

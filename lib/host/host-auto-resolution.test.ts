@@ -24,7 +24,8 @@ describe('auto-resolution (R6)', () => {
     });
     const request = questionRequest();
     const ack = await runtime.socket.emitWithAck('announce', request);
-    if (!ack.ok || ack.status !== 'pending' || ack.autoResolution.status !== 'scheduled') throw new Error(`unexpected ack ${JSON.stringify(ack)}`);
+    if (!ack.ok || ack.status !== 'pending' || ack.autoResolution.status !== 'scheduled')
+      throw new Error(`unexpected ack ${JSON.stringify(ack)}`);
     const { deadlineAt, scheduledAt } = ack.autoResolution;
     expect(Date.parse(deadlineAt) - Date.parse(scheduledAt)).toBe(1_500);
 
@@ -41,7 +42,11 @@ describe('auto-resolution (R6)', () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const remote = await connectRemote(host.url, TEST_TOKEN);
-    const questions = [questionRequest({ sessionId: 's-1' }), questionRequest({ sessionId: 's-2' }), questionRequest({ sessionId: 's-3' })];
+    const questions = [
+      questionRequest({ sessionId: 's-1' }),
+      questionRequest({ sessionId: 's-2' }),
+      questionRequest({ sessionId: 's-3' }),
+    ];
     const bash = permissionRequest();
     for (const request of [...questions, bash]) await runtime.socket.emitWithAck('announce', request);
 
@@ -52,17 +57,26 @@ describe('auto-resolution (R6)', () => {
     expect(enabled).toMatchObject({ ok: true, preferences: { askUserQuestionAutoResolutionEnabled: true } });
     const pending = host.registry.snapshot().pending;
     for (const request of questions) {
-      expect(pending.find((view) => view.requestId === request.requestId)?.autoResolution).toMatchObject({ status: 'scheduled', timeoutMs: 60_000 });
+      expect(pending.find((view) => view.requestId === request.requestId)?.autoResolution).toMatchObject({
+        status: 'scheduled',
+        timeoutMs: 60_000,
+      });
     }
     expect(pending.find((view) => view.requestId === bash.requestId)?.autoResolution).toEqual({ status: 'disabled' });
     await vi.waitFor(() => expect(runtime.autoResolutions).toHaveLength(3));
     await vi.waitFor(() =>
-      expect(remote.events.filter((event) => event.type === 'UserInputAutoResolutionUpdated' && event.autoResolution.status === 'scheduled')).toHaveLength(3),
+      expect(
+        remote.events.filter(
+          (event) => event.type === 'UserInputAutoResolutionUpdated' && event.autoResolution.status === 'scheduled',
+        ),
+      ).toHaveLength(3),
     );
 
     await remote.socket.emitWithAck('preferences:update', { askUserQuestionAutoResolutionEnabled: false });
     expect(host.registry.snapshot().pending.every((view) => view.autoResolution.status === 'disabled')).toBe(true);
-    await vi.waitFor(() => expect(runtime.autoResolutions.filter((notice) => notice.autoResolution.status === 'disabled')).toHaveLength(3));
+    await vi.waitFor(() =>
+      expect(runtime.autoResolutions.filter((notice) => notice.autoResolution.status === 'disabled')).toHaveLength(3),
+    );
     const prefEvents = host.registry.readSince(0, 100).filter((event) => event.type === 'preferences.updated');
     expect(prefEvents).toHaveLength(2);
   });
@@ -72,7 +86,10 @@ describe('auto-resolution (R6)', () => {
     const store = new SqliteEventStore(path.join(dataDir, 'askaway.db'));
     const longAgo = new Date(Date.now() - 60 * 60_000);
     const offline = new InteractionRegistry({ store, now: () => longAgo });
-    offline.updatePreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 60_000 });
+    offline.updatePreferences({
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 60_000,
+    });
     const request = questionRequest();
     offline.announce(request, 'gone');
     offline.stop();
@@ -90,16 +107,27 @@ describe('auto-resolution (R6)', () => {
     let clock = new Date();
     // The registry's clock moves; its real timer (an hour out) stands for one delayed by a busy event loop.
     const registry = new InteractionRegistry({ store, now: () => clock });
-    registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 60 * 60_000 });
+    registry.updatePreferences({
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 60 * 60_000,
+    });
     const request = questionRequest();
     registry.announce(request, 'runtime-socket');
     clock = new Date(clock.getTime() + 60 * 60_000 + 1);
 
     const ack = registry.respond(
-      { requestId: request.requestId, clientResponseId: 'late', response: { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } } },
+      {
+        requestId: request.requestId,
+        clientResponseId: 'late',
+        response: { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } },
+      },
       { id: 'phone' },
     );
-    expect(ack).toMatchObject({ ok: true, status: 'already-resolved', resolution: { resolvedBy: 'auto', response: { content: { answers: {} } } } });
+    expect(ack).toMatchObject({
+      ok: true,
+      status: 'already-resolved',
+      resolution: { resolvedBy: 'auto', response: { content: { answers: {} } } },
+    });
     expect(registry.readSince(0, 100).filter((event) => event.type === 'interaction.resolved')).toHaveLength(1);
     registry.stop();
     store.close();
@@ -108,7 +136,10 @@ describe('auto-resolution (R6)', () => {
   it('[R6.3][R6.4] a future deadline survives a restart unchanged and fires on time', async () => {
     const dataDir = tempDir();
     const first = await startTestHost({ dataDir });
-    first.registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 3_000 });
+    first.registry.updatePreferences({
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 3_000,
+    });
     const request = questionRequest();
     const before = first.registry.announce(request, 'none');
     await first.close();

@@ -16,7 +16,13 @@ function hostileAnnounces(valid: ReturnType<typeof questionRequest>): unknown[] 
   const question = valid.kind === 'question' ? valid.input.questions[0] : undefined;
   const withQuestions = (questions: unknown) => ({ ...valid, requestId: 'hostile', input: { questions } });
   return [
-    null, 42, 'announce', [], true, {}, { requestId: 5 },
+    null,
+    42,
+    'announce',
+    [],
+    true,
+    {},
+    { requestId: 5 },
     { ...valid, kind: 'nonsense' },
     { ...valid, requestId: '' },
     { ...valid, requestId: 'x'.repeat(5_000) },
@@ -29,18 +35,50 @@ function hostileAnnounces(valid: ReturnType<typeof questionRequest>): unknown[] 
     withQuestions([question, question]),
     withQuestions(Array.from({ length: 5 }, (_, index) => ({ ...question, question: `Q${index}?` }))),
     withQuestions([{ ...question, header: 'far too long a header' }]),
-    withQuestions([{ ...question, options: [{ label: 'Other', description: 'x' }, { label: 'B', description: 'y' }] }]),
-    withQuestions([{ ...question, options: [{ label: 'A', description: 'x', preview: '<script>alert(1)</script>' }, { label: 'B', description: 'y' }] }]),
-    withQuestions([{ ...question, options: [{ label: 'A', description: '' }, { label: 'B', description: 'y' }] }]),
+    withQuestions([
+      {
+        ...question,
+        options: [
+          { label: 'Other', description: 'x' },
+          { label: 'B', description: 'y' },
+        ],
+      },
+    ]),
+    withQuestions([
+      {
+        ...question,
+        options: [
+          { label: 'A', description: 'x', preview: '<script>alert(1)</script>' },
+          { label: 'B', description: 'y' },
+        ],
+      },
+    ]),
+    withQuestions([
+      {
+        ...question,
+        options: [
+          { label: 'A', description: '' },
+          { label: 'B', description: 'y' },
+        ],
+      },
+    ]),
     withQuestions([{ ...question, question: 'x'.repeat(100_000) }]),
     { ...valid, toolName: 'AskUserQuestion', kind: 'permission', input: { questions: [] } },
   ];
 }
 
 function hostileResponds(requestId: string): unknown[] {
-  const accept = (content: unknown) => ({ requestId, clientResponseId: `c-${Math.random()}`, response: { action: 'accept', content } });
+  const accept = (content: unknown) => ({
+    requestId,
+    clientResponseId: `c-${Math.random()}`,
+    response: { action: 'accept', content },
+  });
   return [
-    null, 7, 'respond', [], {},
+    null,
+    7,
+    'respond',
+    [],
+    {},
     { requestId },
     { requestId, clientResponseId: 'c', response: { action: 'maybe' } },
     { requestId, clientResponseId: 'c', response: { action: 'decline', message: 5 } },
@@ -60,7 +98,10 @@ function hostileResponds(requestId: string): unknown[] {
 }
 
 const hostilePreferences: unknown[] = [
-  null, 'on', [], { askUserQuestionAutoResolutionEnabled: 'yes' },
+  null,
+  'on',
+  [],
+  { askUserQuestionAutoResolutionEnabled: 'yes' },
   { askUserQuestionAutoResolutionTimeoutMs: 5 },
   { askUserQuestionAutoResolutionTimeoutMs: 1.5e12 },
   { askUserQuestionAutoResolutionTimeoutMs: 1_500.5 },
@@ -81,9 +122,17 @@ describe('[R10.4][R12.3] hostile input', () => {
     let sent = 0;
     for (let round = 0; round < 3; round += 1) {
       for (const payload of hostileAnnounces(valid)) acks.push(await runtime.socket.emitWithAck('announce', payload));
-      for (const payload of hostileResponds(valid.requestId)) acks.push(await remote.socket.emitWithAck('respond', payload));
-      for (const payload of hostilePreferences) acks.push(await remote.socket.emitWithAck('preferences:update', payload));
-      for (const payload of [null, 1, { requestId: '' }, { requestId: 'nope' }, { requestId: valid.requestId, extra: 1 }]) {
+      for (const payload of hostileResponds(valid.requestId))
+        acks.push(await remote.socket.emitWithAck('respond', payload));
+      for (const payload of hostilePreferences)
+        acks.push(await remote.socket.emitWithAck('preferences:update', payload));
+      for (const payload of [
+        null,
+        1,
+        { requestId: '' },
+        { requestId: 'nope' },
+        { requestId: valid.requestId, extra: 1 },
+      ]) {
         acks.push(await runtime.socket.emitWithAck('withdraw', payload));
         acks.push(await runtime.socket.emitWithAck('resolution:ack', payload));
       }
@@ -100,14 +149,33 @@ describe('[R10.4][R12.3] hostile input', () => {
 
     expect(sent).toBeGreaterThanOrEqual(200);
     for (const ack of acks) {
-      expect(ack).toMatchObject({ ok: false, error: { code: expect.stringMatching(/^(invalid-message|invalid-response|unknown-interaction)$/) } });
+      expect(ack).toMatchObject({
+        ok: false,
+        error: { code: expect.stringMatching(/^(invalid-message|invalid-response|unknown-interaction)$/) },
+      });
     }
     const refusals = [
       await tryConnect(host.url, REMOTE_NAMESPACE, {}),
-      await tryConnect(host.url, REMOTE_NAMESPACE, { token: 'wrong', protocolVersion: PROTOCOL_VERSION, device: { id: 'd' } }),
-      await tryConnect(host.url, RUNTIME_NAMESPACE, { token: `${TEST_TOKEN}x`, protocolVersion: PROTOCOL_VERSION, runtimeId: 'r' }),
-      await tryConnect(host.url, RUNTIME_NAMESPACE, { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION + 1, runtimeId: 'r' }),
-      await tryConnect(host.url, REMOTE_NAMESPACE, { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION, device: 'me' }),
+      await tryConnect(host.url, REMOTE_NAMESPACE, {
+        token: 'wrong',
+        protocolVersion: PROTOCOL_VERSION,
+        device: { id: 'd' },
+      }),
+      await tryConnect(host.url, RUNTIME_NAMESPACE, {
+        token: `${TEST_TOKEN}x`,
+        protocolVersion: PROTOCOL_VERSION,
+        runtimeId: 'r',
+      }),
+      await tryConnect(host.url, RUNTIME_NAMESPACE, {
+        token: TEST_TOKEN,
+        protocolVersion: PROTOCOL_VERSION + 1,
+        runtimeId: 'r',
+      }),
+      await tryConnect(host.url, REMOTE_NAMESPACE, {
+        token: TEST_TOKEN,
+        protocolVersion: PROTOCOL_VERSION,
+        device: 'me',
+      }),
     ];
     expect(refusals.map((data) => (data as { code?: string }).code)).toEqual([
       'unauthorized',
@@ -136,7 +204,11 @@ describe('[R10.4][R12.3] hostile input', () => {
     const bystander = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'bystander' });
     const seq = host.registry.projection.seq;
     const disconnected = new Promise((resolve) => flooder.socket.once('disconnect', resolve));
-    flooder.socket.emit('respond', { requestId: 'x', clientResponseId: 'y', blob: 'x'.repeat(400 * 1024) }, () => undefined);
+    flooder.socket.emit(
+      'respond',
+      { requestId: 'x', clientResponseId: 'y', blob: 'x'.repeat(400 * 1024) },
+      () => undefined,
+    );
     await disconnected;
     expect(await bystander.socket.emitWithAck('snapshot:get')).toMatchObject({ ok: true, snapshot: { seq } });
   });
@@ -161,7 +233,9 @@ describe('[R10.4][R12.3] hostile input', () => {
 
   it('[R12.1] refuses a browser from a foreign origin, accepts the same origin', async () => {
     const host = await startTestHost();
-    const response = await fetch(`${host.url}/socket.io/?EIO=4&transport=polling`, { headers: { Origin: 'https://evil.example' } });
+    const response = await fetch(`${host.url}/socket.io/?EIO=4&transport=polling`, {
+      headers: { Origin: 'https://evil.example' },
+    });
     expect(response.status).toBe(403);
     const same = await fetch(`${host.url}/socket.io/?EIO=4&transport=polling`, { headers: { Origin: host.url } });
     expect(same.status).toBe(200);

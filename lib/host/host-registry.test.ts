@@ -29,12 +29,17 @@ describe('host registry over real sockets', () => {
     expect(await runtime.socket.emitWithAck('announce', request)).toMatchObject({ ok: true, status: 'pending' });
     const seqAfterFirst = host.registry.projection.seq;
     for (let index = 0; index < 3; index += 1) {
-      const ack = await runtime.socket.emitWithAck('announce', { ...request, protocolRequestId: `proto-again-${index}` });
+      const ack = await runtime.socket.emitWithAck('announce', {
+        ...request,
+        protocolRequestId: `proto-again-${index}`,
+      });
       expect(ack).toMatchObject({ ok: true, status: 'pending' });
     }
     expect(host.registry.projection.seq).toBe(seqAfterFirst);
     expect(host.registry.snapshot().pending).toHaveLength(1);
-    await vi.waitFor(() => expect(remote.events.filter((event) => event.type === 'interaction.requested')).toHaveLength(1));
+    await vi.waitFor(() =>
+      expect(remote.events.filter((event) => event.type === 'interaction.requested')).toHaveLength(1),
+    );
 
     await remote.socket.emitWithAck('respond', answer(request.requestId, 'c-1', { 'Which database?': 'SQLite' }));
     await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1));
@@ -46,7 +51,10 @@ describe('host registry over real sockets', () => {
     const { runtime, remote } = await setup();
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    const won = await remote.socket.emitWithAck('respond', answer(request.requestId, 'c-1', { 'Which extras?': 'Metrics, Tracing' }));
+    const won = await remote.socket.emitWithAck(
+      'respond',
+      answer(request.requestId, 'c-1', { 'Which extras?': 'Metrics, Tracing' }),
+    );
     expect(won).toMatchObject({ ok: true, status: 'accepted' });
     const again = await runtime.socket.emitWithAck('announce', { ...request, protocolRequestId: 'proto-new' });
     expect(again).toEqual({ ok: true, status: 'resolved', resolution: won.ok ? won.resolution : undefined });
@@ -60,9 +68,13 @@ describe('host registry over real sockets', () => {
     await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1));
     expect(await runtime.socket.emitWithAck('resolution:ack', { requestId: request.requestId })).toEqual({ ok: true });
     expect(await runtime.socket.emitWithAck('resolution:ack', { requestId: request.requestId })).toEqual({ ok: true });
-    await vi.waitFor(() => expect(remote.events.filter((event) => event.type === 'interaction.delivered')).toHaveLength(1));
+    await vi.waitFor(() =>
+      expect(remote.events.filter((event) => event.type === 'interaction.delivered')).toHaveLength(1),
+    );
     expect(host.registry.projection.get(request.requestId)?.deliveredAt).toBeDefined();
-    const deliveredCount = host.registry.readSince(0, 100).filter((event) => event.type === 'interaction.delivered').length;
+    const deliveredCount = host.registry
+      .readSince(0, 100)
+      .filter((event) => event.type === 'interaction.delivered').length;
     expect(deliveredCount).toBe(1);
   });
 
@@ -85,7 +97,10 @@ describe('host registry over real sockets', () => {
     const bad = [
       answer(request.requestId, 'c-1', { 'Which color?': 'Blue' }),
       answer(request.requestId, 'c-2', { 'Which database?': '   ' }),
-      { ...answer(request.requestId, 'c-3', {}), response: { action: 'accept', content: { answers: {}, annotations: { Nope: { notes: 'x' } } } } },
+      {
+        ...answer(request.requestId, 'c-3', {}),
+        response: { action: 'accept', content: { answers: {}, annotations: { Nope: { notes: 'x' } } } },
+      },
       { requestId: request.requestId, clientResponseId: 'c-4', response: { action: 'accept' } },
     ];
     for (const command of bad) {
@@ -99,7 +114,10 @@ describe('host registry over real sockets', () => {
       ...answer(request.requestId, 'c-5', {}),
       response: {
         action: 'accept',
-        content: { answers: { 'Which database?': 'CockroachDB' }, annotations: { 'Which database?': { notes: 'we run it already' } } },
+        content: {
+          answers: { 'Which database?': 'CockroachDB' },
+          annotations: { 'Which database?': { notes: 'we run it already' } },
+        },
       },
     });
     expect(ok).toMatchObject({ ok: true, status: 'accepted' });
@@ -118,30 +136,53 @@ describe('host registry over real sockets', () => {
   it('[R3.2] a permission prompt can be allowed or denied with a reason; a plan can be declined with feedback', async () => {
     const { runtime, remote } = await setup();
     const bash = permissionRequest();
-    const plan = { ...permissionRequest({ toolName: 'ExitPlanMode' }), kind: 'plan-approval', input: { plan: '# Plan\n1. Do it' } } as InteractionRequest;
+    const plan = {
+      ...permissionRequest({ toolName: 'ExitPlanMode' }),
+      kind: 'plan-approval',
+      input: { plan: '# Plan\n1. Do it' },
+    } as InteractionRequest;
     await runtime.socket.emitWithAck('announce', bash);
     await runtime.socket.emitWithAck('announce', plan);
     const withAnswers = await remote.socket.emitWithAck('respond', answer(bash.requestId, 'c-0', {}));
     expect(withAnswers).toMatchObject({ ok: false, error: { code: 'invalid-response' } });
-    const allowed = await remote.socket.emitWithAck('respond', { requestId: bash.requestId, clientResponseId: 'c-1', response: { action: 'accept' } });
+    const allowed = await remote.socket.emitWithAck('respond', {
+      requestId: bash.requestId,
+      clientResponseId: 'c-1',
+      response: { action: 'accept' },
+    });
     expect(allowed).toMatchObject({ ok: true, status: 'accepted' });
     const declined = await remote.socket.emitWithAck('respond', {
       requestId: plan.requestId,
       clientResponseId: 'c-2',
       response: { action: 'decline', message: 'Split step 1 first' },
     });
-    expect(declined).toMatchObject({ ok: true, resolution: { response: { action: 'decline', message: 'Split step 1 first' } } });
-    await vi.waitFor(() => expect(runtime.resolved.map((notice) => notice.requestId).sort()).toEqual([bash.requestId, plan.requestId].sort()));
+    expect(declined).toMatchObject({
+      ok: true,
+      resolution: { response: { action: 'decline', message: 'Split step 1 first' } },
+    });
+    await vi.waitFor(() =>
+      expect(runtime.resolved.map((notice) => notice.requestId).sort()).toEqual(
+        [bash.requestId, plan.requestId].sort(),
+      ),
+    );
   });
 
   it('[R10.2] a withdrawn interaction leaves the inbox, refuses answers, and re-announces report it', async () => {
     const { host, runtime, remote } = await setup();
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    expect(await runtime.socket.emitWithAck('withdraw', { requestId: request.requestId, reason: 'tool call aborted' })).toEqual({ ok: true });
+    expect(
+      await runtime.socket.emitWithAck('withdraw', { requestId: request.requestId, reason: 'tool call aborted' }),
+    ).toEqual({ ok: true });
     expect(host.registry.snapshot().pending).toEqual([]);
-    expect(host.registry.snapshot().history[0]).toMatchObject({ status: 'withdrawn', withdrawnReason: 'tool call aborted' });
-    expect(await remote.socket.emitWithAck('respond', answer(request.requestId, 'c-1', {}))).toMatchObject({ ok: false, error: { code: 'withdrawn' } });
+    expect(host.registry.snapshot().history[0]).toMatchObject({
+      status: 'withdrawn',
+      withdrawnReason: 'tool call aborted',
+    });
+    expect(await remote.socket.emitWithAck('respond', answer(request.requestId, 'c-1', {}))).toMatchObject({
+      ok: false,
+      error: { code: 'withdrawn' },
+    });
     expect(await runtime.socket.emitWithAck('announce', request)).toEqual({ ok: true, status: 'withdrawn' });
   });
 
@@ -161,9 +202,11 @@ describe('host registry over real sockets', () => {
     await runtime.socket.emitWithAck('announce', request);
     await vi.waitFor(() => expect(remote.events.some((event) => event.type === 'interaction.requested')).toBe(true));
     const requested = remote.events.find((event) => event.type === 'interaction.requested');
-    expect(requested?.type === 'interaction.requested' && requested.interaction).toMatchObject({ sessionId: 'session-root', origin });
+    expect(requested?.type === 'interaction.requested' && requested.interaction).toMatchObject({
+      sessionId: 'session-root',
+      origin,
+    });
     const late = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'laptop' });
     expect(late.snapshots[0]?.pending[0]).toMatchObject({ sessionId: 'session-root', origin });
   });
 });
-

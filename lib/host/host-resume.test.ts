@@ -75,7 +75,11 @@ describe('remotes racing and resuming', () => {
     const expected = Array.from({ length: host.registry.projection.seq - lastSeq }, (_, index) => lastSeq + 1 + index);
     expect(seqs(back.events)).toEqual(expected);
     expect(headWhileAway).toBeGreaterThan(lastSeq);
-    expect(back.events.some((event) => event.type === 'interaction.requested' && event.interaction.requestId === live.requestId)).toBe(true);
+    expect(
+      back.events.some(
+        (event) => event.type === 'interaction.requested' && event.interaction.requestId === live.requestId,
+      ),
+    ).toBe(true);
   });
 
   it('[R9.2] an up-to-date remote gets an empty batch; one ahead of the log gets a snapshot', async () => {
@@ -97,6 +101,9 @@ describe('remotes racing and resuming', () => {
     const host = await startTestHost();
     const remote = await connectRemote(host.url, TEST_TOKEN);
     const ack = await remote.socket.emitWithAck('snapshot:get');
-    expect(ack).toMatchObject({ ok: true, snapshot: { seq: host.registry.projection.seq, pending: [], hostVersion: expect.any(String) } });
+    expect(ack).toMatchObject({
+      ok: true,
+      snapshot: { seq: host.registry.projection.seq, pending: [], hostVersion: expect.any(String) },
+    });
   });
 });

@@ -26,7 +26,11 @@ function keepAnnouncing(runtime: RuntimeClient, request: InteractionRequest): ()
   let count = 0;
   const timer = setInterval(() => {
     count += 1;
-    runtime.emit('announce', { ...request, protocolRequestId: `${request.protocolRequestId}-${count}` }, () => undefined);
+    runtime.emit(
+      'announce',
+      { ...request, protocolRequestId: `${request.protocolRequestId}-${count}` },
+      () => undefined,
+    );
   }, 200);
   const stop = () => clearInterval(timer);
   stops.push(stop);
@@ -56,7 +60,10 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     expect(Date.parse(view?.withdrawnAt ?? '')).toBeGreaterThanOrEqual(announcedAt + STALE_AFTER_MS);
     expect(host.registry.snapshot().pending).toEqual([]);
     // A runtime that was only slow, not dead, learns the outcome when it re-announces.
-    expect(await runtime.socket.emitWithAck('announce', { ...request, protocolRequestId: 'late' })).toEqual({ ok: true, status: 'withdrawn' });
+    expect(await runtime.socket.emitWithAck('announce', { ...request, protocolRequestId: 'late' })).toEqual({
+      ok: true,
+      status: 'withdrawn',
+    });
   });
 
   it('[R8.1] keeps a question whose runtime keeps announcing, even across a reconnect', async () => {
@@ -104,10 +111,17 @@ describe('stale interactions (runtime died without withdrawing)', () => {
 
     const restartedAt = Date.now();
     const host = await startTestHost({ dataDir, ...FAST });
-    expect(host.registry.snapshot().pending.map((view) => view.requestId).sort()).toEqual([kept.requestId, abandoned.requestId].sort());
+    expect(
+      host.registry
+        .snapshot()
+        .pending.map((view) => view.requestId)
+        .sort(),
+    ).toEqual([kept.requestId, abandoned.requestId].sort());
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const remote = await connectRemote(host.url, TEST_TOKEN);
-    expect(await runtime.socket.emitWithAck('announce', { ...kept, protocolRequestId: 'after-restart' })).toMatchObject({ status: 'pending' });
+    expect(await runtime.socket.emitWithAck('announce', { ...kept, protocolRequestId: 'after-restart' })).toMatchObject(
+      { status: 'pending' },
+    );
     keepAnnouncing(runtime.socket, kept);
 
     await vi.waitFor(() => expect(withdrawnEvent(remote.events, abandoned.requestId)).toBeDefined(), WAIT);

@@ -19,7 +19,8 @@ export function formatLifecycle(event: LifecycleEvent): string | null {
       if (resolution.resolvedBy === 'auto') return `~ auto-resolved (agent uses its judgment): ${describe(view)}`;
       const by = resolution.device?.label ?? resolution.device?.id ?? resolution.resolvedBy;
       if (response.action === 'cancel') return `x cancelled by ${by}: ${describe(view)}`;
-      if (response.action === 'decline') return `x declined by ${by}: ${describe(view)}${response.message ? ` — ${clip(response.message, 60)}` : ''}`;
+      if (response.action === 'decline')
+        return `x declined by ${by}: ${describe(view)}${response.message ? ` — ${clip(response.message, 60)}` : ''}`;
       const answers = Object.entries(response.content?.answers ?? {});
       if (view.kind !== 'question') return `✓ approved by ${by}: ${describe(view)}`;
       if (answers.length === 0) return `✓ skipped by ${by}: ${describe(view)}`;

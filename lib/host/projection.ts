@@ -1,9 +1,4 @@
-import {
-  DEFAULT_PREFERENCES,
-  type HostEvent,
-  type InteractionView,
-  type Preferences,
-} from '../contracts';
+import { DEFAULT_PREFERENCES, type HostEvent, type InteractionView, type Preferences } from '../contracts';
 
 /**
  * Pending interactions, history, delivery and preferences as a fold of the log
@@ -24,7 +19,11 @@ export class HostProjection {
     switch (event.type) {
       case 'interaction.requested': {
         if (this.interactions.has(event.interaction.requestId)) return;
-        const view: InteractionView = { ...event.interaction, status: 'pending', autoResolution: { status: 'disabled' } };
+        const view: InteractionView = {
+          ...event.interaction,
+          status: 'pending',
+          autoResolution: { status: 'disabled' },
+        };
         this.interactions.set(view.requestId, view);
         this.pendingById.set(view.requestId, view);
         return;

@@ -68,7 +68,7 @@ export class InteractionRegistry {
 
   constructor(private readonly options: RegistryOptions) {
     this.now = options.now ?? (() => new Date());
-    for (let events = options.store.readSince(0, FOLD_PAGE); events.length > 0; ) {
+    for (let events = options.store.readSince(0, FOLD_PAGE); events.length > 0;) {
       for (const event of events) this.projection.apply(event);
       events = options.store.readSince(this.projection.seq, FOLD_PAGE);
     }
@@ -114,10 +114,14 @@ export class InteractionRegistry {
     const expectedKind = PROTECTED_TOOL_KINDS[request.toolName];
     if (expectedKind !== undefined && expectedKind !== request.kind) {
       // R3.3: an allow/deny prompt cannot carry answers or plan feedback back.
-      return failure('invalid-message', `${request.toolName} must be announced as kind '${expectedKind}', not '${request.kind}'`);
+      return failure(
+        'invalid-message',
+        `${request.toolName} must be announced as kind '${expectedKind}', not '${request.kind}'`,
+      );
     }
     const known = this.projection.get(request.requestId);
-    if (known?.status === 'resolved' && known.resolution) return { ok: true, status: 'resolved', resolution: known.resolution };
+    if (known?.status === 'resolved' && known.resolution)
+      return { ok: true, status: 'resolved', resolution: known.resolution };
     if (known?.status === 'withdrawn') return { ok: true, status: 'withdrawn' };
     this.routes.set(request.requestId, { socketId, protocolRequestId: request.protocolRequestId });
     this.lastAnnounced.set(request.requestId, this.now().getTime());
@@ -139,12 +143,18 @@ export class InteractionRegistry {
    * restored from the log after a restart are known too, so they regain a route here.
    */
   reannounce(batch: AnnounceBatch, socketId: string): AnnounceBatchAck {
-    const ack = { ok: true as const, resolved: [] as { requestId: string; resolution: InteractionResolution }[], withdrawn: [] as string[], unknown: [] as string[] };
+    const ack = {
+      ok: true as const,
+      resolved: [] as { requestId: string; resolution: InteractionResolution }[],
+      withdrawn: [] as string[],
+      unknown: [] as string[],
+    };
     const now = this.now().getTime();
     for (const { requestId, protocolRequestId } of batch.entries) {
       const known = this.projection.get(requestId);
       if (!known) ack.unknown.push(requestId);
-      else if (known.status === 'resolved' && known.resolution) ack.resolved.push({ requestId, resolution: known.resolution });
+      else if (known.status === 'resolved' && known.resolution)
+        ack.resolved.push({ requestId, resolution: known.resolution });
       else if (known.status === 'withdrawn') ack.withdrawn.push(requestId);
       else {
         this.routes.set(requestId, { socketId, protocolRequestId });
@@ -160,7 +170,11 @@ export class InteractionRegistry {
     this.routes.delete(command.requestId);
     // Withdrawing an ended interaction is a harmless retry: nothing to change.
     if (view.status !== 'pending') return { ok: true };
-    const event: NewHostEvent = { type: 'interaction.withdrawn', at: this.now().toISOString(), requestId: command.requestId };
+    const event: NewHostEvent = {
+      type: 'interaction.withdrawn',
+      at: this.now().toISOString(),
+      requestId: command.requestId,
+    };
     if (command.reason !== undefined) event.reason = command.reason;
     this.commit([event]);
     return { ok: true };
@@ -197,7 +211,8 @@ export class InteractionRegistry {
   acknowledgeResolution(command: ResolutionAckCommand): SimpleAck {
     const view = this.projection.get(command.requestId);
     if (!view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    if (view.status !== 'resolved') return failure('invalid-message', `Interaction ${command.requestId} is not resolved`);
+    if (view.status !== 'resolved')
+      return failure('invalid-message', `Interaction ${command.requestId} is not resolved`);
     this.routes.delete(command.requestId);
     if (view.deliveredAt === undefined) {
       this.commit([{ type: 'interaction.delivered', at: this.now().toISOString(), requestId: command.requestId }]);
@@ -248,12 +263,17 @@ export class InteractionRegistry {
     // R6.1: one change reaches every pending interaction of every session at once.
     for (const view of this.projection.pending()) {
       const autoResolution = nextAutoResolution(view.kind, view.autoResolution, preferences, now);
-      if (autoResolution) events.push({ type: 'UserInputAutoResolutionUpdated', at, requestId: view.requestId, autoResolution });
+      if (autoResolution)
+        events.push({ type: 'UserInputAutoResolutionUpdated', at, requestId: view.requestId, autoResolution });
     }
     for (const event of this.commit(events)) {
       if (event.type !== 'UserInputAutoResolutionUpdated') continue;
       const route = this.routes.get(event.requestId);
-      if (route) this.notifier?.autoResolution(route.socketId, { requestId: event.requestId, autoResolution: event.autoResolution });
+      if (route)
+        this.notifier?.autoResolution(route.socketId, {
+          requestId: event.requestId,
+          autoResolution: event.autoResolution,
+        });
     }
     return { ok: true, preferences };
   }
@@ -271,7 +291,9 @@ export class InteractionRegistry {
   /** Resolves every question whose deadline has passed as accept with `answers: {}` (R6.4). */
   private resolveDue(): void {
     const now = this.now();
-    const due = this.deadlines.due(now.getTime()).filter((requestId) => this.projection.get(requestId)?.status === 'pending');
+    const due = this.deadlines
+      .due(now.getTime())
+      .filter((requestId) => this.projection.get(requestId)?.status === 'pending');
     if (due.length > 0) {
       this.resolve(due.map((requestId) => autoResolutionResolution(requestId, now)));
     } else {
@@ -280,11 +302,17 @@ export class InteractionRegistry {
   }
 
   private resolve(resolutions: InteractionResolution[]): void {
-    this.commit(resolutions.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })));
+    this.commit(
+      resolutions.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })),
+    );
     for (const resolution of resolutions) {
       const route = this.routes.get(resolution.requestId);
       if (route) {
-        this.notifier?.resolved(route.socketId, { requestId: resolution.requestId, protocolRequestId: route.protocolRequestId, resolution });
+        this.notifier?.resolved(route.socketId, {
+          requestId: resolution.requestId,
+          protocolRequestId: route.protocolRequestId,
+          resolution,
+        });
       }
     }
   }

@@ -3,12 +3,30 @@ import { type InteractionRequest, type InteractionResolution, type InteractionRe
 import { askUserQuestionTool } from '../core/ask-user-question-tool';
 import { childSubagentContext, withSubagentInteractionBroker } from '../core/subagent-interaction-broker';
 import { executeToolCall } from '../core/tool-executor';
-import { InvalidInteractionRequestError, createInteractionBroker, type InteractionTransport } from './interaction-broker';
+import {
+  InvalidInteractionRequestError,
+  createInteractionBroker,
+  type InteractionTransport,
+} from './interaction-broker';
 
 const questions = {
   questions: [
-    { question: 'Which DB?', header: 'DB', options: [{ label: 'Postgres (Recommended)', description: 'p' }, { label: 'SQLite', description: 's' }] },
-    { question: 'Cache?', header: 'Cache', options: [{ label: 'Redis', description: 'r' }, { label: 'None', description: 'n' }] },
+    {
+      question: 'Which DB?',
+      header: 'DB',
+      options: [
+        { label: 'Postgres (Recommended)', description: 'p' },
+        { label: 'SQLite', description: 's' },
+      ],
+    },
+    {
+      question: 'Cache?',
+      header: 'Cache',
+      options: [
+        { label: 'Redis', description: 'r' },
+        { label: 'None', description: 'n' },
+      ],
+    },
   ],
 };
 
@@ -34,7 +52,12 @@ function fakeTransport() {
   const respond = (response: InteractionResponse, index = 0) => {
     const announce = announces[index];
     if (!announce) throw new Error('nothing announced');
-    announce.resolve({ requestId: announce.request.requestId, response, resolvedBy: 'user', resolvedAt: '2030-01-01T00:00:00.000Z' });
+    announce.resolve({
+      requestId: announce.request.requestId,
+      response,
+      resolvedBy: 'user',
+      resolvedAt: '2030-01-01T00:00:00.000Z',
+    });
   };
   return { transport, announces, withdrawn, respond };
 }
@@ -49,7 +72,14 @@ describe('createInteractionBroker end to end with the executor', () => {
   it('[R3.2][R3.4] announces a question, maps the answers to modify and the model reads R4.1', async () => {
     const fake = fakeTransport();
     const broker = createInteractionBroker({ transport: fake.transport, now, newId: () => 'proto-1' });
-    const call = executeToolCall({ tool: askUserQuestionTool, input: questions, sessionId: 'sess', toolUseId: 'tu', broker, requestId: 'req-1' });
+    const call = executeToolCall({
+      tool: askUserQuestionTool,
+      input: questions,
+      sessionId: 'sess',
+      toolUseId: 'tu',
+      broker,
+      requestId: 'req-1',
+    });
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
     expect(fake.announces[0]?.request).toMatchObject({
       kind: 'question',
@@ -65,23 +95,36 @@ describe('createInteractionBroker end to end with the executor', () => {
     const result = await call;
     expect(result).toMatchObject({
       ok: true,
-      content: 'User has answered your questions: "Which DB?"="SQLite", "Cache?"="Redis". You can now continue with the user\'s answers in mind.',
+      content:
+        'User has answered your questions: "Which DB?"="SQLite", "Cache?"="Redis". You can now continue with the user\'s answers in mind.',
     });
     expect(fake.announces[0]?.signal.aborted).toBe(true);
   });
 
   it('[R4.3][R6.4] an auto-resolution (accept with answers {}) gives the best-judgment text', async () => {
     const fake = fakeTransport();
-    const call = executeToolCall({ tool: askUserQuestionTool, input: questions, sessionId: 's', broker: createInteractionBroker({ transport: fake.transport }) });
+    const call = executeToolCall({
+      tool: askUserQuestionTool,
+      input: questions,
+      sessionId: 's',
+      broker: createInteractionBroker({ transport: fake.transport }),
+    });
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
     fake.respond({ action: 'accept', content: { answers: {} } });
     const result = await call;
-    expect(result.ok ? result.content : '').toContain('Continue using your best judgment; do not treat this as a rejection');
+    expect(result.ok ? result.content : '').toContain(
+      'Continue using your best judgment; do not treat this as a rejection',
+    );
   });
 
   it('[R3.6][R3.7] a decline with a reason is the error the model sees', async () => {
     const fake = fakeTransport();
-    const call = executeToolCall({ tool: askUserQuestionTool, input: questions, sessionId: 's', broker: createInteractionBroker({ transport: fake.transport }) });
+    const call = executeToolCall({
+      tool: askUserQuestionTool,
+      input: questions,
+      sessionId: 's',
+      broker: createInteractionBroker({ transport: fake.transport }),
+    });
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
     fake.respond({ action: 'decline', message: 'wrong project' });
     expect(await call).toEqual({ ok: false, error: 'AskUserQuestion was declined: wrong project', recoverable: true });
@@ -92,7 +135,12 @@ describe('createInteractionBroker end to end with the executor', () => {
     const fake = fakeTransport();
     let n = 0;
     const broker = createInteractionBroker({ transport: fake.transport, newId: () => `proto-${++n}` });
-    const pending = broker.requestPermission({ requestId: 'req-9', sessionId: 's', toolName: 'AskUserQuestion', input: questions });
+    const pending = broker.requestPermission({
+      requestId: 'req-9',
+      sessionId: 's',
+      toolName: 'AskUserQuestion',
+      input: questions,
+    });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(fake.announces.map((a) => [a.request.requestId, a.request.protocolRequestId])).toEqual([
       ['req-9', 'proto-1'],
@@ -110,8 +158,18 @@ describe('createInteractionBroker end to end with the executor', () => {
     vi.useFakeTimers();
     const fake = fakeTransport();
     const broker = createInteractionBroker({ transport: fake.transport });
-    const pending = broker.requestPermission({ requestId: 'mine', sessionId: 's', toolName: 'Bash', input: { command: 'ls' } });
-    fake.announces[0]?.resolve({ requestId: 'other', response: { action: 'accept' }, resolvedBy: 'user', resolvedAt: '2030-01-01T00:00:00.000Z' });
+    const pending = broker.requestPermission({
+      requestId: 'mine',
+      sessionId: 's',
+      toolName: 'Bash',
+      input: { command: 'ls' },
+    });
+    fake.announces[0]?.resolve({
+      requestId: 'other',
+      response: { action: 'accept' },
+      resolvedBy: 'user',
+      resolvedAt: '2030-01-01T00:00:00.000Z',
+    });
     await vi.advanceTimersByTimeAsync(1_000);
     fake.announces[1]?.resolve({ nonsense: true } as unknown as InteractionResolution);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -123,7 +181,10 @@ describe('createInteractionBroker end to end with the executor', () => {
     const fake = fakeTransport();
     const controller = new AbortController();
     const broker = createInteractionBroker({ transport: fake.transport });
-    const pending = broker.requestPermission({ requestId: 'req-a', sessionId: 's', toolName: 'AskUserQuestion', input: questions }, { signal: controller.signal });
+    const pending = broker.requestPermission(
+      { requestId: 'req-a', sessionId: 's', toolName: 'AskUserQuestion', input: questions },
+      { signal: controller.signal },
+    );
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
@@ -134,19 +195,24 @@ describe('createInteractionBroker end to end with the executor', () => {
   it('rejects input that does not fit the interaction kind, without announcing', async () => {
     const fake = fakeTransport();
     const broker = createInteractionBroker({ transport: fake.transport });
-    await expect(broker.requestPermission({ requestId: 'r', sessionId: 's', toolName: 'ExitPlanMode', input: { plan: '' } })).rejects.toBeInstanceOf(
-      InvalidInteractionRequestError,
-    );
-    await expect(broker.requestPermission({ requestId: '', sessionId: 's', toolName: 'Bash', input: {} })).rejects.toBeInstanceOf(
-      InvalidInteractionRequestError,
-    );
+    await expect(
+      broker.requestPermission({ requestId: 'r', sessionId: 's', toolName: 'ExitPlanMode', input: { plan: '' } }),
+    ).rejects.toBeInstanceOf(InvalidInteractionRequestError);
+    await expect(
+      broker.requestPermission({ requestId: '', sessionId: 's', toolName: 'Bash', input: {} }),
+    ).rejects.toBeInstanceOf(InvalidInteractionRequestError);
     expect(fake.announces).toHaveLength(0);
   });
 
   it('[R3.2] plan approval and permissions map accept/decline', async () => {
     const fake = fakeTransport();
     const broker = createInteractionBroker({ transport: fake.transport });
-    const plan = broker.requestPermission({ requestId: 'p', sessionId: 's', toolName: 'ExitPlanMode', input: { plan: '1. do it' } });
+    const plan = broker.requestPermission({
+      requestId: 'p',
+      sessionId: 's',
+      toolName: 'ExitPlanMode',
+      input: { plan: '1. do it' },
+    });
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
     expect(fake.announces[0]?.request.kind).toBe('plan-approval');
     fake.respond({ action: 'decline', message: 'add tests' });
@@ -156,14 +222,30 @@ describe('createInteractionBroker end to end with the executor', () => {
   it('[R7.1][R7.2] a nested subagent question reaches the root session with the asker as origin', async () => {
     const fake = fakeTransport();
     const root = createInteractionBroker({ transport: fake.transport });
-    const child = childSubagentContext({ sessionId: 'root' }, { agentId: 'a1', agentName: 'planner', sessionId: 'child' });
+    const child = childSubagentContext(
+      { sessionId: 'root' },
+      { agentId: 'a1', agentName: 'planner', sessionId: 'child' },
+    );
     const grandchild = childSubagentContext(child, { agentId: 'a2', agentName: 'researcher', sessionId: 'grandchild' });
     const broker = withSubagentInteractionBroker(withSubagentInteractionBroker(root, child), grandchild);
-    const call = executeToolCall({ tool: askUserQuestionTool, input: questions, sessionId: 'grandchild', turnId: 't', broker });
+    const call = executeToolCall({
+      tool: askUserQuestionTool,
+      input: questions,
+      sessionId: 'grandchild',
+      turnId: 't',
+      broker,
+    });
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
     expect(fake.announces[0]?.request).toMatchObject({
       sessionId: 'root',
-      origin: { kind: 'subagent', label: 'planner › researcher', depth: 2, sessionId: 'grandchild', parentSessionId: 'child', turnId: 't' },
+      origin: {
+        kind: 'subagent',
+        label: 'planner › researcher',
+        depth: 2,
+        sessionId: 'grandchild',
+        parentSessionId: 'child',
+        turnId: 't',
+      },
     });
     fake.respond({ action: 'accept', content: { answers: { 'Cache?': 'None' } } });
     const result = await call;

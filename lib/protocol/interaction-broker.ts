@@ -13,7 +13,11 @@ import {
 import { errorMessage, formatIssues } from '../core/format-issues';
 import { type BrokerResult, type PermissionBrokerPort, type PermissionRequest } from '../core/tool-types';
 import { interactionKindForTool } from './interaction-kind';
-import { INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS, FatalInteractionError, withInteractionRequestRecovery } from './request-recovery';
+import {
+  INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,
+  FatalInteractionError,
+  withInteractionRequestRecovery,
+} from './request-recovery';
 import { responseToBrokerResult } from './response-to-broker-result';
 
 /**
@@ -58,7 +62,9 @@ export function buildInteractionRequest(request: PermissionRequest, createdAt: D
   const kind: InteractionKind = interactionKindForTool(request.toolName);
   const input = INPUT_SCHEMAS[kind].safeParse(request.input);
   if (!input.success) {
-    throw new InvalidInteractionRequestError(`Invalid ${kind} input for ${request.toolName}: ${formatIssues(input.error.issues)}`);
+    throw new InvalidInteractionRequestError(
+      `Invalid ${kind} input for ${request.toolName}: ${formatIssues(input.error.issues)}`,
+    );
   }
   const candidate = {
     kind,
@@ -74,7 +80,9 @@ export function buildInteractionRequest(request: PermissionRequest, createdAt: D
   };
   const parsed = InteractionRequestSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new InvalidInteractionRequestError(`Invalid interaction request for ${request.toolName}: ${formatIssues(parsed.error.issues)}`);
+    throw new InvalidInteractionRequestError(
+      `Invalid interaction request for ${request.toolName}: ${formatIssues(parsed.error.issues)}`,
+    );
   }
   // Each field can be within its limit while the whole is not (previews, multi-byte text). The host
   // drops a connection that sends more than MAX_MESSAGE_BYTES, so re-announcing would loop forever.

@@ -34,9 +34,15 @@ describe('normalizeAskUserQuestionResponseContent', () => {
   });
 
   it('[R5.2] maps answer_index + answer by position with several questions', () => {
-    expect(normalizeAskUserQuestionResponseContent(input(3), { answer_index: 1, answer: 'B' })).toEqual({ answers: { 'Q2?': 'B' } });
-    expect(normalizeAskUserQuestionResponseContent(input(3), { answer_index: 9, answer: 'B' })).toEqual({ answers: {} });
-    expect(normalizeAskUserQuestionResponseContent(input(3), { answer_index: '1', answer: 'B' })).toEqual({ answers: {} });
+    expect(normalizeAskUserQuestionResponseContent(input(3), { answer_index: 1, answer: 'B' })).toEqual({
+      answers: { 'Q2?': 'B' },
+    });
+    expect(normalizeAskUserQuestionResponseContent(input(3), { answer_index: 9, answer: 'B' })).toEqual({
+      answers: {},
+    });
+    expect(normalizeAskUserQuestionResponseContent(input(3), { answer_index: '1', answer: 'B' })).toEqual({
+      answers: {},
+    });
   });
 
   it('[R5.2] maps a bare answer only when there is one question', () => {
@@ -72,11 +78,16 @@ describe('normalizeAskUserQuestionResponseContent', () => {
       answers: {},
       annotations: { 'Q1?': { preview: 7, notes: ' ' }, 'Q2?': { preview: 'p' }, 'Q9?': { notes: 'n' }, 'Q3?': 'x' },
     };
-    expect(normalizeAskUserQuestionResponseContent(input(2), content)).toEqual({ answers: {}, annotations: { 'Q2?': { preview: 'p' } } });
+    expect(normalizeAskUserQuestionResponseContent(input(2), content)).toEqual({
+      answers: {},
+      annotations: { 'Q2?': { preview: 'p' } },
+    });
   });
 
   it('[R5.4] treats question texts such as __proto__ as ordinary keys', () => {
-    const tricky: AskUserQuestionInput = { questions: [{ ...input(1).questions[0], question: '__proto__' } as AskUserQuestionInput['questions'][0]] };
+    const tricky: AskUserQuestionInput = {
+      questions: [{ ...input(1).questions[0], question: '__proto__' } as AskUserQuestionInput['questions'][0]],
+    };
     const content = JSON.parse('{"answers":{"__proto__":"A"}}') as unknown;
     const result = normalizeAskUserQuestionResponseContent(tricky, content);
     expect(Object.keys(result.answers ?? {})).toEqual(['__proto__']);
@@ -85,7 +96,9 @@ describe('normalizeAskUserQuestionResponseContent', () => {
 
   it('[R5.4] never throws for a malformed input', () => {
     for (const bad of [null, undefined, {}, { questions: 'x' }, { questions: [null, 3, { question: 5 }] }]) {
-      expect(normalizeAskUserQuestionResponseContent(bad as unknown as AskUserQuestionInput, { answers: { x: 'y' } })).toEqual({
+      expect(
+        normalizeAskUserQuestionResponseContent(bad as unknown as AskUserQuestionInput, { answers: { x: 'y' } }),
+      ).toEqual({
         answers: {},
       });
       expect(normalizeAskUserQuestionAnswers(bad as unknown as AskUserQuestionInput, 'x')).toEqual({});
@@ -108,7 +121,24 @@ function random(seed: number) {
 function generator(seed: number) {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-  const keys = ['Q1?', 'Q2?', 'Q3?', 'Q4?', 'q1?', 'answers', 'answer', 'answer_0', 'answer_1', 'answer_3', 'answer_index', 'annotations', '__proto__', 'constructor', '', ' '];
+  const keys = [
+    'Q1?',
+    'Q2?',
+    'Q3?',
+    'Q4?',
+    'q1?',
+    'answers',
+    'answer',
+    'answer_0',
+    'answer_1',
+    'answer_3',
+    'answer_index',
+    'annotations',
+    '__proto__',
+    'constructor',
+    '',
+    ' ',
+  ];
   const value = (depth: number): unknown => {
     const kind = pick(['string', 'blank', 'number', 'bool', 'null', 'undefined', 'array', 'object', 'object'] as const);
     switch (kind) {
@@ -147,7 +177,8 @@ function generator(seed: number) {
     const answer = () => (next() < 0.6 ? pick(['A', 'B', 'A, B', ' ', 'typed text']) : value(2));
     const result: Record<string, unknown> = record(keys, answer);
     if (next() < 0.7) result.answers = next() < 0.8 ? record(keys, answer) : value(1);
-    if (next() < 0.4) result.annotations = record(keys, () => (next() < 0.7 ? { preview: value(3), notes: value(3), x: 1 } : value(2)));
+    if (next() < 0.4)
+      result.annotations = record(keys, () => (next() < 0.7 ? { preview: value(3), notes: value(3), x: 1 } : value(2)));
     return result;
   };
   return { value, content, pick, next };
@@ -165,13 +196,17 @@ describe('normalization properties (seeded, generated)', () => {
       const result = normalizeAskUserQuestionResponseContent(shape, content);
       const context = `seed ${seed}: ${JSON.stringify(content)?.slice(0, 300)}`;
 
-      expect(Object.keys(result).every((key) => key === 'answers' || key === 'annotations'), context).toBe(true);
+      expect(
+        Object.keys(result).every((key) => key === 'answers' || key === 'annotations'),
+        context,
+      ).toBe(true);
       for (const [key, answer] of Object.entries(result.answers ?? {})) {
         expect(texts.has(key), context).toBe(true);
         expect(typeof answer === 'string' && answer.trim() !== '', context).toBe(true);
       }
       for (const key of Object.keys(result.annotations ?? {})) expect(texts.has(key), context).toBe(true);
-      if (typeof content !== 'object' || content === null || Array.isArray(content)) expect(result, context).toEqual({});
+      if (typeof content !== 'object' || content === null || Array.isArray(content))
+        expect(result, context).toEqual({});
       // Whatever normalization keeps must pass the handler's schema.
       if (Object.keys(result.answers ?? {}).length > 0) nonEmptyAnswers += 1;
       if (result.answers !== undefined) {

@@ -109,7 +109,10 @@ function normalizeAnnotations(texts: Set<string>, value: unknown): AskUserQuesti
  * content that is missing or not an object injects nothing (a legacy approve).
  * Never throws.
  */
-export function normalizeAskUserQuestionResponseContent(input: Questions, content: unknown): NormalizedAskUserQuestionContent {
+export function normalizeAskUserQuestionResponseContent(
+  input: Questions,
+  content: unknown,
+): NormalizedAskUserQuestionContent {
   if (!isRecord(content)) return {};
   const texts = questionTexts(input);
   const result: NormalizedAskUserQuestionContent = {};

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FatalInteractionError, INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS, withInteractionRequestRecovery } from './request-recovery';
+import {
+  FatalInteractionError,
+  INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,
+  withInteractionRequestRecovery,
+} from './request-recovery';
 
 interface Call {
   id: string;
@@ -58,11 +62,14 @@ describe('withInteractionRequestRecovery', () => {
 
   it('[R8.1] a send that throws synchronously is retried as well', async () => {
     let attempts = 0;
-    const pending = withInteractionRequestRecovery((id) => {
-      attempts += 1;
-      if (attempts === 1) throw new Error('not connected');
-      return Promise.resolve(id);
-    }, { newProtocolRequestId: ids() });
+    const pending = withInteractionRequestRecovery(
+      (id) => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('not connected');
+        return Promise.resolve(id);
+      },
+      { newProtocolRequestId: ids() },
+    );
     await vi.advanceTimersByTimeAsync(1000);
     await expect(pending).resolves.toBe('p2');
   });
@@ -86,7 +93,10 @@ describe('withInteractionRequestRecovery', () => {
     const pending = withInteractionRequestRecovery(send, { newProtocolRequestId: ids() });
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(calls.length).toBeGreaterThan(500);
-    expect(calls.filter((c) => !c.signal.aborted).map((c) => c.id)).toEqual([`p${calls.length - 1}`, `p${calls.length}`]);
+    expect(calls.filter((c) => !c.signal.aborted).map((c) => c.id)).toEqual([
+      `p${calls.length - 1}`,
+      `p${calls.length}`,
+    ]);
     calls.at(-1)?.resolve('answered');
     await expect(pending).resolves.toBe('answered');
   });
@@ -107,7 +117,9 @@ describe('withInteractionRequestRecovery', () => {
 
   it('[R8.3] an already-aborted signal never sends', async () => {
     const { send } = controllableSend();
-    await expect(withInteractionRequestRecovery(send, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(withInteractionRequestRecovery(send, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(send).not.toHaveBeenCalled();
   });
 
@@ -133,6 +145,8 @@ describe('withInteractionRequestRecovery', () => {
 
 describe('withInteractionRequestRecovery arguments', () => {
   it('[R8.1] rejects with a TypeError when send is not a function', async () => {
-    await expect(withInteractionRequestRecovery(undefined as unknown as () => Promise<string>)).rejects.toBeInstanceOf(TypeError);
+    await expect(withInteractionRequestRecovery(undefined as unknown as () => Promise<string>)).rejects.toBeInstanceOf(
+      TypeError,
+    );
   });
 });

@@ -44,7 +44,9 @@ export function withInteractionRequestRecovery<T>(
   options: InteractionRequestRecoveryOptions = {},
 ): Promise<T> {
   const intervalMs =
-    typeof options.intervalMs === 'number' && options.intervalMs > 0 ? options.intervalMs : INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS;
+    typeof options.intervalMs === 'number' && options.intervalMs > 0
+      ? options.intervalMs
+      : INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS;
   const newId = options.newProtocolRequestId ?? (() => globalThis.crypto.randomUUID());
   const isFatal = options.isFatal ?? ((error: unknown) => error instanceof FatalInteractionError);
   const external = options.signal;

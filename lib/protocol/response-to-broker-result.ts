@@ -25,7 +25,9 @@ function reasonOf(response: UserInputResponseLike): string | undefined {
 const withReason = (base: string, reason: string | undefined) => (reason ? `${base}: ${reason}` : base);
 
 function actionOf(response: unknown): string {
-  return typeof response === 'object' && response !== null && typeof (response as { action?: unknown }).action === 'string'
+  return typeof response === 'object' &&
+    response !== null &&
+    typeof (response as { action?: unknown }).action === 'string'
     ? (response as { action: string }).action
     : 'cancel';
 }
@@ -44,7 +46,8 @@ export function userInputResponseToBrokerResult(
     const normalized = normalizeAskUserQuestionResponseContent(input, response.content);
     return { decision: 'modify', modifiedInput: { ...input, ...normalized }, resolvedAt: now };
   }
-  if (action === 'decline') return { decision: 'deny', message: withReason(ASK_USER_QUESTION_DECLINED, reasonOf(response)) };
+  if (action === 'decline')
+    return { decision: 'deny', message: withReason(ASK_USER_QUESTION_DECLINED, reasonOf(response)) };
   return { decision: 'deny', message: ASK_USER_QUESTION_CANCELLED };
 }
 
@@ -54,7 +57,12 @@ export function planApprovalResponseToBrokerResult(response: UserInputResponseLi
   if (action === 'accept') return { decision: 'allow' };
   if (action === 'decline') {
     const feedback = reasonOf(response);
-    return { decision: 'deny', message: feedback ? `${PLAN_REJECTED}: ${feedback}` : `${PLAN_REJECTED}. Stay in plan mode and ask what should change.` };
+    return {
+      decision: 'deny',
+      message: feedback
+        ? `${PLAN_REJECTED}: ${feedback}`
+        : `${PLAN_REJECTED}. Stay in plan mode and ask what should change.`,
+    };
   }
   return { decision: 'deny', message: PLAN_APPROVAL_CANCELLED };
 }

@@ -42,6 +42,8 @@ export function approvalTool(
     description: `${name} (requires the user's approval)`,
     inputSchema: PermissionInputSchema,
     metadata: { ...APPROVAL_METADATA, permissionKey: `tool.${name}`, approvalReason: `runs ${name}` },
-    handler: (input) => ({ content: run(typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {}) }),
+    handler: (input) => ({
+      content: run(typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {}),
+    }),
   };
 }

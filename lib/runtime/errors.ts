@@ -4,13 +4,7 @@ import { START_HINT } from './host-address';
 
 /** Why talking to the host failed, in terms a CLI can map to exit codes and hints. */
 export type HostConnectionErrorCode =
-  | 'unreachable'
-  | 'no-token'
-  | 'unauthorized'
-  | 'protocol-mismatch'
-  | 'rejected'
-  | 'withdrawn'
-  | 'closed';
+  'unreachable' | 'no-token' | 'unauthorized' | 'protocol-mismatch' | 'rejected' | 'withdrawn' | 'closed';
 
 /**
  * A failure a person can act on: the message says what to do. It is fatal to the

@@ -5,7 +5,8 @@ import path from 'node:path';
 /** Where the host listens when nothing else says so. */
 export const DEFAULT_HOST_PORT = 4417;
 export const DEFAULT_HOST_URL = `http://127.0.0.1:${DEFAULT_HOST_PORT}`;
-export const START_HINT = 'Start it with `askaway start` (or `npm start` in the checkout) (or set ASKAWAY_URL to a running host).';
+export const START_HINT =
+  'Start it with `askaway start` (or `npm start` in the checkout) (or set ASKAWAY_URL to a running host).';
 
 type Env = Record<string, string | undefined>;
 

@@ -38,13 +38,20 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     runtime = createRuntimeClient({ url: host.url, token: host.token });
     await runtime.connection.ready();
     phone = await connectScriptedRemote(host.url, host.token);
-    const call = executeToolCall({ tool: askUserQuestionTool, input: TWO_QUESTIONS, sessionId: 'root', broker: runtime.broker });
+    const call = executeToolCall({
+      tool: askUserQuestionTool,
+      input: TWO_QUESTIONS,
+      sessionId: 'root',
+      broker: runtime.broker,
+    });
     const question = await phone.next();
     expect(await phone.respond(question.requestId, ANSWER)).toMatchObject({ ok: true, status: 'accepted' });
     await expect(call).resolves.toMatchObject({ ok: true });
 
     const delivered = () => host.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.delivered');
-    await vi.waitFor(() => expect(delivered().map((event) => event.requestId)).toEqual([question.requestId]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(delivered().map((event) => event.requestId)).toEqual([question.requestId]), {
+      timeout: 5_000,
+    });
     expect(dropped).toBe(1);
     // Nothing is left to confirm, so no later reconnect sends it again.
     const live = runtime.connection;
@@ -73,7 +80,12 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     runtime = createRuntimeClient({ url: first.url, token: first.token });
     await runtime.connection.ready();
     phone = await connectScriptedRemote(first.url, first.token);
-    const call = executeToolCall({ tool: askUserQuestionTool, input: TWO_QUESTIONS, sessionId: 'root', broker: runtime.broker });
+    const call = executeToolCall({
+      tool: askUserQuestionTool,
+      input: TWO_QUESTIONS,
+      sessionId: 'root',
+      broker: runtime.broker,
+    });
     const question = await phone.next();
     await phone.respond(question.requestId, ANSWER);
     await expect(call).resolves.toMatchObject({ ok: true });
@@ -83,7 +95,10 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     await first.close();
 
     const second = await startTestHost({ dataDir, port });
-    const delivered = () => second.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.delivered');
-    await vi.waitFor(() => expect(delivered().map((event) => event.requestId)).toEqual([question.requestId]), { timeout: 8_000 });
+    const delivered = () =>
+      second.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.delivered');
+    await vi.waitFor(() => expect(delivered().map((event) => event.requestId)).toEqual([question.requestId]), {
+      timeout: 8_000,
+    });
   });
 });

@@ -23,7 +23,12 @@ describe('host connection against a real host', () => {
     runtime = createRuntimeClient({ url: host.url, token: host.token, label: 'test runtime' });
     await runtime.connection.ready();
     phone = await connectScriptedRemote(host.url, host.token);
-    const call = executeToolCall({ tool: askUserQuestionTool, input: TWO_QUESTIONS, sessionId: 'root', broker: runtime.broker });
+    const call = executeToolCall({
+      tool: askUserQuestionTool,
+      input: TWO_QUESTIONS,
+      sessionId: 'root',
+      broker: runtime.broker,
+    });
     const question = await phone.next();
 
     const live = runtime.connection;
@@ -34,9 +39,15 @@ describe('host connection against a real host', () => {
     await vi.waitFor(() => expect(host.registry.snapshot().pending).toHaveLength(1));
     expect(phone.pending()).toHaveLength(1);
 
-    const ack = await phone.respond(question.requestId, { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+    const ack = await phone.respond(question.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which database?': 'SQLite' } },
+    });
     expect(ack).toMatchObject({ ok: true, status: 'accepted' });
-    await expect(call).resolves.toMatchObject({ ok: true, content: expect.stringContaining('"Which database?"="SQLite"') });
+    await expect(call).resolves.toMatchObject({
+      ok: true,
+      content: expect.stringContaining('"Which database?"="SQLite"'),
+    });
     await vi.waitFor(() => {
       const delivered = host.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.delivered');
       expect(delivered.map((event) => event.requestId)).toEqual([question.requestId]);
@@ -50,7 +61,12 @@ describe('host connection against a real host', () => {
     phone = await connectScriptedRemote(host.url, host.token);
     const drops: boolean[] = [];
     runtime.connection.onConnectionChange((up) => drops.push(up));
-    const normal = executeToolCall({ tool: askUserQuestionTool, input: TWO_QUESTIONS, sessionId: 'root', broker: runtime.broker });
+    const normal = executeToolCall({
+      tool: askUserQuestionTool,
+      input: TWO_QUESTIONS,
+      sessionId: 'root',
+      broker: runtime.broker,
+    });
     const question = await phone.next();
 
     // Every field within its own limit (4 questions, 4 options, 20,000-character previews), 320 kB in all.
@@ -59,13 +75,25 @@ describe('host connection against a real host', () => {
         question: `Which layout ${n}?`,
         header: `Layout ${n}`,
         multiSelect: false,
-        options: ['A', 'B', 'C', 'D'].map((label) => ({ label, description: `Layout ${label}`, preview: label.repeat(20_000) })),
+        options: ['A', 'B', 'C', 'D'].map((label) => ({
+          label,
+          description: `Layout ${label}`,
+          preview: label.repeat(20_000),
+        })),
       })),
     };
-    const tooLarge = await executeToolCall({ tool: askUserQuestionTool, input: huge, sessionId: 'root', broker: runtime.broker });
+    const tooLarge = await executeToolCall({
+      tool: askUserQuestionTool,
+      input: huge,
+      sessionId: 'root',
+      broker: runtime.broker,
+    });
     expect(tooLarge).toMatchObject({ ok: false, error: expect.stringContaining('too large') });
 
-    const ack = await phone.respond(question.requestId, { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+    const ack = await phone.respond(question.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which database?': 'SQLite' } },
+    });
     expect(ack).toMatchObject({ ok: true, status: 'accepted' });
     await expect(normal).resolves.toMatchObject({ ok: true });
     expect(drops).toEqual([]);
@@ -75,7 +103,12 @@ describe('host connection against a real host', () => {
     const host = await startTestHost();
     runtime = createRuntimeClient({ url: host.url, token: 'not-the-token' });
     await expect(runtime.connection.ready()).rejects.toMatchObject({ code: 'unauthorized' });
-    const result = await executeToolCall({ tool: askUserQuestionTool, input: TWO_QUESTIONS, sessionId: 'root', broker: runtime.broker });
+    const result = await executeToolCall({
+      tool: askUserQuestionTool,
+      input: TWO_QUESTIONS,
+      sessionId: 'root',
+      broker: runtime.broker,
+    });
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('refused the token') });
   });
 });

@@ -165,7 +165,9 @@ describe('host connection', () => {
     live.announce(request('u2', 'u2-p2'), new AbortController().signal).catch(() => undefined);
     await expect(answered).resolves.toMatchObject({ requestId: 'u2' });
     await vi.waitFor(() => expect(host.resolutionAcks).toEqual(['u2']));
-    await vi.waitFor(() => expect(host.announces.map((item) => item.protocolRequestId)).toEqual(['u1-p1', 'u2-p1', 'u1-p2']));
+    await vi.waitFor(() =>
+      expect(host.announces.map((item) => item.protocolRequestId)).toEqual(['u1-p1', 'u2-p1', 'u1-p2']),
+    );
     expect(host.batches).toHaveLength(1);
     host.unknownInBatch.delete('u1');
     host.resolve('u1', resolution('u1'));
@@ -230,7 +232,10 @@ describe('host discovery', () => {
   it('prefers ASKAWAY_URL, then host.json, then the default address', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'askaway-discovery-'));
     expect(resolveHostAddress({ ASKAWAY_DATA_DIR: dataDir })).toBe(DEFAULT_HOST_URL);
-    writeFileSync(path.join(dataDir, 'host.json'), JSON.stringify({ url: 'http://127.0.0.1:5000/', pid: 1, port: 5000 }));
+    writeFileSync(
+      path.join(dataDir, 'host.json'),
+      JSON.stringify({ url: 'http://127.0.0.1:5000/', pid: 1, port: 5000 }),
+    );
     expect(resolveHostAddress({ ASKAWAY_DATA_DIR: dataDir })).toBe('http://127.0.0.1:5000');
     expect(resolveHostAddress({ ASKAWAY_DATA_DIR: dataDir, ASKAWAY_URL: 'http://example.test:1' })).toBe(
       'http://example.test:1',

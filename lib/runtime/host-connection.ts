@@ -164,7 +164,8 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
         return;
       }
       answered += entries.length - ack.unknown.length;
-      for (const { requestId, resolution } of ack.resolved) if (resolution.requestId === requestId) applyResolved(requestId, resolution);
+      for (const { requestId, resolution } of ack.resolved)
+        if (resolution.requestId === requestId) applyResolved(requestId, resolution);
       for (const requestId of ack.withdrawn) applyWithdrawn(requestId);
       if (sentIn !== generation) return;
       // The host lost this request (restarted on another data dir): it needs the full request again.
@@ -193,7 +194,8 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       answered += 1;
       if (ack.status === 'pending') {
         if (sentIn === generation && latest.has(request.requestId)) accepted.add(request.requestId);
-        for (const listener of autoListeners) listener({ requestId: request.requestId, autoResolution: ack.autoResolution });
+        for (const listener of autoListeners)
+          listener({ requestId: request.requestId, autoResolution: ack.autoResolution });
       } else if (ack.status === 'resolved') {
         applyResolved(request.requestId, ack.resolution);
       } else {

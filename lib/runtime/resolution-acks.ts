@@ -7,7 +7,13 @@ const ACK_RETRY_MS = 1_000;
 
 export interface AckSocket {
   readonly connected: boolean;
-  timeout(ms: number): { emit(event: 'resolution:ack', command: { requestId: string }, ack: (error: Error | null, raw: unknown) => void): void };
+  timeout(ms: number): {
+    emit(
+      event: 'resolution:ack',
+      command: { requestId: string },
+      ack: (error: Error | null, raw: unknown) => void,
+    ): void;
+  };
 }
 
 /**
@@ -63,7 +69,9 @@ export class ResolutionAcks {
           if (this.unconfirmed.get(requestId) !== attempt) return;
           const ack = error ? undefined : SimpleAckSchema.safeParse(raw);
           const transient =
-            ack === undefined || !ack.success || (!ack.data.ok && (ack.data.error.code === 'rate-limited' || ack.data.error.code === 'internal'));
+            ack === undefined ||
+            !ack.success ||
+            (!ack.data.ok && (ack.data.error.code === 'rate-limited' || ack.data.error.code === 'internal'));
           if (!transient) {
             // Confirmed, or refused for good (unknown interaction after a data-dir reset): retrying cannot help.
             this.unconfirmed.delete(requestId);

@@ -6,7 +6,10 @@ import { connectToHost, type ConnectToHostOptions, type HostConnection } from '.
  * The broker every runtime uses: the protocol's interaction broker (dispatch,
  * normalization, re-announce recovery, withdraw on abort) over the host connection.
  */
-export function createRuntimeBroker(connection: HostConnection, options: { reannounceIntervalMs?: number } = {}): PermissionBrokerPort {
+export function createRuntimeBroker(
+  connection: HostConnection,
+  options: { reannounceIntervalMs?: number } = {},
+): PermissionBrokerPort {
   return createInteractionBroker({ transport: connection, reannounceIntervalMs: options.reannounceIntervalMs });
 }
 

@@ -50,7 +50,12 @@ async function compressOne(file) {
     await writeFile(`${file}.gz`, gz);
     written += 1;
   }
-  return { raw: source.length, br: Math.min(br.length, source.length), gz: Math.min(gz.length, source.length), files: written };
+  return {
+    raw: source.length,
+    br: Math.min(br.length, source.length),
+    gz: Math.min(gz.length, source.length),
+    files: written,
+  };
 }
 
 /** Compresses every text file under `outDir`; returns counts and byte totals for the build log. */

@@ -22,21 +22,21 @@ export const CSP_HEADER_FILE = path.join('_askaway', 'csp-header.txt');
  *   it inherits this whole policy and adds its own meta policy that blocks every load.
  */
 export const BASE_DIRECTIVES = [
-  ["default-src", "'self'"],
-  ["style-src", "'self'", "'unsafe-inline'"],
-  ["img-src", "'self'", 'data:'],
-  ["font-src", "'self'"],
-  ["connect-src", "'self'", 'http:', 'https:', 'ws:', 'wss:'],
-  ["frame-src", "'none'"],
-  ["worker-src", "'self'"],
-  ["manifest-src", "'self'"],
-  ["object-src", "'none'"],
-  ["base-uri", "'none'"],
-  ["form-action", "'none'"],
+  ['default-src', "'self'"],
+  ['style-src', "'self'", "'unsafe-inline'"],
+  ['img-src', "'self'", 'data:'],
+  ['font-src', "'self'"],
+  ['connect-src', "'self'", 'http:', 'https:', 'ws:', 'wss:'],
+  ['frame-src', "'none'"],
+  ['worker-src', "'self'"],
+  ['manifest-src', "'self'"],
+  ['object-src', "'none'"],
+  ['base-uri', "'none'"],
+  ['form-action', "'none'"],
 ];
 
 /** Directives a `<meta>` policy may not carry; they go in the HTTP header only. */
-const HEADER_ONLY = [["frame-ancestors", "'none'"]];
+const HEADER_ONLY = [['frame-ancestors', "'none'"]];
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 

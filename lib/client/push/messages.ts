@@ -4,29 +4,36 @@ import { type PushUnsupportedReason } from './support';
 /** The Notifications section's words (kept beside push so the shared table stays small). */
 const en = {
   enable: 'Notify this device',
-  enabled_explain: 'This device gets a notification when a question waits and the app is not open. Tapping it opens the question.',
-  disabled_explain: 'Turn on to hear about waiting questions while the app is closed. Your browser will ask for permission.',
-  burst_explain: 'Many questions at once arrive as one notification; a notification disappears once the question is answered anywhere.',
+  enabled_explain:
+    'This device gets a notification when a question waits and the app is not open. Tapping it opens the question.',
+  disabled_explain:
+    'Turn on to hear about waiting questions while the app is closed. Your browser will ask for permission.',
+  burst_explain:
+    'Many questions at once arrive as one notification; a notification disappears once the question is answered anywhere.',
   test: 'Send test notification',
   test_sent: 'Test sent. It should appear within a few seconds.',
   test_ntfy_sent: 'Test sent to ntfy.',
   test_failed: 'The test did not arrive: {detail}',
-  test_expired: 'The browser no longer accepts notifications for this subscription. Turn notifications off and on again.',
+  test_expired:
+    'The browser no longer accepts notifications for this subscription. Turn notifications off and on again.',
   working: 'Working…',
   offline: 'Connect to the host to change notifications.',
   denied: 'Notifications are blocked for this site. Allow them in the browser’s site settings, then come back.',
   dismissed: 'No permission given. Tap again when you are ready.',
   failed: 'Could not turn on notifications: {detail}',
   ntfy_label: 'ntfy topic URL (optional)',
-  ntfy_hint: 'Also publish waiting questions to an ntfy topic, e.g. https://ntfy.sh/your-secret-topic. Shared by every device of this host. Anyone who knows the topic can read the questions: pick a long, random name.',
+  ntfy_hint:
+    'Also publish waiting questions to an ntfy topic, e.g. https://ntfy.sh/your-secret-topic. Shared by every device of this host. Anyone who knows the topic can read the questions: pick a long, random name.',
   ntfy_save: 'Save',
   ntfy_clear: 'Remove',
   ntfy_saved: 'Saved.',
   ntfy_invalid: 'Enter an http(s) URL.',
   unsupported: {
-    'ios-not-installed': 'On iPhone and iPad, notifications only work in the installed app: tap Share, then “Add to Home Screen”, and open Askaway from there (iOS 16.4 or later).',
+    'ios-not-installed':
+      'On iPhone and iPad, notifications only work in the installed app: tap Share, then “Add to Home Screen”, and open Askaway from there (iOS 16.4 or later).',
     'ios-too-old': 'This iOS version cannot show web notifications. iOS 16.4 or later is needed.',
-    'insecure-context': 'Notifications need a secure connection (https, or localhost). Open Askaway through https, e.g. with --tls-cert or a tunnel.',
+    'insecure-context':
+      'Notifications need a secure connection (https, or localhost). Open Askaway through https, e.g. with --tls-cert or a tunnel.',
     'no-service-worker': 'This browser cannot run the app’s background worker, so it cannot receive notifications.',
     'no-push': 'This browser does not support web push notifications. ntfy (below) still works.',
   } satisfies Record<PushUnsupportedReason, string>,
@@ -50,15 +57,18 @@ const zh: Messages = {
   dismissed: '未授予权限。准备好后请再点一次。',
   failed: '无法开启通知：{detail}',
   ntfy_label: 'ntfy 主题地址（可选）',
-  ntfy_hint: '同时把等待中的问题发布到 ntfy 主题，例如 https://ntfy.sh/你的私密主题。此主机的所有设备共用。知道主题名的人都能读到问题：请用足够长的随机名称。',
+  ntfy_hint:
+    '同时把等待中的问题发布到 ntfy 主题，例如 https://ntfy.sh/你的私密主题。此主机的所有设备共用。知道主题名的人都能读到问题：请用足够长的随机名称。',
   ntfy_save: '保存',
   ntfy_clear: '移除',
   ntfy_saved: '已保存。',
   ntfy_invalid: '请输入 http(s) 地址。',
   unsupported: {
-    'ios-not-installed': '在 iPhone 和 iPad 上，只有安装后的应用才能接收通知：点按“分享”，选择“添加到主屏幕”，再从主屏幕打开 Askaway（需 iOS 16.4 或更高版本）。',
+    'ios-not-installed':
+      '在 iPhone 和 iPad 上，只有安装后的应用才能接收通知：点按“分享”，选择“添加到主屏幕”，再从主屏幕打开 Askaway（需 iOS 16.4 或更高版本）。',
     'ios-too-old': '此 iOS 版本无法显示网页通知，需要 iOS 16.4 或更高版本。',
-    'insecure-context': '通知需要安全连接（https 或 localhost）。请通过 https 打开 Askaway，例如使用 --tls-cert 或隧道。',
+    'insecure-context':
+      '通知需要安全连接（https 或 localhost）。请通过 https 打开 Askaway，例如使用 --tls-cert 或隧道。',
     'no-service-worker': '此浏览器无法运行应用的后台服务，因此收不到通知。',
     'no-push': '此浏览器不支持网页推送通知。下面的 ntfy 仍然可用。',
   },

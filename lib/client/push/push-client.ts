@@ -9,10 +9,14 @@ import {
 import { pushRequest } from './channel';
 
 /** Why enabling did not finish, for the settings page to explain. */
-export type EnableFailure = 'denied' | 'dismissed' | 'no-worker' | 'subscribe-failed' | 'host-refused' | 'not-connected';
+export type EnableFailure =
+  'denied' | 'dismissed' | 'no-worker' | 'subscribe-failed' | 'host-refused' | 'not-connected';
 
 export class PushClientError extends Error {
-  constructor(readonly code: EnableFailure, message?: string) {
+  constructor(
+    readonly code: EnableFailure,
+    message?: string,
+  ) {
     super(message ?? code);
     this.name = 'PushClientError';
   }
@@ -90,12 +94,16 @@ function statusFrom(raw: unknown): PushStatus {
 async function readyRegistration(): Promise<ServiceWorkerRegistration> {
   if (!('serviceWorker' in navigator)) throw new PushClientError('no-worker');
   const registration = await navigator.serviceWorker.getRegistration();
-  if (!registration?.active) throw new PushClientError('no-worker', 'The app is still installing; try again in a moment');
+  if (!registration?.active)
+    throw new PushClientError('no-worker', 'The app is still installing; try again in a moment');
   return registration;
 }
 
 export function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
-  const base64 = value.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(value.length / 4) * 4, '=');
+  const base64 = value
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(value.length / 4) * 4, '=');
   const binary = atob(base64);
   const bytes = new Uint8Array(new ArrayBuffer(binary.length));
   for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);

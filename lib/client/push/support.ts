@@ -53,7 +53,8 @@ export function detectPushSupport(env: PushEnvironment): PushSupport {
   if (apple && !env.standalone) return { status: 'unsupported', reason: 'ios-not-installed' };
   if (!env.isSecureContext) return { status: 'unsupported', reason: 'insecure-context' };
   if (!env.hasServiceWorker) return { status: 'unsupported', reason: 'no-service-worker' };
-  if (!env.hasPushManager || !env.hasNotification) return { status: 'unsupported', reason: apple ? 'ios-too-old' : 'no-push' };
+  if (!env.hasPushManager || !env.hasNotification)
+    return { status: 'unsupported', reason: apple ? 'ios-too-old' : 'no-push' };
   if (env.permission === 'denied') return { status: 'denied' };
   return { status: 'supported', permission: env.permission === 'granted' ? 'granted' : 'default' };
 }

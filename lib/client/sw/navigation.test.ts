@@ -20,7 +20,14 @@ describe('service worker navigation', () => {
 
   it('[R9.1] never answers host endpoints from the cache', () => {
     const denied = (path: string) => NAVIGATION_DENYLIST.some((re) => re.test(path));
-    for (const path of ['/socket.io/?EIO=4', '/healthz', '/mcp', '/mcp/x', '/hooks/pre-tool-use', '/_askaway/csp-header.txt']) {
+    for (const path of [
+      '/socket.io/?EIO=4',
+      '/healthz',
+      '/mcp',
+      '/mcp/x',
+      '/hooks/pre-tool-use',
+      '/_askaway/csp-header.txt',
+    ]) {
       expect(denied(path), path).toBe(true);
     }
     for (const path of ['/', '/history', '/hooksettings', '/mcpx', '/settings?tab=1']) {

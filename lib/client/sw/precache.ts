@@ -41,6 +41,10 @@ export function installPrecache(): void {
   cleanupOutdatedCaches();
   // Registered first so that every navigation, with or without a query string, goes through servePage.
   registerRoute(new NavigationRoute(servePage, { denylist: [...NAVIGATION_DENYLIST] }));
-  registerRoute(({ url, sameOrigin }) => sameOrigin && !NAVIGATION_DENYLIST.some((re) => re.test(url.pathname)), answerHead, 'HEAD');
+  registerRoute(
+    ({ url, sameOrigin }) => sameOrigin && !NAVIGATION_DENYLIST.some((re) => re.test(url.pathname)),
+    answerHead,
+    'HEAD',
+  );
   precacheAndRoute(precacheManifest, { ignoreURLParametersMatching: [...IGNORED_URL_PARAMETERS] });
 }

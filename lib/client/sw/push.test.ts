@@ -1,6 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PushPayloadSchema, type PushShowPayload } from '../../contracts/push';
-import { handlePush, notificationFor, parsePushPayload, notificationTargetUrl, openTarget, type ClientsLike, type NotificationRegistration, type WindowClientLike } from './push';
+import {
+  handlePush,
+  notificationFor,
+  parsePushPayload,
+  notificationTargetUrl,
+  openTarget,
+  type ClientsLike,
+  type NotificationRegistration,
+  type WindowClientLike,
+} from './push';
 
 const ORIGIN = 'https://askaway.example:4417';
 
@@ -73,7 +82,11 @@ describe('handlePush', () => {
   it('[issue6] shows a notification, and a close push for its tag closes it', async () => {
     const { registration, open } = fakeRegistration();
     await handlePush(JSON.stringify(show), registration, 'en');
-    await handlePush(JSON.stringify({ ...show, tag: 'req-2', data: { ...show.data, requestId: 'req-2' } }), registration, 'en');
+    await handlePush(
+      JSON.stringify({ ...show, tag: 'req-2', data: { ...show.data, requestId: 'req-2' } }),
+      registration,
+      'en',
+    );
     expect(open().map((entry) => entry.options?.tag)).toEqual(['req-1', 'req-2']);
 
     await handlePush(JSON.stringify({ type: 'close', tags: ['req-1'] }), registration);
@@ -116,7 +129,13 @@ describe('openTarget', () => {
     await openTarget(`${ORIGIN}/card?id=1`, none);
     expect(none.opened).toEqual([`${ORIGIN}/card?id=1`]);
 
-    const stuck = fakeClients([{ url: `${ORIGIN}/`, focus: vi.fn(async () => undefined), navigate: vi.fn(async () => Promise.reject(new TypeError('uncontrolled'))) }]);
+    const stuck = fakeClients([
+      {
+        url: `${ORIGIN}/`,
+        focus: vi.fn(async () => undefined),
+        navigate: vi.fn(async () => Promise.reject(new TypeError('uncontrolled'))),
+      },
+    ]);
     await openTarget(`${ORIGIN}/card?id=2`, stuck);
     expect(stuck.opened).toEqual([`${ORIGIN}/card?id=2`]);
   });

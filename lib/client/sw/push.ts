@@ -1,5 +1,10 @@
 import { INBOX_PATH, PUSH_URL_MAX } from '../../contracts/push-constants';
-import { type NotificationData, type PushClosePayload, type PushPayload, type PushShowPayload } from '../../contracts/push';
+import {
+  type NotificationData,
+  type PushClosePayload,
+  type PushPayload,
+  type PushShowPayload,
+} from '../../contracts/push';
 
 /*
  * The service worker's side of push notifications (issue 6). The project compiles with the
@@ -59,10 +64,18 @@ function readPushText(event: PushEventLike): string | undefined {
  * Shows or closes notifications for one push. A push the worker cannot read still shows
  * something: browsers require every push to be visible, and it still means "look".
  */
-export async function handlePush(text: string | undefined, registration: NotificationRegistration, language?: string): Promise<void> {
+export async function handlePush(
+  text: string | undefined,
+  registration: NotificationRegistration,
+  language?: string,
+): Promise<void> {
   const payload = parsePushPayload(text);
   if (!payload) {
-    await registration.showNotification('Askaway', { body: 'Something is waiting for you.', tag: 'askaway-generic', data: { kind: 'summary', url: INBOX_PATH } });
+    await registration.showNotification('Askaway', {
+      body: 'Something is waiting for you.',
+      tag: 'askaway-generic',
+      data: { kind: 'summary', url: INBOX_PATH },
+    });
     return;
   }
   if (payload.type === 'close') await closeNotifications(registration, payload);
@@ -73,7 +86,10 @@ export async function handlePush(text: string | undefined, registration: Notific
 }
 
 /** Takes back the notifications of interactions answered elsewhere. */
-export async function closeNotifications(registration: NotificationRegistration, payload: PushClosePayload): Promise<number> {
+export async function closeNotifications(
+  registration: NotificationRegistration,
+  payload: PushClosePayload,
+): Promise<number> {
   let closed = 0;
   for (const tag of payload.tags) {
     for (const notification of await registration.getNotifications({ tag })) {
@@ -88,7 +104,10 @@ export async function closeNotifications(registration: NotificationRegistration,
  * Title and options for one show push. Never with actions: answering takes the card,
  * not a button on a lock screen. `renotify: false` keeps a repeated tag from buzzing again.
  */
-export function notificationFor(payload: PushShowPayload, language?: string): { title: string; options: NotificationOptions } {
+export function notificationFor(
+  payload: PushShowPayload,
+  language?: string,
+): { title: string; options: NotificationOptions } {
   const deadline = payload.deadlineAt ? deadlineLine(payload.deadlineAt, language) : '';
   const options: NotificationOptions & { renotify: boolean; timestamp: number } = {
     body: [payload.body, deadline].filter(Boolean).join('\n'),
@@ -142,7 +161,8 @@ export async function openTarget(url: string, clients: ClientsLike): Promise<voi
       return false;
     }
   });
-  const client = windows.find((candidate) => candidate.url === url) ?? windows.find((candidate) => candidate.focused) ?? windows[0];
+  const client =
+    windows.find((candidate) => candidate.url === url) ?? windows.find((candidate) => candidate.focused) ?? windows[0];
   if (client) {
     if (client.url !== url && client.navigate) {
       try {
@@ -176,13 +196,15 @@ export function parsePushPayload(text: string | undefined): PushPayload | undefi
   if (!isRecord(value)) return undefined;
   if (value.type === 'close') {
     const tags = value.tags;
-    if (!Array.isArray(tags) || tags.length === 0 || !tags.every((tag) => isString(tag, 200) && tag.length > 0)) return undefined;
+    if (!Array.isArray(tags) || tags.length === 0 || !tags.every((tag) => isString(tag, 200) && tag.length > 0))
+      return undefined;
     return { type: 'close', tags: tags as string[] };
   }
   if (value.type !== 'show') return undefined;
   const data = readNotificationData(value.data);
   const { tag, title, body, timestamp, deadlineAt } = value;
-  if (!data || !isString(tag, 200) || !tag || !isString(title) || !isString(body) || !isString(timestamp, 64)) return undefined;
+  if (!data || !isString(tag, 200) || !tag || !isString(title) || !isString(body) || !isString(timestamp, 64))
+    return undefined;
   if (deadlineAt !== undefined && !isString(deadlineAt, 64)) return undefined;
   return { type: 'show', tag, title, body, timestamp, data, ...(deadlineAt === undefined ? {} : { deadlineAt }) };
 }

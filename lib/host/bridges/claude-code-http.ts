@@ -14,11 +14,16 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
  * (token as `Authorization: Bearer` or `?token=`); the 2xx JSON reply is the
  * hook's output. `?timeout=540s` and `?allTools=1` as for the command hook.
  */
-export function createClaudeCodeHookHandler(options: { runtime: RuntimeClientProvider; log?: (line: string) => void }): HttpRouteHandler {
+export function createClaudeCodeHookHandler(options: {
+  runtime: RuntimeClientProvider;
+  log?: (line: string) => void;
+}): HttpRouteHandler {
   return async (req, res, context) => {
     const query = new URL(req.url ?? '/', 'http://host.invalid').searchParams;
     if (!context.verifyToken(context.bearerToken() ?? query.get('token') ?? undefined)) {
-      sendJson(res, 401, { error: "Unauthorized: send the Askaway token as 'Authorization: Bearer <token>' or ?token=" });
+      sendJson(res, 401, {
+        error: "Unauthorized: send the Askaway token as 'Authorization: Bearer <token>' or ?token=",
+      });
       return;
     }
     if (context.pathname !== CLAUDE_CODE_HOOK_PATH) {

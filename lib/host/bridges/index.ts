@@ -18,7 +18,12 @@ export interface AgentBridges {
  * URL and token), exactly like an external runtime.
  */
 export function mountAgentBridges(host: Host, options: { log?: (line: string) => void } = {}): AgentBridges {
-  const runtime = runtimeClientProvider({ url: host.url, token: host.token, insecureTls: host.secure, runtimeId: 'host-bridges' });
+  const runtime = runtimeClientProvider({
+    url: host.url,
+    token: host.token,
+    insecureTls: host.secure,
+    runtimeId: 'host-bridges',
+  });
   const mcp = createMcpHttpBridge({ runtime, version: HOST_VERSION });
   const unmount = [
     host.registerHttpRoute('*', MCP_HTTP_PATH, mcp.handler),

@@ -16,7 +16,9 @@ beforeAll(async () => {
   bridges = mountAgentBridges(host);
   client = new Client(CLIENT);
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${host.token}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${host.token}` } },
+    }),
   );
 });
 

@@ -111,7 +111,12 @@ describe('[R10.1] precompressed static files', () => {
   it('[R10.1] never serves a sibling under its own name, nor a stale one', async () => {
     const root = buildSite();
     const host = await startTestHost({ staticDir: root });
-    for (const target of ['/_next/static/chunks/app.js.br', '/_next/static/chunks/app.js.gz', '/index.html.gz', '/INDEX.HTML.BR']) {
+    for (const target of [
+      '/_next/static/chunks/app.js.br',
+      '/_next/static/chunks/app.js.gz',
+      '/index.html.gz',
+      '/INDEX.HTML.BR',
+    ]) {
       const response = await raw(`${host.url}${target}`, { 'Accept-Encoding': 'br, gzip' });
       expect(response.status, target).toBe(404);
       expect(decode(response)).toBe('<h1>lost</h1>');

@@ -29,14 +29,19 @@ export function isPrecompressedSibling(pathname: string): boolean {
  * request's Accept-Encoding allows, else the file itself. A sibling must stay inside
  * the root and be at least as new as the file, so a stale one is never sent.
  */
-export async function chooseRepresentation(realRoot: string, file: string, acceptEncoding: string | undefined): Promise<Representation> {
+export async function chooseRepresentation(
+  realRoot: string,
+  file: string,
+  acceptEncoding: string | undefined,
+): Promise<Representation> {
   const stat = await fs.promises.stat(file);
   if (!COMPRESSIBLE.has(path.extname(file).toLowerCase())) return { file, stat, varies: false };
   const accepted = acceptedEncodings(acceptEncoding);
   for (const { name, suffix } of ENCODINGS) {
     if (!accepted.has(name)) continue;
     const sibling = await siblingStat(realRoot, `${file}${suffix}`);
-    if (sibling && sibling.stat.mtimeMs >= stat.mtimeMs) return { file: sibling.file, stat: sibling.stat, encoding: name, varies: true };
+    if (sibling && sibling.stat.mtimeMs >= stat.mtimeMs)
+      return { file: sibling.file, stat: sibling.stat, encoding: name, varies: true };
   }
   return { file, stat, varies: true };
 }

@@ -27,7 +27,11 @@ export class HttpRouteRegistry {
   /** Returns a function that unmounts the route. */
   register(method: string, pathPrefix: string, handler: HttpRouteHandler): () => void {
     if (!pathPrefix.startsWith('/')) throw new Error(`Route prefix must start with '/': ${pathPrefix}`);
-    const route: HttpRoute = { method: method.toUpperCase(), pathPrefix: pathPrefix.replace(/\/+$/, '') || '/', handler };
+    const route: HttpRoute = {
+      method: method.toUpperCase(),
+      pathPrefix: pathPrefix.replace(/\/+$/, '') || '/',
+      handler,
+    };
     this.routes.push(route);
     return () => {
       const index = this.routes.indexOf(route);

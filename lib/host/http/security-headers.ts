@@ -57,7 +57,10 @@ export class SecurityHeaders {
 function readPolicy(file: string): string | undefined {
   try {
     // A header value cannot span lines.
-    const text = fs.readFileSync(file, 'utf8').replace(/\s*\n\s*/g, ' ').trim();
+    const text = fs
+      .readFileSync(file, 'utf8')
+      .replace(/\s*\n\s*/g, ' ')
+      .trim();
     return text.length > 0 ? text : undefined;
   } catch {
     return undefined;

@@ -45,7 +45,9 @@ describe('[R10.1] static PWA serving', () => {
     expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const sw = await fetch(`${host.url}/sw.js`);
     expect(sw.headers.get('cache-control')).toBe('no-cache');
-    expect((await fetch(`${host.url}/manifest.webmanifest`)).headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    expect((await fetch(`${host.url}/manifest.webmanifest`)).headers.get('content-type')).toMatch(
+      /^application\/manifest\+json/,
+    );
 
     const etag = index.headers.get('etag') ?? '';
     expect((await fetch(`${host.url}/`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
@@ -93,7 +95,16 @@ describe('[R10.1] static PWA serving', () => {
         req.on('error', reject);
         req.end();
       });
-    for (const target of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt', '/escape.txt', '/a%00b', '/%5c..%5csecret.txt', '/%E0%A4%A']) {
+    for (const target of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/%2e%2e%2fsecret.txt',
+      '/escape.txt',
+      '/a%00b',
+      '/%5c..%5csecret.txt',
+      '/%E0%A4%A',
+    ]) {
       const { status, body } = await raw(target);
       expect(body).not.toContain('top secret');
       expect([400, 404]).toContain(status);
@@ -107,7 +118,11 @@ describe('[R10.1] static PWA serving', () => {
     expect(await page.text()).toMatch(/not built yet/);
     expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
     const health = await fetch(`${host.url}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok', version: expect.any(String), protocolVersion: PROTOCOL_VERSION });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      version: expect.any(String),
+      protocolVersion: PROTOCOL_VERSION,
+    });
   });
 
   it('[R11.1] mounted routes take precedence and get token helpers', async () => {
@@ -117,7 +132,10 @@ describe('[R10.1] static PWA serving', () => {
       res.end(context.verifyToken(context.bearerToken()) ? 'authorized' : 'refused');
     });
     const post = (target: string, token?: string) =>
-      fetch(`${host.url}${target}`, { method: 'POST', headers: token ? { Authorization: `Bearer ${token}` } : {} }).then((r) => r.text());
+      fetch(`${host.url}${target}`, {
+        method: 'POST',
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
+      }).then((r) => r.text());
     expect(await post('/hooks/claude-code', host.token)).toBe('authorized');
     expect(await post('/hooks/claude-code', 'nope')).toBe('refused');
     expect(await post('/hooks/other')).toBe('hooks');

@@ -56,7 +56,8 @@ function decodePath(url: string): string | null {
 }
 
 function candidatesFor(pathname: string): string[] {
-  if (pathname.endsWith('/')) return [`${pathname}index.html`, pathname === '/' ? '' : `${pathname.slice(0, -1)}.html`].filter(Boolean);
+  if (pathname.endsWith('/'))
+    return [`${pathname}index.html`, pathname === '/' ? '' : `${pathname.slice(0, -1)}.html`].filter(Boolean);
   return [pathname, `${pathname}.html`, `${pathname}/index.html`];
 }
 
@@ -66,7 +67,14 @@ async function resolveInside(realRoot: string, candidate: string): Promise<strin
   return (await isFile(real)) ? real : null;
 }
 
-async function sendFile(req: IncomingMessage, res: ServerResponse, realRoot: string, file: string, pathname: string, status = 200) {
+async function sendFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  realRoot: string,
+  file: string,
+  pathname: string,
+  status = 200,
+) {
   const chosen = await chooseRepresentation(realRoot, file, headerValue(req.headers['accept-encoding']));
   const { stat, encoding } = chosen;
   // Each encoding is its own representation, so it needs its own validator.

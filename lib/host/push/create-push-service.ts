@@ -8,8 +8,10 @@ import { createWebPushSender, type FetchLike } from './web-push-sender';
 /** VAPID `sub` claim when the operator names none: push services only use it to reach the operator. */
 export const DEFAULT_VAPID_SUBJECT = 'mailto:askaway@users.noreply.github.com';
 
-export interface CreatePushServiceOptions
-  extends Pick<PushServiceOptions, 'publicUrl' | 'log' | 'collapseWindowMs' | 'rateLimitMax' | 'rateLimitWindowMs' | 'now'> {
+export interface CreatePushServiceOptions extends Pick<
+  PushServiceOptions,
+  'publicUrl' | 'log' | 'collapseWindowMs' | 'rateLimitMax' | 'rateLimitWindowMs' | 'now'
+> {
   dataDir: string;
   /** An https: URL or mailto: address (env ASKAWAY_VAPID_SUBJECT). */
   subject?: string;

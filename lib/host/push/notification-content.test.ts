@@ -12,9 +12,19 @@ const base = {
 
 describe('notification content', () => {
   it('[issue6] a plan approval shows its first lines; a permission prompt names the tool and its command', () => {
-    const plan: InteractionView = { ...base, kind: 'plan-approval', toolName: 'ExitPlanMode', input: { plan: '# Plan\n\n1. Migrate\n2. Deploy\n3. Verify\n4. Celebrate' } };
+    const plan: InteractionView = {
+      ...base,
+      kind: 'plan-approval',
+      toolName: 'ExitPlanMode',
+      input: { plan: '# Plan\n\n1. Migrate\n2. Deploy\n3. Verify\n4. Celebrate' },
+    };
     expect(interactionPayload(plan)).toMatchObject({ title: 'Plan approval', body: 'Plan\n1. Migrate\n2. Deploy' });
-    const permission: InteractionView = { ...base, kind: 'permission', toolName: 'Bash', input: { command: 'rm -rf build' } };
+    const permission: InteractionView = {
+      ...base,
+      kind: 'permission',
+      toolName: 'Bash',
+      input: { command: 'rm -rf build' },
+    };
     expect(interactionPayload(permission)).toMatchObject({ title: 'Allow Bash?', body: 'rm -rf build' });
   });
 
@@ -50,7 +60,10 @@ describe('notification content', () => {
   });
 
   it('[issue6] ntfy gets the deadline as text, since it cannot format it on the phone', () => {
-    const text = ntfyText({ ...interactionPayload({ ...base, kind: 'permission', toolName: 'Bash', input: {} }), deadlineAt: '2026-01-01T10:10:00.000Z' });
+    const text = ntfyText({
+      ...interactionPayload({ ...base, kind: 'permission', toolName: 'Bash', input: {} }),
+      deadlineAt: '2026-01-01T10:10:00.000Z',
+    });
     expect(text.body).toMatch(/continues on its own at/);
   });
 });

@@ -33,7 +33,9 @@ export function interactionPayload(view: InteractionView): PushShowPayload {
 export function summaryPayload(waiting: readonly InteractionView[], now: Date): PushShowPayload {
   const titles = waiting.slice(0, 4).map((view) => describe(view).title);
   const more = waiting.length > titles.length ? ` +${waiting.length - titles.length}` : '';
-  const deadlines = waiting.flatMap((view) => (view.autoResolution.status === 'scheduled' ? [view.autoResolution.deadlineAt] : []));
+  const deadlines = waiting.flatMap((view) =>
+    view.autoResolution.status === 'scheduled' ? [view.autoResolution.deadlineAt] : [],
+  );
   return {
     type: 'show',
     tag: PUSH_SUMMARY_TAG,
@@ -98,7 +100,12 @@ function permissionSummary(input: Record<string, unknown>): string {
 }
 
 function firstLines(text: string): string {
-  return text.split('\n').map((line) => line.replace(/^#+\s*/, '').trim()).filter(Boolean).slice(0, 3).join('\n');
+  return text
+    .split('\n')
+    .map((line) => line.replace(/^#+\s*/, '').trim())
+    .filter(Boolean)
+    .slice(0, 3)
+    .join('\n');
 }
 
 function formatClock(iso: string): string {

@@ -52,7 +52,9 @@ describe('ntfy target', () => {
     f.service.setNtfyTopic('phone', `${f.endpoint.url}/my-topic`);
     const requestId = f.ask({ header: '部署', question: 'Deploy to which region?' });
 
-    await vi.waitFor(() => expect(f.endpoint.requests.filter((request) => request.path === '/my-topic')).toHaveLength(1));
+    await vi.waitFor(() =>
+      expect(f.endpoint.requests.filter((request) => request.path === '/my-topic')).toHaveLength(1),
+    );
     const request = f.endpoint.requests.find((candidate) => candidate.path === '/my-topic');
     expect(decodeHeader(request?.headers.title)).toBe('部署');
     expect(request?.headers.click).toBe(`${PUBLIC_URL}/card?id=${requestId}`);

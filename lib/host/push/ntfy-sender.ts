@@ -21,7 +21,10 @@ export async function sendNtfy(
   options: { fetch?: FetchLike; timeoutMs?: number } = {},
 ): Promise<NtfyOutcome> {
   const fetchImpl: FetchLike = options.fetch ?? fetch;
-  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8', Title: headerValue(message.title) };
+  const headers: Record<string, string> = {
+    'Content-Type': 'text/plain; charset=utf-8',
+    Title: headerValue(message.title),
+  };
   if (message.click) headers.Click = new URL(message.click).href;
   if (message.tags && message.tags.length > 0) headers.Tags = headerValue(message.tags.join(','));
   try {

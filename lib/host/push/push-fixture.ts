@@ -1,12 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  PushPayloadSchema,
-  type InteractionOrigin,
-  type InteractionRequest,
-  type PushPayload,
-} from '../../contracts';
+import { PushPayloadSchema, type InteractionOrigin, type InteractionRequest, type PushPayload } from '../../contracts';
 import { InteractionRegistry } from '../registry';
 import { SqliteEventStore } from '../store/sqlite-event-store';
 import { createPushService, type PushRuntime } from './create-push-service';
@@ -15,7 +10,9 @@ import { decryptWebPush, makeSubscription, startRecordingServer, type BrowserKey
 export const PUBLIC_URL = 'http://askaway.test:4417';
 
 /** A real registry over a SQLite log, the push service on it, and a recording push endpoint. */
-export async function pushFixture(limits: { collapseWindowMs?: number; rateLimitMax?: number; rateLimitWindowMs?: number } = {}) {
+export async function pushFixture(
+  limits: { collapseWindowMs?: number; rateLimitMax?: number; rateLimitWindowMs?: number } = {},
+) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askaway-push-'));
   const store = new SqliteEventStore(path.join(dataDir, 'askaway.db'));
   const registry = new InteractionRegistry({ store });
@@ -89,7 +86,11 @@ export async function pushFixture(limits: { collapseWindowMs?: number; rateLimit
 
     answer(requestId: string): void {
       const ack = registry.respond(
-        { requestId, clientResponseId: `answer-${requestId}`, response: { action: 'accept', content: { answers: {} } } },
+        {
+          requestId,
+          clientResponseId: `answer-${requestId}`,
+          response: { action: 'accept', content: { answers: {} } },
+        },
         { id: 'desk' },
       );
       if (!ack.ok) throw new Error(ack.error.message);

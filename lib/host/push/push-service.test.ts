@@ -17,7 +17,10 @@ describe('PushService: one notification per new interaction', () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
-    f.registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 600_000 });
+    f.registry.updatePreferences({
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 600_000,
+    });
     const requestId = f.ask({
       header: 'Auth',
       question: 'Which login flow should the admin app use?',
@@ -125,7 +128,9 @@ describe('PushService: bursts and rate limit', () => {
     f.ask({ header: 'Third' });
     f.ask({ header: 'Fourth' });
     // Both are held: the device had its two notifications this window.
-    await vi.waitFor(() => expect(f.service.throttleState('phone')).toMatchObject({ queued: 2, timerPending: true, sentInWindow: 2 }));
+    await vi.waitFor(() =>
+      expect(f.service.throttleState('phone')).toMatchObject({ queued: 2, timerPending: true, sentInWindow: 2 }),
+    );
     expect(shows(f.received('phone'))).toHaveLength(2);
 
     await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(3), { timeout: 5_000 });
@@ -202,7 +207,11 @@ describe('PushService: presence and expiry', () => {
     f.subscribe('phone');
     f.service.presence.set('phone', 'socket', true);
     await expect(f.service.test('phone')).resolves.toEqual({ ok: true, webPush: 'sent', ntfy: 'not-configured' });
-    expect(f.received('phone')[0]).toMatchObject({ type: 'show', tag: 'askaway-test', data: { kind: 'test', url: '/' } });
+    expect(f.received('phone')[0]).toMatchObject({
+      type: 'show',
+      tag: 'askaway-test',
+      data: { kind: 'test', url: '/' },
+    });
     await expect(f.service.test('stranger')).resolves.toMatchObject({ webPush: 'not-subscribed' });
   });
 });

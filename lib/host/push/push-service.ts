@@ -78,7 +78,10 @@ export class PushService {
   }
 
   status(deviceId: string): PushStatus {
-    return { subscribed: this.options.store.get(deviceId) !== undefined, ntfyTopicUrl: this.options.store.ntfyTopicUrl() };
+    return {
+      subscribed: this.options.store.get(deviceId) !== undefined,
+      ntfyTopicUrl: this.options.store.ntfyTopicUrl(),
+    };
   }
 
   subscribe(deviceId: string, subscription: PushSubscriptionJson): PushStatus {
@@ -107,7 +110,9 @@ export class PushService {
       subscription ? this.deliver(subscription, payload) : undefined,
       topicUrl ? this.ntfy(topicUrl, this.ntfyMessage(payload)) : undefined,
     ]);
-    const details = [web?.status === 'failed' ? web.detail : '', ntfy?.status === 'failed' ? ntfy.detail : ''].filter(Boolean);
+    const details = [web?.status === 'failed' ? web.detail : '', ntfy?.status === 'failed' ? ntfy.detail : ''].filter(
+      Boolean,
+    );
     return {
       ok: true,
       webPush: web?.status ?? 'not-subscribed',
@@ -201,13 +206,16 @@ export class PushService {
 
   private pendingViews(): InteractionView[] {
     const pending: InteractionView[] = [];
-    for (const view of this.port?.projection.interactions.values() ?? []) if (view.status === 'pending') pending.push(view);
+    for (const view of this.port?.projection.interactions.values() ?? [])
+      if (view.status === 'pending') pending.push(view);
     return pending.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
   }
 
   private closeEnded(requestIds: readonly string[]): void {
     for (const [target, throttle] of this.throttles) {
-      const tags = throttle.ended(requestIds, (summaryCovers) => summaryCovers.every((id) => this.view(id)?.status !== 'pending'));
+      const tags = throttle.ended(requestIds, (summaryCovers) =>
+        summaryCovers.every((id) => this.view(id)?.status !== 'pending'),
+      );
       // ntfy cannot take a notification back.
       if (tags.length > 0 && target !== NTFY_TARGET) this.dispatch(target, closePayload(tags));
     }

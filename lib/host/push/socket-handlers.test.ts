@@ -17,7 +17,13 @@ afterEach(async () => {
 async function setup() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askaway-push-socket-'));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const host: Host = await createHost({ dataDir, port: 0, token: 'test-token', writeHostFile: false, staticDir: dataDir });
+  const host: Host = await createHost({
+    dataDir,
+    port: 0,
+    token: 'test-token',
+    writeHostFile: false,
+    staticDir: dataDir,
+  });
   const push: PushRuntime = await startPush(host, { collapseWindowMs: 10 });
   cleanups.push(async () => {
     await host.close();
@@ -88,15 +94,22 @@ describe('push messages on the /remote namespace', () => {
     const { push, remote } = await setup();
     const phone = await remote('phone-1');
     const bad: unknown = await phone.emitWithAck('push:subscribe', { subscription: { endpoint: 'ftp://x', keys: {} } });
-    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-message', message: expect.stringContaining('subscription') } });
-    await expect(phone.emitWithAck('push:ntfy', { topicUrl: 'javascript:alert(1)' })).resolves.toMatchObject({ ok: false });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-message', message: expect.stringContaining('subscription') },
+    });
+    await expect(phone.emitWithAck('push:ntfy', { topicUrl: 'javascript:alert(1)' })).resolves.toMatchObject({
+      ok: false,
+    });
     expect(push.service.status('phone-1')).toEqual({ subscribed: false, ntfyTopicUrl: null });
   });
 
   it('[issue6] presence from the socket keeps pushes away from a visible app, and disconnecting ends it', async () => {
     const { push, endpoint, remote, ask } = await setup();
     const phone = await remote('phone-1');
-    await phone.emitWithAck('push:subscribe', { subscription: makeSubscription(`${endpoint.url}/push/phone-1`).subscription });
+    await phone.emitWithAck('push:subscribe', {
+      subscription: makeSubscription(`${endpoint.url}/push/phone-1`).subscription,
+    });
     await expect(phone.emitWithAck('presence', { visible: true })).resolves.toEqual({ ok: true });
     expect(push.service.presence.isVisible('phone-1')).toBe(true);
 
@@ -113,8 +126,14 @@ describe('push messages on the /remote namespace', () => {
   it('[issue6] push:test sends a test notification and reports the outcome', async () => {
     const { endpoint, remote } = await setup();
     const phone = await remote('phone-1');
-    await expect(phone.emitWithAck('push:test', {})).resolves.toEqual({ ok: true, webPush: 'not-subscribed', ntfy: 'not-configured' });
-    await phone.emitWithAck('push:subscribe', { subscription: makeSubscription(`${endpoint.url}/push/phone-1`).subscription });
+    await expect(phone.emitWithAck('push:test', {})).resolves.toEqual({
+      ok: true,
+      webPush: 'not-subscribed',
+      ntfy: 'not-configured',
+    });
+    await phone.emitWithAck('push:subscribe', {
+      subscription: makeSubscription(`${endpoint.url}/push/phone-1`).subscription,
+    });
     await phone.emitWithAck('push:ntfy', { topicUrl: `${endpoint.url}/topic` });
     await expect(phone.emitWithAck('push:test', {})).resolves.toEqual({ ok: true, webPush: 'sent', ntfy: 'sent' });
     expect(endpoint.requests.map((request) => request.path).sort()).toEqual(['/push/phone-1', '/topic']);

@@ -30,7 +30,10 @@ export function registerPushSocketHandlers(socket: PushSocket, deviceId: string,
     ok: true,
     status: service.subscribe(deviceId, command.subscription),
   }));
-  handle(socket, 'push:unsubscribe', PushUnsubscribeCommandSchema, () => ({ ok: true, status: service.unsubscribe(deviceId) }));
+  handle(socket, 'push:unsubscribe', PushUnsubscribeCommandSchema, () => ({
+    ok: true,
+    status: service.unsubscribe(deviceId),
+  }));
   handle(socket, 'push:ntfy', PushNtfyCommandSchema, (command) => ({
     ok: true,
     status: service.setNtfyTopic(deviceId, command.topicUrl),
@@ -71,7 +74,9 @@ function handle<Schema extends z.core.$ZodType>(
     }
     Promise.resolve()
       .then(() => run(command as z.infer<Schema>))
-      .then(reply, (error: unknown) => reply({ ok: false, error: { code: 'internal', message: errorMessage(error) } } satisfies PushFailure));
+      .then(reply, (error: unknown) =>
+        reply({ ok: false, error: { code: 'internal', message: errorMessage(error) } } satisfies PushFailure),
+      );
   });
 }
 

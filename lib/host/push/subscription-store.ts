@@ -35,14 +35,18 @@ export class PushSubscriptionStore {
         CREATE TABLE IF NOT EXISTS push_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       `);
     } catch (error) {
-      throw new HostStartError(`Cannot open the push subscription store ${file}: ${errorMessage(error)}`, { cause: error });
+      throw new HostStartError(`Cannot open the push subscription store ${file}: ${errorMessage(error)}`, {
+        cause: error,
+      });
     }
   }
 
   /** Replaces the device's subscription; an endpoint moves to the device that last sent it. */
   upsert(deviceId: string, subscription: PushSubscriptionJson, now: Date): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id <> ?').run(subscription.endpoint, deviceId);
+      this.db
+        .prepare('DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id <> ?')
+        .run(subscription.endpoint, deviceId);
       this.db
         .prepare(
           `INSERT INTO push_subscriptions (device_id, endpoint, p256dh, auth, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -72,7 +76,9 @@ export class PushSubscriptionStore {
   }
 
   ntfyTopicUrl(): string | null {
-    const row = this.db.prepare<[string], { value: string }>('SELECT value FROM push_settings WHERE key = ?').get('ntfyTopicUrl');
+    const row = this.db
+      .prepare<[string], { value: string }>('SELECT value FROM push_settings WHERE key = ?')
+      .get('ntfyTopicUrl');
     return row?.value ?? null;
   }
 
@@ -80,7 +86,9 @@ export class PushSubscriptionStore {
     if (url === null) this.db.prepare('DELETE FROM push_settings WHERE key = ?').run('ntfyTopicUrl');
     else
       this.db
-        .prepare('INSERT INTO push_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+        .prepare(
+          'INSERT INTO push_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        )
         .run('ntfyTopicUrl', url);
   }
 
@@ -98,5 +106,10 @@ interface Row {
 }
 
 function fromRow(row: Row): StoredSubscription {
-  return { deviceId: row.device_id, endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth }, updatedAt: row.updated_at };
+  return {
+    deviceId: row.device_id,
+    endpoint: row.endpoint,
+    keys: { p256dh: row.p256dh, auth: row.auth },
+    updatedAt: row.updated_at,
+  };
 }

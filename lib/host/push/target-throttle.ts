@@ -65,7 +65,12 @@ export class TargetThrottle {
   /** Numbers for tests and diagnostics. */
   state(): { queued: number; timerPending: boolean; sentInWindow: number; shown: number } {
     this.prune(this.options.now());
-    return { queued: this.queued.size, timerPending: this.timer !== undefined, sentInWindow: this.sentAt.length, shown: this.shown.size };
+    return {
+      queued: this.queued.size,
+      timerPending: this.timer !== undefined,
+      sentInWindow: this.sentAt.length,
+      shown: this.shown.size,
+    };
   }
 
   private schedule(delayMs: number): void {

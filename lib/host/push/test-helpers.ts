@@ -100,7 +100,11 @@ export function decryptWebPush(body: Buffer, keys: BrowserKeys): string {
 }
 
 /** Checks the VAPID Authorization header (RFC 8292): signed with the host's key, for this push service. */
-export function verifyVapid(authorization: string | undefined, vapidPublicKey: string, endpoint: string): { sub: string; exp: number } {
+export function verifyVapid(
+  authorization: string | undefined,
+  vapidPublicKey: string,
+  endpoint: string,
+): { sub: string; exp: number } {
   const match = /^vapid t=([^,]+), k=(.+)$/.exec(authorization ?? '');
   if (!match?.[1] || !match[2]) throw new Error(`not a VAPID header: ${authorization}`);
   const [jwt, key] = [match[1], match[2]];
@@ -109,12 +113,27 @@ export function verifyVapid(authorization: string | undefined, vapidPublicKey: s
   if (!header || !claims || !signature) throw new Error('malformed JWT');
   const raw = Buffer.from(key, 'base64url');
   const publicKey = createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33, 65).toString('base64url') },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: raw.subarray(1, 33).toString('base64url'),
+      y: raw.subarray(33, 65).toString('base64url'),
+    },
     format: 'jwk',
   });
-  const valid = verify('sha256', Buffer.from(`${header}.${claims}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const valid = verify(
+    'sha256',
+    Buffer.from(`${header}.${claims}`),
+    { key: publicKey, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
   if (!valid) throw new Error('bad VAPID signature');
-  const parsed = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as { aud: string; sub: string; exp: number };
-  if (parsed.aud !== new URL(endpoint).origin) throw new Error(`audience ${parsed.aud} is not ${new URL(endpoint).origin}`);
+  const parsed = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as {
+    aud: string;
+    sub: string;
+    exp: number;
+  };
+  if (parsed.aud !== new URL(endpoint).origin)
+    throw new Error(`audience ${parsed.aud} is not ${new URL(endpoint).origin}`);
   return { sub: parsed.sub, exp: parsed.exp };
 }

@@ -37,7 +37,8 @@ export async function loadOrCreateVapidKeys(dataDir: string): Promise<VapidKeys>
     // link (not rename) fails if another process won the race; then both use the winner's keys.
     await fs.link(temp, file);
   } catch (error) {
-    if (!isCode(error, 'EEXIST')) throw new HostStartError(`Cannot write ${file}: ${errorMessage(error)}`, { cause: error });
+    if (!isCode(error, 'EEXIST'))
+      throw new HostStartError(`Cannot write ${file}: ${errorMessage(error)}`, { cause: error });
   } finally {
     await fs.rm(temp, { force: true });
   }

@@ -24,7 +24,12 @@ async function setup() {
   const vapid = webpush.generateVAPIDKeys();
   const keys = makeSubscription(`${server.url}/push/abc`);
   const send = createWebPushSender({ vapid, subject: 'mailto:ops@example.com' });
-  const stored = { deviceId: 'phone', endpoint: keys.subscription.endpoint, keys: keys.subscription.keys, updatedAt: '' };
+  const stored = {
+    deviceId: 'phone',
+    endpoint: keys.subscription.endpoint,
+    keys: keys.subscription.keys,
+    updatedAt: '',
+  };
   return { server, vapid, keys, send, stored };
 }
 
@@ -63,9 +68,15 @@ describe('web push sender', () => {
   it('[issue6] reports other statuses and unreachable services as failures', async () => {
     const { server, send, stored } = await setup();
     server.statusFor.set('/push/abc', 429);
-    await expect(send(stored, payload)).resolves.toMatchObject({ status: 'failed', detail: expect.stringContaining('429') });
+    await expect(send(stored, payload)).resolves.toMatchObject({
+      status: 'failed',
+      detail: expect.stringContaining('429'),
+    });
     await server.close();
-    await expect(send(stored, payload)).resolves.toMatchObject({ status: 'failed', detail: expect.stringContaining('unreachable') });
+    await expect(send(stored, payload)).resolves.toMatchObject({
+      status: 'failed',
+      detail: expect.stringContaining('unreachable'),
+    });
   });
 
   it('[issue6] a close shares the Topic of the notification it closes, so a queued show is replaced', async () => {

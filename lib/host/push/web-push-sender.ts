@@ -42,7 +42,11 @@ export function createWebPushSender(options: WebPushSenderOptions) {
         { endpoint: subscription.endpoint, keys: subscription.keys },
         JSON.stringify(payload),
         {
-          vapidDetails: { subject: options.subject, publicKey: options.vapid.publicKey, privateKey: options.vapid.privateKey },
+          vapidDetails: {
+            subject: options.subject,
+            publicKey: options.vapid.publicKey,
+            privateKey: options.vapid.privateKey,
+          },
           TTL: TTL_SECONDS,
           urgency: URGENCY[payload.type],
           topic: topicFor(payload),

@@ -23,8 +23,18 @@ export interface RemoteSocketData {
   auth: RemoteAuth;
 }
 
-type RemoteNamespace = Namespace<RemoteClientToServerEvents, RemoteServerToClientEvents, Record<string, never>, RemoteSocketData>;
-type RemoteSocket = Socket<RemoteClientToServerEvents, RemoteServerToClientEvents, Record<string, never>, RemoteSocketData>;
+type RemoteNamespace = Namespace<
+  RemoteClientToServerEvents,
+  RemoteServerToClientEvents,
+  Record<string, never>,
+  RemoteSocketData
+>;
+type RemoteSocket = Socket<
+  RemoteClientToServerEvents,
+  RemoteServerToClientEvents,
+  Record<string, never>,
+  RemoteSocketData
+>;
 
 /** The remotes' endpoint: a snapshot or replay on connect, then every event live. */
 export function attachRemoteNamespace(
@@ -48,7 +58,13 @@ export function attachRemoteNamespace(
       }),
     );
     socket.on('preferences:update', (payload, ack) =>
-      handleCommand({ schema: PreferencesPatchSchema, payload, ack, onError, run: (patch) => registry.updatePreferences(patch) }),
+      handleCommand({
+        schema: PreferencesPatchSchema,
+        payload,
+        ack,
+        onError,
+        run: (patch) => registry.updatePreferences(patch),
+      }),
     );
     socket.on('snapshot:get', (ack: unknown) => {
       if (typeof ack !== 'function') return;
@@ -84,7 +100,11 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): void
     socket.emit('snapshot', snapshot);
   } else {
     sentSeq = lastSeq;
-    for (let batch = registry.readSince(sentSeq, REPLAY_BATCH); batch.length > 0; batch = registry.readSince(sentSeq, REPLAY_BATCH)) {
+    for (
+      let batch = registry.readSince(sentSeq, REPLAY_BATCH);
+      batch.length > 0;
+      batch = registry.readSince(sentSeq, REPLAY_BATCH)
+    ) {
       send(batch);
     }
     // An empty batch still tells the remote that it is up to date, with the server's clock.

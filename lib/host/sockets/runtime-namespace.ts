@@ -21,7 +21,12 @@ export interface RuntimeSocketData {
   auth: RuntimeAuth;
 }
 
-export type RuntimeNamespace = Namespace<RuntimeClientToServerEvents, RuntimeServerToClientEvents, Record<string, never>, RuntimeSocketData>;
+export type RuntimeNamespace = Namespace<
+  RuntimeClientToServerEvents,
+  RuntimeServerToClientEvents,
+  Record<string, never>,
+  RuntimeSocketData
+>;
 
 /**
  * Each entry of a batch costs what a full re-announce costs, so batching changes
@@ -46,13 +51,31 @@ export function attachRuntimeNamespace(
     socket.use(rateLimiter(options.rateLimit, messageCost));
     const { registry, onError } = options;
     socket.on('announce', (payload, ack) =>
-      handleCommand({ schema: InteractionRequestSchema, payload, ack, onError, run: (request) => registry.announce(request, socket.id) }),
+      handleCommand({
+        schema: InteractionRequestSchema,
+        payload,
+        ack,
+        onError,
+        run: (request) => registry.announce(request, socket.id),
+      }),
     );
     socket.on('announce:batch', (payload, ack) =>
-      handleCommand({ schema: AnnounceBatchSchema, payload, ack, onError, run: (batch) => registry.reannounce(batch, socket.id) }),
+      handleCommand({
+        schema: AnnounceBatchSchema,
+        payload,
+        ack,
+        onError,
+        run: (batch) => registry.reannounce(batch, socket.id),
+      }),
     );
     socket.on('withdraw', (payload, ack) =>
-      handleCommand({ schema: WithdrawCommandSchema, payload, ack, onError, run: (command) => registry.withdraw(command) }),
+      handleCommand({
+        schema: WithdrawCommandSchema,
+        payload,
+        ack,
+        onError,
+        run: (command) => registry.withdraw(command),
+      }),
     );
     socket.on('resolution:ack', (payload, ack) =>
       handleCommand({

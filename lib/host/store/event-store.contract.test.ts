@@ -85,7 +85,11 @@ describe('[R10.2] SQLite log across restarts', () => {
     registry.announce(waiting, 'socket-1');
     registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true });
     registry.respond(
-      { requestId: answered.requestId, clientResponseId: 'c-1', response: { action: 'accept', content: { answers: {} } } },
+      {
+        requestId: answered.requestId,
+        clientResponseId: 'c-1',
+        response: { action: 'accept', content: { answers: {} } },
+      },
       { id: 'phone' },
     );
     registry.acknowledgeResolution({ requestId: answered.requestId });

@@ -30,8 +30,11 @@ export class SqliteEventStore implements EventStore {
     try {
       // One transaction, so a crash cannot leave a table without its schema version.
       this.db.transaction(() => {
-        this.db.exec('CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL)');
-        if (Number(this.db.pragma('user_version', { simple: true })) !== SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        this.db.exec(
+          'CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL)',
+        );
+        if (Number(this.db.pragma('user_version', { simple: true })) !== SCHEMA_VERSION)
+          this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
       })();
       this.insert = this.db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)');
       this.select = this.db.prepare('SELECT body FROM events WHERE seq > ? ORDER BY seq LIMIT ?');

@@ -8,7 +8,11 @@ import { tempDir } from '../test-support/test-host';
 import { SqliteEventStore } from './sqlite-event-store';
 import { durabilityFromEnv } from './sqlite-open';
 
-const delivered = (requestId: string): NewHostEvent => ({ type: 'interaction.delivered', at: '2026-01-01T00:00:00.000Z', requestId });
+const delivered = (requestId: string): NewHostEvent => ({
+  type: 'interaction.delivered',
+  at: '2026-01-01T00:00:00.000Z',
+  requestId,
+});
 
 function logFile(): string {
   return path.join(tempDir('askaway-open-'), 'askaway.db');
@@ -26,7 +30,9 @@ function writtenLog(): string {
 /** Every file next to the log, byte for byte. */
 function filesNextTo(file: string): Record<string, string> {
   const dir = path.dirname(file);
-  return Object.fromEntries(fs.readdirSync(dir).map((name) => [name, fs.readFileSync(path.join(dir, name)).toString('base64')]));
+  return Object.fromEntries(
+    fs.readdirSync(dir).map((name) => [name, fs.readFileSync(path.join(dir, name)).toString('base64')]),
+  );
 }
 
 function expectRefused(file: string, reason: RegExp): void {
@@ -70,7 +76,7 @@ describe('[R10.2] SQLite log: what is refused at open', () => {
     expectRefused(file, /newer Askaway \(schema 2, this one reads 1\)/);
   });
 
-  it('[R10.2] refuses another application\'s SQLite database', () => {
+  it("[R10.2] refuses another application's SQLite database", () => {
     const file = logFile();
     const db = new Database(file);
     db.exec('CREATE TABLE contacts (id INTEGER PRIMARY KEY, name TEXT)');
@@ -103,7 +109,10 @@ describe('[R10.2] SQLite log durability setting', () => {
     const mode = (durability?: 'full' | 'normal') => {
       const store = new SqliteEventStore(logFile(), durability ? { durability } : {});
       const db = (store as unknown as { db: Database.Database }).db;
-      const result = { journal: db.pragma('journal_mode', { simple: true }), synchronous: db.pragma('synchronous', { simple: true }) };
+      const result = {
+        journal: db.pragma('journal_mode', { simple: true }),
+        synchronous: db.pragma('synchronous', { simple: true }),
+      };
       store.close();
       return result;
     };

@@ -64,7 +64,12 @@ function checkIntegrity(db: Database.Database): void {
   const rows = db.pragma('integrity_check(3)') as { integrity_check: string }[];
   // A one-line reason: SQLite prefixes multi-line reports with "*** in database main ***".
   const problems = rows
-    .map((row) => row.integrity_check.replace(/\*\*\* in database \w+ \*\*\*/g, '').replace(/\s+/g, ' ').trim())
+    .map((row) =>
+      row.integrity_check
+        .replace(/\*\*\* in database \w+ \*\*\*/g, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .filter((line) => line !== 'ok' && line !== '');
   if (problems.length > 0) throw new RefusedLog(`is damaged (integrity check: ${problems.join('; ')})`);
 }
@@ -72,7 +77,9 @@ function checkIntegrity(db: Database.Database): void {
 /** An empty file is ours to set up; anything else must be exactly our events table. */
 function checkSchema(db: Database.Database): void {
   const tables = db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
     .all()
     .map((row) => row.name);
   if (tables.length === 0) return;

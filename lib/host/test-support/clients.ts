@@ -63,7 +63,12 @@ export async function connectRemote(url: string, token: string, options: { devic
     device: { id: options.deviceId ?? 'phone-1', label: 'Test phone' },
   };
   if (options.lastSeq !== undefined) auth.lastSeq = options.lastSeq;
-  const socket: RemoteClient = io(`${url}${REMOTE_NAMESPACE}`, { auth, transports: ['websocket'], reconnection: false, ...clientOptions(url) });
+  const socket: RemoteClient = io(`${url}${REMOTE_NAMESPACE}`, {
+    auth,
+    transports: ['websocket'],
+    reconnection: false,
+    ...clientOptions(url),
+  });
   const state = { socket, snapshots: [] as Snapshot[], batches: [] as EventBatch[], events: [] as HostEvent[] };
   // The host always sends a snapshot or a (possibly empty) batch first; wait for it.
   const synced = new Promise<void>((resolve) => {
@@ -84,7 +89,11 @@ export async function connectRemote(url: string, token: string, options: { devic
 
 /** Connects with raw auth and returns the refusal's `data`, or 'connected'. */
 export function tryConnect(url: string, namespace: string, auth: unknown): Promise<unknown> {
-  const socket = io(`${url}${namespace}`, { auth: auth as Record<string, unknown>, transports: ['websocket'], reconnection: false });
+  const socket = io(`${url}${namespace}`, {
+    auth: auth as Record<string, unknown>,
+    transports: ['websocket'],
+    reconnection: false,
+  });
   sockets.add(socket);
   return new Promise((resolve) => {
     socket.once('connect', () => {

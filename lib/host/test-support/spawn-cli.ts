@@ -45,7 +45,9 @@ export async function startCliHost(args: string[], env: Record<string, string> =
       if (url && pair) resolve({ url, pair });
     };
     cli.child.stdout?.on('data', check);
-    void cli.exited.then((code) => reject(new Error(`host exited (${code}) before its banner:\n${cli.stdout()}\n${cli.stderr()}`)));
+    void cli.exited.then((code) =>
+      reject(new Error(`host exited (${code}) before its banner:\n${cli.stdout()}\n${cli.stderr()}`)),
+    );
   });
   return { ...cli, ...banner };
 }

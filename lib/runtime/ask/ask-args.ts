@@ -61,7 +61,9 @@ export function parseAskArgs(argv: readonly string[]): AskArgs | 'help' {
     else positional.push(arg);
   }
   if (positional.length !== 1) throw new AskUsageError('give exactly one question, in quotes');
-  const parsed = AskUserQuestionInputSchema.safeParse({ questions: [{ question: positional[0], header, options, multiSelect }] });
+  const parsed = AskUserQuestionInputSchema.safeParse({
+    questions: [{ question: positional[0], header, options, multiSelect }],
+  });
   if (!parsed.success) throw new AskUsageError(formatIssues(parsed.error.issues).replaceAll('questions[0].', ''));
   return { input: parsed.data, json, timeoutMs };
 }

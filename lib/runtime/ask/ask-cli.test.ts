@@ -24,7 +24,10 @@ const env = () => ({ ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token, ASKAWAY_D
 /** Runs `askaway ask`, answers the question it shows on the phone, returns the process result. */
 async function askAndAnswer(args: string[], question: string, response: InteractionResponse): Promise<CliRun> {
   const run = runCli(args, { env: env() });
-  const record = await phone.next((candidate) => candidate.kind === 'question' && candidate.input.questions[0]?.question === question, 20_000);
+  const record = await phone.next(
+    (candidate) => candidate.kind === 'question' && candidate.input.questions[0]?.question === question,
+    20_000,
+  );
   expect(record.origin?.label).toBe('askaway ask');
   await phone.respond(record.requestId, response);
   return run;
@@ -32,12 +35,26 @@ async function askAndAnswer(args: string[], question: string, response: Interact
 
 describe('askaway ask (R11.3)', () => {
   it('[R11.3] exit 0 and prints the answer', async () => {
-    const run = await askAndAnswer(DEPLOY, 'Deploy now?', { action: 'accept', content: { answers: { 'Deploy now?': 'Yes' } } });
+    const run = await askAndAnswer(DEPLOY, 'Deploy now?', {
+      action: 'accept',
+      content: { answers: { 'Deploy now?': 'Yes' } },
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'Yes\n' });
   });
 
   it('[R11.3][R2.9] --multi --json prints the answered input, labels joined with ", "', async () => {
-    const args = ['ask', 'Which checks?', '--header', 'Checks', '--option', 'Lint', '--option', 'Tests=Unit tests', '--multi', '--json'];
+    const args = [
+      'ask',
+      'Which checks?',
+      '--header',
+      'Checks',
+      '--option',
+      'Lint',
+      '--option',
+      'Tests=Unit tests',
+      '--multi',
+      '--json',
+    ];
     const answers = { 'Which checks?': 'Lint, Tests' };
     const annotations = { 'Which checks?': { notes: 'skip e2e' } };
     const run = await askAndAnswer(args, 'Which checks?', { action: 'accept', content: { answers, annotations } });
@@ -77,7 +94,9 @@ describe('askaway ask (R11.3)', () => {
     const other = await runCli(['ask', 'Pick', '--option', 'A', '--option', 'Other'], { env: env() });
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('Do not include an Other option');
-    const header = await runCli(['ask', 'Pick', '--header', 'Thirteen chrs', '--option', 'A', '--option', 'B'], { env: env() });
+    const header = await runCli(['ask', 'Pick', '--header', 'Thirteen chrs', '--option', 'A', '--option', 'B'], {
+      env: env(),
+    });
     expect(header.code).toBe(2);
     expect(header.stderr).toContain('Header must be at most 12 characters');
     const single = await runCli(['ask', 'Pick', '--option', 'A'], { env: env() });
@@ -95,7 +114,10 @@ describe('askaway ask (R11.3)', () => {
 
   it('[R11.3] exit 6 on --timeout, and the question is withdrawn from the phone', async () => {
     const run = runCli(['ask', 'Rotate keys?', '--option', 'Yes', '--option', 'No', '--timeout', '1s'], { env: env() });
-    const record = await phone.next((candidate) => candidate.kind === 'question' && candidate.input.questions[0]?.question === 'Rotate keys?', 20_000);
+    const record = await phone.next(
+      (candidate) => candidate.kind === 'question' && candidate.input.questions[0]?.question === 'Rotate keys?',
+      20_000,
+    );
     expect((await run).code).toBe(6);
     await vi.waitFor(() => expect(phone.pending().map((item) => item.requestId)).not.toContain(record.requestId));
   });
@@ -103,7 +125,15 @@ describe('askaway ask (R11.3)', () => {
   it('--help explains every flag and exit code', async () => {
     const run = await runCli(['ask', '--help']);
     expect(run.code).toBe(0);
-    for (const text of ['--header', '--option', '--multi', '--json', '--timeout', '5 host unreachable', '6 timed out']) {
+    for (const text of [
+      '--header',
+      '--option',
+      '--multi',
+      '--json',
+      '--timeout',
+      '5 host unreachable',
+      '6 timed out',
+    ]) {
       expect(run.stdout).toContain(text);
     }
     const mcp = await runCli(['mcp', '--help']);

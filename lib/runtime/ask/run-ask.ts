@@ -8,7 +8,15 @@ import { type AskArgs } from './ask-args';
 type AnsweredLike = Partial<AskUserQuestionInput> & { answers?: Record<string, string>; annotations?: unknown };
 
 /** `askaway ask` exit codes (R11.3). */
-export const ASK_EXIT = { answered: 0, badArguments: 2, skipped: 3, declined: 4, unreachable: 5, timedOut: 6, interrupted: 130 } as const;
+export const ASK_EXIT = {
+  answered: 0,
+  badArguments: 2,
+  skipped: 3,
+  declined: 4,
+  unreachable: 5,
+  timedOut: 6,
+  interrupted: 130,
+} as const;
 
 export interface RunAskOptions {
   runtime: RuntimeClientProvider;
@@ -37,7 +45,9 @@ export async function runAsk(args: AskArgs, options: RunAskOptions): Promise<num
         }, args.timeoutMs);
   try {
     const runtime = options.runtime.get('askaway ask');
-    await runtime.connection.ready(Math.min(options.hostCheckTimeoutMs ?? HOST_CHECK_TIMEOUT_MS, args.timeoutMs ?? Infinity));
+    await runtime.connection.ready(
+      Math.min(options.hostCheckTimeoutMs ?? HOST_CHECK_TIMEOUT_MS, args.timeoutMs ?? Infinity),
+    );
     const result = await runtime.broker.requestPermission(
       {
         requestId,
@@ -56,7 +66,10 @@ export async function runAsk(args: AskArgs, options: RunAskOptions): Promise<num
     const modified: AnsweredLike = result.decision === 'modify' ? (result.modifiedInput as AnsweredLike) : {};
     const answers = modified.answers ?? {};
     const answer = Object.values(answers)[0];
-    if (args.json) options.write(`${JSON.stringify({ ...args.input, answers, ...(modified.annotations ? { annotations: modified.annotations } : {}) })}\n`);
+    if (args.json)
+      options.write(
+        `${JSON.stringify({ ...args.input, answers, ...(modified.annotations ? { annotations: modified.annotations } : {}) })}\n`,
+      );
     else if (answer !== undefined) options.write(`${answer}\n`);
     if (answer === undefined) options.warn('Skipped: no answer was given.\n');
     return answer === undefined ? ASK_EXIT.skipped : ASK_EXIT.answered;

@@ -66,7 +66,12 @@ afterAll(async () => {
 
 let nextToolUse = 0;
 /** A payload shaped as Claude Code documents it; `agent` makes it a subagent's call. */
-function payload(event: 'PreToolUse' | 'PermissionRequest', toolName: string, toolInput: Record<string, unknown>, agent?: { id: string; type: string }) {
+function payload(
+  event: 'PreToolUse' | 'PermissionRequest',
+  toolName: string,
+  toolInput: Record<string, unknown>,
+  agent?: { id: string; type: string },
+) {
   nextToolUse += 1;
   return {
     session_id: 'c0ffee00-session',
@@ -83,9 +88,18 @@ function payload(event: 'PreToolUse' | 'PermissionRequest', toolName: string, to
 
 type Via = 'command' | 'http';
 
-async function runHook(via: Via, body: unknown, flags: { timeout?: string; allTools?: boolean } = {}): Promise<unknown> {
+async function runHook(
+  via: Via,
+  body: unknown,
+  flags: { timeout?: string; allTools?: boolean } = {},
+): Promise<unknown> {
   if (via === 'command') {
-    const args = ['hook', 'claude-code', ...(flags.timeout ? ['--timeout', flags.timeout] : []), ...(flags.allTools ? ['--all-tools'] : [])];
+    const args = [
+      'hook',
+      'claude-code',
+      ...(flags.timeout ? ['--timeout', flags.timeout] : []),
+      ...(flags.allTools ? ['--all-tools'] : []),
+    ];
     const run = await runCli(args, {
       stdin: JSON.stringify(body),
       env: { ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token, ASKAWAY_DATA_DIR: tempDir() },
@@ -122,7 +136,10 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     await phone.respond(question.requestId, {
       action: 'accept',
       content: {
-        answers: { 'Which auth library should we use?': 'Auth.js (Recommended)', 'Which sign-in methods?': 'Email link, GitHub' },
+        answers: {
+          'Which auth library should we use?': 'Auth.js (Recommended)',
+          'Which sign-in methods?': 'Email link, GitHub',
+        },
         annotations: { 'Which sign-in methods?': { notes: 'GitHub first' } },
       },
     });
@@ -133,7 +150,10 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
         permissionDecisionReason: 'Answered in Askaway',
         updatedInput: {
           questions: QUESTIONS,
-          answers: { 'Which auth library should we use?': 'Auth.js (Recommended)', 'Which sign-in methods?': 'Email link, GitHub' },
+          answers: {
+            'Which auth library should we use?': 'Auth.js (Recommended)',
+            'Which sign-in methods?': 'Email link, GitHub',
+          },
           annotations: { 'Which sign-in methods?': { notes: 'GitHub first' } },
         },
       },
@@ -141,14 +161,28 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
   });
 
   it("[R11.2][R7.1] a subagent's question lands in the root session, labelled with the agent type", async () => {
-    const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS.slice(0, 1) }, { id: 'agent-a1b2', type: 'Explore' });
+    const body = payload(
+      'PreToolUse',
+      'AskUserQuestion',
+      { questions: QUESTIONS.slice(0, 1) },
+      { id: 'agent-a1b2', type: 'Explore' },
+    );
     const reply = runHook(via, body);
     const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(question.sessionId).toBe('c0ffee00-session');
-    expect(question.origin).toMatchObject({ kind: 'subagent', label: 'Explore', agentId: 'agent-a1b2', agentType: 'Explore', depth: 1 });
+    expect(question.origin).toMatchObject({
+      kind: 'subagent',
+      label: 'Explore',
+      agentId: 'agent-a1b2',
+      agentType: 'Explore',
+      depth: 1,
+    });
     await phone.respond(question.requestId, { action: 'accept', content: { answers: {} } });
     expect(await reply).toMatchObject({
-      hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { questions: QUESTIONS.slice(0, 1), answers: {} } },
+      hookSpecificOutput: {
+        permissionDecision: 'allow',
+        updatedInput: { questions: QUESTIONS.slice(0, 1), answers: {} },
+      },
     });
   });
 
@@ -170,7 +204,9 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS });
     const reply = runHook(via, body, { timeout: '1s' });
     const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
-    expect(await reply).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' } });
+    expect(await reply).toMatchObject({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' },
+    });
     await vi.waitFor(() => {
       const withdrawn = host.registry.readSince(0, 10_000).filter((event) => event.type === 'interaction.withdrawn');
       expect(withdrawn.map((event) => event.requestId)).toContain(question.requestId);
@@ -183,7 +219,9 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(plan).toMatchObject({ kind: 'plan-approval', input: { plan: '# Plan\n1. Add Auth.js\n2. Protect /admin' } });
     await phone.respond(plan.requestId, { action: 'accept' });
-    expect(await reply).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+    expect(await reply).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
   });
 
   it('[R11.2] a rejected plan is denied with the feedback as message', async () => {
@@ -192,7 +230,10 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
     await phone.respond(plan.requestId, { action: 'decline', message: 'Keep the users table' });
     expect(await reply).toEqual({
-      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'The user rejected the plan: Keep the users table' } },
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: 'The user rejected the plan: Keep the users table' },
+      },
     });
   });
 
@@ -204,7 +245,9 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     const permission = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(permission).toMatchObject({ kind: 'permission', toolName: 'Bash', input: bash });
     await phone.respond(permission.requestId, { action: 'accept' });
-    expect(await reply).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+    expect(await reply).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
   });
 });
 
@@ -213,13 +256,19 @@ describe('Claude Code HTTP hook endpoint', () => {
     const body = JSON.stringify(payload('PreToolUse', 'Read', { file_path: '/tmp/x' }));
     const refused = await fetch(`${host.url}/hooks/claude-code`, { method: 'POST', body });
     expect(refused.status).toBe(401);
-    const accepted = await fetch(`${host.url}/hooks/claude-code?token=${encodeURIComponent(host.token)}`, { method: 'POST', body });
+    const accepted = await fetch(`${host.url}/hooks/claude-code?token=${encodeURIComponent(host.token)}`, {
+      method: 'POST',
+      body,
+    });
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toEqual({});
   });
 
   it('[R11.2] a garbled body from the command hook yields no output and exit code 0', async () => {
-    const run = await runCli(['hook', 'claude-code'], { stdin: 'not json', env: { ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token } });
+    const run = await runCli(['hook', 'claude-code'], {
+      stdin: 'not json',
+      env: { ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token },
+    });
     expect(run).toMatchObject({ code: 0, stdout: '' });
     expect(run.stderr).toContain('could not read the hook JSON');
   });

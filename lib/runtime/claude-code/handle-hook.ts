@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { ASK_USER_QUESTION_TOOL_NAME, type InteractionContext, type InteractionOrigin } from '../../contracts';
-import { childSubagentContext, errorMessage, type BrokerResult, type PermissionBrokerPort, withSubagentInteractionBroker } from '../../core';
+import {
+  childSubagentContext,
+  errorMessage,
+  type BrokerResult,
+  type PermissionBrokerPort,
+  withSubagentInteractionBroker,
+} from '../../core';
 import { EXIT_PLAN_MODE_TOOL_NAME } from '../../protocol';
 import { type RuntimeClient } from '../runtime-broker';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
@@ -12,7 +18,8 @@ import { readLastAssistantMessage } from './transcript';
 /** Claude Code kills a hook after 600 s by default; give up 60 s earlier so the fallback lands. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 540_000;
 /** Shown on the phone when Claude Code cancels the hook (signal, or the HTTP request closed). */
-export const HOOK_CANCELLED_REASON = 'Claude Code stopped waiting (answered in the terminal, or the turn was interrupted)';
+export const HOOK_CANCELLED_REASON =
+  'Claude Code stopped waiting (answered in the terminal, or the turn was interrupted)';
 
 export interface ClaudeCodeHookOptions {
   runtime: RuntimeClientProvider;
@@ -33,7 +40,10 @@ const NO_OPINION: ClaudeCodeHookOutput = {};
  * tool from the phone; PermissionRequest approves plans (and, opt-in, any tool).
  * Never throws: anything unexpected yields a reply that lets Claude Code carry on.
  */
-export async function handleClaudeCodeHook(raw: unknown, options: ClaudeCodeHookOptions): Promise<ClaudeCodeHookOutput> {
+export async function handleClaudeCodeHook(
+  raw: unknown,
+  options: ClaudeCodeHookOptions,
+): Promise<ClaudeCodeHookOutput> {
   const log = options.log ?? (() => undefined);
   const parsed = ClaudeCodeHookPayloadSchema.safeParse(raw);
   if (!parsed.success) {
@@ -43,7 +53,8 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeCodeHook
   const payload = parsed.data;
   const event = payload.hook_event_name;
   if (event === 'PreToolUse' && payload.tool_name === ASK_USER_QUESTION_TOOL_NAME) return askQuestion(payload, options);
-  if (event === 'PermissionRequest' && payload.tool_name === EXIT_PLAN_MODE_TOOL_NAME) return approve(payload, options, 'plan');
+  if (event === 'PermissionRequest' && payload.tool_name === EXIT_PLAN_MODE_TOOL_NAME)
+    return approve(payload, options, 'plan');
   if (event === 'PermissionRequest' && options.allTools && payload.tool_name !== ASK_USER_QUESTION_TOOL_NAME) {
     return approve(payload, options, 'tool');
   }
@@ -52,9 +63,16 @@ export async function handleClaudeCodeHook(raw: unknown, options: ClaudeCodeHook
 
 type Outcome = { ok: true; result: BrokerResult } | { ok: false; timedOut: boolean; message: string };
 
-async function askQuestion(payload: ClaudeCodeHookPayload, options: ClaudeCodeHookOptions): Promise<ClaudeCodeHookOutput> {
+async function askQuestion(
+  payload: ClaudeCodeHookPayload,
+  options: ClaudeCodeHookOptions,
+): Promise<ClaudeCodeHookOutput> {
   const outcome = await requestDecision(payload, options, toAskUserQuestionInput(payload.tool_input));
-  const reply = (permissionDecision: 'allow' | 'deny' | 'ask', reason: string, updatedInput?: Record<string, unknown>) => ({
+  const reply = (
+    permissionDecision: 'allow' | 'deny' | 'ask',
+    reason: string,
+    updatedInput?: Record<string, unknown>,
+  ) => ({
     hookSpecificOutput: {
       hookEventName: 'PreToolUse' as const,
       permissionDecision,
@@ -69,17 +87,28 @@ async function askQuestion(payload: ClaudeCodeHookPayload, options: ClaudeCodeHo
   return reply('allow', 'Answered in Askaway', toUpdatedInput(payload.tool_input, modified));
 }
 
-async function approve(payload: ClaudeCodeHookPayload, options: ClaudeCodeHookOptions, what: 'plan' | 'tool'): Promise<ClaudeCodeHookOutput> {
+async function approve(
+  payload: ClaudeCodeHookPayload,
+  options: ClaudeCodeHookOptions,
+  what: 'plan' | 'tool',
+): Promise<ClaudeCodeHookOutput> {
   const input = what === 'plan' ? { plan: payload.tool_input.plan } : payload.tool_input;
   const outcome = await requestDecision(payload, options, input);
   // Without a decision, Claude Code shows its own permission dialog.
   if (!outcome.ok) return NO_OPINION;
   const { result } = outcome;
-  const decision = result.decision === 'deny' ? { behavior: 'deny' as const, message: result.message } : { behavior: 'allow' as const };
+  const decision =
+    result.decision === 'deny'
+      ? { behavior: 'deny' as const, message: result.message }
+      : { behavior: 'allow' as const };
   return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
 }
 
-async function requestDecision(payload: ClaudeCodeHookPayload, options: ClaudeCodeHookOptions, input: unknown): Promise<Outcome> {
+async function requestDecision(
+  payload: ClaudeCodeHookPayload,
+  options: ClaudeCodeHookOptions,
+  input: unknown,
+): Promise<Outcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const requestId = `claude-code-${payload.hook_event_name}-${payload.tool_use_id ?? randomUUID()}`.slice(0, 200);
   const controller = new AbortController();
@@ -98,7 +127,9 @@ async function requestDecision(payload: ClaudeCodeHookPayload, options: ClaudeCo
     timer = setTimeout(() => {
       timedOut = true;
       // Say why on the phone, then stop waiting; the terminal takes over.
-      runtime?.connection.withdraw(requestId, 'No answer in time: the question went back to the terminal').catch(() => undefined);
+      runtime?.connection
+        .withdraw(requestId, 'No answer in time: the question went back to the terminal')
+        .catch(() => undefined);
       controller.abort(new Error('hook timeout'));
     }, timeoutMs);
     await runtime.connection.ready(options.hostCheckTimeoutMs ?? HOST_CHECK_TIMEOUT_MS);
@@ -118,7 +149,11 @@ async function requestDecision(payload: ClaudeCodeHookPayload, options: ClaudeCo
     return { ok: true, result };
   } catch (error) {
     if (timedOut) {
-      return { ok: false, timedOut, message: `No answer in Askaway within ${Math.round(timeoutMs / 1000)} s; answer here instead.` };
+      return {
+        ok: false,
+        timedOut,
+        message: `No answer in Askaway within ${Math.round(timeoutMs / 1000)} s; answer here instead.`,
+      };
     }
     options.log?.(`askaway hook: ${errorMessage(error)}`);
     return { ok: false, timedOut, message: `Askaway could not take this question: ${errorMessage(error)}` };
@@ -142,7 +177,13 @@ function routing(payload: ClaudeCodeHookPayload, broker: PermissionBrokerPort) {
     );
     return { broker: withSubagentInteractionBroker(broker, context), sessionId: context.sessionId, origin: undefined };
   }
-  const origin: InteractionOrigin = { kind: 'root', label: 'Claude Code', path: [], depth: 0, sessionId: payload.session_id };
+  const origin: InteractionOrigin = {
+    kind: 'root',
+    label: 'Claude Code',
+    path: [],
+    depth: 0,
+    sessionId: payload.session_id,
+  };
   return { broker, sessionId: payload.session_id, origin };
 }
 

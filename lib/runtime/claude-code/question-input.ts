@@ -1,4 +1,5 @@
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
@@ -18,7 +19,9 @@ export function toAskUserQuestionInput(toolInput: Record<string, unknown>): Reco
         const picked = pick(question, ['question', 'header', 'multiSelect']);
         picked.multiSelect ??= false;
         picked.options = Array.isArray(question.options)
-          ? question.options.map((option: unknown) => (isRecord(option) ? pick(option, ['label', 'description', 'preview']) : option))
+          ? question.options.map((option: unknown) =>
+              isRecord(option) ? pick(option, ['label', 'description', 'preview']) : option,
+            )
           : question.options;
         return picked;
       })
@@ -36,7 +39,10 @@ export function toAskUserQuestionInput(toolInput: Record<string, unknown>): Reco
  */
 export function toUpdatedInput(toolInput: Record<string, unknown>, modifiedInput: unknown): Record<string, unknown> {
   const modified = isRecord(modifiedInput) ? modifiedInput : {};
-  const updated: Record<string, unknown> = { ...toolInput, answers: isRecord(modified.answers) ? modified.answers : {} };
+  const updated: Record<string, unknown> = {
+    ...toolInput,
+    answers: isRecord(modified.answers) ? modified.answers : {},
+  };
   if (isRecord(modified.annotations)) updated.annotations = modified.annotations;
   else delete updated.annotations;
   return updated;

@@ -17,8 +17,15 @@ describe('hook install', () => {
   it('[R11.2] prints PreToolUse/AskUserQuestion and PermissionRequest/ExitPlanMode command hooks', () => {
     expect(askawayHookSettings()).toEqual({
       hooks: {
-        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 600 }] }],
-        PermissionRequest: [{ matcher: 'ExitPlanMode', hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 600 }] }],
+        PreToolUse: [
+          {
+            matcher: 'AskUserQuestion',
+            hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 600 }],
+          },
+        ],
+        PermissionRequest: [
+          { matcher: 'ExitPlanMode', hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 600 }] },
+        ],
       },
     });
     const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417' }, allTools: true }).hooks;
@@ -64,7 +71,9 @@ describe('hook install', () => {
     const home = tempDir('askaway-home-');
     const written = await runCli(['hook', 'install', '--write', '--user'], { env: { HOME: home } });
     expect(written.code).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'))).toEqual(askawayHookSettings());
+    expect(JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'))).toEqual(
+      askawayHookSettings(),
+    );
     expect((await runCli(['hook', '--help'])).stdout).toContain('askaway hook install');
     expect((await runCli(['hook', 'install', '--bogus'])).code).toBe(2);
   });

@@ -34,7 +34,9 @@ function hookEntry(options: HookInstallOptions): HookEntry {
 }
 
 /** The `hooks` block of Claude Code settings that routes questions and plan approvals to Askaway (R11.2). */
-export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: { PreToolUse: MatcherGroup[]; PermissionRequest: MatcherGroup[] } } {
+export function askawayHookSettings(options: HookInstallOptions = {}): {
+  hooks: { PreToolUse: MatcherGroup[]; PermissionRequest: MatcherGroup[] };
+} {
   const entry = hookEntry(options);
   return {
     hooks: {
@@ -48,7 +50,10 @@ export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: 
 function isAskawayHook(entry: unknown): boolean {
   if (typeof entry !== 'object' || entry === null) return false;
   const { command, url } = entry as { command?: unknown; url?: unknown };
-  return (typeof command === 'string' && command.includes('askaway hook claude-code')) || (typeof url === 'string' && url.includes(HOOK_HTTP_PATH));
+  return (
+    (typeof command === 'string' && command.includes('askaway hook claude-code')) ||
+    (typeof url === 'string' && url.includes(HOOK_HTTP_PATH))
+  );
 }
 
 /**
@@ -57,7 +62,8 @@ function isAskawayHook(entry: unknown): boolean {
  */
 export function mergeHookSettings(existing: Json, options: HookInstallOptions = {}): Json {
   const ours = askawayHookSettings(options).hooks;
-  const hooks: Record<string, unknown> = typeof existing.hooks === 'object' && existing.hooks !== null ? { ...(existing.hooks as Json) } : {};
+  const hooks: Record<string, unknown> =
+    typeof existing.hooks === 'object' && existing.hooks !== null ? { ...(existing.hooks as Json) } : {};
   for (const [event, groups] of Object.entries(ours)) {
     const current = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
     const kept = current.flatMap((group) => {
@@ -92,7 +98,8 @@ export async function writeHookSettings(file: string, options: HookInstallOption
     } catch {
       throw new Error(`${file} is not valid JSON; fix it or add the hooks by hand (askaway hook install prints them).`);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${file} does not hold a JSON object`);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error(`${file} does not hold a JSON object`);
     existing = parsed as Json;
   }
   const next = `${JSON.stringify(mergeHookSettings(existing, options), null, 2)}\n`;

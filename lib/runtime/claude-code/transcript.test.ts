@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../host/test-support/test-host';
 import { readLastAssistantMessage } from './transcript';
 
-const assistant = (text: string) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
+const assistant = (text: string) =>
+  JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
 
 function file(lines: string[]): string {
   const target = path.join(tempDir('askaway-transcript-'), 't.jsonl');
@@ -17,7 +18,10 @@ describe('transcript reader', () => {
     const target = file([
       assistant('first'),
       assistant('the one that matters'),
-      JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] } }),
+      JSON.stringify({
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] },
+      }),
       JSON.stringify({ type: 'user', message: { role: 'user', content: 'tool result' } }),
     ]);
     expect(await readLastAssistantMessage(target)).toBe('the one that matters');

@@ -9,7 +9,10 @@ const MAX_MESSAGE_CHARS = 8_000;
  * read from its last `maxBytes`. Never throws: context is a courtesy, and a
  * missing, partial or odd transcript must not stop the question.
  */
-export async function readLastAssistantMessage(path: string | undefined, maxBytes = TRANSCRIPT_TAIL_BYTES): Promise<string | undefined> {
+export async function readLastAssistantMessage(
+  path: string | undefined,
+  maxBytes = TRANSCRIPT_TAIL_BYTES,
+): Promise<string | undefined> {
   if (!path) return undefined;
   try {
     const file = await open(path, 'r');
@@ -47,11 +50,15 @@ function assistantText(line: string): string | undefined {
   if (typeof content === 'string') return content.trim() || undefined;
   if (!Array.isArray(content)) return undefined;
   const text = content
-    .filter((part): part is { type: 'text'; text: string } => isRecord(part) && part.type === 'text' && typeof part.text === 'string')
+    .filter(
+      (part): part is { type: 'text'; text: string } =>
+        isRecord(part) && part.type === 'text' && typeof part.text === 'string',
+    )
     .map((part) => part.text)
     .join('\n')
     .trim();
   return text || undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

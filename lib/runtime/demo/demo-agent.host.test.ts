@@ -40,7 +40,9 @@ describe('demo agent on a real host', () => {
         'User has answered your questions: "How should cache keys be built?"="Versioned prefix (Recommended)" user notes: keep v3. You can now continue',
       ),
     );
-    const card = await phone.next((record) => record.kind === 'question' && record.input.questions[0]?.header === 'Admin card');
+    const card = await phone.next(
+      (record) => record.kind === 'question' && record.input.questions[0]?.header === 'Admin card',
+    );
     expect(card.context?.cwd).toBe('/home/dev/shop-service');
     expect(phone.pending()).toHaveLength(3);
   });

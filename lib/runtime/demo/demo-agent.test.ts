@@ -23,10 +23,13 @@ const firstAnnounces = (target: RuntimeTestServer) => {
 
 describe('demo agent', () => {
   it('every scripted call is a valid interaction request', () => {
-    expect(DEMO_STORY.map((step) => step.tool)).toEqual(expect.arrayContaining(['AskUserQuestion', 'ExitPlanMode', 'Bash']));
+    expect(DEMO_STORY.map((step) => step.tool)).toEqual(
+      expect.arrayContaining(['AskUserQuestion', 'ExitPlanMode', 'Bash']),
+    );
     expect(new Set(DEMO_STORY.map((step) => step.agent))).toEqual(new Set(['root', 'reviewer', 'tests']));
     for (const step of DEMO_STORY) {
-      const kind = step.tool === 'AskUserQuestion' ? 'question' : step.tool === 'ExitPlanMode' ? 'plan-approval' : 'permission';
+      const kind =
+        step.tool === 'AskUserQuestion' ? 'question' : step.tool === 'ExitPlanMode' ? 'plan-approval' : 'permission';
       const parsed = InteractionRequestSchema.safeParse({
         kind,
         input: step.input,
@@ -47,7 +50,9 @@ describe('demo agent', () => {
     demo = startDemoAgent({ url: target.url, token: TOKEN, log: (line) => lines.push(line) });
     await vi.waitFor(() => expect(firstAnnounces(target)).toHaveLength(3), { timeout: 5_000 });
     const [design, keys, tests] = firstAnnounces(target);
-    expect(design?.input).toMatchObject({ questions: [{ header: 'Backend' }, { header: 'Invalidation' }, { header: 'Endpoints' }] });
+    expect(design?.input).toMatchObject({
+      questions: [{ header: 'Backend' }, { header: 'Invalidation' }, { header: 'Endpoints' }],
+    });
     expect(design?.context?.agentMessage).toContain('cache layer');
     expect(keys?.sessionId).toBe(design?.sessionId);
     expect(tests?.sessionId).toBe(design?.sessionId);
@@ -76,6 +81,8 @@ describe('demo agent', () => {
     await vi.waitFor(() => expect(firstAnnounces(target)).toHaveLength(3));
     await demo.stop();
     demo = undefined;
-    await vi.waitFor(() => expect(new Set(target.withdrawals)).toEqual(new Set(firstAnnounces(target).map((r) => r.requestId))));
+    await vi.waitFor(() =>
+      expect(new Set(target.withdrawals)).toEqual(new Set(firstAnnounces(target).map((r) => r.requestId))),
+    );
   });
 });

@@ -12,7 +12,14 @@ import {
 import { approvalTool, exitPlanModeTool } from '../agent-tools';
 import { connectToHost } from '../host-connection';
 import { createRuntimeBroker } from '../runtime-broker';
-import { DEMO_CWD, DEMO_STORY, type DemoAgentName, type DemoStep, type DemoToolName, simulatedCommandOutput } from './story';
+import {
+  DEMO_CWD,
+  DEMO_STORY,
+  type DemoAgentName,
+  type DemoStep,
+  type DemoToolName,
+  simulatedCommandOutput,
+} from './story';
 
 export interface DemoAgentOptions {
   url: string;
@@ -75,7 +82,12 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
     const rootSession = `demo-${runId}-${round}`;
     const reviewer = childSubagentContext(
       { sessionId: rootSession },
-      { agentId: `reviewer-${round}`, agentName: 'reviewer', agentType: 'code-reviewer', sessionId: `${rootSession}-reviewer` },
+      {
+        agentId: `reviewer-${round}`,
+        agentName: 'reviewer',
+        agentType: 'code-reviewer',
+        sessionId: `${rootSession}-reviewer`,
+      },
     );
     const tests = childSubagentContext(reviewer, {
       agentId: `tests-${round}`,
@@ -106,7 +118,12 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
       toolUseId: `toolu_${runId}_${round}_${step.id}`.replace(/-/g, '_'),
       requestId: `demo-${runId}-${round}-${step.id}`,
       origin: agent.origin,
-      context: { agentMessage: step.say, cwd: DEMO_CWD, projectName: 'shop-service', sessionTitle: 'Add a cache layer to the product catalog' },
+      context: {
+        agentMessage: step.say,
+        cwd: DEMO_CWD,
+        projectName: 'shop-service',
+        sessionTitle: 'Add a cache layer to the product catalog',
+      },
       broker: agent.broker,
       signal: controller.signal,
     });

@@ -60,7 +60,10 @@ export const DEMO_STORY: readonly DemoStep[] = [
           header: 'Backend',
           multiSelect: false,
           options: [
-            { label: 'Redis (Recommended)', description: 'Shared by all instances; you already run Redis for sessions.' },
+            {
+              label: 'Redis (Recommended)',
+              description: 'Shared by all instances; you already run Redis for sessions.',
+            },
             { label: 'In-process LRU', description: 'No new infrastructure, but each instance warms its own cache.' },
             { label: 'Memcached', description: 'Simple and fast; needs a new managed service.' },
           ],
@@ -88,7 +91,10 @@ export const DEMO_STORY: readonly DemoStep[] = [
         },
       ],
     },
-    after: (ok) => (ok ? 'Thanks. Writing src/cache/client.ts and the read-through in ProductRepository.' : 'Going with Redis, purge on update and the detail endpoint, the conventional setup.'),
+    after: (ok) =>
+      ok
+        ? 'Thanks. Writing src/cache/client.ts and the read-through in ProductRepository.'
+        : 'Going with Redis, purge on update and the detail endpoint, the conventional setup.',
   },
   {
     id: 'cache-keys',
@@ -105,18 +111,23 @@ export const DEMO_STORY: readonly DemoStep[] = [
             {
               label: 'Versioned prefix (Recommended)',
               description: 'Bumping the version invalidates every key at once after a schema change.',
-              preview: "```ts\nconst key = `catalog:v3:product:${id}`;\nawait cache.set(key, product, { ttl: 3600 });\n```",
+              preview:
+                '```ts\nconst key = `catalog:v3:product:${id}`;\nawait cache.set(key, product, { ttl: 3600 });\n```',
             },
             {
               label: 'Hash of query',
               description: 'Caches any query shape, but a purge cannot target one product.',
-              preview: "```ts\nconst key = `catalog:q:${sha1(JSON.stringify(query))}`;\nawait cache.set(key, rows, { ttl: 300 });\n```",
+              preview:
+                '```ts\nconst key = `catalog:q:${sha1(JSON.stringify(query))}`;\nawait cache.set(key, rows, { ttl: 300 });\n```',
             },
           ],
         },
       ],
     },
-    after: (ok) => (ok ? 'Applying the key format to findById and findByCategory; flagging one missing await in the purge path.' : 'Keeping the versioned prefix, the safer default.'),
+    after: (ok) =>
+      ok
+        ? 'Applying the key format to findById and findByCategory; flagging one missing await in the purge path.'
+        : 'Keeping the versioned prefix, the safer default.',
   },
   {
     id: 'test-scope',
@@ -137,7 +148,8 @@ export const DEMO_STORY: readonly DemoStep[] = [
         },
       ],
     },
-    after: (ok) => (ok ? 'Writing the tests now: 14 cases so far, all green locally.' : 'Writing unit tests only for now.'),
+    after: (ok) =>
+      ok ? 'Writing the tests now: 14 cases so far, all green locally.' : 'Writing unit tests only for now.',
   },
   {
     id: 'admin-card',
@@ -151,13 +163,24 @@ export const DEMO_STORY: readonly DemoStep[] = [
           header: 'Admin card',
           multiSelect: false,
           options: [
-            { label: 'Compact (Recommended)', description: 'Health and one purge button; matches the other cards.', preview: compactCard },
-            { label: 'Detailed', description: 'Hit rate, key count, memory and purge by category.', preview: detailedCard },
+            {
+              label: 'Compact (Recommended)',
+              description: 'Health and one purge button; matches the other cards.',
+              preview: compactCard,
+            },
+            {
+              label: 'Detailed',
+              description: 'Hit rate, key count, memory and purge by category.',
+              preview: detailedCard,
+            },
           ],
         },
       ],
     },
-    after: (ok) => (ok ? 'Building the card component in admin/src/cards/CacheStatus.tsx.' : 'Building the compact card to match the dashboard.'),
+    after: (ok) =>
+      ok
+        ? 'Building the card component in admin/src/cards/CacheStatus.tsx.'
+        : 'Building the compact card to match the dashboard.',
   },
   {
     id: 'plan',
@@ -174,8 +197,14 @@ export const DEMO_STORY: readonly DemoStep[] = [
     say: 'The migration adds the cache_invalidations table. It runs against your local database only.',
     tool: 'Bash',
     dependsOn: ['plan'],
-    input: { command: 'npm run migrate', description: 'Apply migration 20240611_cache_invalidations to the local database' },
-    after: (ok) => (ok ? 'Migration applied. Wiring the purge publisher next.' : 'Skipping the migration; I will describe it in the summary so you can run it yourself.'),
+    input: {
+      command: 'npm run migrate',
+      description: 'Apply migration 20240611_cache_invalidations to the local database',
+    },
+    after: (ok) =>
+      ok
+        ? 'Migration applied. Wiring the purge publisher next.'
+        : 'Skipping the migration; I will describe it in the summary so you can run it yourself.',
   },
   {
     id: 'rollout',
@@ -190,7 +219,10 @@ export const DEMO_STORY: readonly DemoStep[] = [
           header: 'Rollout',
           multiSelect: false,
           options: [
-            { label: 'Flag at 10% (Recommended)', description: 'Enable catalog_cache for 10% of traffic and watch error rates.' },
+            {
+              label: 'Flag at 10% (Recommended)',
+              description: 'Enable catalog_cache for 10% of traffic and watch error rates.',
+            },
             { label: 'Everyone at once', description: 'Simplest; a bad cache bug affects all users.' },
             { label: 'Staff only', description: 'Enable for internal accounts first, then widen manually.' },
           ],

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ASK_USER_QUESTION_TOOL_NAME, askUserQuestionProviderJsonSchema, type InteractionOrigin } from '../../contracts';
+import {
+  ASK_USER_QUESTION_TOOL_NAME,
+  askUserQuestionProviderJsonSchema,
+  type InteractionOrigin,
+} from '../../contracts';
 import { askUserQuestionTool, executeToolCall, type PermissionBrokerPort } from '../../core';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
 
@@ -27,12 +31,21 @@ export interface AskawayMcpServerOptions {
 // result the model can act on, rather than a protocol error from the SDK.
 const PermissiveInputSchema = z.object({}).passthrough();
 
-const text = (value: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: value }], ...(isError ? { isError } : {}) });
+const text = (value: string, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text: value }],
+  ...(isError ? { isError } : {}),
+});
 
 /** The MCP server exposing AskUserQuestion (R11.1, R11.4). One per client session. */
 export function createAskawayMcpServer(options: AskawayMcpServerOptions): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: options.version });
-  const annotations = { title: 'Ask the user', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+  const annotations = {
+    title: 'Ask the user',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  };
 
   server.registerTool(
     ASK_USER_QUESTION_TOOL_NAME,
@@ -41,7 +54,9 @@ export function createAskawayMcpServer(options: AskawayMcpServerOptions): McpSer
       const client = server.server.getClientVersion();
       const origin = clientOrigin(client?.name, client?.version);
       const broker = readyBroker(options, origin.label);
-      const stopProgress = keepAlive(extra._meta?.progressToken, (notification) => extra.sendNotification(notification));
+      const stopProgress = keepAlive(extra._meta?.progressToken, (notification) =>
+        extra.sendNotification(notification),
+      );
       try {
         const result = await executeToolCall({
           tool: askUserQuestionTool,
@@ -81,7 +96,13 @@ export function createAskawayMcpServer(options: AskawayMcpServerOptions): McpSer
 export function clientOrigin(name: string | undefined, version: string | undefined): InteractionOrigin {
   const clientName = (name ?? '').trim().slice(0, 150) || 'MCP client';
   const label = version ? `${clientName} ${version}` : clientName;
-  const origin: InteractionOrigin = { kind: 'root', label: label.slice(0, 200), path: [], depth: 0, client: { name: clientName } };
+  const origin: InteractionOrigin = {
+    kind: 'root',
+    label: label.slice(0, 200),
+    path: [],
+    depth: 0,
+    client: { name: clientName },
+  };
   if (version && origin.client) origin.client.version = version.slice(0, 80);
   return origin;
 }
@@ -102,7 +123,10 @@ type ProgressNotification = {
   params: { progressToken: string | number; progress: number; message: string };
 };
 
-function keepAlive(token: string | number | undefined, send: (notification: ProgressNotification) => Promise<void>): () => void {
+function keepAlive(
+  token: string | number | undefined,
+  send: (notification: ProgressNotification) => Promise<void>,
+): () => void {
   if (token === undefined) return () => undefined;
   let progress = 0;
   const timer = setInterval(() => {

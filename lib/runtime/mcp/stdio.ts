@@ -28,7 +28,10 @@ export async function runStdioMcpServer(options: StdioMcpOptions): Promise<void>
     version: options.version,
     shutdownSignal: shutdown.signal,
   });
-  const transport = new StdioServerTransport(stdin as NodeJS.ReadStream, (options.stdout ?? process.stdout) as NodeJS.WriteStream);
+  const transport = new StdioServerTransport(
+    stdin as NodeJS.ReadStream,
+    (options.stdout ?? process.stdout) as NodeJS.WriteStream,
+  );
 
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', () => resolve());

@@ -59,14 +59,19 @@ async function answered(harness: McpHarness, response: InteractionResponse, args
 }
 
 /** The R11.1 contract, run against every MCP transport (stdio, streamable HTTP). */
-export function describeMcpContract(transport: string, harness: () => McpHarness, clientInfo: { name: string; version: string }) {
+export function describeMcpContract(
+  transport: string,
+  harness: () => McpHarness,
+  clientInfo: { name: string; version: string },
+) {
   describe(`MCP over ${transport}`, () => {
     it('[R11.1][R2.5] tools/list shows AskUserQuestion with multiSelect required and the R1 description', async () => {
       const { tools } = await harness().client.listTools();
       const tool = tools.find((candidate) => candidate.name === 'AskUserQuestion');
       expect(tool?.description).toContain("genuinely the user's to make");
       expect(tool?.description).toContain('EnterPlanMode');
-      const question = (tool?.inputSchema.properties?.questions as { items?: { required?: string[] } } | undefined)?.items;
+      const question = (tool?.inputSchema.properties?.questions as { items?: { required?: string[] } } | undefined)
+        ?.items;
       expect(question?.required).toEqual(expect.arrayContaining(['question', 'header', 'options', 'multiSelect']));
     });
 
@@ -83,7 +88,10 @@ export function describeMcpContract(transport: string, harness: () => McpHarness
     });
 
     it('[R4.2] some answered returns the R4.2 text', async () => {
-      const { result } = await answered(harness(), { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+      const { result } = await answered(harness(), {
+        action: 'accept',
+        content: { answers: { 'Which database?': 'SQLite' } },
+      });
       expect(result).toEqual({
         isError: false,
         text: 'User answered some questions and skipped 1: "Which database?"="SQLite". Use your best judgment for the unanswered questions; do not invent user preferences.',
@@ -93,7 +101,9 @@ export function describeMcpContract(transport: string, harness: () => McpHarness
     it('[R4.3] none answered returns the R4.3 text', async () => {
       const { result } = await answered(harness(), { action: 'accept', content: { answers: {} } });
       expect(result.isError).toBe(false);
-      expect(result.text).toContain('Continue using your best judgment; do not treat this as a rejection or invent a user preference.');
+      expect(result.text).toContain(
+        'Continue using your best judgment; do not treat this as a rejection or invent a user preference.',
+      );
     });
 
     it('[R3.6][R3.7] a declined question is an error result with the R3.6 message and the reason', async () => {
@@ -130,7 +140,9 @@ export function describeMcpContract(transport: string, harness: () => McpHarness
         const question = await phone.next();
         controller.abort('changed my mind');
         await call;
-        await vi.waitFor(() => expect(phone.pending().map((record) => record.requestId)).not.toContain(question.requestId));
+        await vi.waitFor(() =>
+          expect(phone.pending().map((record) => record.requestId)).not.toContain(question.requestId),
+        );
         const withdrawn = host.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.withdrawn');
         expect(withdrawn.map((event) => event.requestId)).toContain(question.requestId);
       } finally {

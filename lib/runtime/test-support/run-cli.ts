@@ -13,7 +13,10 @@ export interface CliRun {
 }
 
 /** Runs `askaway <args>` from source as a real process, with `stdin` piped in. */
-export function runCli(args: readonly string[], options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
@@ -48,6 +51,8 @@ export function spawnCli(args: readonly string[], env: Record<string, string>): 
   });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   return { child, exited, stdout: () => stdout };
 }

@@ -54,11 +54,12 @@ export async function startRuntimeTestServer(
 
   runtime.use((socket, next) => {
     const auth = RuntimeAuthSchema.safeParse(socket.handshake.auth);
-    const reject = (code: string, message: string) => next(Object.assign(new Error(message), { data: { code, message } }));
+    const reject = (code: string, message: string) =>
+      next(Object.assign(new Error(message), { data: { code, message } }));
     if (!auth.success || auth.data.token !== token) return reject('unauthorized', 'invalid token');
     if (auth.data.protocolVersion !== protocolVersion) {
       return reject('protocol-mismatch', `host speaks protocol ${protocolVersion}`);
-    };
+    }
     next();
   });
 
@@ -67,15 +68,23 @@ export async function startRuntimeTestServer(
       const request = InteractionRequestSchema.parse(raw);
       state.announces.push(request);
       routes.set(request.requestId, { socket, protocolRequestId: request.protocolRequestId });
-      ack(state.ackFor.get(request.requestId) ?? { ok: true, status: 'pending', autoResolution: { status: 'disabled' } });
+      ack(
+        state.ackFor.get(request.requestId) ?? { ok: true, status: 'pending', autoResolution: { status: 'disabled' } },
+      );
     });
     socket.on('announce:batch', (raw: AnnounceBatch, ack: (result: AnnounceBatchAck) => void) => {
       state.batches.push(raw.entries);
-      const reply = { ok: true as const, resolved: [] as { requestId: string; resolution: InteractionResolution }[], withdrawn: [] as string[], unknown: [] as string[] };
+      const reply = {
+        ok: true as const,
+        resolved: [] as { requestId: string; resolution: InteractionResolution }[],
+        withdrawn: [] as string[],
+        unknown: [] as string[],
+      };
       for (const { requestId, protocolRequestId } of raw.entries) {
         const answer = state.ackFor.get(requestId);
         if (state.unknownInBatch.has(requestId)) reply.unknown.push(requestId);
-        else if (answer?.ok && answer.status === 'resolved') reply.resolved.push({ requestId, resolution: answer.resolution });
+        else if (answer?.ok && answer.status === 'resolved')
+          reply.resolved.push({ requestId, resolution: answer.resolution });
         else if (answer?.ok && answer.status === 'withdrawn') reply.withdrawn.push(requestId);
         else routes.set(requestId, { socket, protocolRequestId });
       }

@@ -27,7 +27,11 @@ export interface ScriptedRemote {
 
 export async function connectScriptedRemote(url: string, token: string): Promise<ScriptedRemote> {
   const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(`${url}${REMOTE_NAMESPACE}`, {
-    auth: { token, protocolVersion: PROTOCOL_VERSION, device: { id: `test-remote-${randomUUID()}`, label: 'Scripted remote' } },
+    auth: {
+      token,
+      protocolVersion: PROTOCOL_VERSION,
+      device: { id: `test-remote-${randomUUID()}`, label: 'Scripted remote' },
+    },
     transports: ['websocket'],
     forceNew: true,
   });
@@ -39,7 +43,15 @@ export async function connectScriptedRemote(url: string, token: string): Promise
 
   socket.on('snapshot', (snapshot: Snapshot) => {
     for (const view of snapshot.pending) {
-      const { status: _s, autoResolution: _a, resolution: _r, deliveredAt: _d, withdrawnAt: _w, withdrawnReason: _wr, ...record } = view;
+      const {
+        status: _s,
+        autoResolution: _a,
+        resolution: _r,
+        deliveredAt: _d,
+        withdrawnAt: _w,
+        withdrawnReason: _wr,
+        ...record
+      } = view;
       open.set(view.requestId, record as InteractionRecord);
     }
     changed();
@@ -71,7 +83,11 @@ export async function connectScriptedRemote(url: string, token: string): Promise
         };
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`no matching pending interaction within ${timeoutMs} ms; pending: ${[...open.keys()].join(', ')}`));
+          reject(
+            new Error(
+              `no matching pending interaction within ${timeoutMs} ms; pending: ${[...open.keys()].join(', ')}`,
+            ),
+          );
         }, timeoutMs);
         listeners.add(check);
         check();
@@ -81,7 +97,11 @@ export async function connectScriptedRemote(url: string, token: string): Promise
       return new Promise<RespondAck>((resolve) => {
         socket.emit('respond', { requestId, clientResponseId: randomUUID(), response }, (raw: unknown) => {
           const parsed = RespondAckSchema.safeParse(raw);
-          resolve(parsed.success ? parsed.data : { ok: false, error: { code: 'internal', message: `unreadable ack: ${JSON.stringify(raw)}` } });
+          resolve(
+            parsed.success
+              ? parsed.data
+              : { ok: false, error: { code: 'internal', message: `unreadable ack: ${JSON.stringify(raw)}` } },
+          );
         });
       });
     },
