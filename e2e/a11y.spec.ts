@@ -84,3 +84,28 @@ test('[R9.1] no horizontal scroll at 360 px on any screen', async ({ app, host, 
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
 });
+
+test('[R9.1] keyboard focus below the fold stops above the fixed tab bar', async ({ app }) => {
+  const { page } = app;
+  await app.goto('/settings');
+  await expect(page.getByTestId('connection.status')).toHaveAttribute('data-status', 'connected');
+  const tabbarTop = await page.getByTestId('nav').evaluate((nav) => nav.getBoundingClientRect().top);
+  // Every control of the page in tab order, until focus reaches the tab bar itself.
+  const hidden: string[] = [];
+  for (let step = 0; step < 60; step += 1) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      return {
+        inTabbar: el.closest('[data-testid="nav"]') !== null,
+        name: el.getAttribute('data-testid') ?? el.textContent?.trim().slice(0, 30) ?? el.tagName,
+        bottom: el.getBoundingClientRect().bottom,
+      };
+    });
+    if (!focused) continue;
+    if (focused.inTabbar) break;
+    if (focused.bottom > tabbarTop) hidden.push(`${focused.name} (bottom ${focused.bottom} > ${tabbarTop})`);
+  }
+  expect(hidden).toEqual([]);
+});
