@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The WebKit smoke suite (`npm run test:webkit`): WebKitGTK's MiniBrowser under Xvfb, driven over
+ * WebDriver, against the built app (`npm run build` first). One browser session for the whole file,
+ * so its tests run in order.
+ */
+export default defineConfig({
+  test: {
+    include: ['e2e-webkit/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 45_000,
+    hookTimeout: 45_000,
+  },
+});
