@@ -11,7 +11,8 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     fileParallelism: false,
-    testTimeout: 45_000,
-    hookTimeout: 45_000,
+    // Generous for a shared 2-core machine: under a parallel Playwright run a test takes up to ~13 s.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

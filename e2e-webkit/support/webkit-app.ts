@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { By, type WebDriver, type WebElement } from 'selenium-webdriver';
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 15_000;
 const POLL_MS = 50;
 
 /**

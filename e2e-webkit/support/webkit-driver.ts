@@ -57,20 +57,20 @@ function freePort(): Promise<number> {
 async function driverReady(url: string, deadline: number): Promise<void> {
   for (;;) {
     try {
-      const response = await fetch(`${url}/status`);
+      const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(2_000) });
       const body = (await response.json()) as { value?: { ready?: boolean } };
       if (body.value?.ready === true) return;
     } catch {
-      // Not listening yet.
+      // Not listening yet (or not answering yet).
     }
     if (Date.now() > deadline) throw new Error(`WebKitWebDriver at ${url} did not become ready`);
+    // The poll interval: the driver gives no other sign that it is ready.
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 export interface WebKitSession {
   driver: WebDriver;
-  miniBrowser: string;
   /** What the driver printed, for failures. */
   output(): string;
   stop(): Promise<void>;
@@ -91,7 +91,7 @@ export async function startWebKit(display: string): Promise<WebKitSession> {
     url = `http://127.0.0.1:${port}`;
     const child = spawnChild(binary, [`--port=${port}`], { env: { ...process.env, DISPLAY: display } });
     try {
-      await unlessExited(child, `${binary} (${INSTALL_HINT})`, driverReady(url, Date.now() + 10_000));
+      await unlessExited(child, `${binary} (${INSTALL_HINT})`, driverReady(url, Date.now() + 20_000));
       driverProcess = child;
     } catch (error) {
       await child.stop();
@@ -111,10 +111,9 @@ export async function startWebKit(display: string): Promise<WebKitSession> {
         },
       })
       .build();
-    await driver.manage().setTimeouts({ pageLoad: 15_000, script: 10_000 });
+    await driver.manage().setTimeouts({ pageLoad: 30_000, script: 15_000 });
     return {
       driver,
-      miniBrowser,
       output: started.output,
       async stop() {
         await driver.quit().catch(() => undefined);

@@ -13,6 +13,7 @@ export interface VirtualDisplay {
  */
 export async function startXvfb(screen = '1280x1024x24'): Promise<VirtualDisplay> {
   const binary = process.env.XVFB_PATH ?? 'Xvfb';
+  // -terminate: the server exits when its last client (the browser) goes, even if this process died first.
   const child: Child = spawnChild(
     binary,
     ['-displayfd', '3', '-screen', '0', screen, '-nolisten', 'tcp', '-terminate'],
