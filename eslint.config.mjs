@@ -41,6 +41,24 @@ const config = [
     },
   },
   {
+    // lib/state is shared by the host and the PWA: pure, contracts only.
+    files: ['lib/state/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // Anything but ../contracts, the folder's own files and vitest.
+              regex: '^(?!\\.\\./contracts(/|$)|\\./|vitest$)',
+              message: 'lib/state imports contracts only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['lib/client/**', 'components/**', 'app/**', 'lib/askUserQuestion.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,6 +1,7 @@
 import { type HostEvent, type InteractionView, type Preferences, type Snapshot } from '../contracts';
+import { foldHostEvent, type HostFold } from '../state/host-fold';
 
-/** The host's interactions as this remote knows them: a fold of snapshot + events, like the host's projection. */
+/** The host's interactions as this remote knows them: a snapshot, then events folded in as the host folds them. */
 export interface HostView {
   /** A live snapshot from the host has arrived on this page. */
   hasSnapshot: boolean;
@@ -40,69 +41,19 @@ export function fromSnapshot(snapshot: Snapshot, localNow: number): HostView {
   };
 }
 
-/** Applies a batch in seq order, dropping anything at or below lastSeq (duplicates after a resume). */
+/**
+ * Applies a batch in seq order, dropping anything at or below lastSeq (duplicates after a resume).
+ * The shared fold works on a copy of the interactions: one copy per batch, O(1) per event, and the
+ * previous view stays as it was (React compares by identity).
+ */
 export function applyEvents(view: HostView, events: readonly HostEvent[]): HostView {
   const fresh = events.filter((event) => event.seq > view.lastSeq).sort((a, b) => a.seq - b.seq);
   if (fresh.length === 0) return view;
-  const interactions = new Map(view.interactions);
-  let preferences = view.preferences;
-  let lastSeq = view.lastSeq;
-  for (const event of fresh) {
-    if (event.seq <= lastSeq) continue;
-    lastSeq = event.seq;
-    const next = applyEvent(interactions, event);
-    if (next) preferences = next;
-  }
-  return { ...view, interactions, preferences, lastSeq };
-}
-
-function applyEvent(interactions: Map<string, InteractionView>, event: HostEvent): Preferences | null {
-  switch (event.type) {
-    case 'interaction.requested': {
-      if (interactions.has(event.interaction.requestId)) return null;
-      interactions.set(event.interaction.requestId, {
-        ...event.interaction,
-        status: 'pending',
-        autoResolution: { status: 'disabled' },
-      });
-      return null;
-    }
-    case 'interaction.resolved': {
-      const view = interactions.get(event.resolution.requestId);
-      if (view?.status !== 'pending') return null;
-      interactions.set(view.requestId, { ...view, status: 'resolved', resolution: event.resolution });
-      return null;
-    }
-    case 'interaction.withdrawn': {
-      const view = interactions.get(event.requestId);
-      if (view?.status !== 'pending') return null;
-      interactions.set(view.requestId, {
-        ...view,
-        status: 'withdrawn',
-        withdrawnAt: event.at,
-        ...(event.reason === undefined ? {} : { withdrawnReason: event.reason }),
-      });
-      return null;
-    }
-    case 'interaction.delivered': {
-      const view = interactions.get(event.requestId);
-      if (view?.status !== 'resolved' || view.deliveredAt !== undefined) return null;
-      interactions.set(view.requestId, { ...view, deliveredAt: event.at });
-      return null;
-    }
-    case 'UserInputAutoResolutionUpdated': {
-      const view = interactions.get(event.requestId);
-      if (view?.status !== 'pending') return null;
-      interactions.set(view.requestId, { ...view, autoResolution: event.autoResolution });
-      return null;
-    }
-    case 'preferences.updated':
-      return event.preferences;
-    default:
-      return assertNever(event);
-  }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unhandled host event ${JSON.stringify(value)}`);
+  const fold: HostFold = {
+    seq: view.lastSeq,
+    preferences: view.preferences,
+    interactions: new Map(view.interactions),
+  };
+  for (const event of fresh) foldHostEvent(fold, event);
+  return { ...view, interactions: fold.interactions, preferences: fold.preferences, lastSeq: fold.seq };
 }

@@ -319,11 +319,11 @@ export class InteractionRegistry {
 
   private commit(events: NewHostEvent[]): HostEvent[] {
     const stored = this.options.store.append(events);
-    for (const event of stored) {
-      this.projection.apply(event);
-      const requestId = eventRequestId(event);
-      if (requestId !== undefined) this.syncDeadline(requestId);
-    }
+    const changed = stored.map((event) => {
+      const view = this.projection.apply(event);
+      if (view) this.syncDeadline(view.requestId);
+      return view;
+    });
     for (const listener of this.listeners) {
       try {
         listener(stored);
@@ -331,7 +331,7 @@ export class InteractionRegistry {
         this.options.onError?.(error);
       }
     }
-    for (const event of stored) this.reportLifecycle(event);
+    stored.forEach((event, index) => this.reportLifecycle(event, changed[index]));
     this.armTimer();
     return stored;
   }
@@ -353,31 +353,15 @@ export class InteractionRegistry {
     }
   }
 
-  private reportLifecycle(event: HostEvent): void {
+  /** Reports the interaction an event changed, as it stands once the whole commit is folded in. */
+  private reportLifecycle(event: HostEvent, changed: InteractionView | undefined): void {
     const report = this.options.onLifecycle;
-    if (!report) return;
-    const requestId = event.type === 'UserInputAutoResolutionUpdated' ? undefined : eventRequestId(event);
-    const view = requestId === undefined ? undefined : this.projection.get(requestId);
-    if (!view) return;
+    const view = changed && this.projection.get(changed.requestId);
+    if (!report || !view) return;
     if (event.type === 'interaction.requested') report({ type: 'requested', view });
     else if (event.type === 'interaction.resolved') report({ type: 'resolved', view });
     else if (event.type === 'interaction.withdrawn') report({ type: 'withdrawn', view });
     else if (event.type === 'interaction.delivered') report({ type: 'delivered', view });
-  }
-}
-
-function eventRequestId(event: HostEvent): string | undefined {
-  switch (event.type) {
-    case 'interaction.requested':
-      return event.interaction.requestId;
-    case 'interaction.resolved':
-      return event.resolution.requestId;
-    case 'interaction.withdrawn':
-    case 'interaction.delivered':
-    case 'UserInputAutoResolutionUpdated':
-      return event.requestId;
-    default:
-      return undefined;
   }
 }
 

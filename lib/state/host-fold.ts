@@ -1,0 +1,77 @@
+// lib/state: pure state shared by the host and the PWA; it imports contracts only, so both may import it.
+import { type HostEvent, type InteractionView, type Preferences } from '../contracts';
+
+/**
+ * The host's log folded into what it means now (R10.2): every interaction by
+ * requestId, the newest seq and the preferences. The host keeps one for good and
+ * folds each event it commits; a remote folds each batch into a copy of its last
+ * one. Mutable so that folding an event costs O(1); the views in it are never
+ * mutated, only replaced, so a copy of the map can share them.
+ */
+export interface HostFold {
+  /** The highest seq folded in. */
+  seq: number;
+  /** Null until the log (or a snapshot) says; the host then uses DEFAULT_PREFERENCES. */
+  preferences: Preferences | null;
+  readonly interactions: Map<string, InteractionView>;
+}
+
+export function emptyHostFold(): HostFold {
+  return { seq: 0, preferences: null, interactions: new Map() };
+}
+
+/**
+ * Folds one event in and returns the interaction it changed (a new object), if
+ * any. An event at or below `seq` is already in (a duplicate after a resume) and
+ * changes nothing, as does one that does not apply (an answer to an ended
+ * interaction, a second delivery).
+ */
+export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView | undefined {
+  if (event.seq <= fold.seq) return undefined;
+  fold.seq = event.seq;
+  switch (event.type) {
+    case 'interaction.requested': {
+      if (fold.interactions.has(event.interaction.requestId)) return undefined;
+      return put(fold, { ...event.interaction, status: 'pending', autoResolution: { status: 'disabled' } });
+    }
+    case 'interaction.resolved': {
+      const view = pendingView(fold, event.resolution.requestId);
+      return view && put(fold, { ...view, status: 'resolved', resolution: event.resolution });
+    }
+    case 'interaction.withdrawn': {
+      const view = pendingView(fold, event.requestId);
+      if (!view) return undefined;
+      const withdrawn: InteractionView = { ...view, status: 'withdrawn', withdrawnAt: event.at };
+      if (event.reason !== undefined) withdrawn.withdrawnReason = event.reason;
+      return put(fold, withdrawn);
+    }
+    case 'interaction.delivered': {
+      const view = fold.interactions.get(event.requestId);
+      if (view?.status !== 'resolved' || view.deliveredAt !== undefined) return undefined;
+      return put(fold, { ...view, deliveredAt: event.at });
+    }
+    case 'UserInputAutoResolutionUpdated': {
+      const view = pendingView(fold, event.requestId);
+      return view && put(fold, { ...view, autoResolution: event.autoResolution });
+    }
+    case 'preferences.updated':
+      fold.preferences = event.preferences;
+      return undefined;
+    default:
+      return assertNever(event);
+  }
+}
+
+function pendingView(fold: HostFold, requestId: string): InteractionView | undefined {
+  const view = fold.interactions.get(requestId);
+  return view?.status === 'pending' ? view : undefined;
+}
+
+function put(fold: HostFold, view: InteractionView): InteractionView {
+  fold.interactions.set(view.requestId, view);
+  return view;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled host event ${JSON.stringify(value)}`);
+}
