@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type InteractionRequest, type InteractionResolution } from '../contracts';
 import { isHostConnectionError } from './errors';
 import { DEFAULT_HOST_URL, resolveHostAddress, resolveToken } from './host-address';
-import { connectToHost, type HostConnection } from './host-connection';
+import { connectToHost, type HostConnection, type HostProtocolError } from './host-connection';
 import { startRuntimeTestServer, type RuntimeTestServer } from './test-support/runtime-test-server';
 
 const TOKEN = 'test-token';
@@ -225,6 +225,158 @@ describe('host connection', () => {
     const error: unknown = await connection.ready(500).catch((caught: unknown) => caught);
     expect(isHostConnectionError(error) && error.code).toBe('unreachable');
     expect(String(error)).toContain('askaway start');
+  });
+});
+
+describe('malformed messages from the host', () => {
+  const errors: HostProtocolError[] = [];
+  const lines: string[] = [];
+
+  async function reporting(reannounceBatchMs?: number) {
+    errors.length = 0;
+    lines.length = 0;
+    server = await startRuntimeTestServer(TOKEN);
+    connection = connectToHost({
+      url: server.url,
+      token: TOKEN,
+      reannounceBatchMs,
+      onProtocolError: (error) => errors.push(error),
+      log: (line) => lines.push(line),
+    });
+    await connection.ready();
+    return { server, connection };
+  }
+
+  it('[R12.3] reports a malformed resolved notice with the broken rule; the call still gets the valid one', async () => {
+    const { server, connection } = await reporting();
+    const answer = connection.announce(request('m1'), new AbortController().signal);
+    await vi.waitFor(() => expect(server.announces).toHaveLength(1));
+    const broken = { ...resolution('m1'), resolvedBy: 'somebody' };
+    server.send('resolved', { requestId: 'm1', protocolRequestId: 'm1-p1', resolution: broken });
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors[0]).toEqual({
+      event: 'resolved',
+      reply: false,
+      rule: expect.stringContaining('resolution.resolvedBy'),
+    });
+    expect(lines).toEqual([
+      expect.stringMatching(/^askaway: dropped a malformed 'resolved' notice from the host: resolution\.resolvedBy: /),
+    ]);
+    server.resolve('m1', resolution('m1'));
+    await expect(answer).resolves.toMatchObject({ requestId: 'm1', resolvedBy: 'user' });
+    // Only the valid notice was acknowledged.
+    await vi.waitFor(() => expect(server.resolutionAcks).toEqual(['m1']));
+  });
+
+  it('[R12.3] reports a malformed auto-resolution notice and does not pass it on', async () => {
+    const { server, connection } = await reporting();
+    const notices: unknown[] = [];
+    connection.onAutoResolution((notice) => notices.push(notice));
+    connection.announce(request('m2'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(notices).toHaveLength(1));
+    server.send('auto-resolution', { requestId: 'm2', autoResolution: { status: 'scheduled' } });
+    const valid = { requestId: 'm2', autoResolution: { status: 'disabled' } };
+    server.send('auto-resolution', valid);
+    await vi.waitFor(() => expect(notices).toHaveLength(2));
+    expect(notices[1]).toEqual(valid);
+    expect(errors).toEqual([
+      { event: 'auto-resolution', reply: false, rule: expect.stringContaining('autoResolution.timeoutMs') },
+    ]);
+    expect(lines).toEqual([expect.stringContaining("malformed 'auto-resolution' notice from the host")]);
+  });
+
+  it('[R12.3][R8.1] reports a malformed reply to announce; the next re-announce goes in full again', async () => {
+    const { server, connection } = await reporting(30);
+    server.nextReply.set('announce', { ok: true, status: 'maybe' });
+    const answer = connection.announce(request('m3', 'm3-p1'), new AbortController().signal);
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors[0]).toEqual({
+      event: 'announce',
+      reply: true,
+      rule: expect.stringContaining(
+        'status: none of the variants fits: expected "pending" or "resolved" or "withdrawn"',
+      ),
+    });
+    expect(lines).toEqual([expect.stringContaining("malformed reply to 'announce' from the host")]);
+    connection.announce(request('m3', 'm3-p2'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(server.announces.map((item) => item.protocolRequestId)).toEqual(['m3-p1', 'm3-p2']));
+    expect(server.batches).toEqual([]);
+    server.resolve('m3', resolution('m3'));
+    await expect(answer).resolves.toMatchObject({ requestId: 'm3' });
+  });
+
+  it('[R12.3][R8.1] reports a malformed or mismatched reply to announce:batch and falls back to full announces', async () => {
+    const { server, connection } = await reporting(30);
+    connection.announce(request('m4', 'm4-p1'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(connection.answered).toBe(1));
+    server.nextReply.set('announce:batch', { ok: true, resolved: 'none' });
+    connection.announce(request('m4', 'm4-p2'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors[0]).toMatchObject({
+      event: 'announce:batch',
+      reply: true,
+      rule: expect.stringContaining('resolved: Invalid input: expected array, received string'),
+    });
+    connection.announce(request('m4', 'm4-p3'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(server.announces.map((item) => item.protocolRequestId)).toEqual(['m4-p1', 'm4-p3']));
+    await vi.waitFor(() => expect(connection.answered).toBe(2));
+
+    // Well-formed, but the entry for m4 carries another request's resolution.
+    server.ackFor.set('m4', { ok: true, status: 'resolved', resolution: resolution('other') });
+    connection.announce(request('m4', 'm4-p4'), new AbortController().signal).catch(() => undefined);
+    await vi.waitFor(() => expect(errors).toHaveLength(2));
+    expect(errors[1]).toEqual({
+      event: 'announce:batch',
+      reply: true,
+      rule: 'resolved: the entry for m4 carries the resolution of other',
+    });
+    expect(server.resolutionAcks).toEqual([]);
+    expect(lines).toHaveLength(2);
+  });
+
+  it('[R12.3] reports a malformed reply to withdraw and to resolution:ack', async () => {
+    const { server, connection } = await reporting();
+    const answer = connection.announce(request('m5'), new AbortController().signal);
+    await vi.waitFor(() => expect(server.announces).toHaveLength(1));
+    server.nextReply.set('resolution:ack', { ok: 'yes' });
+    server.resolve('m5', resolution('m5'));
+    await expect(answer).resolves.toMatchObject({ requestId: 'm5' });
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors[0]).toMatchObject({ event: 'resolution:ack', reply: true });
+
+    server.nextReply.set('withdraw', 'fine');
+    await connection.withdraw('m6');
+    expect(server.withdrawals).toEqual(['m6']);
+    expect(errors).toHaveLength(2);
+    expect(errors[1]).toEqual({
+      event: 'withdraw',
+      reply: true,
+      rule: '(root): Invalid input: expected object, received string',
+    });
+    expect(lines).toEqual([
+      expect.stringContaining("malformed reply to 'resolution:ack'"),
+      expect.stringContaining("malformed reply to 'withdraw'"),
+    ]);
+  });
+
+  it('[R12.3] without a log option the line goes to stderr, never stdout (an MCP stream)', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, 'write');
+    try {
+      server = await startRuntimeTestServer(TOKEN);
+      connection = connectToHost({ url: server.url, token: TOKEN });
+      await connection.ready();
+      server.send('resolved', { requestId: 'x' });
+      await vi.waitFor(() =>
+        expect(stderr).toHaveBeenCalledWith(expect.stringContaining("malformed 'resolved' notice from the host")),
+      );
+      expect(stdout.mock.calls.map(([chunk]) => String(chunk)).filter((chunk) => chunk.includes('malformed'))).toEqual(
+        [],
+      );
+    } finally {
+      stderr.mockRestore();
+      stdout.mockRestore();
+    }
   });
 });
 

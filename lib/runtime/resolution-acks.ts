@@ -1,4 +1,5 @@
 import { SimpleAckSchema } from '../contracts';
+import { type HostMessageParser } from './protocol-errors';
 
 /** How many unconfirmed acknowledgements a runtime keeps; the oldest are given up beyond it. */
 export const MAX_UNCONFIRMED_ACKS = 1_000;
@@ -31,6 +32,7 @@ export class ResolutionAcks {
   constructor(
     private readonly socket: AckSocket,
     private readonly track: (settled: Promise<void>) => void,
+    private readonly parser: HostMessageParser,
   ) {}
 
   get pending(): number {
@@ -67,11 +69,10 @@ export class ResolutionAcks {
           resolve();
           // A reply to an attempt that a newer one replaced changes nothing.
           if (this.unconfirmed.get(requestId) !== attempt) return;
-          const ack = error ? undefined : SimpleAckSchema.safeParse(raw);
+          // No reply, or one not understood, is treated like a transient error: sent again.
+          const ack = error ? undefined : this.parser.reply(SimpleAckSchema, 'resolution:ack', raw);
           const transient =
-            ack === undefined ||
-            !ack.success ||
-            (!ack.data.ok && (ack.data.error.code === 'rate-limited' || ack.data.error.code === 'internal'));
+            ack === undefined || (!ack.ok && (ack.error.code === 'rate-limited' || ack.error.code === 'internal'));
           if (!transient) {
             // Confirmed, or refused for good (unknown interaction after a data-dir reset): retrying cannot help.
             this.unconfirmed.delete(requestId);

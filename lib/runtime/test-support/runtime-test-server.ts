@@ -29,7 +29,11 @@ export interface RuntimeTestServer {
   unknownInBatch: Set<string>;
   /** What the next announce of a requestId is answered with; default pending. */
   ackFor: Map<string, AnnounceAck>;
+  /** Replies to the next message of an event with this, verbatim (a malformed host). */
+  nextReply: Map<'announce' | 'announce:batch' | 'resolution:ack' | 'withdraw', unknown>;
   resolve(requestId: string, resolution: InteractionResolution): void;
+  /** Sends any payload as a notice to every connected runtime. */
+  send(event: string, payload: unknown): void;
   disconnectAll(): void;
   close(): Promise<void>;
 }
@@ -43,13 +47,21 @@ export async function startRuntimeTestServer(
   const io = new Server(http);
   const runtime = io.of(RUNTIME_NAMESPACE);
   const routes = new Map<string, { socket: Socket; protocolRequestId: string }>();
-  const state: Omit<RuntimeTestServer, 'url' | 'resolve' | 'disconnectAll' | 'close'> = {
+  const state: Omit<RuntimeTestServer, 'url' | 'resolve' | 'send' | 'disconnectAll' | 'close'> = {
     announces: [],
     resolutionAcks: [],
     withdrawals: [],
     batches: [],
     unknownInBatch: new Set(),
     ackFor: new Map(),
+    nextReply: new Map(),
+  };
+  /** The verbatim reply queued for `event`, once; undefined when none is. */
+  const override = (event: 'announce' | 'announce:batch' | 'resolution:ack' | 'withdraw') => {
+    if (!state.nextReply.has(event)) return undefined;
+    const reply = { value: state.nextReply.get(event) };
+    state.nextReply.delete(event);
+    return reply;
   };
 
   runtime.use((socket, next) => {
@@ -68,12 +80,16 @@ export async function startRuntimeTestServer(
       const request = InteractionRequestSchema.parse(raw);
       state.announces.push(request);
       routes.set(request.requestId, { socket, protocolRequestId: request.protocolRequestId });
+      const verbatim = override('announce');
+      if (verbatim) return ack(verbatim.value as AnnounceAck);
       ack(
         state.ackFor.get(request.requestId) ?? { ok: true, status: 'pending', autoResolution: { status: 'disabled' } },
       );
     });
     socket.on('announce:batch', (raw: AnnounceBatch, ack: (result: AnnounceBatchAck) => void) => {
       state.batches.push(raw.entries);
+      const verbatim = override('announce:batch');
+      if (verbatim) return ack(verbatim.value as AnnounceBatchAck);
       const reply = {
         ok: true as const,
         resolved: [] as { requestId: string; resolution: InteractionResolution }[],
@@ -92,11 +108,13 @@ export async function startRuntimeTestServer(
     });
     socket.on('resolution:ack', (raw: { requestId: string }, ack: (result: { ok: true }) => void) => {
       state.resolutionAcks.push(raw.requestId);
-      ack({ ok: true });
+      const verbatim = override('resolution:ack');
+      ack(verbatim ? (verbatim.value as { ok: true }) : { ok: true });
     });
     socket.on('withdraw', (raw: { requestId: string }, ack: (result: { ok: true }) => void) => {
       state.withdrawals.push(raw.requestId);
-      ack({ ok: true });
+      const verbatim = override('withdraw');
+      ack(verbatim ? (verbatim.value as { ok: true }) : { ok: true });
     });
   });
 
@@ -109,6 +127,9 @@ export async function startRuntimeTestServer(
       const route = routes.get(requestId);
       if (!route) throw new Error(`no route for ${requestId}`);
       route.socket.emit('resolved', { requestId, protocolRequestId: route.protocolRequestId, resolution });
+    },
+    send(event: string, payload: unknown) {
+      runtime.emit(event, payload);
     },
     disconnectAll() {
       runtime.disconnectSockets(true);
