@@ -3,6 +3,27 @@ import nextTs from 'eslint-config-next/typescript';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier/flat';
 
+/** Product files of `folder` may not import the `above` layers (lib/<layer>). */
+function downwardOnly(folder, above) {
+  return {
+    files: [`${folder}/**`],
+    ignores: ['**/*.test.ts', '**/test-support/**', '**/test-fixtures.ts', '**/test-helpers.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: above.flatMap((layer) => [`**/${layer}`, `**/${layer}/**`, `@/lib/${layer}`, `@/lib/${layer}/**`]),
+              message: `${folder} imports only layers below it (contracts → core → protocol → runtime → host → bin)`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -31,7 +52,7 @@ const config = [
     },
   },
   {
-    // Layering (STYLE.md): contracts import zod only; client code never imports host/runtime.
+    // Layering (CONTRIBUTING.md): contracts import zod only; client code never imports host/runtime.
     files: ['lib/contracts/**'],
     rules: {
       'no-restricted-imports': [
@@ -40,6 +61,12 @@ const config = [
       ],
     },
   },
+  // Server layers import only downward: contracts → core → protocol → runtime → host → bin. Tests and
+  // test-support may reach up (a runtime test starts a real host).
+  downwardOnly('lib/core', ['protocol', 'runtime', 'host', 'client']),
+  downwardOnly('lib/protocol', ['runtime', 'host', 'client']),
+  downwardOnly('lib/runtime', ['host', 'client']),
+  downwardOnly('lib/host', ['client']),
   {
     // lib/state is shared by the host and the PWA: pure, contracts only.
     files: ['lib/state/**'],
@@ -59,14 +86,24 @@ const config = [
     },
   },
   {
-    files: ['lib/client/**', 'components/**', 'app/**', 'lib/askUserQuestion.ts'],
+    // The PWA imports only contracts (and browser libraries) from lib/.
+    files: ['lib/client/**', 'components/**', 'app/**', 'hooks/**', 'lib/askUserQuestion.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/host/**', '**/runtime/**', '@/lib/host/*', '@/lib/runtime/*', 'better-sqlite3', 'socket.io'],
+              group: [
+                ...['core', 'protocol', 'runtime', 'host'].flatMap((layer) => [
+                  `**/${layer}`,
+                  `**/${layer}/**`,
+                  `@/lib/${layer}`,
+                  `@/lib/${layer}/**`,
+                ]),
+                'better-sqlite3',
+                'socket.io',
+              ],
               message: 'server code must not reach the PWA bundle',
             },
           ],
