@@ -16,7 +16,7 @@ import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/
 
 type Note = { tone: 'ok' | 'danger'; text: string } | null;
 
-/** Settings → Notifications (issue 6): Web Push for this device, a test button, and an optional ntfy topic. */
+/** Settings → Notifications (R14.1, R14.6): Web Push for this device, a test button, and an optional ntfy topic. */
 export function NotificationSettings({ connected }: { connected: boolean }) {
   const { lang, t } = useI18n();
   const m = PUSH_MESSAGES[lang];

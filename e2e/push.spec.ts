@@ -14,10 +14,10 @@ import {
 } from '../lib/host/push/test-helpers';
 import { ScriptedRuntime } from './support/scripted-runtime';
 
-// Issue 6 in real Chromium: a real host with push attached sends encrypted pushes to a local
-// recording endpoint standing in for the push service (none is reachable here, see
-// PLATFORM-NOTES.md); the test decrypts each one as the browser would and hands it to the
-// app's real service worker through the DevTools protocol.
+// Web Push in real Chromium: a real host with push attached sends encrypted pushes to a local
+// recording endpoint standing in for the push service (CI reaches none, so pushManager.subscribe
+// fails there); the test decrypts each one as the browser would and hands it to the app's real
+// service worker through the DevTools protocol.
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** The static export under test; its sw.js must include registerPushHandlers(). */
@@ -205,7 +205,7 @@ function shownNotifications(): Promise<ShownNotification[]> {
   });
 }
 
-test('[issue6] a new question shows its notification in the real worker; answering it elsewhere closes it', async () => {
+test('[R14.2][R14.3] a new question shows its notification in the real worker; answering it elsewhere closes it', async () => {
   const requestId = await ask('Database', 'Which database should the cache use?');
   await relayPush(0);
   await expect.poll(shownNotifications).toHaveLength(1);
@@ -231,7 +231,7 @@ test('[issue6] a new question shows its notification in the real worker; answeri
   await expect.poll(shownNotifications).toEqual([]);
 });
 
-test('[issue6] a burst of questions arrives as one summary notification that opens the inbox', async () => {
+test('[R14.4] a burst of questions arrives as one summary notification that opens the inbox', async () => {
   await Promise.all([0, 1, 2, 3, 4].map((index) => ask(`Q${index}`, `Question number ${index}?`)));
   await relayPush(0);
   await expect.poll(shownNotifications).toHaveLength(1);
@@ -246,7 +246,7 @@ test('[issue6] a burst of questions arrives as one summary notification that ope
   expect(endpoint.requests).toHaveLength(1);
 });
 
-test('[issue6] a push the worker cannot read still shows a notification, leading to the inbox', async () => {
+test('[R14.5] a push the worker cannot read still shows a notification, leading to the inbox', async () => {
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: hostUrl, registrationId, data: 'not json' });
   await expect.poll(shownNotifications).toHaveLength(1);
   const [generic] = await shownNotifications();

@@ -8,7 +8,7 @@ import { questionRequest } from './test-support/fixtures';
 import { killAllCli, runCli, startCliHost } from './test-support/spawn-cli';
 import { tempDir } from './test-support/test-host';
 
-// Fault drill (issue 7): a data dir that is corrupt, locked or unwritable stops
+// Fault drill: a data dir that is corrupt, locked or unwritable stops
 // `askaway start` with a clear error, and nothing in it is overwritten.
 
 const TOKEN = 'drill-token';

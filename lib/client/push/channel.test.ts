@@ -31,7 +31,7 @@ function fakeDocument(visibilityState: DocumentVisibilityState) {
 }
 
 describe('push channel', () => {
-  it('[issue6] reports presence on every connect and visibility change', () => {
+  it('[R14.4] reports presence on every connect and visibility change', () => {
     const socket = new FakeSocket();
     const doc = fakeDocument('hidden');
     attachPushChannel(socket, doc as unknown as Document);
@@ -44,7 +44,7 @@ describe('push channel', () => {
     expect(socket.emitted.at(-1)).toEqual(['presence', { visible: true }]);
   });
 
-  it('[issue6] requests are acked through the current socket and refused while disconnected', async () => {
+  it('[R14.1] requests are acked through the current socket and refused while disconnected', async () => {
     const socket = new FakeSocket();
     attachPushChannel(socket, undefined);
     await expect(pushRequest('push:status')).rejects.toThrow('not-connected');

@@ -23,7 +23,7 @@ const iphoneSafari: PushEnvironment = {
 };
 
 describe('detectPushSupport', () => {
-  it('[issue6] a secure Chrome with a service worker can push; the permission is asked later', () => {
+  it('[R14.1] a secure Chrome with a service worker can push; the permission is asked later', () => {
     expect(detectPushSupport(chromeAndroid)).toEqual({ status: 'supported', permission: 'default' });
     expect(detectPushSupport({ ...chromeAndroid, permission: 'granted' })).toEqual({
       status: 'supported',
@@ -31,7 +31,7 @@ describe('detectPushSupport', () => {
     });
   });
 
-  it('[issue6] iOS outside an installed home-screen app explains how to install', () => {
+  it('[R14.1] iOS outside an installed home-screen app explains how to install', () => {
     expect(detectPushSupport(iphoneSafari)).toEqual({ status: 'unsupported', reason: 'ios-not-installed' });
     // iPadOS presents itself as a Mac with touch.
     const ipad = {
@@ -42,7 +42,7 @@ describe('detectPushSupport', () => {
     expect(detectPushSupport(ipad)).toEqual({ status: 'unsupported', reason: 'ios-not-installed' });
   });
 
-  it('[issue6] the installed iOS app can push (16.4+), an older one says so', () => {
+  it('[R14.1] the installed iOS app can push (16.4+), an older one says so', () => {
     const installed = {
       ...iphoneSafari,
       standalone: true,
@@ -57,7 +57,7 @@ describe('detectPushSupport', () => {
     });
   });
 
-  it('[issue6] plain http on a LAN address, no service worker, or no Push API are explained', () => {
+  it('[R14.1] plain http on a LAN address, no service worker, or no Push API are explained', () => {
     expect(detectPushSupport({ ...chromeAndroid, isSecureContext: false })).toEqual({
       status: 'unsupported',
       reason: 'insecure-context',
@@ -72,7 +72,7 @@ describe('detectPushSupport', () => {
     });
   });
 
-  it('[issue6] a blocked permission is reported as denied, not as unsupported', () => {
+  it('[R14.1] a blocked permission is reported as denied, not as unsupported', () => {
     expect(detectPushSupport({ ...chromeAndroid, permission: 'denied' })).toEqual({ status: 'denied' });
   });
 });

@@ -14,13 +14,13 @@ import {
 const ORIGIN = 'https://askaway.example:4417';
 
 describe('notificationTargetUrl', () => {
-  it('[issue6] leads an interaction notification to its card', () => {
+  it('[R14.2] leads an interaction notification to its card', () => {
     expect(notificationTargetUrl({ kind: 'interaction', url: '/card?id=req%201', requestId: 'req 1' }, ORIGIN)).toBe(
       `${ORIGIN}/card?id=req%201`,
     );
   });
 
-  it('[issue6] leads a summary to the inbox', () => {
+  it('[R14.4] leads a summary to the inbox', () => {
     expect(notificationTargetUrl({ kind: 'summary', url: '/' }, ORIGIN)).toBe(`${ORIGIN}/`);
   });
 
@@ -31,7 +31,7 @@ describe('notificationTargetUrl', () => {
     ['a script URL', { kind: 'interaction', url: 'javascript:alert(1)' }],
     ['missing data', undefined],
     ['malformed data', { url: 42 }],
-  ])('[issue6] falls back to the inbox for %s', (_name, data) => {
+  ])('[R14.5] falls back to the inbox for %s', (_name, data) => {
     expect(notificationTargetUrl(data, ORIGIN)).toBe(`${ORIGIN}/`);
   });
 });
@@ -47,7 +47,7 @@ const show: PushShowPayload = {
 };
 
 describe('notificationFor', () => {
-  it('[issue6] tags by interaction, never renotifies, carries the deep link, and has no action buttons', () => {
+  it('[R14.2] tags by interaction, never renotifies, carries the deep link, and has no action buttons', () => {
     const { title, options } = notificationFor(show, 'en-US');
     expect(title).toBe('Database');
     expect(options).toMatchObject({ tag: 'req-1', renotify: false, data: show.data });
@@ -55,7 +55,7 @@ describe('notificationFor', () => {
     expect(options.body).toMatch(/^Which database\?\nAgent continues on its own at \d{2}:\d{2}( [AP]M)?$/);
   });
 
-  it('[issue6] words the deadline in Chinese for a Chinese phone, and leaves it out when none is set', () => {
+  it('[R14.2] words the deadline in Chinese for a Chinese phone, and leaves it out when none is set', () => {
     expect(notificationFor(show, 'zh-CN').options.body).toMatch(/代理将在 .+ 自行继续$/);
     expect(notificationFor({ ...show, deadlineAt: undefined }, 'en').options.body).toBe('Which database?');
   });
@@ -79,7 +79,7 @@ function fakeRegistration() {
 }
 
 describe('handlePush', () => {
-  it('[issue6] shows a notification, and a close push for its tag closes it', async () => {
+  it('[R14.2][R14.3] shows a notification, and a close push for its tag closes it', async () => {
     const { registration, open } = fakeRegistration();
     await handlePush(JSON.stringify(show), registration, 'en');
     await handlePush(
@@ -93,7 +93,7 @@ describe('handlePush', () => {
     expect(open().map((entry) => entry.options?.tag)).toEqual(['req-2']);
   });
 
-  it('[issue6] an unreadable push still shows a generic notification that opens the inbox', async () => {
+  it('[R14.5] an unreadable push still shows a generic notification that opens the inbox', async () => {
     const { registration, open } = fakeRegistration();
     await handlePush('not json', registration);
     await handlePush(undefined, registration);
@@ -115,7 +115,7 @@ describe('openTarget', () => {
     };
   }
 
-  it('[issue6] navigates and focuses an open window of the app', async () => {
+  it('[R14.2] navigates and focuses an open window of the app', async () => {
     const client = { url: `${ORIGIN}/`, focus: vi.fn(async () => undefined), navigate: vi.fn(async () => undefined) };
     const clients = fakeClients([{ url: 'https://other.example/', focus: vi.fn(async () => undefined) }, client]);
     await openTarget(`${ORIGIN}/card?id=1`, clients);
@@ -124,7 +124,7 @@ describe('openTarget', () => {
     expect(clients.opened).toEqual([]);
   });
 
-  it('[issue6] opens a window when none of the app is open, or when the open one cannot be navigated', async () => {
+  it('[R14.2] opens a window when none of the app is open, or when the open one cannot be navigated', async () => {
     const none = fakeClients([]);
     await openTarget(`${ORIGIN}/card?id=1`, none);
     expect(none.opened).toEqual([`${ORIGIN}/card?id=1`]);
@@ -154,7 +154,7 @@ describe('parsePushPayload', () => {
     ['a show with a numeric title', { ...show, title: 7 }],
     ['an array', [show]],
   ];
-  it.each(samples)('[issue6] agrees with the contract on %s', (_name, sample) => {
+  it.each(samples)('[R14.2] agrees with the contract on %s', (_name, sample) => {
     const json = JSON.stringify(sample);
     const expected = PushPayloadSchema.safeParse(JSON.parse(json));
     expect(parsePushPayload(json)).toEqual(expected.success ? expected.data : undefined);

@@ -7,7 +7,7 @@ import {
 } from '../../contracts/push';
 
 /*
- * The service worker's side of push notifications (issue 6). The project compiles with the
+ * The service worker's side of push notifications (R14). The project compiles with the
  * DOM lib only, so the worker globals used here are typed structurally below.
  */
 

@@ -11,7 +11,7 @@ const base = {
 } as const;
 
 describe('notification content', () => {
-  it('[issue6] a plan approval shows its first lines; a permission prompt names the tool and its command', () => {
+  it('[R14.2] a plan approval shows its first lines; a permission prompt names the tool and its command', () => {
     const plan: InteractionView = {
       ...base,
       kind: 'plan-approval',
@@ -28,7 +28,7 @@ describe('notification content', () => {
     expect(interactionPayload(permission)).toMatchObject({ title: 'Allow Bash?', body: 'rm -rf build' });
   });
 
-  it('[issue6] several questions say how many more; the project name joins the title', () => {
+  it('[R14.2] several questions say how many more; the project name joins the title', () => {
     const view: InteractionView = {
       ...base,
       kind: 'question',
@@ -49,7 +49,7 @@ describe('notification content', () => {
     expect(interactionPayload(view)).toMatchObject({ title: 'Topic · shop', body: 'A?\n+2 more questions' });
   });
 
-  it('[issue6] long text is clipped to what a push may carry, never inside a surrogate pair', () => {
+  it('[R14.2] long text is clipped to what a push may carry, never inside a surrogate pair', () => {
     const long = `${'x'.repeat(PUSH_BODY_MAX - 2)}😀😀😀`;
     const clipped = clip(long, PUSH_BODY_MAX);
     expect(clipped.length).toBeLessThanOrEqual(PUSH_BODY_MAX);
@@ -59,7 +59,7 @@ describe('notification content', () => {
     expect(PushShowPayloadSchema.safeParse(interactionPayload(view)).success).toBe(true);
   });
 
-  it('[issue6] ntfy gets the deadline as text, since it cannot format it on the phone', () => {
+  it('[R14.6] ntfy gets the deadline as text, since it cannot format it on the phone', () => {
     const text = ntfyText({
       ...interactionPayload({ ...base, kind: 'permission', toolName: 'Bash', input: {} }),
       deadlineAt: '2026-01-01T10:10:00.000Z',

@@ -18,7 +18,7 @@ function decodeHeader(value: string | string[] | undefined): string {
 }
 
 describe('ntfy target', () => {
-  it('[issue6] posts title, message and click link to the topic URL', async () => {
+  it('[R14.6] posts title, message and click link to the topic URL', async () => {
     const server = await startRecordingServer();
     servers.push(server);
     const outcome = await sendNtfy(`${server.url}/askaway-topic`, {
@@ -34,19 +34,19 @@ describe('ntfy target', () => {
     expect(request?.body.toString('utf8')).toBe('Which database?');
   });
 
-  it('[issue6] non-ASCII titles travel as RFC 2047 words; line breaks never reach a header', () => {
+  it('[R14.6] non-ASCII titles travel as RFC 2047 words; line breaks never reach a header', () => {
     expect(headerValue('数据库')).toBe(`=?UTF-8?B?${Buffer.from('数据库').toString('base64')}?=`);
     expect(headerValue('a\r\nInjected: yes')).toBe('a Injected: yes');
   });
 
-  it('[issue6] reports a refusal from the ntfy server', async () => {
+  it('[R14.6] reports a refusal from the ntfy server', async () => {
     const server = await startRecordingServer();
     servers.push(server);
     server.statusFor.set('/t', 403);
     await expect(sendNtfy(`${server.url}/t`, { title: 'x', body: 'y' })).resolves.toMatchObject({ status: 'failed' });
   });
 
-  it('[issue6] the host publishes each new question to the configured topic, linking to its card', async () => {
+  it('[R14.6] the host publishes each new question to the configured topic, linking to its card', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.service.setNtfyTopic('phone', `${f.endpoint.url}/my-topic`);
@@ -62,7 +62,7 @@ describe('ntfy target', () => {
     expect(f.service.status('phone').ntfyTopicUrl).toBe(`${f.endpoint.url}/my-topic`);
   });
 
-  it('[issue6] ntfy stays quiet while someone is looking at the app', async () => {
+  it('[R14.6][R14.4] ntfy stays quiet while someone is looking at the app', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.service.setNtfyTopic('desk', `${f.endpoint.url}/my-topic`);
@@ -74,7 +74,7 @@ describe('ntfy target', () => {
     expect(f.endpoint.requests.filter((request) => request.path === '/my-topic')).toHaveLength(0);
   });
 
-  it('[issue6] the test button reaches ntfy too', async () => {
+  it('[R14.6][R14.1] the test button reaches ntfy too', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.service.setNtfyTopic('phone', `${f.endpoint.url}/my-topic`);

@@ -13,7 +13,7 @@ function shows(payloads: PushPayload[]): PushShowPayload[] {
 }
 
 describe('PushService: one notification per new interaction', () => {
-  it('[issue6] shows header, question, subagent origin and deadline, and deep-links to the card', async () => {
+  it('[R14.2] shows header, question, subagent origin and deadline, and deep-links to the card', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
@@ -42,7 +42,7 @@ describe('PushService: one notification per new interaction', () => {
     });
   });
 
-  it('[issue6] a push service request carries TTL, urgency and a per-interaction Topic', async () => {
+  it('[R14.2] a push service request carries TTL, urgency and a per-interaction Topic', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
@@ -55,7 +55,7 @@ describe('PushService: one notification per new interaction', () => {
     expect(headers?.topic).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
   });
 
-  it('[issue6] closes the notification when the interaction is answered elsewhere', async () => {
+  it('[R14.3] closes the notification when the interaction is answered elsewhere', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
@@ -67,7 +67,7 @@ describe('PushService: one notification per new interaction', () => {
     expect(f.received('phone')[1]).toEqual({ type: 'close', tags: [requestId] });
   });
 
-  it('[issue6] an interaction resolved within the collapse window is never shown (and needs no close)', async () => {
+  it('[R14.4] an interaction resolved within the collapse window is never shown (and needs no close)', async () => {
     fixture = await pushFixture({ collapseWindowMs: 60_000 });
     const f = fixture;
     f.subscribe('phone');
@@ -81,7 +81,7 @@ describe('PushService: one notification per new interaction', () => {
 });
 
 describe('PushService: bursts and rate limit', () => {
-  it('[issue6] a fan-out of ten questions becomes one summary that opens the inbox', async () => {
+  it('[R14.4] a fan-out of ten questions becomes one summary that opens the inbox', async () => {
     fixture = await pushFixture({ collapseWindowMs: 50 });
     const f = fixture;
     f.subscribe('phone');
@@ -101,7 +101,7 @@ describe('PushService: bursts and rate limit', () => {
     });
   });
 
-  it('[issue6] the summary closes once everything it stood for is answered', async () => {
+  it('[R14.3][R14.4] the summary closes once everything it stood for is answered', async () => {
     fixture = await pushFixture({ collapseWindowMs: 50 });
     const f = fixture;
     f.subscribe('phone');
@@ -117,7 +117,7 @@ describe('PushService: bursts and rate limit', () => {
     expect(f.received('phone')[1]).toEqual({ type: 'close', tags: [PUSH_SUMMARY_TAG] });
   });
 
-  it('[issue6] past the per-device limit the rest waits for room, then arrives as one summary', async () => {
+  it('[R14.4] past the per-device limit the rest waits for room, then arrives as one summary', async () => {
     fixture = await pushFixture({ collapseWindowMs: 10, rateLimitMax: 2, rateLimitWindowMs: 1_500 });
     const f = fixture;
     f.subscribe('phone');
@@ -139,7 +139,7 @@ describe('PushService: bursts and rate limit', () => {
 });
 
 describe('PushService: presence and expiry', () => {
-  it('[issue6] sends nothing to a device whose app is open and visible', async () => {
+  it('[R14.4] sends nothing to a device whose app is open and visible', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('desk');
@@ -159,7 +159,7 @@ describe('PushService: presence and expiry', () => {
     await vi.waitFor(() => expect(f.received('desk')).toHaveLength(1));
   });
 
-  it('[issue6] a device with one visible tab out of two counts as looking; a dropped connection does not', async () => {
+  it('[R14.4] a device with one visible tab out of two counts as looking; a dropped connection does not', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('desk');
@@ -174,7 +174,7 @@ describe('PushService: presence and expiry', () => {
     await vi.waitFor(() => expect(f.received('desk')).toHaveLength(1));
   });
 
-  it.each([404, 410])('[issue6] a %i from the push service removes the subscription', async (status) => {
+  it.each([404, 410])('[R14.5] a %i from the push service removes the subscription', async (status) => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('gone');
@@ -191,7 +191,7 @@ describe('PushService: presence and expiry', () => {
     expect(f.endpoint.requests.filter((request) => request.path === '/push/gone')).toHaveLength(1);
   });
 
-  it('[issue6] other failures keep the subscription and are logged', async () => {
+  it('[R14.5] other failures keep the subscription and are logged', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
@@ -201,7 +201,7 @@ describe('PushService: presence and expiry', () => {
     expect(f.service.status('phone').subscribed).toBe(true);
   });
 
-  it('[issue6] the test notification reaches the device even while its app is visible', async () => {
+  it('[R14.1] the test notification reaches the device even while its app is visible', async () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');

@@ -41,7 +41,7 @@ export interface PushServiceOptions {
 const NTFY_TARGET = 'ntfy';
 
 /**
- * Tells people away from the app that a question waits (issue 6): one notification per
+ * Tells people away from the app that a question waits (R14.2–R14.5): one notification per
  * new interaction, bursts collapsed into a summary, a per-device rate limit, nothing to a
  * device whose app is visible, and a close once the interaction is resolved anywhere.
  */

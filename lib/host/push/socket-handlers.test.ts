@@ -75,7 +75,7 @@ async function setup() {
 }
 
 describe('push messages on the /remote namespace', () => {
-  it('[issue6] hands out the VAPID public key and stores the subscription under the authenticated device', async () => {
+  it('[R14.1] hands out the VAPID public key and stores the subscription under the authenticated device', async () => {
     const { push, endpoint, remote } = await setup();
     const phone = await remote('phone-1');
     const key: unknown = await phone.emitWithAck('push:vapid-key');
@@ -90,7 +90,7 @@ describe('push messages on the /remote namespace', () => {
     await expect(phone.emitWithAck('push:unsubscribe', {})).resolves.toMatchObject({ status: { subscribed: false } });
   });
 
-  it('[issue6][R10.4] rejects invalid push messages with a clear error and changes nothing', async () => {
+  it('[R14.1][R10.4] rejects invalid push messages with a clear error and changes nothing', async () => {
     const { push, remote } = await setup();
     const phone = await remote('phone-1');
     const bad: unknown = await phone.emitWithAck('push:subscribe', { subscription: { endpoint: 'ftp://x', keys: {} } });
@@ -104,7 +104,7 @@ describe('push messages on the /remote namespace', () => {
     expect(push.service.status('phone-1')).toEqual({ subscribed: false, ntfyTopicUrl: null });
   });
 
-  it('[issue6] presence from the socket keeps pushes away from a visible app, and disconnecting ends it', async () => {
+  it('[R14.4] presence from the socket keeps pushes away from a visible app, and disconnecting ends it', async () => {
     const { push, endpoint, remote, ask } = await setup();
     const phone = await remote('phone-1');
     await phone.emitWithAck('push:subscribe', {
@@ -123,7 +123,7 @@ describe('push messages on the /remote namespace', () => {
     await vi.waitFor(() => expect(endpoint.requests).toHaveLength(1));
   });
 
-  it('[issue6] push:test sends a test notification and reports the outcome', async () => {
+  it('[R14.1] push:test sends a test notification and reports the outcome', async () => {
     const { endpoint, remote } = await setup();
     const phone = await remote('phone-1');
     await expect(phone.emitWithAck('push:test', {})).resolves.toEqual({

@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 describe('VAPID keys', () => {
-  it('[issue6] are created on first start in <dataDir>/vapid.json, readable only by the owner', async () => {
+  it('[R14.1] are created on first start in <dataDir>/vapid.json, readable only by the owner', async () => {
     const dir = tempDir();
     const keys = await loadOrCreateVapidKeys(dir);
     expect(Buffer.from(keys.publicKey, 'base64url')).toHaveLength(65);
@@ -27,14 +27,14 @@ describe('VAPID keys', () => {
     expect(fs.readdirSync(dir)).toEqual([VAPID_FILE]);
   });
 
-  it('[issue6] are kept across restarts, also when two starts race', async () => {
+  it('[R14.1] are kept across restarts, also when two starts race', async () => {
     const dir = tempDir();
     const [a, b] = await Promise.all([loadOrCreateVapidKeys(dir), loadOrCreateVapidKeys(dir)]);
     expect(b).toEqual(a);
     await expect(loadOrCreateVapidKeys(dir)).resolves.toEqual(a);
   });
 
-  it('[issue6] an unreadable key file stops the start and is left untouched', async () => {
+  it('[R14.1] an unreadable key file stops the start and is left untouched', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, VAPID_FILE), '{"publicKey": 1');
     await expect(loadOrCreateVapidKeys(dir)).rejects.toThrow(HostStartError);
@@ -44,7 +44,7 @@ describe('VAPID keys', () => {
 });
 
 describe('subscription store', () => {
-  it('[issue6] keeps one subscription per device and the ntfy topic across a reopen', () => {
+  it('[R14.1] keeps one subscription per device and the ntfy topic across a reopen', () => {
     const file = path.join(tempDir(), 'push.sqlite');
     const first = makeSubscription('https://push.example/a');
     const second = makeSubscription('https://push.example/b');
@@ -65,7 +65,7 @@ describe('subscription store', () => {
     reopened.close();
   });
 
-  it('[issue6] an endpoint that moved to another device leaves the old device unsubscribed', () => {
+  it('[R14.1] an endpoint that moved to another device leaves the old device unsubscribed', () => {
     const store = new PushSubscriptionStore(path.join(tempDir(), 'push.sqlite'));
     const keys = makeSubscription('https://push.example/same');
     store.upsert('old-device-id', keys.subscription, new Date());

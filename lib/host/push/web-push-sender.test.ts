@@ -34,7 +34,7 @@ async function setup() {
 }
 
 describe('web push sender', () => {
-  it('[issue6] encrypts the payload as aes128gcm for the subscription and signs it with VAPID, over plain http', async () => {
+  it('[R14.1] encrypts the payload as aes128gcm for the subscription and signs it with VAPID, over plain http', async () => {
     const { server, vapid, keys, send, stored } = await setup();
     await expect(send(stored, payload)).resolves.toEqual({ status: 'sent' });
 
@@ -52,20 +52,20 @@ describe('web push sender', () => {
     expect(decrypted).toEqual(payload);
   });
 
-  it('[issue6] the payload cannot be read with another browser key', async () => {
+  it('[R14.1] the payload cannot be read with another browser key', async () => {
     const { server, keys, send, stored } = await setup();
     await send(stored, payload);
     const stranger = { ...makeSubscription(keys.subscription.endpoint), auth: keys.auth };
     expect(() => decryptWebPush(server.requests[0]?.body ?? Buffer.alloc(0), stranger)).toThrow();
   });
 
-  it.each([404, 410])('[issue6] reports %i as an expired subscription', async (status) => {
+  it.each([404, 410])('[R14.5] reports %i as an expired subscription', async (status) => {
     const { server, send, stored } = await setup();
     server.statusFor.set('/push/abc', status);
     await expect(send(stored, payload)).resolves.toEqual({ status: 'expired', httpStatus: status });
   });
 
-  it('[issue6] reports other statuses and unreachable services as failures', async () => {
+  it('[R14.5] reports other statuses and unreachable services as failures', async () => {
     const { server, send, stored } = await setup();
     server.statusFor.set('/push/abc', 429);
     await expect(send(stored, payload)).resolves.toMatchObject({
@@ -79,7 +79,7 @@ describe('web push sender', () => {
     });
   });
 
-  it('[issue6] a close shares the Topic of the notification it closes, so a queued show is replaced', async () => {
+  it('[R14.3] a close shares the Topic of the notification it closes, so a queued show is replaced', async () => {
     const { server, send, stored } = await setup();
     await send(stored, payload);
     await send(stored, { type: 'close', tags: ['req-1'] });
