@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 
-// Debian Chromium, not Playwright's download (no internet here; see PLATFORM-NOTES.md).
+// Debian Chromium (`apt-get install -y chromium`), not Playwright's download: CI reaches only npm and Debian.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const args = [
   '--no-sandbox',

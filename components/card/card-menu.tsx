@@ -3,7 +3,7 @@ import { useRef } from 'react';
 import { type Translate } from '@/lib/client/i18n';
 import { IconMore } from '../icons';
 
-/** Skip all and Decline live behind the overflow menu: quieter than answering (UX 1, 5). */
+/** Skip all and Decline live behind the overflow menu: quieter than answering, never a shortcut. */
 export function CardMenu({ t, onSkipAll, onDecline }: { t: Translate; onSkipAll?: () => void; onDecline: () => void }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const close = () => ref.current?.removeAttribute('open');

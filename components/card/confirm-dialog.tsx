@@ -14,7 +14,7 @@ interface Props {
   onClose: () => void;
 }
 
-/** A modal (native <dialog>) so nothing resolves a prompt without the user meaning to (UX 5). */
+/** A modal (native <dialog>) so nothing resolves a prompt without the user meaning to. */
 export function ConfirmDialog({
   open,
   title,

@@ -59,7 +59,7 @@ export function ResponseBody({
   );
 }
 
-/** The card after submit: delivery state in words (UX "delivery is visible"), in place of the form. */
+/** The card after submit: delivery state in words (delivery is always visible), in place of the form. */
 export function Receipt({ view, local, myDeviceId, online, t, lang }: Props) {
   const resolution = view.resolution;
   if (view.status === 'resolved' && resolution && isMine(resolution, local, myDeviceId)) {

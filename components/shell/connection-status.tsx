@@ -24,7 +24,7 @@ function statusWord(state: RemoteState, t: Translate): string {
   }
 }
 
-/** The dot + word in every screen's header (UX: never a spinner without words). */
+/** The dot + word in every screen's header (never a spinner without words). */
 export function ConnectionPill() {
   const state = useRemote();
   const { t } = useI18n();

@@ -1,4 +1,4 @@
-/** Every UI string, in English and Chinese (UX.md's word table plus the rest of the app). */
+/** Every UI string, in English and Chinese. */
 export const MESSAGES = {
   en: {
     app_name: 'Askaway',

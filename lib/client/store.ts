@@ -10,7 +10,7 @@ export interface ConnectionError {
   message: string;
 }
 
-/** Where an answer this device gave stands (UX: delivery is visible). */
+/** Where an answer this device gave stands: delivery is always visible. */
 export type AnswerPhase = 'queued' | 'sending' | 'accepted' | 'lost' | 'failed';
 
 export interface LocalAnswer {

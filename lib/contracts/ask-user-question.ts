@@ -21,7 +21,7 @@ export const ANSWERS_NOT_COLLECTED_MESSAGE = 'Answers have not been collected ye
 export const BLANK_ANSWER_MESSAGE = 'Answers must not be blank';
 export const UNKNOWN_QUESTION_MESSAGE = 'Answer keys must be question texts of this input';
 
-// The four checks of the seed's preview sanitizer (R2.6). Validation is only the
+// The four preview checks of R2.6. Validation is only the
 // first defence: every renderer sanitizes again with DOMPurify.
 const HTML_TAG = /<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/i;
 const HTML_COMMENT_OR_DECL = /<!(?:--|doctype)/i;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * What Claude Code sends a hook on stdin (or as an HTTP hook's POST body) for
- * PreToolUse and PermissionRequest (SPEC R11.2). Lenient on purpose: Claude Code
+ * PreToolUse and PermissionRequest (R11.2). Lenient on purpose: Claude Code
  * adds fields over time, and a hook must never break the session it serves.
  */
 export const ClaudeCodeHookPayloadSchema = z
