@@ -2,6 +2,8 @@ import * as z from 'zod/mini';
 
 /** Tool name the model calls (R1.1). */
 export const ASK_USER_QUESTION_TOOL_NAME = 'AskUserQuestion';
+/** Tool name of plan approval (R3.2). */
+export const EXIT_PLAN_MODE_TOOL_NAME = 'ExitPlanMode';
 
 /** Widest header the UI renders as a chip (R2.2). */
 export const ASK_USER_QUESTION_TOOL_CHIP_WIDTH = 12;

@@ -1,8 +1,10 @@
 import * as z from 'zod/mini';
 import {
+  ASK_USER_QUESTION_TOOL_NAME,
   AskUserQuestionAnnotationsSchema,
   AskUserQuestionAnswersSchema,
   AskUserQuestionInputSchema,
+  EXIT_PLAN_MODE_TOOL_NAME,
 } from './ask-user-question';
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
@@ -20,6 +22,17 @@ const text = (max: number) => z.string().check(z.maxLength(max));
 /** What kind of prompt an interaction is (R3.2). */
 export const InteractionKindSchema = z.enum(['question', 'plan-approval', 'permission']);
 export type InteractionKind = z.infer<typeof InteractionKindSchema>;
+
+/**
+ * The kind each tool's interaction has (R3.2): the broker dispatches by it, and the host refuses
+ * AskUserQuestion or ExitPlanMode announced as anything else, because an Allow/Deny prompt cannot
+ * carry answers or plan feedback back into the tool input (R3.3).
+ */
+export function interactionKindForTool(toolName: string): InteractionKind {
+  if (toolName === ASK_USER_QUESTION_TOOL_NAME) return 'question';
+  if (toolName === EXIT_PLAN_MODE_TOOL_NAME) return 'plan-approval';
+  return 'permission';
+}
 
 /**
  * Who really asked (R7.1–R7.3). `path` lists agent names from the root's direct

@@ -1,4 +1,5 @@
 import {
+  interactionKindForTool,
   PROTOCOL_VERSION,
   PreferencesSchema,
   type AnnounceAck,
@@ -37,7 +38,6 @@ import { validateResponseFor } from './validate-response';
 import { HOST_VERSION } from './version';
 
 const FOLD_PAGE = 5_000;
-const PROTECTED_TOOL_KINDS: Record<string, string> = { AskUserQuestion: 'question', ExitPlanMode: 'plan-approval' };
 
 export interface RegistryOptions {
   store: EventStore;
@@ -111,8 +111,8 @@ export class InteractionRegistry {
   }
 
   announce(request: InteractionRequest, socketId: string): AnnounceAck {
-    const expectedKind = PROTECTED_TOOL_KINDS[request.toolName];
-    if (expectedKind !== undefined && expectedKind !== request.kind) {
+    const expectedKind = interactionKindForTool(request.toolName);
+    if (expectedKind !== 'permission' && expectedKind !== request.kind) {
       // R3.3: an allow/deny prompt cannot carry answers or plan feedback back.
       return failure(
         'invalid-message',

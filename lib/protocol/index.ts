@@ -1,4 +1,3 @@
-export * from './interaction-kind';
 export * from './normalize-answers';
 export * from './response-to-broker-result';
 export * from './request-recovery';

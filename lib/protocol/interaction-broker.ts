@@ -8,11 +8,11 @@ import {
   MAX_MESSAGE_BYTES,
   PermissionInputSchema,
   PlanApprovalInputSchema,
+  interactionKindForTool,
   type InteractionKind,
 } from '../contracts';
 import { errorMessage, formatIssues } from '../core/format-issues';
 import { type BrokerResult, type PermissionBrokerPort, type PermissionRequest } from '../core/tool-types';
-import { interactionKindForTool } from './interaction-kind';
 import {
   INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,
   FatalInteractionError,

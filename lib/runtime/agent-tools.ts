@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { PLAN_MAX, PermissionInputSchema } from '../contracts';
+import { EXIT_PLAN_MODE_TOOL_NAME, PLAN_MAX, PermissionInputSchema } from '../contracts';
 import { type ToolDefinition, type ToolMetadata } from '../core/tool-types';
-import { EXIT_PLAN_MODE_TOOL_NAME } from '../protocol';
 
 const APPROVAL_METADATA: Omit<ToolMetadata, 'permissionKey' | 'approvalReason'> = {
   readOnly: false,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AskUserQuestionInput } from '../../contracts';
+import { ASK_USER_QUESTION_TOOL_NAME, type AskUserQuestionInput } from '../../contracts';
 import { errorMessage } from '../../core';
 import { isHostConnectionError } from '../errors';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
@@ -52,7 +52,7 @@ export async function runAsk(args: AskArgs, options: RunAskOptions): Promise<num
       {
         requestId,
         sessionId: options.sessionId ?? `cli-${process.ppid}`,
-        toolName: 'AskUserQuestion',
+        toolName: ASK_USER_QUESTION_TOOL_NAME,
         input: args.input,
         origin: { kind: 'root', label: 'askaway ask', path: [], depth: 0 },
         context: options.cwd ? { cwd: options.cwd.slice(0, 1_000) } : undefined,

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { ASK_USER_QUESTION_TOOL_NAME, type InteractionContext, type InteractionOrigin } from '../../contracts';
+import {
+  ASK_USER_QUESTION_TOOL_NAME,
+  EXIT_PLAN_MODE_TOOL_NAME,
+  type InteractionContext,
+  type InteractionOrigin,
+} from '../../contracts';
 import {
   childSubagentContext,
   errorMessage,
@@ -8,7 +13,6 @@ import {
   type PermissionBrokerPort,
   withSubagentInteractionBroker,
 } from '../../core';
-import { EXIT_PLAN_MODE_TOOL_NAME } from '../../protocol';
 import { type RuntimeClient } from '../runtime-broker';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
 import { ClaudeCodeHookPayloadSchema, type ClaudeCodeHookOutput, type ClaudeCodeHookPayload } from './hook-payload';

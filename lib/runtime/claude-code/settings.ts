@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ASK_USER_QUESTION_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME } from '../../contracts';
 
 /** Claude Code's own limit for a hook, in seconds; our fallback fires before it. */
 export const CLAUDE_CODE_HOOK_TIMEOUT_S = 600;
@@ -40,8 +41,8 @@ export function askawayHookSettings(options: HookInstallOptions = {}): {
   const entry = hookEntry(options);
   return {
     hooks: {
-      PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [entry] }],
-      PermissionRequest: [{ matcher: options.allTools ? '*' : 'ExitPlanMode', hooks: [{ ...entry }] }],
+      PreToolUse: [{ matcher: ASK_USER_QUESTION_TOOL_NAME, hooks: [entry] }],
+      PermissionRequest: [{ matcher: options.allTools ? '*' : EXIT_PLAN_MODE_TOOL_NAME, hooks: [{ ...entry }] }],
     },
   };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InteractionRequestSchema } from '../../contracts';
+import { interactionKindForTool, InteractionRequestSchema } from '../../contracts';
 import { startRuntimeTestServer, type RuntimeTestServer } from '../test-support/runtime-test-server';
 import { startDemoAgent, type DemoAgent } from './demo-agent';
 import { DEMO_STORY } from './story';
@@ -28,10 +28,8 @@ describe('demo agent', () => {
     );
     expect(new Set(DEMO_STORY.map((step) => step.agent))).toEqual(new Set(['root', 'reviewer', 'tests']));
     for (const step of DEMO_STORY) {
-      const kind =
-        step.tool === 'AskUserQuestion' ? 'question' : step.tool === 'ExitPlanMode' ? 'plan-approval' : 'permission';
       const parsed = InteractionRequestSchema.safeParse({
-        kind,
+        kind: interactionKindForTool(step.tool),
         input: step.input,
         requestId: step.id,
         protocolRequestId: step.id,

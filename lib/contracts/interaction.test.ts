@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interactionKindForTool, shouldProjectAsPermissionPrompt } from './interaction-kind';
+import { interactionKindForTool } from './interaction';
 
 describe('dispatch by tool name', () => {
   it('[R3.2] maps AskUserQuestion to question, ExitPlanMode to plan-approval, others to permission', () => {
@@ -8,11 +8,5 @@ describe('dispatch by tool name', () => {
     for (const name of ['Bash', 'Write', 'askuserquestion', '', 'AskUserQuestion ']) {
       expect(interactionKindForTool(name)).toBe('permission');
     }
-  });
-
-  it('[R3.3] suppresses the Allow/Deny projection for AskUserQuestion and ExitPlanMode only', () => {
-    expect(shouldProjectAsPermissionPrompt('AskUserQuestion')).toBe(false);
-    expect(shouldProjectAsPermissionPrompt('ExitPlanMode')).toBe(false);
-    expect(shouldProjectAsPermissionPrompt('Bash')).toBe(true);
   });
 });
