@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { type AskUserQuestionAnsweredInput, type AutoResolutionState, type Preferences } from '../contracts';
+import { type AskUserQuestionAnsweredInput } from '../contracts';
 import { formatModelContent, NO_ANSWERS_TEXT } from './format-model-content';
-import { initialAutoResolution, msUntilAutoResolution, recomputeAutoResolution } from './interaction-auto-resolution';
 import {
   buildSubagentInteractionOrigin,
   childSubagentContext,
@@ -30,24 +29,6 @@ describe('malformed input to core functions never escapes as an exception', () =
       annotations: { 'R?': 'x' },
     };
     expect(formatModelContent(cast<AskUserQuestionAnsweredInput>(odd))).toContain('skipped 1: "R?"="yes"');
-  });
-
-  it('[R6.2] auto-resolution functions degrade to disabled / null', () => {
-    expect(initialAutoResolution(cast<Preferences>(null), new Date())).toEqual({ status: 'disabled' });
-    expect(
-      initialAutoResolution(
-        { askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 1000 },
-        cast<Date>('x'),
-      ),
-    ).toEqual({
-      status: 'disabled',
-    });
-    expect(recomputeAutoResolution(cast<AutoResolutionState>(undefined), cast<Preferences>({}), new Date())).toEqual({
-      status: 'disabled',
-    });
-    expect(
-      msUntilAutoResolution(cast<AutoResolutionState>({ status: 'scheduled', deadlineAt: 'never' }), new Date()),
-    ).toBeNull();
   });
 
   it('[R7.1] subagent helpers cope with broken contexts', () => {

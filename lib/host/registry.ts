@@ -21,7 +21,7 @@ import {
   type Snapshot,
   type WithdrawCommand,
 } from '../contracts';
-import { autoResolutionResolution } from '../core';
+import { autoResolutionResolution, isAutoResolutionDue } from '../core';
 import { autoResolutionFor, nextAutoResolution } from './auto-resolution';
 import { DeadlineQueue } from './deadline-queue';
 import { DeadlineTimer } from './deadline-timer';
@@ -225,7 +225,7 @@ export class InteractionRegistry {
     if (!found) return failure('unknown-interaction', `No interaction ${command.requestId}`);
     // The deadline is the host's word to every remote (R6.4): past it, auto-resolution came first,
     // even when a busy event loop has not run its timer yet.
-    if (found.status === 'pending' && isDue(found, this.now())) this.resolveDue();
+    if (found.status === 'pending' && isAutoResolutionDue(found.autoResolution, this.now())) this.resolveDue();
     const view = this.projection.get(command.requestId) ?? found;
     if (view.status === 'withdrawn') return failure('withdrawn', 'The agent stopped waiting for this interaction');
     if (view.resolution) {
@@ -363,10 +363,6 @@ export class InteractionRegistry {
     else if (event.type === 'interaction.withdrawn') report({ type: 'withdrawn', view });
     else if (event.type === 'interaction.delivered') report({ type: 'delivered', view });
   }
-}
-
-function isDue(view: InteractionView, now: Date): boolean {
-  return view.autoResolution.status === 'scheduled' && Date.parse(view.autoResolution.deadlineAt) <= now.getTime();
 }
 
 /** The durable part of a request: protocolRequestId is routing and stays in memory. */
