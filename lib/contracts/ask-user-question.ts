@@ -41,7 +41,6 @@ const HTML_START = /^\s*<[a-z/!]/i;
  * or an unterminated `<div` is refused rather than rendered as broken HTML.
  */
 export function validateAskUserQuestionPreview(preview: string): string | null {
-  if (typeof preview !== 'string') return 'Preview must be a string';
   const containsMarkup = HTML_TAG.test(preview) || HTML_COMMENT_OR_DECL.test(preview);
   if (containsMarkup && DOCUMENT_TAG.test(preview)) {
     return 'HTML previews must be fragments: no <!doctype>, <html>, <head> or <body>';
@@ -57,7 +56,7 @@ export function validateAskUserQuestionPreview(preview: string): string | null {
 
 /** True when a (valid) preview should be rendered as sanitized HTML rather than text. */
 export function isHtmlPreview(preview: string): boolean {
-  return typeof preview === 'string' && HTML_START.test(preview) && HTML_TAG.test(preview);
+  return HTML_START.test(preview) && HTML_TAG.test(preview);
 }
 
 /** Attaches a description for the provider JSON Schema (R2.5); mini schemas have no `.describe()`. */

@@ -4,13 +4,10 @@ import { type AskUserQuestionAnnotation, type AskUserQuestionAnsweredInput } fro
 export const NO_ANSWERS_TEXT =
   'The user did not answer any of your questions. Continue using your best judgment; do not treat this as a rejection or invent a user preference.';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function formatAnswer(question: string, answer: string, annotation: AskUserQuestionAnnotation | undefined): string {
   let text = `"${question}"="${answer}"`;
-  const preview = typeof annotation?.preview === 'string' ? annotation.preview.trim() : '';
-  const notes = typeof annotation?.notes === 'string' ? annotation.notes.trim() : '';
+  const preview = annotation?.preview?.trim() ?? '';
+  const notes = annotation?.notes?.trim() ?? '';
   // R4.5: annotations ride along with the answer they explain.
   if (preview) text += ` selected preview:\n${preview}`;
   if (notes) text += ` user notes: ${notes}`;
@@ -23,22 +20,18 @@ function formatAnswer(question: string, answer: string, annotation: AskUserQuest
  * never a preference (R4.4).
  */
 export function formatModelContent(input: AskUserQuestionAnsweredInput): string {
-  // Typed input, but callers outside TypeScript exist: malformed parts count as unanswered.
-  const questions: unknown[] = Array.isArray(input?.questions) ? input.questions : [];
-  const answers: Record<string, unknown> = isRecord(input?.answers) ? input.answers : {};
-  const annotations: Record<string, unknown> = isRecord(input?.annotations) ? input.annotations : {};
+  const { answers, annotations = {} } = input;
   const answered: string[] = [];
   let skipped = 0;
-  for (const item of questions) {
-    const question = isRecord(item) && typeof item.question === 'string' ? item.question : undefined;
-    const answer = question !== undefined && Object.hasOwn(answers, question) ? answers[question] : undefined;
-    if (question === undefined || typeof answer !== 'string' || answer.trim() === '') {
+  for (const { question } of input.questions) {
+    // Own keys only: a question text such as "constructor" must not read Object.prototype.
+    const answer = Object.hasOwn(answers, question) ? answers[question] : undefined;
+    if (answer === undefined) {
       skipped += 1;
       continue;
     }
-    const annotation = Object.hasOwn(annotations, question) ? annotations[question] : undefined;
     answered.push(
-      formatAnswer(question, answer, isRecord(annotation) ? (annotation as AskUserQuestionAnnotation) : undefined),
+      formatAnswer(question, answer, Object.hasOwn(annotations, question) ? annotations[question] : undefined),
     );
   }
 

@@ -31,17 +31,16 @@ const MAX_PATH = 16;
 const MAX_NAME = 80;
 
 const clamp = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
-const nonEmpty = (text: unknown) => (typeof text === 'string' && text.length > 0 ? text : undefined);
+const nonEmpty = (text: string | undefined) => (text ? text : undefined);
 
 /** A child's context under a subagent or under the root (`{sessionId}` of the root session). */
 export function childSubagentContext(
   parent: SubagentContext | { readonly sessionId: string },
   child: SubagentIdentity,
 ): SubagentContext {
-  const isSubagent = 'path' in parent && Array.isArray(parent.path);
-  const parentPath = isSubagent ? (parent as SubagentContext).path : [];
-  const depth = isSubagent ? (parent as SubagentContext).depth : 0;
-  const parentDepth = Number.isFinite(depth) ? depth : parentPath.length;
+  const isSubagent = 'path' in parent;
+  const parentPath = isSubagent ? parent.path : [];
+  const parentDepth = isSubagent ? parent.depth : 0;
   return {
     parentSessionId: parent.sessionId,
     agentId: child.agentId,
@@ -55,21 +54,13 @@ export function childSubagentContext(
 
 /** The origin shown on a subagent's question: which subagent asked, under whom (R7.3). */
 export function buildSubagentInteractionOrigin(context: SubagentContext, turnId?: string): InteractionOrigin {
-  const given = Array.isArray(context.path)
-    ? context.path.filter((name): name is string => typeof name === 'string')
-    : [];
-  const names =
-    given.length > 0
-      ? given
-      : [typeof context.agentName === 'string' && context.agentName !== '' ? context.agentName : 'subagent'];
+  const names = context.path.length > 0 ? context.path : [context.agentName || 'subagent'];
   const path = names.slice(-MAX_PATH).map((name) => clamp(name, MAX_NAME));
   const origin: InteractionOrigin = {
     kind: 'subagent',
     label: clamp(names.join(ORIGIN_LABEL_SEPARATOR), ID_MAX),
     path,
-    depth: Number.isFinite(context.depth)
-      ? Math.min(Math.max(Math.trunc(context.depth), 1), MAX_PATH)
-      : Math.min(names.length, MAX_PATH),
+    depth: Math.min(Math.max(context.depth, 1), MAX_PATH),
   };
   const agentId = nonEmpty(context.agentId);
   const agentType = nonEmpty(context.agentType);

@@ -186,17 +186,6 @@ describe('executeToolCall failure handling', () => {
     expect(result).toEqual({ ok: false, error: expect.stringContaining('socket closed'), recoverable: true });
   });
 
-  it('turns a malformed broker result into ok:false', async () => {
-    const { port } = broker(() => ({ decision: 'maybe' }) as unknown as BrokerResult);
-    const result = await executeToolCall({
-      tool: askUserQuestionTool,
-      input: questionsInput(1),
-      sessionId: 's',
-      broker: port,
-    });
-    expect(result).toMatchObject({ ok: false, recoverable: true });
-  });
-
   it('turns throwing handlers into ok:false, keeping ToolExecutionError texts', async () => {
     const { port } = broker(() => ({ decision: 'allow' }));
     const typed = {
@@ -220,10 +209,6 @@ describe('executeToolCall failure handling', () => {
       ok: false,
       error: 'Echo failed: boom',
       recoverable: false,
-    });
-    const empty = { ...echo, handler: () => undefined as unknown as { content: string } };
-    expect(await executeToolCall({ tool: empty, input: { text: 'x' }, sessionId: 's', broker: port })).toMatchObject({
-      ok: false,
     });
   });
 

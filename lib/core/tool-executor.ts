@@ -34,7 +34,6 @@ const fail = (error: string, recoverable: boolean): ToolCallResult => ({ ok: fal
  */
 export async function executeToolCall<Input>(options: ExecuteToolCallOptions<Input>): Promise<ToolCallResult> {
   const { tool, signal } = options;
-  const name = typeof tool?.name === 'string' ? tool.name : 'tool';
   try {
     if (signal?.aborted) return fail(`${tool.name} was aborted`, false);
 
@@ -55,23 +54,20 @@ export async function executeToolCall<Input>(options: ExecuteToolCallOptions<Inp
     if (signal?.aborted) return fail(`${tool.name} was aborted`, false);
     return await runHandler(options, finalInput);
   } catch (error) {
-    return fail(`${name} failed: ${errorMessage(error)}`, false);
+    return fail(`${tool.name} failed: ${errorMessage(error)}`, false);
   }
 }
 
 function decide<Input>(tool: ToolDefinition<Input>, input: Input): PermissionDecision {
-  const decision = tool.checkPermission?.(input);
-  if (decision === 'allow' || decision === 'ask' || decision === 'deny') return decision;
-  return tool.metadata.needsApproval ? 'ask' : 'allow';
+  return tool.checkPermission?.(input) ?? (tool.metadata.needsApproval ? 'ask' : 'allow');
 }
 
 type BrokerOutcome = { ok: true; result: BrokerResult } | { ok: false; result: ToolCallResult };
 
 async function askBroker<Input>(options: ExecuteToolCallOptions<Input>, input: Input): Promise<BrokerOutcome> {
   const { tool, broker, signal } = options;
-  let result: unknown;
   try {
-    result = await broker.requestPermission(
+    const result = await broker.requestPermission(
       {
         requestId: options.requestId ?? globalThis.crypto.randomUUID(),
         sessionId: options.sessionId,
@@ -84,6 +80,7 @@ async function askBroker<Input>(options: ExecuteToolCallOptions<Input>, input: I
       },
       { signal },
     );
+    return { ok: true, result };
   } catch (error) {
     if (signal?.aborted || isAbortError(error)) return { ok: false, result: fail(`${tool.name} was aborted`, false) };
     return {
@@ -91,27 +88,6 @@ async function askBroker<Input>(options: ExecuteToolCallOptions<Input>, input: I
       result: fail(`Could not get the user's decision for ${tool.name}: ${errorMessage(error)}`, true),
     };
   }
-  const checked = checkBrokerResult(result);
-  if (checked === null)
-    return { ok: false, result: fail(`The permission broker gave no valid decision for ${tool.name}`, true) };
-  return { ok: true, result: checked };
-}
-
-// The broker is a port other code implements; its answer is checked, not trusted.
-function checkBrokerResult(value: unknown): BrokerResult | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const result = value as Record<string, unknown>;
-  if (result.decision === 'allow') return { decision: 'allow' };
-  if (result.decision === 'deny') {
-    const message =
-      typeof result.message === 'string' && result.message.trim() !== '' ? result.message : 'Permission denied';
-    return { decision: 'deny', message };
-  }
-  if (result.decision === 'modify' && 'modifiedInput' in result) {
-    const resolvedAt = result.resolvedAt instanceof Date ? result.resolvedAt : new Date();
-    return { decision: 'modify', modifiedInput: result.modifiedInput, resolvedAt };
-  }
-  return null;
 }
 
 async function runHandler<Input>(options: ExecuteToolCallOptions<Input>, input: unknown): Promise<ToolCallResult> {
@@ -123,7 +99,6 @@ async function runHandler<Input>(options: ExecuteToolCallOptions<Input>, input: 
       toolUseId: options.toolUseId,
       signal: options.signal,
     });
-    if (typeof output?.content !== 'string') return fail(`${tool.name} produced no text result`, false);
     return { ok: true, content: output.content, input: 'input' in output ? output.input : input };
   } catch (error) {
     if (error instanceof ToolExecutionError) return fail(error.message, error.recoverable);

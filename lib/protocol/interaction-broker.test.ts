@@ -254,10 +254,6 @@ describe('createInteractionBroker end to end with the executor', () => {
 });
 
 describe('malformed arguments', () => {
-  it('createInteractionBroker refuses a transport without announce/withdraw with a TypeError', () => {
-    expect(() => createInteractionBroker({ transport: {} as InteractionTransport })).toThrow(TypeError);
-  });
-
   it('a transport whose withdraw throws does not hide the abort', async () => {
     const controller = new AbortController();
     const transport: InteractionTransport = {

@@ -112,10 +112,7 @@ function withdrawQuietly(transport: InteractionTransport, requestId: string, rea
  */
 export function createInteractionBroker(options: CreateInteractionBrokerOptions): PermissionBrokerPort {
   const now = options.now ?? (() => new Date());
-  const transport = options?.transport;
-  if (typeof transport?.announce !== 'function' || typeof transport.withdraw !== 'function') {
-    throw new TypeError('createInteractionBroker needs a transport with announce and withdraw');
-  }
+  const { transport } = options;
 
   return {
     async requestPermission(request, callOptions): Promise<BrokerResult> {

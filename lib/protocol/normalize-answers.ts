@@ -22,11 +22,8 @@ const LEGACY_POSITIONAL_KEY = /^answer_(\d{1,2})$/;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function questionTexts(input: unknown): string[] {
-  if (!isRecord(input) || !Array.isArray(input.questions)) return [];
-  return input.questions.flatMap((question: unknown) =>
-    isRecord(question) && typeof question.question === 'string' ? [question.question] : [],
-  );
+function questionTexts(input: Questions): string[] {
+  return input.questions.map((question) => question.question);
 }
 
 function usableAnswer(value: unknown): string | undefined {

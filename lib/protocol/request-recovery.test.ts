@@ -142,11 +142,3 @@ describe('withInteractionRequestRecovery', () => {
     await expect(pending).resolves.toBe('ok');
   });
 });
-
-describe('withInteractionRequestRecovery arguments', () => {
-  it('[R8.1] rejects with a TypeError when send is not a function', async () => {
-    await expect(withInteractionRequestRecovery(undefined as unknown as () => Promise<string>)).rejects.toBeInstanceOf(
-      TypeError,
-    );
-  });
-});

@@ -44,7 +44,7 @@ export function withInteractionRequestRecovery<T>(
   options: InteractionRequestRecoveryOptions = {},
 ): Promise<T> {
   const intervalMs =
-    typeof options.intervalMs === 'number' && options.intervalMs > 0
+    options.intervalMs !== undefined && options.intervalMs > 0
       ? options.intervalMs
       : INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS;
   const newId = options.newProtocolRequestId ?? (() => globalThis.crypto.randomUUID());
@@ -52,10 +52,6 @@ export function withInteractionRequestRecovery<T>(
   const external = options.signal;
 
   return new Promise<T>((resolve, reject) => {
-    if (typeof send !== 'function') {
-      reject(new TypeError('withInteractionRequestRecovery needs a send function'));
-      return;
-    }
     if (external?.aborted) {
       reject(abortError(external.reason));
       return;

@@ -5,7 +5,6 @@ import {
   planApprovalResponseToBrokerResult,
   responseToBrokerResult,
   userInputResponseToBrokerResult,
-  type UserInputResponseLike,
 } from './response-to-broker-result';
 
 const input: AskUserQuestionInput = {
@@ -77,9 +76,6 @@ describe('userInputResponseToBrokerResult', () => {
     expect(userInputResponseToBrokerResult(input, { action: 'explode' })).toEqual({
       decision: 'deny',
       message: 'AskUserQuestion was cancelled',
-    });
-    expect(userInputResponseToBrokerResult(input, null as unknown as UserInputResponseLike)).toMatchObject({
-      decision: 'deny',
     });
   });
 

@@ -2,7 +2,7 @@ import { DECLINE_MESSAGE_MAX, type AskUserQuestionInput, type InteractionKind } 
 import { type BrokerResult } from '../core/tool-types';
 import { normalizeAskUserQuestionResponseContent } from './normalize-answers';
 
-/** A response as it may arrive: validated by the host, but not trusted here. */
+/** A response as the broker passes it on, after parsing the host's resolution. */
 export interface UserInputResponseLike {
   action: 'accept' | 'decline' | 'cancel' | (string & {});
   content?: unknown;
@@ -18,19 +18,11 @@ export const PERMISSION_CANCELLED = 'The permission request was cancelled';
 
 /** The user's reason, if any, as one trimmed, bounded sentence. */
 function reasonOf(response: UserInputResponseLike): string | undefined {
-  const message = typeof response.message === 'string' ? response.message.trim() : '';
+  const message = response.message?.trim() ?? '';
   return message === '' ? undefined : message.slice(0, DECLINE_MESSAGE_MAX);
 }
 
 const withReason = (base: string, reason: string | undefined) => (reason ? `${base}: ${reason}` : base);
-
-function actionOf(response: unknown): string {
-  return typeof response === 'object' &&
-    response !== null &&
-    typeof (response as { action?: unknown }).action === 'string'
-    ? (response as { action: string }).action
-    : 'cancel';
-}
 
 /**
  * R3.4, R3.6, R3.7: accept → modify with the normalized answers merged into the
@@ -41,7 +33,7 @@ export function userInputResponseToBrokerResult(
   response: UserInputResponseLike,
   now: Date = new Date(),
 ): BrokerResult {
-  const action = actionOf(response);
+  const { action } = response;
   if (action === 'accept') {
     const normalized = normalizeAskUserQuestionResponseContent(input, response.content);
     return { decision: 'modify', modifiedInput: { ...input, ...normalized }, resolvedAt: now };
@@ -53,7 +45,7 @@ export function userInputResponseToBrokerResult(
 
 /** ExitPlanMode: accept → allow; decline → deny carrying the user's feedback on the plan. */
 export function planApprovalResponseToBrokerResult(response: UserInputResponseLike): BrokerResult {
-  const action = actionOf(response);
+  const { action } = response;
   if (action === 'accept') return { decision: 'allow' };
   if (action === 'decline') {
     const feedback = reasonOf(response);
@@ -69,7 +61,7 @@ export function planApprovalResponseToBrokerResult(response: UserInputResponseLi
 
 /** Any other tool: accept → allow; decline → deny with the user's reason. */
 export function permissionResponseToBrokerResult(response: UserInputResponseLike): BrokerResult {
-  const action = actionOf(response);
+  const { action } = response;
   if (action === 'accept') return { decision: 'allow' };
   if (action === 'decline') return { decision: 'deny', message: withReason(PERMISSION_DENIED, reasonOf(response)) };
   return { decision: 'deny', message: PERMISSION_CANCELLED };
