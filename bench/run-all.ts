@@ -2,6 +2,7 @@
 // bench/results.json. Builds the PWA first unless BENCH_SKIP_BUILD=1.
 // Exits non-zero when a drill fails or a benchmark could not run (not when a budget is missed).
 import { spawnSync } from 'node:child_process';
+import { errorMessage } from '../lib/contracts';
 import { runDurableLog } from './durable-log';
 import { runDrills } from './drills/run-drills';
 import { runPhoneStart } from './phone-start';
@@ -51,7 +52,7 @@ async function main(): Promise<number> {
         `${formatTable(result.figures)}\n[bench] ${bench.name}: ${Math.round((performance.now() - from) / 1000)} s\n`,
       );
     } catch (error) {
-      failures.push(`${bench.name}: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push(`${bench.name}: ${errorMessage(error)}`);
       console.error(
         `[bench] ${bench.name} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );

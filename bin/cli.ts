@@ -1,3 +1,4 @@
+import { errorMessage } from '../lib/contracts';
 import { askCommand } from './commands/ask';
 import { hookCommand } from './commands/hook';
 import { mcpCommand } from './commands/mcp';
@@ -34,7 +35,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`askaway: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`askaway: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type PushStatus } from '@/lib/contracts/push';
+import { errorMessage } from '@/lib/contracts/unknown';
 import { onPushChannelChange, pushChannelConnected } from '@/lib/client/push/channel';
 import { fill, PUSH_MESSAGES, type PushMessages } from '@/lib/client/push/messages';
 import {
@@ -198,5 +199,5 @@ function describeError(error: unknown, m: PushMessages): string {
     if (error.code === 'not-connected') return m.offline;
     return fill(m.failed, { detail: error.message });
   }
-  return fill(m.failed, { detail: error instanceof Error ? error.message : String(error) });
+  return fill(m.failed, { detail: errorMessage(error) });
 }

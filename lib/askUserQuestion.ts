@@ -2,6 +2,7 @@
 // by the PWA: it must import contracts only, and it must never throw, because
 // history may hold shapes older than today's strict schema.
 import { isHtmlPreview } from './contracts/ask-user-question';
+import { isRecord } from './contracts/unknown';
 
 export interface AskUserQuestionDisplayOption {
   /** Exactly what the model sent; this is what an answer carries. */
@@ -38,8 +39,6 @@ export interface AskUserQuestionDisplayModel {
 export const CUSTOM_INPUT_LABEL = /其他|其它|自定义|填写|\b(?:other|custom|free[\s-]?text|specify)\b/i;
 const RECOMMENDED_SUFFIX = /\s*\(recommended\)\s*$/i;
 
-type Raw = Record<string, unknown>;
-const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 export function isCustomInputLabel(label: string): boolean {

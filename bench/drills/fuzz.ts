@@ -6,6 +6,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type * as z from 'zod/mini';
 import {
+  errorMessage,
   InteractionRequestSchema,
   PreferencesPatchSchema,
   PROTOCOL_VERSION,
@@ -227,7 +228,7 @@ export async function drillFuzz(
       );
     }
   } catch (error) {
-    problems.push(`after the fuzz: ${error instanceof Error ? error.message : String(error)}`);
+    problems.push(`after the fuzz: ${errorMessage(error)}`);
   } finally {
     for (const socket of sockets) socket.disconnect();
     seeder.disconnect();

@@ -1,5 +1,6 @@
 // Every fault drill: the scripts here and the data-dir drill test (vitest).
 import { spawnSync } from 'node:child_process';
+import { errorMessage } from '../../lib/contracts';
 import { type DrillOutcome, ROOT } from '../support/figures';
 import { isMain, runAlone } from '../support/main-guard';
 import { drillFuzz } from './fuzz';
@@ -44,7 +45,7 @@ export async function runDrills(): Promise<DrillOutcome[]> {
       outcomes.push({
         name,
         ok: false,
-        detail: `did not run: ${error instanceof Error ? error.message : String(error)}`,
+        detail: `did not run: ${errorMessage(error)}`,
       });
     }
   }

@@ -2,6 +2,7 @@
 // answers from the phone; when it comes back it gets that resolution. Two ways to
 // lose the link: a cut (connections reset, reconnects refused) and a stall (nothing
 // moves, the connection stays open), each through a loopback TCP proxy.
+import { errorMessage } from '../../lib/contracts';
 import { type BrokerResult } from '../../lib/core/tool-types';
 import { connectToHost, type HostConnection } from '../../lib/runtime/host-connection';
 import { createRuntimeBroker } from '../../lib/runtime/runtime-broker';
@@ -104,7 +105,7 @@ export async function drillRuntimeAway(): Promise<DrillOutcome[]> {
     outcomes.push({
       name: 'runtime away mid-question',
       ok: false,
-      detail: error instanceof Error ? error.message : String(error),
+      detail: errorMessage(error),
     });
   } finally {
     for (const lane of lanes) {

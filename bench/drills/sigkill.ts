@@ -3,6 +3,7 @@
 // delivered), restart it on the same port and data dir, and audit: every interaction
 // is resolved exactly once, the runtime gets what the log says, and no answer the
 // remote got an `accepted` ack for is lost.
+import { errorMessage } from '../../lib/contracts';
 import { type BrokerResult } from '../../lib/core/tool-types';
 import { connectToHost } from '../../lib/runtime/host-connection';
 import { createInteractionBroker } from '../../lib/protocol';
@@ -124,7 +125,7 @@ export async function drillSigkill(): Promise<DrillOutcome[]> {
       await killing;
     }
   } catch (error) {
-    problems.push(error instanceof Error ? error.message : String(error));
+    problems.push(errorMessage(error));
   } finally {
     await connection.close();
     remote.close();

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { errorMessage } from '../../lib/contracts';
 import { handleClaudeCodeHook, DEFAULT_HOOK_TIMEOUT_MS } from '../../lib/runtime/claude-code/handle-hook';
 import {
   askawayHookSettings,
@@ -76,9 +77,7 @@ async function runClaudeCodeHook(argv: string[]): Promise<number> {
     payload = JSON.parse(await readStdin());
   } catch (error) {
     // A hook that fails must not block the agent: say why on stderr, reply nothing.
-    process.stderr.write(
-      `askaway hook: could not read the hook JSON on stdin (${error instanceof Error ? error.message : String(error)})\n`,
-    );
+    process.stderr.write(`askaway hook: could not read the hook JSON on stdin (${errorMessage(error)})\n`);
     return 0;
   }
   const stop = new AbortController();
@@ -149,7 +148,7 @@ async function runInstall(argv: string[]): Promise<number> {
     process.stdout.write(changed ? `Askaway hooks written to ${file}\n` : `${file} already has these Askaway hooks\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`askaway hook install: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`askaway hook install: ${errorMessage(error)}\n`);
     return 1;
   }
 }

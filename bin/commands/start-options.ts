@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { errorMessage } from '../../lib/contracts';
 import { DEFAULT_BIND_HOST, DEFAULT_PORT } from '../../lib/host';
 import { parseDuration } from '../../lib/runtime/duration';
 import { UsageError } from './types';
@@ -65,7 +66,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
       },
     }));
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
   const tlsCert = values['tls-cert'];
   const tlsKey = values['tls-key'];

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isRecord } from './unknown';
 
 /** Tool name the model calls (R1.1). */
 export const ASK_USER_QUESTION_TOOL_NAME = 'AskUserQuestion';
@@ -247,11 +248,6 @@ export type AskUserQuestionAnsweredInput = z.infer<typeof AskUserQuestionAnswere
   answers: AskUserQuestionAnswers;
 };
 
-type JsonObject = { [key: string]: unknown };
-
-const isJsonObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Adds `multiSelect` to `required` of every question object in a JSON Schema.
  * The provider-visible schema makes the model decide single vs multi explicitly,
@@ -260,11 +256,11 @@ const isJsonObject = (value: unknown): value is JsonObject =>
 export function withRequiredDefaultedMultiSelect<T>(jsonSchema: T): T {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
-    if (!isJsonObject(node)) return node;
-    const copy: JsonObject = {};
+    if (!isRecord(node)) return node;
+    const copy: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) copy[key] = visit(value);
     const properties = copy.properties;
-    if (isJsonObject(properties) && 'multiSelect' in properties && 'options' in properties) {
+    if (isRecord(properties) && 'multiSelect' in properties && 'options' in properties) {
       const required = Array.isArray(copy.required) ? copy.required.filter((k) => typeof k === 'string') : [];
       if (!required.includes('multiSelect')) required.push('multiSelect');
       copy.required = required;

@@ -4,3 +4,4 @@ export * from './preferences';
 export * from './events';
 export * from './wire';
 export * from './push';
+export * from './unknown';

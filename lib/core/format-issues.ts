@@ -1,3 +1,4 @@
+import { errorMessage } from '../contracts';
 import './zod-locale';
 
 /** The parts of a zod issue needed to explain it; kept structural so any zod version fits. */
@@ -19,12 +20,6 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
 /** One line naming every broken rule and where, for error texts the model reads. */
 export function formatIssues(issues: readonly IssueLike[]): string {
   return issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ');
-}
-
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'string') return error;
-  return 'unknown error';
 }
 
 /** True for the rejection of an aborted operation (DOMException or Error named AbortError). */

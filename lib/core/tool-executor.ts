@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { type InteractionContext, type InteractionOrigin } from '../contracts';
-import { errorMessage, formatIssues, isAbortError } from './format-issues';
+import { errorMessage, type InteractionContext, type InteractionOrigin } from '../contracts';
+import { formatIssues, isAbortError } from './format-issues';
 import {
   type BrokerResult,
   type PermissionBrokerPort,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostStartError, errorMessage } from './errors';
+import { errorMessage } from '../contracts';
+import { HostStartError } from './errors';
 
 /** Creates the data dir (owner-only) and proves it is writable, with a message a person can act on. */
 export function prepareDataDir(dataDir: string): void {

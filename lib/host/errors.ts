@@ -5,7 +5,3 @@ export class HostStartError extends Error {
     this.name = 'HostStartError';
   }
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,6 +1,7 @@
 import {
   AskUserQuestionInputSchema,
   DECLINE_MESSAGE_MAX,
+  errorMessage,
   type InteractionRequest,
   InteractionRequestSchema,
   type InteractionResolution,
@@ -11,7 +12,7 @@ import {
   interactionKindForTool,
   type InteractionKind,
 } from '../contracts';
-import { errorMessage, formatIssues } from '../core/format-issues';
+import { formatIssues } from '../core/format-issues';
 import { type BrokerResult, type PermissionBrokerPort, type PermissionRequest } from '../core/tool-types';
 import {
   INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,

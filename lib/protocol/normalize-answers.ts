@@ -6,6 +6,7 @@ import {
   type AskUserQuestionAnnotations,
   type AskUserQuestionAnswers,
   type AskUserQuestionInputLike,
+  isRecord,
 } from '../contracts';
 
 /** What survives normalization: only fields the answered schema allows (R5.1). */
@@ -18,9 +19,6 @@ type Questions = Pick<AskUserQuestionInputLike, 'questions'>;
 type Entries = Map<string, string>;
 
 const LEGACY_POSITIONAL_KEY = /^answer_(\d{1,2})$/;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function questionTexts(input: Questions): string[] {
   return input.questions.map((question) => question.question);

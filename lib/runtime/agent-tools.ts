@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXIT_PLAN_MODE_TOOL_NAME, PLAN_MAX, PermissionInputSchema } from '../contracts';
+import { EXIT_PLAN_MODE_TOOL_NAME, isRecord, PLAN_MAX, PermissionInputSchema } from '../contracts';
 import { type ToolDefinition, type ToolMetadata } from '../core/tool-types';
 
 const APPROVAL_METADATA: Omit<ToolMetadata, 'permissionKey' | 'approvalReason'> = {
@@ -42,7 +42,7 @@ export function approvalTool(
     inputSchema: PermissionInputSchema,
     metadata: { ...APPROVAL_METADATA, permissionKey: `tool.${name}`, approvalReason: `runs ${name}` },
     handler: (input) => ({
-      content: run(typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {}),
+      content: run(isRecord(input) ? input : {}),
     }),
   };
 }

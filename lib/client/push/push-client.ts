@@ -6,6 +6,7 @@ import {
   type PushStatus,
   type PushTestAck,
 } from '../../contracts/push';
+import { errorMessage } from '../../contracts/unknown';
 import { pushRequest } from './channel';
 
 /** Why enabling did not finish, for the settings page to explain. */
@@ -48,7 +49,7 @@ export async function enablePush(): Promise<PushStatus> {
   try {
     subscription ??= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
   } catch (error) {
-    throw new PushClientError('subscribe-failed', error instanceof Error ? error.message : String(error));
+    throw new PushClientError('subscribe-failed', errorMessage(error));
   }
   const json = PushSubscriptionJsonSchema.safeParse(subscription.toJSON());
   if (!json.success) throw new PushClientError('subscribe-failed', 'The browser returned an unusable subscription');
@@ -80,7 +81,7 @@ async function request(event: string, payload?: unknown): Promise<unknown> {
   try {
     return await pushRequest(event, payload);
   } catch (error) {
-    throw new PushClientError('not-connected', error instanceof Error ? error.message : String(error));
+    throw new PushClientError('not-connected', errorMessage(error));
   }
 }
 

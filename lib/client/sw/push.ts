@@ -5,6 +5,7 @@ import {
   type PushPayload,
   type PushShowPayload,
 } from '../../contracts/push';
+import { isRecord } from '../../contracts/unknown';
 
 /*
  * The service worker's side of push notifications (R14). The project compiles with the
@@ -183,7 +184,6 @@ export async function openTarget(url: string, clients: ClientsLike): Promise<voi
  * Hand-written checks of the host's payload (PushPayloadSchema in lib/contracts/push.ts):
  * zod would add ~90 KB gzip to a worker that needs only these few fields.
  */
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isString = (value: unknown, max = 2_000): value is string => typeof value === 'string' && value.length <= max;
 
 export function parsePushPayload(text: string | undefined): PushPayload | undefined {

@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors';
+import { errorMessage } from '../../contracts';
 import { type FetchLike } from './web-push-sender';
 
 export interface NtfyMessage {

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   PUSH_SUMMARY_TAG,
   type HostEvent,
   type InteractionView,
@@ -8,7 +9,6 @@ import {
   type PushSubscriptionJson,
   type PushTestAck,
 } from '../../contracts';
-import { errorMessage } from '../errors';
 import { closePayload, interactionPayload, ntfyText, summaryPayload, testPayload } from './notification-content';
 import { sendNtfy, type NtfyMessage, type NtfyOutcome } from './ntfy-sender';
 import { PresenceTracker } from './presence';

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import {
+  errorMessage,
   PresenceSchema,
   PushNtfyCommandSchema,
   PushSubscribeCommandSchema,
@@ -7,7 +8,6 @@ import {
   PushUnsubscribeCommandSchema,
   type PushFailure,
 } from '../../contracts';
-import { errorMessage } from '../errors';
 import { type PushService } from './push-service';
 
 /** The part of a socket.io server socket these handlers use (a remote connection). */

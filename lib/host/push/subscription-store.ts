@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { type PushSubscriptionJson } from '../../contracts';
-import { HostStartError, errorMessage } from '../errors';
+import { errorMessage, type PushSubscriptionJson } from '../../contracts';
+import { HostStartError } from '../errors';
 
 export const PUSH_DB_FILE = 'push.sqlite';
 

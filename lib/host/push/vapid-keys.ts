@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import webpush from 'web-push';
 import { z } from 'zod';
-import { HostStartError, errorMessage } from '../errors';
+import { errorMessage } from '../../contracts';
+import { HostStartError } from '../errors';
 
 export const VAPID_FILE = 'vapid.json';
 

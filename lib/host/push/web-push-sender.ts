@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import webpush from 'web-push';
-import { type PushPayload } from '../../contracts';
-import { errorMessage } from '../errors';
+import { errorMessage, type PushPayload } from '../../contracts';
 import { type StoredSubscription } from './subscription-store';
 import { type VapidKeys } from './vapid-keys';
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage } from 'node:http';
 import { type Socket } from 'socket.io';
 import * as z from 'zod/mini';
-import { PROTOCOL_VERSION, type ErrorCode, type WireError } from '../../contracts';
+import { isRecord, PROTOCOL_VERSION, type ErrorCode, type WireError } from '../../contracts';
 
 /** Constant-time token check: hashing first makes the compare independent of length too. */
 export function tokensEqual(candidate: string | undefined, expected: string): boolean {
@@ -28,7 +28,7 @@ export function handshakeGuard<Schema extends z.core.$ZodType>(
 ) {
   return (socket: Socket, next: (error?: Error) => void): void => {
     const auth: unknown = socket.handshake.auth;
-    const record = typeof auth === 'object' && auth !== null ? (auth as Record<string, unknown>) : {};
+    const record = isRecord(auth) ? auth : {};
     const candidate = typeof record.token === 'string' ? record.token : undefined;
     if (!tokensEqual(candidate, token)) {
       next(connectError('unauthorized', 'Missing or wrong token: open the pairing link printed by `askaway start`'));

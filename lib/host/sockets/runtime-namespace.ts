@@ -1,6 +1,7 @@
 import { type Event as SocketEvent, type Namespace, type Server } from 'socket.io';
 import {
   AnnounceBatchSchema,
+  isRecord,
   MAX_ANNOUNCE_BATCH,
   InteractionRequestSchema,
   RUNTIME_NAMESPACE,
@@ -35,7 +36,7 @@ export type RuntimeNamespace = Namespace<
 function messageCost(packet: SocketEvent): number {
   if (packet[0] !== 'announce:batch') return 1;
   const batch: unknown = packet[1];
-  const entries = typeof batch === 'object' && batch !== null ? (batch as { entries?: unknown }).entries : undefined;
+  const entries = isRecord(batch) ? batch.entries : undefined;
   return Array.isArray(entries) ? Math.min(entries.length, MAX_ANNOUNCE_BATCH) : 1;
 }
 

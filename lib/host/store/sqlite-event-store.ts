@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { HostEventSchema, type HostEvent, type NewHostEvent } from '../../contracts';
-import { HostStartError, errorMessage } from '../errors';
+import { errorMessage, HostEventSchema, type HostEvent, type NewHostEvent } from '../../contracts';
+import { HostStartError } from '../errors';
 import { type EventStore, withSeq } from './event-store';
 import { SCHEMA_VERSION, durabilityFromEnv, openEventDatabase, type Durability } from './sqlite-open';
 

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { HostStartError, errorMessage } from '../errors';
+import { errorMessage } from '../../contracts';
+import { HostStartError } from '../errors';
 
 export const SCHEMA_VERSION = 1;
 const EVENTS_COLUMNS = ['seq', 'type', 'at', 'body'];

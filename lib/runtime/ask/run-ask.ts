@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ASK_USER_QUESTION_TOOL_NAME, type AskUserQuestionInput } from '../../contracts';
-import { errorMessage } from '../../core';
+import { ASK_USER_QUESTION_TOOL_NAME, errorMessage, type AskUserQuestionInput } from '../../contracts';
 import { isHostConnectionError } from '../errors';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
 import { type AskArgs } from './ask-args';

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import {
   ASK_USER_QUESTION_TOOL_NAME,
+  errorMessage,
   EXIT_PLAN_MODE_TOOL_NAME,
   type InteractionContext,
   type InteractionOrigin,
 } from '../../contracts';
 import {
   childSubagentContext,
-  errorMessage,
   type BrokerResult,
   type PermissionBrokerPort,
   withSubagentInteractionBroker,

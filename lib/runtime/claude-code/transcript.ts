@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { isRecord } from '../../contracts';
 
 /** Only the tail of a transcript is read: sessions grow to many megabytes. */
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
@@ -59,6 +60,3 @@ function assistantText(line: string): string | undefined {
     .trim();
   return text || undefined;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type InteractionOrigin } from '../../contracts';
+import { errorMessage, type InteractionOrigin } from '../../contracts';
 import {
   askUserQuestionTool,
   childSubagentContext,
@@ -163,7 +163,7 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
 
   const running = run().catch((error: unknown) => {
     if (controller.signal.aborted) return;
-    log(`stopped: ${error instanceof Error ? error.message : String(error)}`);
+    log(`stopped: ${errorMessage(error)}`);
   });
 
   return {
