@@ -1,3 +1,4 @@
+import { pairingLink } from '../lib/contracts/pairing-link';
 import { expect, test } from './support/fixtures';
 import { ScriptedRuntime } from './support/scripted-runtime';
 
@@ -38,7 +39,7 @@ test('[R13.2] 1,000 pending across 100 sessions: inbox rendered after connect', 
       }),
     );
     const samples: number[] = [];
-    await page.goto(`${host.url}/pair#token=${host.token}`);
+    await page.goto(pairingLink(host.url, host.token));
     for (let run = 0; run < 5; run += 1) {
       await page.reload();
       await page.waitForFunction(() => (window.__askaway?.inboxRenderedCount ?? 0) === 1000, undefined, {

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, expect, type Page, test } from '@playwright/test';
+import { pairingLink } from '../lib/contracts/pairing-link';
 import { startTestHost, type TestHost } from './support/host';
 
 // Platform checks (R9.1, R12.2) against the real host serving the real build. They need a
@@ -139,7 +140,7 @@ test.describe('PWA platform', () => {
     const { page } = browser;
     try {
       // Paired and connected, so the client parses the host's snapshot too (zod must not probe eval).
-      await page.goto(`${host.url}/pair#token=${TOKEN}`);
+      await page.goto(pairingLink(host.url, TOKEN));
       await expect
         .poll(() => page.evaluate(() => window.__askaway?.state.host.hasSnapshot ?? false), {
           message: 'the remote receives a snapshot',

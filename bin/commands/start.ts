@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import QRCode from 'qrcode';
+import { pairingLink } from '../../lib/contracts';
 import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/host';
 import { mountAgentBridges } from '../../lib/host/bridges';
 import { startPush, type PushRuntime } from '../../lib/host/push';
@@ -97,7 +98,7 @@ async function printBanner(host: Host, options: StartOptions): Promise<void> {
   const wildcard = options.host === '0.0.0.0' || options.host === '::';
   const lan = wildcard ? lanUrls(host) : [];
   const pairBase = options.publicUrl !== undefined ? host.publicUrl : (lan[0] ?? host.url);
-  const pairingUrl = `${pairBase}/pair#token=${encodeURIComponent(host.token)}`;
+  const pairingUrl = pairingLink(pairBase, host.token);
   const qr = await QRCode.toString(pairingUrl, { type: 'terminal', small: true });
   const lines = [
     `Askaway host ${HOST_VERSION}`,

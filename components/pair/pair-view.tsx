@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
-import { deviceIdentity, parsePairingHash, savePairing, setDeviceLabel } from '@/lib/client/pairing';
+import { deviceIdentity, savePairing, setDeviceLabel } from '@/lib/client/pairing';
+import { parsePairingHash } from '@/lib/contracts/pairing-link';
 import { ScreenHeader } from '../shell/screen-header';
 
 /** `/pair#token=…` stores the token and strips it from the address bar; or a form (R12.1). */

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { pairingLink } from '../../lib/contracts/pairing-link';
 
 /** The app as one device sees it: pairing, connection state and the test hook. */
 export class AppPage {
@@ -10,7 +11,7 @@ export class AppPage {
 
   /** Opens the pairing link (token in the fragment) and waits until the inbox has its snapshot. */
   async pair(): Promise<void> {
-    await this.page.goto(`${this.hostUrl}/pair#token=${encodeURIComponent(this.token)}`);
+    await this.page.goto(pairingLink(this.hostUrl, this.token));
     await this.page.waitForURL((url) => url.pathname === '/' || url.pathname === '/index.html');
     await this.waitConnected();
   }

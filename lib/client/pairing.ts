@@ -116,11 +116,3 @@ export function normalizeHostUrl(input: string): string {
     return withScheme;
   }
 }
-
-/** Reads `#token=…` (and optional `host=`) from a pairing link's fragment. */
-export function parsePairingHash(hash: string): { token: string; hostUrl: string } | null {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const token = params.get('token');
-  if (!token) return null;
-  return { token, hostUrl: params.get('host') ?? '' };
-}

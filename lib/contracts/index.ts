@@ -5,3 +5,4 @@ export * from './events';
 export * from './wire';
 export * from './push';
 export * from './unknown';
+export * from './pairing-link';

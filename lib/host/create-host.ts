@@ -62,8 +62,6 @@ export interface Host {
   port: number;
   /** `publicUrl` if given, else `url`. */
   publicUrl: string;
-  /** `<publicUrl>/pair#token=…`: the token stays in the fragment, out of server logs. */
-  pairingUrl: string;
   token: string;
   dataDir: string;
   secure: boolean;
@@ -157,7 +155,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
     url,
     port,
     publicUrl,
-    pairingUrl: `${publicUrl}/pair#token=${encodeURIComponent(token)}`,
     token,
     dataDir,
     secure,
