@@ -1,5 +1,6 @@
 'use client';
 import { useEffect, useId, useRef, useState } from 'react';
+import { DECLINE_MESSAGE_MAX } from '@/lib/contracts';
 
 interface Props {
   open: boolean;
@@ -56,7 +57,7 @@ export function ConfirmDialog({
             <textarea
               className="field"
               rows={3}
-              maxLength={2000}
+              maxLength={DECLINE_MESSAGE_MAX}
               value={reason}
               onChange={(event) => setReason(event.target.value)}
               data-testid={`${testId}-reason`}

@@ -2,6 +2,7 @@
 import { memo, useId, useState } from 'react';
 import { type Translate } from '@/lib/client/i18n';
 import { chooseOption, chooseOther, type DisplayQuestion, type QuestionDraft } from '@/lib/client/question-model';
+import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts';
 import { IconUndo } from '../icons';
 import { PreviewPane } from './preview-pane';
 
@@ -92,7 +93,7 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
           aria-label={t('other_placeholder')}
           placeholder={question.customLabel ?? t('other_placeholder')}
           value={draft.otherText}
-          maxLength={2000}
+          maxLength={ASK_USER_QUESTION_MAX_TEXT}
           onChange={(event) => update({ ...draft, otherText: event.target.value })}
           autoFocus={draft.otherText === ''}
           data-testid="card.other-input"
@@ -129,7 +130,7 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
               className="field"
               rows={2}
               value={draft.note}
-              maxLength={4000}
+              maxLength={ASK_USER_QUESTION_MAX_NOTES}
               onChange={(event) => update({ ...draft, note: event.target.value })}
               autoFocus={draft.note === ''}
               data-testid="card.note-input"

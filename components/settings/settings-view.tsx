@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
-import { PROTOCOL_VERSION } from '@/lib/contracts';
+import { ID_MAX, PROTOCOL_VERSION } from '@/lib/contracts';
 import { forgetHost } from '@/lib/client/connection';
 import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
 import { forgetPairing, setDeviceLabel } from '@/lib/client/pairing';
@@ -48,7 +48,7 @@ export function SettingsView() {
               <input
                 className="field"
                 type="text"
-                maxLength={200}
+                maxLength={ID_MAX}
                 value={device ?? pairing?.deviceLabel ?? ''}
                 onChange={(event) => setDevice(event.target.value)}
                 onBlur={() => {

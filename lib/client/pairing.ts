@@ -1,3 +1,5 @@
+import { ID_MAX } from '../contracts';
+
 /** The pairing with one host: where it is, the token, and who this device is (R9.2, R12.1). */
 export interface Pairing {
   /** Empty string means "the origin that served this app". */
@@ -91,7 +93,7 @@ export function savePairing(hostUrl: string, token: string): Pairing {
 }
 
 export function setDeviceLabel(label: string): void {
-  const identity = { ...deviceIdentity(), deviceLabel: label.trim().slice(0, 200) || defaultDeviceLabel() };
+  const identity = { ...deviceIdentity(), deviceLabel: label.trim().slice(0, ID_MAX) || defaultDeviceLabel() };
   localStorage.setItem(DEVICE_KEY, JSON.stringify(identity));
   cached = read();
   notify();

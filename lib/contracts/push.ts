@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { IdSchema, IsoTimeSchema } from './interaction';
-import { PUSH_BODY_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from './push-constants';
+import { PUSH_BODY_MAX, PUSH_TAG_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from './push-constants';
 
 export * from './push-constants';
 
@@ -112,7 +112,7 @@ export const NotificationDataSchema = z.strictObject({
 });
 export type NotificationData = z.infer<typeof NotificationDataSchema>;
 
-const tag = z.string().check(z.minLength(1), z.maxLength(200));
+const tag = z.string().check(z.minLength(1), z.maxLength(PUSH_TAG_MAX));
 
 export const PushShowPayloadSchema = z.strictObject({
   type: z.literal('show'),

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PushPayloadSchema, type PushShowPayload } from '../../contracts/push';
+import {
+  PUSH_BODY_MAX,
+  PUSH_TAG_MAX,
+  PUSH_TITLE_MAX,
+  PushPayloadSchema,
+  type PushShowPayload,
+} from '../../contracts/push';
 import {
   handlePush,
   notificationFor,
@@ -152,6 +158,9 @@ describe('parsePushPayload', () => {
     ['a show without data', { ...show, data: undefined }],
     ['a show with an unknown kind', { ...show, data: { kind: 'answer', url: '/' } }],
     ['a show with a numeric title', { ...show, title: 7 }],
+    ['a show with a title over the limit', { ...show, title: 'x'.repeat(PUSH_TITLE_MAX + 1) }],
+    ['a show with a body over the limit', { ...show, body: 'x'.repeat(PUSH_BODY_MAX + 1) }],
+    ['a close with a tag over the limit', { type: 'close', tags: ['x'.repeat(PUSH_TAG_MAX + 1)] }],
     ['an array', [show]],
   ];
   it.each(samples)('[R14.2] agrees with the contract on %s', (_name, sample) => {

@@ -1,4 +1,4 @@
-import { INBOX_PATH, PUSH_URL_MAX } from '../../contracts/push-constants';
+import { INBOX_PATH, PUSH_BODY_MAX, PUSH_TAG_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from '../../contracts/push-constants';
 import {
   type NotificationData,
   type PushClosePayload,
@@ -184,7 +184,7 @@ export async function openTarget(url: string, clients: ClientsLike): Promise<voi
  * Hand-written checks of the host's payload (PushPayloadSchema in lib/contracts/push.ts):
  * zod would add ~90 KB gzip to a worker that needs only these few fields.
  */
-const isString = (value: unknown, max = 2_000): value is string => typeof value === 'string' && value.length <= max;
+const isString = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
 
 export function parsePushPayload(text: string | undefined): PushPayload | undefined {
   let value: unknown;
@@ -196,14 +196,25 @@ export function parsePushPayload(text: string | undefined): PushPayload | undefi
   if (!isRecord(value)) return undefined;
   if (value.type === 'close') {
     const tags = value.tags;
-    if (!Array.isArray(tags) || tags.length === 0 || !tags.every((tag) => isString(tag, 200) && tag.length > 0))
+    if (
+      !Array.isArray(tags) ||
+      tags.length === 0 ||
+      !tags.every((tag) => isString(tag, PUSH_TAG_MAX) && tag.length > 0)
+    )
       return undefined;
     return { type: 'close', tags: tags as string[] };
   }
   if (value.type !== 'show') return undefined;
   const data = readNotificationData(value.data);
   const { tag, title, body, timestamp, deadlineAt } = value;
-  if (!data || !isString(tag, 200) || !tag || !isString(title) || !isString(body) || !isString(timestamp, 64))
+  if (
+    !data ||
+    !isString(tag, PUSH_TAG_MAX) ||
+    !tag ||
+    !isString(title, PUSH_TITLE_MAX) ||
+    !isString(body, PUSH_BODY_MAX) ||
+    !isString(timestamp, 64)
+  )
     return undefined;
   if (deadlineAt !== undefined && !isString(deadlineAt, 64)) return undefined;
   return { type: 'show', tag, title, body, timestamp, data, ...(deadlineAt === undefined ? {} : { deadlineAt }) };
@@ -213,6 +224,6 @@ function readNotificationData(value: unknown): NotificationData | undefined {
   if (!isRecord(value)) return undefined;
   const { kind, url, requestId } = value;
   if (kind !== 'interaction' && kind !== 'summary' && kind !== 'test') return undefined;
-  if (!isString(url, PUSH_URL_MAX) || (requestId !== undefined && !isString(requestId, 200))) return undefined;
+  if (!isString(url, PUSH_URL_MAX) || (requestId !== undefined && !isString(requestId, PUSH_TAG_MAX))) return undefined;
   return { kind, url, ...(requestId === undefined ? {} : { requestId }) };
 }
