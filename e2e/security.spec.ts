@@ -41,6 +41,33 @@ test('[R12.2] hostile HTML previews never run script, set globals or load anythi
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
 });
 
+test('[R12.2] a hostile plan renders as markdown without active or loading elements', async ({
+  app,
+  runtime,
+  host,
+}) => {
+  const { page } = app;
+  const requests: string[] = [];
+  page.context().on('request', (request) => {
+    if (!request.url().startsWith(host.url)) requests.push(request.url());
+  });
+  const plan = [
+    '# Plan',
+    `<img src="${BEACON}/img.png"><video src="${BEACON}/v.mp4"></video><audio src="${BEACON}/a.mp3"></audio>`,
+    `<picture><source srcset="${BEACON}/p.png"></picture><textarea>typed</textarea><select><option>x</option></select>`,
+    '<script>window.__pwned = 1</script><svg><image href="x.png" /></svg>',
+    '',
+    '1. Add the **cache** layer',
+  ].join('\n');
+  const requestId = await runtime.plan(plan);
+  await app.openCard(requestId);
+  const rendered = page.locator('div.markdown[data-testid="card.plan"]');
+  await expect(rendered.getByText('cache')).toBeVisible();
+  expect(await rendered.innerHTML()).not.toMatch(/<(?:img|video|audio|picture|source|textarea|select|script|svg)\b/i);
+  expect(requests).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+});
+
 test('[R12.1] a wrong token is refused with a clear message', async ({ page, host }) => {
   await page.goto(`${host.url}/pair#token=not-the-token`);
   await expect(page.getByTestId('connection.banner')).toHaveAttribute('data-kind', 'unauthorized');

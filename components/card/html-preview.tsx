@@ -1,6 +1,7 @@
 'use client';
 import { type DOMPurify } from 'dompurify';
 import { useEffect, useState } from 'react';
+import { UNSAFE_TAGS } from './unsafe-tags';
 
 /**
  * Even if sanitizing missed something, this document can neither run script
@@ -59,31 +60,7 @@ function previewPurifier(): Promise<Purifier> {
 export async function sanitizePreview(html: string): Promise<string> {
   const instance = await previewPurifier();
   return instance.sanitize(html, {
-    FORBID_TAGS: [
-      'style',
-      'script',
-      'form',
-      'input',
-      'button',
-      'textarea',
-      'select',
-      'iframe',
-      'frame',
-      'frameset',
-      'object',
-      'embed',
-      'link',
-      'meta',
-      'base',
-      'svg',
-      'math',
-      'video',
-      'audio',
-      'source',
-      'track',
-      'picture',
-      'portal',
-    ],
+    FORBID_TAGS: UNSAFE_TAGS,
     ALLOW_DATA_ATTR: false,
   });
 }

@@ -1,27 +1,14 @@
 'use client';
 import { useEffect, useState } from 'react';
+import { UNSAFE_TAGS } from './unsafe-tags';
 
 async function render(markdown: string): Promise<string> {
   const [{ marked }, { default: DOMPurify }] = await Promise.all([import('marked'), import('dompurify')]);
   const html = await marked.parse(markdown, { gfm: true, breaks: false });
   // The plan comes from a model: sanitize, and keep it from loading anything.
   return DOMPurify.sanitize(html, {
-    FORBID_TAGS: [
-      'img',
-      'style',
-      'script',
-      'form',
-      'input',
-      'button',
-      'iframe',
-      'object',
-      'embed',
-      'link',
-      'meta',
-      'base',
-      'svg',
-      'math',
-    ],
+    // Images too: a plan has no inline data to show, only addresses to fetch.
+    FORBID_TAGS: [...UNSAFE_TAGS, 'img'],
     FORBID_ATTR: ['style', 'srcset'],
   });
 }
