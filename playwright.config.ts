@@ -1,16 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-
-// Debian Chromium (`apt-get install -y chromium`), not Playwright's download: CI reaches only npm and Debian.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const args = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 // `defaultBrowserType` cannot be set inside a project that already names its browser.
 const { defaultBrowserType: _mobileBrowser, ...pixel7 } = devices['Pixel 7'];
@@ -32,7 +21,7 @@ export default defineConfig({
   use: {
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath, args },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     serviceWorkers: 'block',
   },
   projects: [

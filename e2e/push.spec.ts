@@ -12,6 +12,7 @@ import {
   startRecordingServer,
   type BrowserKeys,
 } from '../lib/host/push/test-helpers';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { ScriptedRuntime } from './support/scripted-runtime';
 
 // Web Push in real Chromium: a real host with push attached sends encrypted pushes to a local
@@ -22,16 +23,6 @@ import { ScriptedRuntime } from './support/scripted-runtime';
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** The static export under test; its sw.js must include registerPushHandlers(). */
 const OUT_DIR = process.env.ASKAWAY_E2E_OUT_DIR ?? path.join(ROOT, 'out');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
 const TOKEN = 'push-e2e-token';
 
 /**
@@ -113,7 +104,7 @@ test.beforeEach(async ({}, testInfo) => {
   });
   phone.disconnect();
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ serviceWorkers: 'allow' });
   await context.grantPermissions(['notifications'], { origin: hostUrl });
   page = await context.newPage();

@@ -3,22 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, expect, type Page, test } from '@playwright/test';
 import { pairingLink } from '../lib/contracts/pairing-link';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { startTestHost, type TestHost } from './support/host';
 
 // Platform checks (R9.1, R12.2) against the real host serving the real build. They need a
 // persistent Chromium profile (ordinary contexts always report `in-incognito`), so they open
 // their own browser instead of the project's page, and run once, in the first project.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
 const TOKEN = 'pwa-install-e2e-token';
 const ROUTES = ['/', '/history', '/sessions', '/settings', '/pair'];
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -26,8 +17,8 @@ const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42
 async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'askaway-pwa-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
     serviceWorkers: 'allow',
   });
   // Collects every CSP violation from the first byte of every document.

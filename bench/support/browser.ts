@@ -1,21 +1,11 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type LaunchOptions } from '@playwright/test';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
 
 export function chromiumPath(): string {
-  const candidate = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!fs.existsSync(candidate))
-    throw new Error(`No Chromium at ${candidate}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
-  return candidate;
+  if (!fs.existsSync(CHROMIUM_PATH))
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  return CHROMIUM_PATH;
 }
 
 function launchOptions(): LaunchOptions {
