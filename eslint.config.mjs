@@ -86,7 +86,7 @@ const config = [
     },
   },
   {
-    // The PWA imports only contracts (and browser libraries) from lib/.
+    // The PWA imports only contracts and state (and browser libraries) from lib/.
     files: ['lib/client/**', 'components/**', 'app/**', 'hooks/**', 'lib/askUserQuestion.ts'],
     rules: {
       'no-restricted-imports': [
