@@ -88,9 +88,10 @@ test('[R9.2][R8.2] host restarted while the page is open: pending restored, the 
   const { page } = app;
   const requestId = await runtime.ask(singleQuestion);
   const card = await app.openCard(requestId);
-  const before = await page.evaluate(() => window.__askaway?.snapshotAt ?? 0);
+  // The open page resumes from its lastSeq after the restart (the log survived): a replay, not a snapshot.
+  const before = await page.evaluate(() => window.__askaway?.syncedAt ?? 0);
   await host.restart();
-  await page.waitForFunction((t) => (window.__askaway?.snapshotAt ?? 0) > t, before, { timeout: 15_000 });
+  await page.waitForFunction((t) => (window.__askaway?.syncedAt ?? 0) > t, before, { timeout: 15_000 });
   await expect(page.getByTestId('connection.status')).toHaveAttribute('data-status', 'connected');
   await expect(card.root).toHaveAttribute('data-status', 'pending');
   await card.choose(0, 'Memcached');

@@ -1,8 +1,11 @@
 'use client';
 import { useSyncExternalStore } from 'react';
-import { getServerState, getState, subscribe, type RemoteState } from '@/lib/client/store';
+import { appStore } from '@/lib/client/app-connection';
+import { INITIAL_REMOTE_STATE, type RemoteState } from '@/lib/client/store';
+
+const serverState = () => INITIAL_REMOTE_STATE;
 
 /** The whole remote state; components pick what they need and memoize derived data. */
 export function useRemote(): RemoteState {
-  return useSyncExternalStore(subscribe, getState, getServerState);
+  return useSyncExternalStore(appStore.subscribe, appStore.getState, serverState);
 }

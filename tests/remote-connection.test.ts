@@ -2,22 +2,45 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAllClients, connectRuntime } from '../lib/host/test-support/clients';
 import { questionRequest } from '../lib/host/test-support/fixtures';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from '../lib/host/test-support/test-host';
-import { startConnection, stopConnection, submitResponse } from '../lib/client/connection';
-import { getState, resetForTests, subscribe, type AnswerPhase } from '../lib/client/store';
+import { io } from 'socket.io-client';
+import { attachPushChannel } from '../lib/client/push/channel';
+import { createConnection, type Connection } from '../lib/client/connection';
+import { createRemoteStore, type AnswerPhase, type RemoteStore } from '../lib/client/store';
 
-// The PWA's connection module against a real host. Node has no IndexedDB, so the
-// outbox lives in memory only here; that is the path private browsing takes too.
+// The PWA's connection against a real host over a real socket.io socket. The outbox always
+// refuses, as IndexedDB does in private browsing: answers then live in memory only.
+const connections: Connection[] = [];
+
 afterEach(async () => {
-  stopConnection();
-  resetForTests();
+  for (const connection of connections.splice(0)) connection.stop();
   closeAllClients();
   await closeAllHosts();
 });
 
-function recordPhases(requestId: string): AnswerPhase[] {
+function connect(hostUrl: string) {
+  const store = createRemoteStore();
+  const synced: ('snapshot' | 'resume')[] = [];
+  const unavailable = () => Promise.reject(new Error('no IndexedDB'));
+  const connection = createConnection({
+    store,
+    openSocket(url, auth) {
+      const socket = io(url, { auth: (send) => send(auth()), transports: ['websocket'] });
+      // As in the app: push reports presence on every connect (one more message per connect).
+      attachPushChannel(socket);
+      return socket;
+    },
+    outbox: { load: unavailable, put: unavailable, delete: unavailable },
+    onSynced: (how) => synced.push(how),
+  });
+  connections.push(connection);
+  connection.start({ hostUrl, token: TEST_TOKEN, deviceId: 'phone', deviceLabel: 'Phone' });
+  return { connection, store, synced, getState: store.getState };
+}
+
+function recordPhases(store: RemoteStore, requestId: string): AnswerPhase[] {
   const phases: AnswerPhase[] = [];
-  subscribe(() => {
-    const phase = getState().answers.get(requestId)?.phase;
+  store.subscribe(() => {
+    const phase = store.getState().answers.get(requestId)?.phase;
     if (phase && phases[phases.length - 1] !== phase) phases.push(phase);
   });
   return phases;
@@ -30,11 +53,11 @@ describe('remote connection: answers reach the host', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    startConnection({ hostUrl: host.url, token: TEST_TOKEN, deviceId: 'phone', deviceLabel: 'Phone' });
+    const { connection, store, getState } = connect(host.url);
     await vi.waitFor(() => expect(getState().host.interactions.get(request.requestId)?.status).toBe('pending'));
 
-    const phases = recordPhases(request.requestId);
-    await submitResponse(request.requestId, {
+    const phases = recordPhases(store, request.requestId);
+    await connection.submitResponse(request.requestId, {
       action: 'accept',
       content: { answers: { 'Which database?': 'SQLite' } },
     });
@@ -53,25 +76,28 @@ describe('remote connection: answers reach the host', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    startConnection({ hostUrl: host.url, token: TEST_TOKEN, deviceId: 'phone', deviceLabel: 'Phone' });
+    const { connection, getState } = connect(host.url);
     await vi.waitFor(() => expect(getState().host.interactions.get(request.requestId)?.status).toBe('pending'));
 
     // Over the 2,000-character answer limit (a long "Other" text joined with labels).
-    await submitResponse(request.requestId, {
+    await connection.submitResponse(request.requestId, {
       action: 'accept',
       content: { answers: { 'Which database?': 'x'.repeat(2_500) } },
     });
     expect(getState().answers.get(request.requestId)).toMatchObject({ phase: 'failed' });
     // Notes within their own limits but too big together for one host message.
     const notes = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`q${i}`, { notes: '界'.repeat(1_300) }]));
-    await submitResponse(request.requestId, { action: 'accept', content: { answers: {}, annotations: notes } });
+    await connection.submitResponse(request.requestId, {
+      action: 'accept',
+      content: { answers: {}, annotations: notes },
+    });
     expect(getState().answers.get(request.requestId)).toMatchObject({
       phase: 'failed',
       error: expect.stringContaining('too long'),
     });
 
     // A valid answer afterwards still goes through.
-    await submitResponse(request.requestId, {
+    await connection.submitResponse(request.requestId, {
       action: 'accept',
       content: { answers: { 'Which database?': 'SQLite' } },
     });
@@ -82,5 +108,29 @@ describe('remote connection: answers reach the host', () => {
       action: 'accept',
       content: { answers: { 'Which database?': 'SQLite' } },
     });
+  });
+});
+
+describe('remote connection: state from the host', () => {
+  it('[R9.2] a page that reconnects gets what it missed since lastSeq, not a whole snapshot', async () => {
+    const host = await startTestHost();
+    const runtime = await connectRuntime(host.url, TEST_TOKEN);
+    const first = questionRequest();
+    await runtime.socket.emitWithAck('announce', first);
+    const { connection, synced, getState } = connect(host.url);
+    await vi.waitFor(() => expect(getState().host.interactions.get(first.requestId)?.status).toBe('pending'));
+    expect(synced).toEqual(['snapshot']);
+    const seenSeq = getState().host.lastSeq;
+
+    connection.wentOffline();
+    expect(getState().status).toBe('offline');
+    const second = questionRequest();
+    await runtime.socket.emitWithAck('announce', second);
+
+    connection.wake();
+    await vi.waitFor(() => expect(getState().host.interactions.get(second.requestId)?.status).toBe('pending'));
+    expect(synced).toEqual(['snapshot', 'resume']);
+    expect(getState().host.lastSeq).toBeGreaterThan(seenSeq);
+    expect(getState().host.interactions.get(first.requestId)?.status).toBe('pending');
   });
 });

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { submitResponse } from '@/lib/client/connection';
+import { submitResponse } from '@/lib/client/app-connection';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type LocalAnswer } from '@/lib/client/store';
 import { Countdown } from '../countdown';

@@ -4,7 +4,7 @@ import { useDrafts } from '@/hooks/use-drafts';
 import { useI18n } from '@/hooks/use-i18n';
 import { useMediaQuery, WIDE_QUERY } from '@/hooks/use-media-query';
 import { type InteractionResponse, type InteractionView } from '@/lib/contracts';
-import { submitResponse } from '@/lib/client/connection';
+import { submitResponse } from '@/lib/client/app-connection';
 import { buildAnswers, chooseOption, chooseOther, toDisplayQuestions } from '@/lib/client/question-model';
 import { type LocalAnswer } from '@/lib/client/store';
 import { Countdown } from '../countdown';

@@ -6,7 +6,7 @@ import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
 import { ID_MAX, PROTOCOL_VERSION } from '@/lib/contracts';
-import { forgetHost } from '@/lib/client/connection';
+import { forgetHost } from '@/lib/client/app-connection';
 import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
 import { forgetPairing, setDeviceLabel } from '@/lib/client/pairing';
 import { ConfirmDialog } from '../card/confirm-dialog';

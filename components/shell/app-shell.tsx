@@ -4,7 +4,7 @@ import { usePathname } from 'next/navigation';
 import { useEffect } from 'react';
 import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
-import { startConnection } from '@/lib/client/connection';
+import { appStore, startConnection } from '@/lib/client/app-connection';
 import { applyTheme } from '@/lib/client/local-settings';
 import { installTestHook } from '@/lib/client/test-hook';
 import { BottomNav } from './bottom-nav';
@@ -20,7 +20,7 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const onPairScreen = pathname.startsWith('/pair');
 
   useEffect(() => {
-    installTestHook();
+    installTestHook(appStore);
   }, []);
 
   useEffect(() => {

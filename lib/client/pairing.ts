@@ -1,4 +1,5 @@
 import { ID_MAX } from '../contracts';
+import { randomId } from './random-id';
 
 /** The pairing with one host: where it is, the token, and who this device is (R9.2, R12.1). */
 export interface Pairing {
@@ -13,13 +14,6 @@ const KEY = 'askaway.pairing';
 const DEVICE_KEY = 'askaway.device';
 const listeners = new Set<() => void>();
 let cached: Pairing | null | undefined;
-
-function randomId(): string {
-  // crypto.randomUUID needs a secure context; a phone on http://<LAN IP> is not one.
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 
 function defaultDeviceLabel(): string {
   const ua = navigator.userAgent;

@@ -35,7 +35,7 @@ export interface RemoteState {
   outboxLoaded: boolean;
 }
 
-const INITIAL: RemoteState = {
+export const INITIAL_REMOTE_STATE: RemoteState = {
   status: 'idle',
   error: null,
   hostUrl: '',
@@ -44,35 +44,36 @@ const INITIAL: RemoteState = {
   outboxLoaded: false,
 };
 
-let state: RemoteState = INITIAL;
-const listeners = new Set<() => void>();
-
-export function getState(): RemoteState {
-  return state;
+/** The remote's state as an external store (React reads it with useSyncExternalStore). */
+export interface RemoteStore {
+  getState(): RemoteState;
+  setState(update: (current: RemoteState) => RemoteState): void;
+  subscribe(listener: () => void): () => void;
 }
 
-export function getServerState(): RemoteState {
-  return INITIAL;
+export function createRemoteStore(initial: RemoteState = INITIAL_REMOTE_STATE): RemoteStore {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    getState: () => state,
+    setState(update) {
+      const next = update(state);
+      if (next === state) return;
+      state = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
-export function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-export function setState(update: (current: RemoteState) => RemoteState): void {
-  const next = update(state);
-  if (next === state) return;
-  state = next;
-  for (const listener of listeners) listener();
-}
-
-export function setAnswer(answer: LocalAnswer): void {
-  setState((current) => {
-    const answers = new Map(current.answers);
-    answers.set(answer.requestId, answer);
-    return { ...current, answers };
-  });
+/** The state with this answer recorded (replacing the request's previous one). */
+export function withAnswer(current: RemoteState, answer: LocalAnswer): RemoteState {
+  const answers = new Map(current.answers);
+  answers.set(answer.requestId, answer);
+  return { ...current, answers };
 }
 
 /** Number of answers waiting for the host (queued or in flight). */
@@ -81,13 +82,4 @@ export function queuedCount(current: RemoteState): number {
   for (const answer of current.answers.values())
     if (answer.phase === 'queued' || answer.phase === 'sending') count += 1;
   return count;
-}
-
-/** Host time now, corrected for this device's clock skew (R9.9). */
-export function hostNow(current: RemoteState = state): number {
-  return Date.now() + current.host.clockOffsetMs;
-}
-
-export function resetForTests(): void {
-  state = INITIAL;
 }

@@ -1,4 +1,5 @@
-import { getState, queuedCount, type RemoteState } from './store';
+import { type ProtocolError } from './protocol-error';
+import { queuedCount, type RemoteState, type RemoteStore } from './store';
 
 /** `window.__askaway`: app state for end-to-end tests and benchmarks, so they wait on state, not time. */
 export interface AskawayTestHook {
@@ -6,13 +7,16 @@ export interface AskawayTestHook {
   readonly pendingCount: number;
   readonly lastSeq: number;
   readonly queued: number;
-  /** performance.now() of the last socket connect, snapshot, and inbox commit. */
-  connectedAt: number | null;
-  snapshotAt: number | null;
-  inboxRenderedAt: number | null;
-  inboxRenderedCount: number;
+  /** performance.now() of the last socket connect, snapshot, catch-up (snapshot or replay), and inbox commit. */
+  readonly connectedAt: number | null;
+  readonly snapshotAt: number | null;
+  readonly syncedAt: number | null;
+  readonly inboxRenderedAt: number | null;
+  readonly inboxRenderedCount: number;
   /** When the host state was last written to IndexedDB for offline start. */
-  cacheSavedAt: number | null;
+  readonly cacheSavedAt: number | null;
+  /** Host messages that broke the contract on this page. */
+  readonly protocolErrors: readonly ProtocolError[];
 }
 
 declare global {
@@ -21,56 +25,81 @@ declare global {
   }
 }
 
-const marks = { connectedAt: null as number | null, snapshotAt: null as number | null };
+const marks = {
+  connectedAt: null as number | null,
+  snapshotAt: null as number | null,
+  syncedAt: null as number | null,
+  inboxRenderedAt: null as number | null,
+  inboxRenderedCount: 0,
+  cacheSavedAt: null as number | null,
+};
+/** The latest ones only: a host that keeps sending broken messages must not grow the page's memory. */
+const protocolErrors: ProtocolError[] = [];
+const MAX_PROTOCOL_ERRORS = 50;
 
-function hook(): AskawayTestHook | undefined {
-  if (typeof window === 'undefined') return undefined;
-  window.__askaway ??= {
+/** Publishes `window.__askaway` for this store (once). Marks set before this call are kept. */
+export function installTestHook(store: RemoteStore): void {
+  if (typeof window === 'undefined' || window.__askaway) return;
+  window.__askaway = {
     get state() {
-      return getState();
+      return store.getState();
     },
     get pendingCount() {
       let count = 0;
-      for (const view of getState().host.interactions.values()) if (view.status === 'pending') count += 1;
+      for (const view of store.getState().host.interactions.values()) if (view.status === 'pending') count += 1;
       return count;
     },
     get lastSeq() {
-      return getState().host.lastSeq;
+      return store.getState().host.lastSeq;
     },
     get queued() {
-      return queuedCount(getState());
+      return queuedCount(store.getState());
     },
-    connectedAt: marks.connectedAt,
-    snapshotAt: marks.snapshotAt,
-    inboxRenderedAt: null,
-    inboxRenderedCount: 0,
-    cacheSavedAt: null,
+    get connectedAt() {
+      return marks.connectedAt;
+    },
+    get snapshotAt() {
+      return marks.snapshotAt;
+    },
+    get syncedAt() {
+      return marks.syncedAt;
+    },
+    get inboxRenderedAt() {
+      return marks.inboxRenderedAt;
+    },
+    get inboxRenderedCount() {
+      return marks.inboxRenderedCount;
+    },
+    get cacheSavedAt() {
+      return marks.cacheSavedAt;
+    },
+    protocolErrors,
   };
-  return window.__askaway;
 }
 
-export function installTestHook(): void {
-  hook();
+function now(): number | null {
+  return typeof performance === 'undefined' ? null : performance.now();
 }
 
 export function markConnected(): void {
-  const target = hook();
-  if (target) target.connectedAt = performance.now();
+  marks.connectedAt = now();
 }
 
-export function markSnapshot(): void {
-  const target = hook();
-  if (target) target.snapshotAt = performance.now();
+export function markSynced(how: 'snapshot' | 'resume'): void {
+  marks.syncedAt = now();
+  if (how === 'snapshot') marks.snapshotAt = marks.syncedAt;
 }
 
 export function markInboxRendered(count: number): void {
-  const target = hook();
-  if (!target) return;
-  target.inboxRenderedAt = performance.now();
-  target.inboxRenderedCount = count;
+  marks.inboxRenderedAt = now();
+  marks.inboxRenderedCount = count;
 }
 
 export function markCacheSaved(): void {
-  const target = hook();
-  if (target) target.cacheSavedAt = performance.now();
+  marks.cacheSavedAt = now();
+}
+
+export function recordProtocolError(error: ProtocolError): void {
+  protocolErrors.push(error);
+  if (protocolErrors.length > MAX_PROTOCOL_ERRORS) protocolErrors.shift();
 }

@@ -1,0 +1,62 @@
+import { io, type Socket } from 'socket.io-client';
+import { type RemoteClientToServerEvents, type RemoteServerToClientEvents } from '../contracts';
+import { createConnection } from './connection';
+import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry } from './outbox-db';
+import { type Pairing } from './pairing';
+import { attachPushChannel } from './push/channel';
+import { clearCachedHost, loadCachedHost, scheduleCacheSave } from './state-cache';
+import { createRemoteStore } from './store';
+import { markConnected, markSynced, recordProtocolError } from './test-hook';
+
+// The app's one connection, wired to the real things: socket.io, IndexedDB, the browser's
+// network and visibility events, push, and the test hook. Everything else is in ./connection.
+
+/** What every screen renders from (hooks/use-remote.ts). */
+export const appStore = createRemoteStore();
+
+const connection = createConnection({
+  store: appStore,
+  openSocket(url, auth) {
+    const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(url, {
+      auth: (send) => send(auth()),
+      transports: ['websocket', 'polling'],
+      reconnectionDelay: 400,
+      reconnectionDelayMax: 4_000,
+      randomizationFactor: 0.3,
+      timeout: 8_000,
+    });
+    attachPushChannel(socket);
+    return socket;
+  },
+  outbox: { load: loadOutboxEntries, put: putOutboxEntry, delete: deleteOutboxEntry },
+  hostCache: { load: loadCachedHost, save: scheduleCacheSave, clear: clearCachedHost },
+  isOffline: () => navigator.onLine === false,
+  onConnect: markConnected,
+  onSynced: markSynced,
+  onProtocolError: recordProtocolError,
+});
+
+let windowHooked = false;
+
+function hookWindow(): void {
+  if (windowHooked || typeof window === 'undefined') return;
+  windowHooked = true;
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') connection.wake();
+  });
+  window.addEventListener('online', () => connection.wake());
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) connection.wake();
+  });
+  window.addEventListener('offline', () => connection.wentOffline());
+}
+
+/** Connects (or reconnects with new credentials). Idempotent for the same pairing. */
+export function startConnection(pairing: Pairing | null): void {
+  hookWindow();
+  connection.start(pairing);
+}
+
+export const forgetHost = connection.forget;
+export const submitResponse = connection.submitResponse;
+export const updatePreferences = connection.updatePreferences;

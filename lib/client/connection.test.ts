@@ -1,0 +1,241 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type HostView } from './reduce';
+import { connectionHarness } from './test-support/connection-harness';
+import { at, deliveredEvent, PAIRING, questionView, requestedEvent, snapshotOf } from './test-support/fixtures';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: Date.parse(at(28)) });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Lets promise callbacks (outbox, cache) run; no timer moves. */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+describe('remote connection: state from the host', () => {
+  it('[R9.2] connects with its token and device, and a snapshot restores the inbox', async () => {
+    const h = connectionHarness();
+    h.start();
+    expect(h.state().status).toBe('connecting');
+    expect(h.sockets).toHaveLength(1);
+    expect(h.socket().url).toBe(`${PAIRING.hostUrl}/remote`);
+
+    const auth = h.socket().accept();
+    expect(auth).toEqual({ token: 'token', protocolVersion: 1, device: { id: 'phone', label: 'Phone' } });
+    expect(h.state().status).toBe('connected');
+
+    h.socket().send('snapshot', snapshotOf([questionView('q1')], 7));
+    expect(h.state().host).toMatchObject({ hasSnapshot: true, lastSeq: 7, hostVersion: 'test' });
+    expect(h.state().host.interactions.get('q1')?.status).toBe('pending');
+    // The snapshot's server time is 2 s ahead of this device's clock (R9.9).
+    expect(h.state().host.clockOffsetMs).toBe(2_000);
+    expect(h.synced).toEqual(['snapshot']);
+    expect(h.protocolErrors).toEqual([]);
+  });
+
+  it('[R9.2] a reconnect sends lastSeq and applies only what was missed, without a snapshot', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', snapshotOf([questionView('q1')], 7));
+    h.socket().send('events', { events: [requestedEvent(8, questionView('q2'))], serverTime: at(31) });
+
+    h.socket().drop();
+    expect(h.state().status).toBe('reconnecting');
+    // socket.io reconnects the same socket; the auth is read again.
+    const auth = h.socket().accept();
+    expect(auth.lastSeq).toBe(8);
+    h.socket().send('events', {
+      // A duplicate of what it had, then what it missed.
+      events: [requestedEvent(8, questionView('q2')), requestedEvent(9, questionView('q3'))],
+      serverTime: at(35),
+    });
+    expect(h.sockets).toHaveLength(1);
+    expect(h.state().host.lastSeq).toBe(9);
+    expect([...h.state().host.interactions.keys()]).toEqual(['q1', 'q2', 'q3']);
+    expect(h.synced).toEqual(['snapshot', 'resume']);
+    expect(h.socket().pending('snapshot:get')).toEqual([]);
+  });
+
+  it('[R9.2] shows the cached host state until the live snapshot, but never resumes from it', async () => {
+    const cached: HostView = {
+      hasSnapshot: false,
+      cached: true,
+      lastSeq: 0,
+      interactions: new Map([['old', questionView('old')]]),
+      preferences: null,
+      hostVersion: 'test',
+      clockOffsetMs: 0,
+    };
+    const saved: HostView[] = [];
+    const h = connectionHarness({
+      hostCache: {
+        load: (hostUrl) => Promise.resolve(hostUrl === PAIRING.hostUrl ? cached : null),
+        save: (_url, host) => saved.push(host),
+        clear: () => Promise.resolve(),
+      },
+    });
+    h.start();
+    await settle();
+    expect(h.state().host.interactions.has('old')).toBe(true);
+    expect(h.socket().accept().lastSeq).toBeUndefined();
+    h.socket().send('snapshot', snapshotOf([questionView('q1')], 3));
+    expect([...h.state().host.interactions.keys()]).toEqual(['q1']);
+    expect(saved).toHaveLength(1);
+    expect(saved[0]?.lastSeq).toBe(3);
+  });
+
+  it('[R9.2] a host that refuses the token is not retried; an unreachable one is', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().refuse('xhr poll error');
+    expect(h.state()).toMatchObject({ status: 'reconnecting', error: { kind: 'unreachable' } });
+
+    h.socket().refuse('unauthorized', { code: 'unauthorized', message: 'bad token' });
+    expect(h.state()).toMatchObject({ status: 'refused', error: { kind: 'unauthorized', message: 'bad token' } });
+    h.connection.wake();
+    expect(h.socket().connectCalls).toBe(0);
+    expect(h.protocolErrors).toEqual([]);
+  });
+
+  it('[R9.2] a snapshot in another protocol version refuses the host', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', { ...snapshotOf([], 1), protocolVersion: 2 });
+    expect(h.state()).toMatchObject({ status: 'refused', error: { kind: 'protocol-mismatch' } });
+    expect(h.socket().connected).toBe(false);
+  });
+
+  it('[R9.2] waking a connected socket proves it alive, and rebuilds it when the host does not answer', async () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', snapshotOf([], 1));
+
+    h.connection.wake();
+    const probes = h.socket().pending('snapshot:get');
+    expect(probes).toHaveLength(1);
+    probes[0]?.reply({ ok: true, snapshot: snapshotOf([questionView('q1')], 2) });
+    expect(h.state().host.lastSeq).toBe(2);
+
+    h.connection.wake();
+    expect(h.socket().pending('snapshot:get')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(h.socket().connectCalls).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.socket().connected).toBe(false);
+    expect(h.socket().connectCalls).toBe(1);
+  });
+
+  it('[R9.8] going offline says so at once; waking reconnects', () => {
+    const h = connectionHarness({ isOffline: () => true });
+    h.start();
+    h.socket().accept();
+    h.connection.wentOffline();
+    expect(h.state().status).toBe('offline');
+    expect(h.socket().connected).toBe(false);
+    h.connection.wake();
+    expect(h.socket().connectCalls).toBe(1);
+  });
+
+  it('[R10.5] a delivered event shows the answer as received by the agent', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', snapshotOf([{ ...questionView('q1'), status: 'resolved' }], 4));
+    h.socket().send('events', { events: [deliveredEvent(5, 'q1')], serverTime: at(41) });
+    expect(h.state().host.interactions.get('q1')?.deliveredAt).toBe(at(5));
+  });
+});
+
+describe('remote connection: malformed host messages are reported, never dropped silently', () => {
+  it('[R10.4] a broken event batch is logged with the rule it broke, and a snapshot replaces the guesswork', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', snapshotOf([questionView('q1')], 7));
+    const before = h.state().host;
+
+    h.socket().send('events', { events: [{ seq: 8, at: at(8), type: 'interaction.exploded' }], serverTime: at(32) });
+    expect(h.state().host).toBe(before);
+    expect(h.protocolErrors).toHaveLength(1);
+    expect(h.protocolErrors[0]).toEqual({
+      message: 'events',
+      rule: expect.stringMatching(/^events\[0\]\.type: expected one of interaction\.requested, /),
+    });
+    expect(h.logs).toEqual([expect.stringContaining('malformed events message: events[0].type: expected one of')]);
+
+    // Until a snapshot arrives, lastSeq no longer proves anything: a reconnect asks for a snapshot.
+    const resync = h.socket().pending('snapshot:get');
+    expect(resync).toHaveLength(1);
+    h.socket().drop();
+    expect(h.socket().accept().lastSeq).toBeUndefined();
+    h.socket().send('snapshot', snapshotOf([], 9));
+    h.socket().drop();
+    expect(h.socket().accept().lastSeq).toBe(9);
+  });
+
+  it('[R10.4] a broken snapshot is reported and shown as an error', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', { ...snapshotOf([], 1), seq: 'one' });
+    expect(h.protocolErrors).toEqual([{ message: 'snapshot', rule: 'seq: expected number' }]);
+    expect(h.state()).toMatchObject({ status: 'connected', error: { kind: 'other' } });
+    expect(h.state().host.hasSnapshot).toBe(false);
+  });
+
+  it('[R10.4] a refusal with unreadable data is reported and treated as transient', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().refuse('nope', { code: 'teapot' });
+    expect(h.protocolErrors).toHaveLength(1);
+    expect(h.protocolErrors[0]?.message).toBe('connect_error data');
+    expect(h.protocolErrors[0]?.rule).toContain('code: expected one of unauthorized');
+    expect(h.state()).toMatchObject({ status: 'reconnecting', error: { kind: 'unreachable', message: 'nope' } });
+  });
+
+  it('[R10.4] a broken preferences ack is reported and the change counts as not saved', async () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    const saved = h.connection.updatePreferences({ askUserQuestionAutoResolutionEnabled: true });
+    const updates = h.socket().pending('preferences:update');
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.payload).toEqual({ askUserQuestionAutoResolutionEnabled: true });
+    updates[0]?.reply({ ok: true });
+    await expect(saved).resolves.toBe(false);
+    expect(h.protocolErrors).toEqual([
+      { message: 'preferences:update ack', rule: expect.stringContaining('preferences') },
+    ]);
+  });
+
+  it('[R10.4] a broken liveness answer is reported', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.connection.wake();
+    const probes = h.socket().pending('snapshot:get');
+    expect(probes).toHaveLength(1);
+    probes[0]?.reply('pong');
+    expect(h.protocolErrors).toEqual([{ message: 'snapshot:get ack', rule: '(root): expected object' }]);
+  });
+
+  it('[R10.4] without an onProtocolError hook the report still reaches the log', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const h = connectionHarness({ onProtocolError: undefined, log: undefined });
+      h.start();
+      h.socket().accept();
+      h.socket().send('events', 'garbage');
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]?.[0]).toBe(
+        'askaway: the host sent a malformed events message: (root): expected object',
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});

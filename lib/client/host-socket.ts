@@ -1,0 +1,29 @@
+import { type PreferencesPatch, type RemoteAuth, type RespondCommand } from '../contracts';
+
+/** An ack, or the error socket.io gives when none came in time or the socket dropped meanwhile. */
+export type AckCallback = (error: Error | null, raw: unknown) => void;
+
+/** socket.io's `socket.timeout(ms)`: emits whose ack is bounded in time. */
+export interface TimedEmitter {
+  emit(event: 'respond', command: RespondCommand, ack: AckCallback): unknown;
+  emit(event: 'preferences:update', patch: PreferencesPatch, ack: AckCallback): unknown;
+  emit(event: 'snapshot:get', ack: AckCallback): unknown;
+}
+
+/** The part of socket.io-client's socket the connection uses (a fake one in unit tests). */
+export interface HostSocket {
+  readonly connected: boolean;
+  on(event: 'connect' | 'disconnect', listener: () => void): unknown;
+  on(event: 'connect_error', listener: (error: Error & { data?: unknown }) => void): unknown;
+  on(event: 'snapshot' | 'events', listener: (raw: unknown) => void): unknown;
+  connect(): unknown;
+  disconnect(): unknown;
+  removeAllListeners(): unknown;
+  timeout(ms: number): TimedEmitter;
+}
+
+/**
+ * Opens a socket to the host's remote namespace at `url` (socket.io reconnects it on its own,
+ * with backoff). `auth` is read again on every (re)connect, so a reconnect can resume from lastSeq.
+ */
+export type OpenSocket = (url: string, auth: () => RemoteAuth) => HostSocket;
