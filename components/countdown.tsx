@@ -25,13 +25,17 @@ export function Countdown({
     return (
       <p className="state state--quiet" data-testid="card.auto-off">
         <IconPause size={16} />
-        <span>{t('auto_off')}</span>
+        <span>{t('countdown.waits')}</span>
       </p>
     );
   }
   const remaining = now === 0 ? null : Date.parse(autoResolution.deadlineAt) - (now + clockOffsetMs);
   const text =
-    remaining === null ? '' : remaining <= 0 ? t('auto_soon') : t('auto_in', { t: formatCountdown(remaining) });
+    remaining === null
+      ? ''
+      : remaining <= 0
+        ? t('countdown.continuesNow')
+        : t('countdown.continuesIn', { t: formatCountdown(remaining) });
   return (
     <p className="state state--auto" data-testid="countdown" data-deadline={autoResolution.deadlineAt}>
       <IconClock size={16} />

@@ -1,14 +1,15 @@
+import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { type Translate } from '@/lib/client/i18n';
 import { IconPlan, IconQuestion, IconShield } from './icons';
 
 /** The header chip: the question's header, or what kind of prompt this is. */
-export function KindChip({ view, t, header }: { view: InteractionView; t: Translate; header?: string }) {
+export function KindChip({ view, header }: { view: InteractionView; header?: string }) {
+  const { t } = useI18n();
   if (view.kind === 'plan-approval') {
     return (
       <span className="chip chip--plan" data-testid="chip">
         <IconPlan size={14} />
-        {t('plan')}
+        {t('plan.chip')}
       </span>
     );
   }

@@ -83,7 +83,7 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
   return (
     <section className="settings__section" aria-labelledby="s-notifications" data-testid="settings.notifications">
       <h2 id="s-notifications" className="settings__title">
-        {t('s_notifications')}
+        {t('settings.notifications')}
       </h2>
       <div className="settings__group">
         {support === null ? null : support.status === 'unsupported' ? (

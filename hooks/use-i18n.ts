@@ -1,5 +1,5 @@
 'use client';
-import { useMemo, useSyncExternalStore } from 'react';
+import { createContext, createElement, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { translator, type Lang, type Translate } from '@/lib/client/i18n';
 import {
   getLocalSettings,
@@ -9,20 +9,36 @@ import {
   type LocalSettings,
 } from '@/lib/client/local-settings';
 
+export interface I18n {
+  lang: Lang;
+  t: Translate;
+}
+
 export function useLocalSettings(): LocalSettings {
   return useSyncExternalStore(subscribeLocalSettings, getLocalSettings, getServerLocalSettings);
 }
 
 const subscribeNothing = () => () => undefined;
 
-/** The active language and its translate function; English while prerendering. */
-export function useI18n(): { lang: Lang; t: Translate } {
+/** The language this device chose (or its browser's), and its translate function; English while prerendering. */
+export function useChosenLanguage(): I18n {
   const { lang: choice } = useLocalSettings();
   const lang = useSyncExternalStore(
     subscribeNothing,
     () => resolveLang(choice),
     () => 'en' as Lang,
   );
-  const t = useMemo(() => translator(lang), [lang]);
-  return { lang, t };
+  return useMemo(() => ({ lang, t: translator(lang) }), [lang]);
+}
+
+const I18nContext = createContext<I18n>({ lang: 'en', t: translator('en') });
+
+/** Gives every component below the language the app shell resolved once. */
+export function I18nProvider({ value, children }: { value: I18n; children: ReactNode }) {
+  return createElement(I18nContext.Provider, { value }, children);
+}
+
+/** The active language and its translate function (from the app shell's I18nProvider). */
+export function useI18n(): I18n {
+  return useContext(I18nContext);
 }

@@ -1,11 +1,10 @@
+import { useI18n } from '@/hooks/use-i18n';
 import { type AskUserQuestionAnnotations, type AskUserQuestionAnswers } from '@/lib/contracts';
-import { type Translate } from '@/lib/client/i18n';
 
 interface Props {
   questions: ReadonlyArray<{ question: string; header: string }>;
   answers: AskUserQuestionAnswers;
   annotations?: AskUserQuestionAnnotations;
-  t: Translate;
   onEdit?: (index: number) => void;
   testId?: string;
 }
@@ -13,7 +12,8 @@ interface Props {
 const RECOMMENDED = /\s*\((?:recommended|推荐)\)(?=,|$)/gi;
 
 /** Each question with its answer or "skipped", and notes: review step, receipts and history. */
-export function AnswerSummary({ questions, answers, annotations, t, onEdit, testId = 'answers' }: Props) {
+export function AnswerSummary({ questions, answers, annotations, onEdit, testId = 'answers' }: Props) {
+  const { t } = useI18n();
   return (
     <ol className="answers" data-testid={testId}>
       {questions.map((question, index) => {
@@ -34,14 +34,14 @@ export function AnswerSummary({ questions, answers, annotations, t, onEdit, test
                   className="link-button"
                   onClick={() => onEdit(index)}
                   data-testid="card.review-edit"
-                  aria-label={`${t('edit')}: ${question.question}`}
+                  aria-label={`${t('answers.edit')}: ${question.question}`}
                 >
-                  {t('edit')}
+                  {t('answers.edit')}
                 </button>
               ) : null}
             </div>
             {answer === undefined ? (
-              <p className="answers__skipped">{t('skipped')}</p>
+              <p className="answers__skipped">{t('question.skipped')}</p>
             ) : (
               <p className="answers__answer" data-testid={`${testId}.answer`}>
                 {answer.replace(RECOMMENDED, '')}
@@ -49,7 +49,7 @@ export function AnswerSummary({ questions, answers, annotations, t, onEdit, test
             )}
             {notes ? (
               <p className="answers__notes">
-                <span className="answers__notes-label">{t('notes_label')}:</span> {notes}
+                <span className="answers__notes-label">{t('answers.notes')}:</span> {notes}
               </p>
             ) : null}
           </li>

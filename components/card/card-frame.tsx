@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
+import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { type Translate } from '@/lib/client/i18n';
 import { projectLabel } from '@/lib/client/format';
 import { originLabel } from '@/lib/client/selectors';
 import { ConnectionPill } from '../shell/connection-status';
@@ -10,7 +10,6 @@ import { ContextBlock } from './context-block';
 
 interface Props {
   view: InteractionView;
-  t: Translate;
   menu?: React.ReactNode;
   /** A screen-reader page heading when the visible title is not a heading (question legends). */
   srTitle?: string;
@@ -19,7 +18,8 @@ interface Props {
 }
 
 /** Shared card chrome: back, step indicator, menu; who asked and where; context; a sticky action bar. */
-export function CardFrame({ view, t, menu, children, actions, srTitle }: Props) {
+export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
+  const { t } = useI18n();
   const origin = originLabel(view);
   const project = projectLabel(view.context);
   const cwd = view.context?.cwd;
@@ -34,7 +34,7 @@ export function CardFrame({ view, t, menu, children, actions, srTitle }: Props) 
       <header className="card-header">
         <Link href="/" className="card-header__back" data-testid="card.back-to-inbox">
           <IconBack size={22} />
-          <span>{t('nav_inbox')}</span>
+          <span>{t('nav.inbox')}</span>
         </Link>
         <div className="card-header__end">
           <ConnectionPill />
@@ -44,7 +44,7 @@ export function CardFrame({ view, t, menu, children, actions, srTitle }: Props) 
       {srTitle ? <h1 className="sr-only">{srTitle}</h1> : null}
       <p className="card-meta">
         <span className="origin" data-testid="card.origin">
-          {origin || t('root_agent')}
+          {origin || t('common.mainAgent')}
         </span>
         {project ? (
           <span className="card-meta__project" title={cwd}>
@@ -52,7 +52,7 @@ export function CardFrame({ view, t, menu, children, actions, srTitle }: Props) 
           </span>
         ) : null}
       </p>
-      <ContextBlock context={view.context} t={t} />
+      <ContextBlock context={view.context} />
       <div className="card__content">{children}</div>
       {actions ? <div className="action-bar">{actions}</div> : null}
     </article>

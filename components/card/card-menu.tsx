@@ -1,15 +1,16 @@
 'use client';
 import { useRef } from 'react';
-import { type Translate } from '@/lib/client/i18n';
 import { IconMore } from '../icons';
+import { useI18n } from '@/hooks/use-i18n';
 
 /** Skip all and Decline live behind the overflow menu: quieter than answering, never a shortcut. */
-export function CardMenu({ t, onSkipAll, onDecline }: { t: Translate; onSkipAll?: () => void; onDecline: () => void }) {
+export function CardMenu({ onSkipAll, onDecline }: { onSkipAll?: () => void; onDecline: () => void }) {
+  const { t } = useI18n();
   const ref = useRef<HTMLDetailsElement>(null);
   const close = () => ref.current?.removeAttribute('open');
   return (
     <details className="menu" ref={ref}>
-      <summary className="menu__button" aria-label={t('more_actions')} data-testid="card.menu">
+      <summary className="menu__button" aria-label={t('card.moreActions')} data-testid="card.menu">
         <IconMore size={22} />
       </summary>
       <div className="menu__list">
@@ -23,7 +24,7 @@ export function CardMenu({ t, onSkipAll, onDecline }: { t: Translate; onSkipAll?
             }}
             data-testid="card.skip-all"
           >
-            {t('skip_all')}
+            {t('card.skipAll')}
           </button>
         ) : null}
         <button
@@ -35,7 +36,7 @@ export function CardMenu({ t, onSkipAll, onDecline }: { t: Translate; onSkipAll?
           }}
           data-testid="card.decline"
         >
-          {t('decline')}
+          {t('card.decline')}
         </button>
       </div>
     </details>

@@ -25,15 +25,15 @@ export function CardScreen() {
     return (
       <div className="empty" data-testid={waiting ? 'card.loading' : 'card.not-found'}>
         {waiting ? (
-          <div className="skeleton-list" aria-busy="true" aria-label={t('loading')}>
+          <div className="skeleton-list" aria-busy="true" aria-label={t('common.loading')}>
             <div className="skeleton" />
           </div>
         ) : (
           <>
-            <h1 className="empty__title">{t('not_found_title')}</h1>
-            <p>{t('not_found_body')}</p>
+            <h1 className="empty__title">{t('card.notFoundTitle')}</h1>
+            <p>{t('card.notFoundBody')}</p>
             <Link href="/" className="button button--primary">
-              {t('back_to_inbox')}
+              {t('card.backToInbox')}
             </Link>
           </>
         )}

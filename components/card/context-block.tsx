@@ -1,12 +1,13 @@
 'use client';
 import { useId, useState } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionContext } from '@/lib/contracts';
-import { type Translate } from '@/lib/client/i18n';
 
 const COLLAPSE_OVER = 220;
 
 /** The agent's preceding message, collapsed to a few lines (R9.10). */
-export function ContextBlock({ context, t }: { context: InteractionContext | undefined; t: Translate }) {
+export function ContextBlock({ context }: { context: InteractionContext | undefined }) {
+  const { t } = useI18n();
   const [open, setOpen] = useState(false);
   const id = useId();
   const message = context?.agentMessage?.trim();
@@ -14,7 +15,7 @@ export function ContextBlock({ context, t }: { context: InteractionContext | und
   const long = message.length > COLLAPSE_OVER || message.split('\n').length > 4;
   return (
     <section className="context" data-testid="card.context" data-open={open || !long ? 'true' : 'false'}>
-      <h2 className="context__label">{t('agent_said')}</h2>
+      <h2 className="context__label">{t('card.agentSaid')}</h2>
       <p className="context__text" id={id}>
         {message}
       </p>
@@ -27,7 +28,7 @@ export function ContextBlock({ context, t }: { context: InteractionContext | und
           onClick={() => setOpen((value) => !value)}
           data-testid="card.context-toggle"
         >
-          {open ? t('show_less') : t('show_more')}
+          {open ? t('card.showLess') : t('card.showMore')}
         </button>
       ) : null}
     </section>

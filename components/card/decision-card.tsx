@@ -24,7 +24,7 @@ interface Props {
 
 /** Plan approval (Approve / Reject with feedback) and tool permission (Allow / Deny with a reason). */
 export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const [rejecting, setRejecting] = useState(false);
   // A refused answer changed nothing on the host: the buttons come back, with why.
   const refused = local?.phase === 'failed' ? local : undefined;
@@ -33,7 +33,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   const body = plan ? (
     <section className="decision">
-      <h1 className="decision__title">{t('plan_title')}</h1>
+      <h1 className="decision__title">{t('plan.title')}</h1>
       <Markdown source={view.input.plan} />
     </section>
   ) : (
@@ -42,9 +42,9 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   if (!showForm) {
     return (
-      <CardFrame view={view} t={t} actions={<NextAction requestId={view.requestId} sessionId={view.sessionId} t={t} />}>
+      <CardFrame view={view} actions={<NextAction requestId={view.requestId} sessionId={view.sessionId} />}>
         {body}
-        <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} t={t} lang={lang} />
+        <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} />
       </CardFrame>
     );
   }
@@ -54,7 +54,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
       <div className="action-bar__buttons">
         <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">
-          {plan ? t('reject') : t('deny')}
+          {plan ? t('plan.reject') : t('permission.deny')}
         </button>
         <button
           type="button"
@@ -62,22 +62,22 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
           onClick={() => void submitResponse(view.requestId, { action: 'accept' })}
           data-testid="card.approve"
         >
-          {plan ? t('approve') : t('allow')}
+          {plan ? t('plan.approve') : t('permission.allow')}
         </button>
       </div>
     </>
   );
 
   return (
-    <CardFrame view={view} t={t} actions={actions}>
-      {refused ? <SendError message={refused.error} t={t} /> : null}
+    <CardFrame view={view} actions={actions}>
+      {refused ? <SendError message={refused.error} /> : null}
       {body}
       <ConfirmDialog
         open={rejecting}
-        title={plan ? t('reject_with_feedback') : `${t('deny')} ${view.toolName}?`}
-        reasonLabel={plan ? t('reject_feedback') : t('deny_reason')}
-        confirmLabel={plan ? t('reject') : t('deny')}
-        cancelLabel={t('cancel')}
+        title={plan ? t('plan.rejectTitle') : `${t('permission.deny')} ${view.toolName}?`}
+        reasonLabel={plan ? t('plan.rejectFeedback') : t('permission.denyReason')}
+        confirmLabel={plan ? t('plan.reject') : t('permission.deny')}
+        cancelLabel={t('common.cancel')}
         danger
         testId="card.reject-dialog"
         onClose={() => setRejecting(false)}
@@ -93,10 +93,15 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 function PermissionBody({ view }: { view: Extract<InteractionView, { kind: 'permission' }> }) {
   const { t } = useI18n();
   const summary = summarizePermission(view.toolName, view.input);
-  const label = summary.kind === 'command' ? t('command') : summary.kind === 'file' ? t('file') : t('input');
+  const label =
+    summary.kind === 'command'
+      ? t('permission.command')
+      : summary.kind === 'file'
+        ? t('permission.file')
+        : t('permission.input');
   return (
     <section className="decision">
-      <h1 className="decision__title">{t('permission_title', { tool: view.toolName })}</h1>
+      <h1 className="decision__title">{t('permission.title', { tool: view.toolName })}</h1>
       {summary.description ? <p className="decision__description">{summary.description}</p> : null}
       <h2 className="decision__label">{label}</h2>
       <pre className="code-box" data-testid="card.permission-input" tabIndex={0}>

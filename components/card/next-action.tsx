@@ -1,11 +1,12 @@
 'use client';
 import Link from 'next/link';
+import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
-import { type Translate } from '@/lib/client/i18n';
 import { nextPendingId, selectInbox } from '@/lib/client/selectors';
 
 /** After a card is answered, the one obvious next step: the next waiting question, or the inbox. */
-export function NextAction({ requestId, sessionId, t }: { requestId: string; sessionId: string; t: Translate }) {
+export function NextAction({ requestId, sessionId }: { requestId: string; sessionId: string }) {
+  const { t } = useI18n();
   const state = useRemote();
   const next = nextPendingId(selectInbox(state.host), requestId, sessionId, state.answers);
   return (
@@ -15,7 +16,7 @@ export function NextAction({ requestId, sessionId, t }: { requestId: string; ses
         className="button button--primary button--grow"
         data-testid="card.next-pending"
       >
-        {next ? t('next_question') : t('back_to_inbox')}
+        {next ? t('card.nextQuestion') : t('card.backToInbox')}
       </Link>
     </div>
   );

@@ -32,7 +32,7 @@ function isTyping(target: EventTarget | null): boolean {
 
 /** R9.3, R9.4, R9.11: stepped on a phone with a review, all at once on a wide screen. */
 export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const questions = useMemo(() => toDisplayQuestions(view.input), [view.input]);
   const { drafts, setDraft, clear } = useDrafts(view.requestId, questions.length);
   const wide = useMediaQuery(WIDE_QUERY);
@@ -99,11 +99,11 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   };
 
   const menu = showForm ? (
-    <CardMenu t={t} onSkipAll={() => setDialog('skip-all')} onDecline={() => setDialog('decline')} />
+    <CardMenu onSkipAll={() => setDialog('skip-all')} onDecline={() => setDialog('decline')} />
   ) : undefined;
   const stepper = stepped ? (
     <div className="stepper" data-testid="card.step" aria-live="polite">
-      <span className="stepper__label">{reviewing ? t('review') : t('step', { i: step + 1, n: count })}</span>
+      <span className="stepper__label">{reviewing ? t('card.review') : t('card.step', { i: step + 1, n: count })}</span>
       <span className="stepper__bar" aria-hidden="true">
         {questions.map((question, index) => (
           <span
@@ -124,12 +124,11 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
     return (
       <CardFrame
         view={view}
-        t={t}
         srTitle={questions[0]?.question}
-        actions={<NextAction requestId={view.requestId} sessionId={view.sessionId} t={t} />}
+        actions={<NextAction requestId={view.requestId} sessionId={view.sessionId} />}
       >
-        <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} t={t} lang={lang} />
-        {draftResponse ? <YourAnswer view={view} local={{ response: draftResponse }} t={t} /> : null}
+        <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} />
+        {draftResponse ? <YourAnswer view={view} local={{ response: draftResponse }} /> : null}
       </CardFrame>
     );
   }
@@ -140,7 +139,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       <div className="action-bar__buttons">
         {stepped && step > 0 ? (
           <button type="button" className="button" onClick={() => goTo(step - 1)} data-testid="card.back">
-            {t('back')}
+            {t('card.back')}
           </button>
         ) : null}
         {stepped && !reviewing ? (
@@ -150,7 +149,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
             onClick={() => goTo(step + 1)}
             data-testid="card.next"
           >
-            {step === count - 1 ? t('review') : t('next')}
+            {step === count - 1 ? t('card.review') : t('card.next')}
           </button>
         ) : (
           <button
@@ -160,7 +159,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
             disabled={!touched}
             data-testid="card.submit"
           >
-            {t('submit')}
+            {t('card.submit')}
           </button>
         )}
       </div>
@@ -168,18 +167,17 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   );
 
   return (
-    <CardFrame view={view} t={t} menu={menu} actions={actions} srTitle={questions[0]?.question}>
+    <CardFrame view={view} menu={menu} actions={actions} srTitle={questions[0]?.question}>
       <div ref={top} className="card__form" onKeyDown={onKeyDown}>
-        {refused ? <SendError message={refused.error} t={t} /> : null}
+        {refused ? <SendError message={refused.error} /> : null}
         {stepper}
         {reviewing ? (
-          <section aria-label={t('review')} data-testid="card.review">
-            <h2 className="review__title">{t('review')}</h2>
+          <section aria-label={t('card.review')} data-testid="card.review">
+            <h2 className="review__title">{t('card.review')}</h2>
             <AnswerSummary
               questions={questions}
               answers={built.answers}
               annotations={built.annotations}
-              t={t}
               onEdit={(index) => goTo(index)}
               testId="card.review"
             />
@@ -193,8 +191,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
                 index={index}
                 draft={drafts[index] ?? { selected: [], otherSelected: false, otherText: '', note: '', skipped: false }}
                 onChange={setDraft}
-                t={t}
-                step={stepped ? t('step', { i: index + 1, n: count }) : undefined}
+                step={stepped ? t('card.step', { i: index + 1, n: count }) : undefined}
               />
             ),
           )
@@ -202,10 +199,10 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       </div>
       <ConfirmDialog
         open={dialog === 'skip-all'}
-        title={t('skip_all_title')}
-        hint={t('skip_all_hint')}
-        confirmLabel={t('skip_all')}
-        cancelLabel={t('cancel')}
+        title={t('card.skipAllTitle')}
+        hint={t('card.skipAllHint')}
+        confirmLabel={t('card.skipAll')}
+        cancelLabel={t('common.cancel')}
         testId="card.skip-all-dialog"
         onClose={() => setDialog(null)}
         onConfirm={() => {
@@ -215,11 +212,11 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       />
       <ConfirmDialog
         open={dialog === 'decline'}
-        title={t('decline_title')}
-        hint={t('decline_hint')}
-        reasonLabel={t('decline_reason')}
-        confirmLabel={t('decline_confirm')}
-        cancelLabel={t('cancel')}
+        title={t('card.declineTitle')}
+        hint={t('card.declineHint')}
+        reasonLabel={t('card.declineReason')}
+        confirmLabel={t('card.declineConfirm')}
+        cancelLabel={t('common.cancel')}
         danger
         testId="card.decline-dialog"
         onClose={() => setDialog(null)}

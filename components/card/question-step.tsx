@@ -1,6 +1,6 @@
 'use client';
 import { memo, useId, useState } from 'react';
-import { type Translate } from '@/lib/client/i18n';
+import { useI18n } from '@/hooks/use-i18n';
 import { chooseOption, chooseOther, type DisplayQuestion, type QuestionDraft } from '@/lib/client/question-model';
 import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts';
 import { IconUndo } from '../icons';
@@ -11,13 +11,13 @@ interface Props {
   index: number;
   draft: QuestionDraft;
   onChange: (index: number, draft: QuestionDraft) => void;
-  t: Translate;
   /** Shown above the question on the stepped phone layout. */
   step?: string;
 }
 
 /** One question: options as full-row targets, Other with its text box, note, skip (R9.3). */
-export const QuestionStep = memo(function QuestionStep({ question, index, draft, onChange, t, step }: Props) {
+export const QuestionStep = memo(function QuestionStep({ question, index, draft, onChange, step }: Props) {
+  const { t } = useI18n();
   const name = useId();
   const [focused, setFocused] = useState<string | null>(null);
   const [noteOpen, setNoteOpen] = useState(draft.note !== '');
@@ -56,7 +56,7 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
                 {option.text}
                 {option.recommended ? (
                   <span className="badge" data-testid="card.recommended">
-                    {t('recommended')}
+                    {t('question.recommended')}
                   </span>
                 ) : null}
               </span>
@@ -83,15 +83,15 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
         />
         <span className="option__mark" aria-hidden="true" />
         <span className="option__body">
-          <span className="option__label">{t('other')}</span>
+          <span className="option__label">{t('question.other')}</span>
         </span>
       </label>
       {draft.otherSelected ? (
         <textarea
           className="field other-input"
           rows={2}
-          aria-label={t('other_placeholder')}
-          placeholder={question.customLabel ?? t('other_placeholder')}
+          aria-label={t('question.otherPlaceholder')}
+          placeholder={question.customLabel ?? t('question.otherPlaceholder')}
           value={draft.otherText}
           maxLength={ASK_USER_QUESTION_MAX_TEXT}
           onChange={(event) => update({ ...draft, otherText: event.target.value })}
@@ -117,7 +117,7 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
       {question.hasPreview ? (
         <div className="with-preview">
           {list}
-          <PreviewPane option={previewOption} t={t} />
+          <PreviewPane option={previewOption} />
         </div>
       ) : (
         list
@@ -125,7 +125,7 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
       <div className="question__extras">
         {noteOpen ? (
           <label className="note">
-            <span className="note__label">{t('note_label')}</span>
+            <span className="note__label">{t('question.noteLabel')}</span>
             <textarea
               className="field"
               rows={2}
@@ -138,7 +138,7 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
           </label>
         ) : (
           <button type="button" className="link-button" onClick={() => setNoteOpen(true)} data-testid="card.add-note">
-            + {t('add_note')}
+            + {t('question.addNote')}
           </button>
         )}
         <button
@@ -150,16 +150,16 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
         >
           {draft.skipped ? (
             <>
-              <IconUndo size={16} /> {t('unskip')}
+              <IconUndo size={16} /> {t('question.unskip')}
             </>
           ) : (
-            t('skip_question')
+            t('question.skip')
           )}
         </button>
       </div>
       {draft.skipped ? (
         <p className="state state--quiet question__skipped" data-testid="card.skipped">
-          {t('skipped')}
+          {t('question.skipped')}
         </p>
       ) : null}
     </fieldset>

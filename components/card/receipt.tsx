@@ -1,6 +1,7 @@
 'use client';
 import { type InteractionResolution, type InteractionResponse, type InteractionView } from '@/lib/contracts';
-import { type Lang, type Translate } from '@/lib/client/i18n';
+import { useI18n } from '@/hooks/use-i18n';
+import { type Translate } from '@/lib/client/i18n';
 import { formatClock } from '@/lib/client/format';
 import { type LocalAnswer } from '@/lib/client/store';
 import { IconAlert, IconCheck, IconCheckDouble, IconCloudOff, IconRefresh, IconUndo } from '../icons';
@@ -11,8 +12,6 @@ interface Props {
   local: LocalAnswer | undefined;
   myDeviceId: string | null;
   online: boolean;
-  t: Translate;
-  lang: Lang;
 }
 
 export function isMine(resolution: InteractionResolution, local: LocalAnswer | undefined, myDeviceId: string | null) {
@@ -21,24 +20,23 @@ export function isMine(resolution: InteractionResolution, local: LocalAnswer | u
 }
 
 function byWhom(resolution: InteractionResolution, t: Translate): string {
-  if (resolution.resolvedBy === 'auto') return t('by_auto');
-  if (resolution.resolvedBy === 'runtime') return t('by_agent');
-  return resolution.device?.label ? `${t('by_other_device')} (${resolution.device.label})` : t('by_other_device');
+  if (resolution.resolvedBy === 'auto') return t('receipt.byAuto');
+  if (resolution.resolvedBy === 'runtime') return t('receipt.byAgent');
+  return resolution.device?.label
+    ? `${t('receipt.byOtherDevice')} (${resolution.device.label})`
+    : t('receipt.byOtherDevice');
 }
 
 /** What a response said, readable (answers, decline reason, approval). */
-export function ResponseBody({
-  view,
-  response,
-  t,
-}: {
-  view: InteractionView;
-  response: InteractionResponse;
-  t: Translate;
-}) {
+export function ResponseBody({ view, response }: { view: InteractionView; response: InteractionResponse }) {
+  const { t } = useI18n();
   if (response.action === 'decline') {
     const label =
-      view.kind === 'plan-approval' ? t('h_rejected') : view.kind === 'permission' ? t('h_denied') : t('h_declined');
+      view.kind === 'plan-approval'
+        ? t('outcome.rejected')
+        : view.kind === 'permission'
+          ? t('outcome.denied')
+          : t('outcome.declined');
     return (
       <p className="receipt__line" data-testid="response.declined">
         {label}
@@ -46,36 +44,36 @@ export function ResponseBody({
       </p>
     );
   }
-  if (response.action === 'cancel') return <p className="receipt__line">{t('h_cancelled')}</p>;
-  if (view.kind === 'plan-approval') return <p className="receipt__line">{t('h_approved')}</p>;
-  if (view.kind === 'permission') return <p className="receipt__line">{t('h_allowed')}</p>;
+  if (response.action === 'cancel') return <p className="receipt__line">{t('outcome.cancelled')}</p>;
+  if (view.kind === 'plan-approval') return <p className="receipt__line">{t('outcome.approved')}</p>;
+  if (view.kind === 'permission') return <p className="receipt__line">{t('outcome.allowed')}</p>;
   return (
     <AnswerSummary
       questions={view.input.questions}
       answers={response.content?.answers ?? {}}
       annotations={response.content?.annotations}
-      t={t}
     />
   );
 }
 
 /** The card after submit: delivery state in words (delivery is always visible), in place of the form. */
-export function Receipt({ view, local, myDeviceId, online, t, lang }: Props) {
+export function Receipt({ view, local, myDeviceId, online }: Props) {
+  const { t, lang } = useI18n();
   const resolution = view.resolution;
   if (view.status === 'resolved' && resolution && isMine(resolution, local, myDeviceId)) {
     return (
       <section className="receipt" data-testid="card.receipt" data-state={view.deliveredAt ? 'applied' : 'delivered'}>
         <p className="state state--ok" data-testid="card.receipt-status">
           <IconCheck size={18} />
-          {t('answered_delivered', { time: formatClock(resolution.resolvedAt, lang) })}
+          {t('receipt.delivered', { time: formatClock(resolution.resolvedAt, lang) })}
         </p>
         {view.deliveredAt ? (
           <p className="state state--ok" data-testid="card.receipt-applied">
             <IconCheckDouble size={18} />
-            {t('applied')}
+            {t('receipt.applied')}
           </p>
         ) : null}
-        <ResponseBody view={view} response={resolution.response} t={t} />
+        <ResponseBody view={view} response={resolution.response} />
       </section>
     );
   }
@@ -84,10 +82,10 @@ export function Receipt({ view, local, myDeviceId, online, t, lang }: Props) {
       <section className="receipt" data-testid="card.receipt" data-state="lost">
         <p className="state state--quiet" data-testid="card.receipt-status">
           <IconAlert size={18} />
-          {t('lost_race', { by: byWhom(resolution, t), time: formatClock(resolution.resolvedAt, lang) })}
+          {t('receipt.lostRace', { by: byWhom(resolution, t), time: formatClock(resolution.resolvedAt, lang) })}
         </p>
-        <ResponseBody view={view} response={resolution.response} t={t} />
-        {local ? <YourAnswer view={view} local={local} t={t} /> : null}
+        <ResponseBody view={view} response={resolution.response} />
+        {local ? <YourAnswer view={view} local={local} /> : null}
       </section>
     );
   }
@@ -96,10 +94,10 @@ export function Receipt({ view, local, myDeviceId, online, t, lang }: Props) {
       <section className="receipt" data-testid="card.receipt" data-state="withdrawn">
         <p className="state state--quiet" data-testid="card.receipt-status">
           <IconUndo size={18} />
-          {t('h_withdrawn')}
+          {t('outcome.withdrawn')}
           {view.withdrawnReason ? ` — ${view.withdrawnReason}` : ''}
         </p>
-        {local ? <YourAnswer view={view} local={local} t={t} /> : null}
+        {local ? <YourAnswer view={view} local={local} /> : null}
       </section>
     );
   }
@@ -114,37 +112,35 @@ export function Receipt({ view, local, myDeviceId, online, t, lang }: Props) {
     >
       <p className={`state ${failed ? 'state--danger' : 'state--queued'}`} data-testid="card.receipt-status">
         {failed ? <IconAlert size={18} /> : sending ? <IconRefresh size={18} /> : <IconCloudOff size={18} />}
-        {failed ? t('error_generic', { message: local.error ?? '' }) : sending ? t('sending') : t('queued')}
+        {failed
+          ? t('error.generic', { message: local.error ?? '' })
+          : sending
+            ? t('receipt.sending')
+            : t('receipt.queued')}
       </p>
-      <ResponseBody view={view} response={local.response} t={t} />
+      <ResponseBody view={view} response={local.response} />
     </section>
   );
 }
 
 /** Why the host refused this device's answer (R10.4); shown above the form so it can be corrected. */
-export function SendError({ message, t }: { message: string | undefined; t: Translate }) {
+export function SendError({ message }: { message: string | undefined }) {
+  const { t } = useI18n();
   return (
     <p className="state state--danger" role="alert" data-testid="card.send-error">
       <IconAlert size={18} />
-      {t('error_generic', { message: message ?? '' })}
+      {t('error.generic', { message: message ?? '' })}
     </p>
   );
 }
 
 /** What this device's user wrote, kept readable after losing the race (R9.8). */
-export function YourAnswer({
-  view,
-  local,
-  t,
-}: {
-  view: InteractionView;
-  local: Pick<LocalAnswer, 'response'>;
-  t: Translate;
-}) {
+export function YourAnswer({ view, local }: { view: InteractionView; local: Pick<LocalAnswer, 'response'> }) {
+  const { t } = useI18n();
   return (
     <div className="receipt__yours" data-testid="card.your-answer">
-      <h3 className="receipt__yours-title">{t('your_answer')}</h3>
-      <ResponseBody view={view} response={local.response} t={t} />
+      <h3 className="receipt__yours-title">{t('receipt.yourAnswer')}</h3>
+      <ResponseBody view={view} response={local.response} />
     </div>
   );
 }

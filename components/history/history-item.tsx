@@ -1,7 +1,8 @@
 'use client';
 import { memo } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { type Lang, type Translate } from '@/lib/client/i18n';
+import { type Translate } from '@/lib/client/i18n';
 import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
 import { historyTime } from '@/lib/client/selectors';
@@ -13,29 +14,29 @@ import { OriginLabel } from '../origin-label';
 function label(summary: Summary, t: Translate): string {
   switch (summary.kind) {
     case 'answered':
-      return t('h_answered');
+      return t('outcome.answered');
     case 'partly':
-      return t('h_partly', { n: summary.answered, m: summary.total });
+      return t('outcome.partly', { n: summary.answered, m: summary.total });
     case 'skipped':
-      return t('h_skipped');
+      return t('outcome.skipped');
     case 'auto':
-      return t('h_auto');
+      return t('outcome.auto');
     case 'declined':
-      return t('h_declined');
+      return t('outcome.declined');
     case 'cancelled':
-      return t('h_cancelled');
+      return t('outcome.cancelled');
     case 'other-device':
-      return t('h_other_device');
+      return t('outcome.otherDevice');
     case 'withdrawn':
-      return t('h_withdrawn');
+      return t('outcome.withdrawn');
     case 'approved':
-      return t('h_approved');
+      return t('outcome.approved');
     case 'rejected':
-      return t('h_rejected');
+      return t('outcome.rejected');
     case 'allowed':
-      return t('h_allowed');
+      return t('outcome.allowed');
     case 'denied':
-      return t('h_denied');
+      return t('outcome.denied');
   }
 }
 
@@ -49,20 +50,19 @@ function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
 
 function title(view: InteractionView, t: Translate): string {
   if (view.kind === 'question') return view.input.questions.map((question) => question.question).join(' · ');
-  if (view.kind === 'plan-approval') return t('plan_title');
-  return t('permission_title', { tool: view.toolName });
+  if (view.kind === 'plan-approval') return t('plan.title');
+  return t('permission.title', { tool: view.toolName });
 }
 
 interface Props {
   view: InteractionView;
   myDeviceId: string | null;
-  t: Translate;
-  lang: Lang;
   now: number;
 }
 
 /** A past prompt with its R9.7 summary, who resolved it, when, and the answers. */
-export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, t, lang, now }: Props) {
+export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now }: Props) {
+  const { t, lang } = useI18n();
   const summary = summarize(view, myDeviceId);
   const time = historyTime(view);
   const response = view.resolution?.response;
@@ -74,7 +74,7 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, t, lang
       data-request-id={view.requestId}
     >
       <div className="history-item__top">
-        <KindChip view={view} t={t} />
+        <KindChip view={view} />
         <OriginLabel view={view} />
         <time className="history-item__time" dateTime={time}>
           {now === 0 ? '' : formatStamp(time, lang, now)}
@@ -89,13 +89,13 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, t, lang
           : ''}
       </p>
       {view.kind === 'question' && response?.action === 'accept' && summary.answered > 0 ? (
-        <ResponseBody view={view} response={response} t={t} />
+        <ResponseBody view={view} response={response} />
       ) : null}
       {response?.action === 'decline' && response.message ? (
-        <p className="history-item__reason">{t('reason', { r: response.message })}</p>
+        <p className="history-item__reason">{t('history.reason', { r: response.message })}</p>
       ) : null}
       {view.status === 'withdrawn' && view.withdrawnReason ? (
-        <p className="history-item__reason">{t('reason', { r: view.withdrawnReason })}</p>
+        <p className="history-item__reason">{t('history.reason', { r: view.withdrawnReason })}</p>
       ) : null}
     </li>
   );

@@ -14,7 +14,7 @@ import { HistoryItem } from './history-item';
 export function HistoryView() {
   const state = useRemote();
   const pairing = usePairing();
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const now = useNow('minute');
   const all = selectHistory(state.host);
   const [session, setSession] = useState('');
@@ -25,7 +25,7 @@ export function HistoryView() {
         const project = projectLabel(view.context);
         seen.set(
           view.sessionId,
-          `${project ? `${project} · ` : ''}${t('session', { id: shortSessionId(view.sessionId) })}`,
+          `${project ? `${project} · ` : ''}${t('common.session', { id: shortSessionId(view.sessionId) })}`,
         );
       }
     }
@@ -35,17 +35,17 @@ export function HistoryView() {
 
   return (
     <>
-      <ScreenHeader title={t('history_title')} />
+      <ScreenHeader title={t('history.title')} />
       {sessions.length > 1 ? (
         <label className="filter">
-          <span className="filter__label">{t('filter_session')}</span>
+          <span className="filter__label">{t('history.filterSession')}</span>
           <select
             className="field filter__select"
             value={session}
             onChange={(event) => setSession(event.target.value)}
             data-testid="history.filter"
           >
-            <option value="">{t('all_sessions')}</option>
+            <option value="">{t('history.allSessions')}</option>
             {sessions.map(([id, name]) => (
               <option key={id} value={id}>
                 {name}
@@ -59,21 +59,14 @@ export function HistoryView() {
           <IconHistory size={40} />
           <p>
             {state.host.hasSnapshot || state.host.cached || state.status === 'unpaired' || state.status === 'refused'
-              ? t('history_empty')
-              : t('loading')}
+              ? t('history.empty')
+              : t('common.loading')}
           </p>
         </div>
       ) : (
         <ul className="history" data-testid="history.list">
           {list.map((view) => (
-            <HistoryItem
-              key={view.requestId}
-              view={view}
-              myDeviceId={pairing?.deviceId ?? null}
-              t={t}
-              lang={lang}
-              now={now}
-            />
+            <HistoryItem key={view.requestId} view={view} myDeviceId={pairing?.deviceId ?? null} now={now} />
           ))}
         </ul>
       )}

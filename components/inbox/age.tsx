@@ -1,9 +1,10 @@
 'use client';
+import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
-import { type Translate } from '@/lib/client/i18n';
 import { formatAge } from '@/lib/client/format';
 
-export function Age({ createdAt, clockOffsetMs, t }: { createdAt: string; clockOffsetMs: number; t: Translate }) {
+export function Age({ createdAt, clockOffsetMs }: { createdAt: string; clockOffsetMs: number }) {
+  const { t } = useI18n();
   const now = useNow('minute');
   // Prerender and first paint: no age rather than a wrong one.
   if (now === 0) return <span />;

@@ -1,8 +1,9 @@
 'use client';
 import Link from 'next/link';
 import { memo } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { type Lang, type Translate } from '@/lib/client/i18n';
+import { type Translate } from '@/lib/client/i18n';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
 import { Countdown } from '../countdown';
@@ -15,22 +16,21 @@ function headline(view: InteractionView, t: Translate): { title: string; detail?
   if (view.kind === 'question') return { title: view.input.questions[0]?.question ?? '' };
   if (view.kind === 'plan-approval') {
     const firstLine = view.input.plan.split('\n').find((line) => line.trim() !== '') ?? '';
-    return { title: t('plan_title'), detail: firstLine.replace(/^#+\s*/, '') };
+    return { title: t('plan.title'), detail: firstLine.replace(/^#+\s*/, '') };
   }
   const summary = summarizePermission(view.toolName, view.input);
-  return { title: t('permission_title', { tool: view.toolName }), detail: summary.description ?? summary.text };
+  return { title: t('permission.title', { tool: view.toolName }), detail: summary.description ?? summary.text };
 }
 
 interface Props {
   view: InteractionView;
-  t: Translate;
-  lang: Lang;
   clockOffsetMs: number;
   phase: AnswerPhase | undefined;
 }
 
 /** One pending prompt. Memoized: a live event re-renders only the rows it touched. */
-export const InboxItem = memo(function InboxItem({ view, t, clockOffsetMs, phase }: Props) {
+export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase }: Props) {
+  const { t } = useI18n();
   const { title, detail } = headline(view, t);
   const count = view.kind === 'question' ? view.input.questions.length : 0;
   return (
@@ -43,18 +43,20 @@ export const InboxItem = memo(function InboxItem({ view, t, clockOffsetMs, phase
         data-request-id={view.requestId}
       >
         <span className="inbox-item__top">
-          <KindChip view={view} t={t} />
+          <KindChip view={view} />
           <OriginLabel view={view} />
         </span>
         <span className="inbox-item__title">{title}</span>
         {detail ? <span className="inbox-item__detail">{detail}</span> : null}
         <span className="inbox-item__meta">
-          {count > 0 ? <span>{count === 1 ? t('one_question') : t('questions_count', { n: count })}</span> : null}
-          <Age createdAt={view.createdAt} clockOffsetMs={clockOffsetMs} t={t} />
+          {count > 0 ? (
+            <span>{count === 1 ? t('inbox.oneQuestion') : t('inbox.questionCount', { n: count })}</span>
+          ) : null}
+          <Age createdAt={view.createdAt} clockOffsetMs={clockOffsetMs} />
           {phase === 'queued' || phase === 'sending' ? (
             <span className="state state--queued" data-testid="inbox.queued">
               <IconCloudOff size={14} />
-              {t('queued')}
+              {t('receipt.queued')}
             </span>
           ) : null}
         </span>

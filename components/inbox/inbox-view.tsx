@@ -12,7 +12,7 @@ import { InboxItem } from './inbox-item';
 
 export function InboxView() {
   const state = useRemote();
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const groups = selectInbox(state.host);
   const pending = selectPendingCount(state.host);
   const { clockOffsetMs } = state.host;
@@ -29,17 +29,17 @@ export function InboxView() {
   return (
     <>
       <ScreenHeader
-        title={t('inbox_title')}
+        title={t('inbox.title')}
         subtitle={
           state.host.hasSnapshot || state.host.cached
             ? pending > 0
-              ? t('waiting', { n: pending })
-              : t('nothing_waiting')
+              ? t('inbox.waiting', { n: pending })
+              : t('inbox.nothingWaiting')
             : '\u00a0'
         }
       />
       {loading ? (
-        <div className="skeleton-list" aria-busy="true" aria-label={t('loading')}>
+        <div className="skeleton-list" aria-busy="true" aria-label={t('common.loading')}>
           <div className="skeleton" />
           <div className="skeleton" />
         </div>
@@ -56,15 +56,15 @@ export function InboxView() {
             >
               <h2 className="inbox-group__title" id={`g-${group.sessionId}`}>
                 {group.project ? <span>{group.project}</span> : null}
-                <span className="inbox-group__session">{t('session', { id: shortSessionId(group.sessionId) })}</span>
+                <span className="inbox-group__session">
+                  {t('common.session', { id: shortSessionId(group.sessionId) })}
+                </span>
               </h2>
               <ul className="inbox-group__list">
                 {group.items.map((view) => (
                   <InboxItem
                     key={view.requestId}
                     view={view}
-                    t={t}
-                    lang={lang}
                     clockOffsetMs={clockOffsetMs}
                     phase={state.answers.get(view.requestId)?.phase}
                   />
@@ -83,16 +83,16 @@ function EmptyInbox({ paired }: { paired: boolean }) {
   return (
     <div className="empty" data-testid="inbox.empty">
       <IconInbox size={40} />
-      <h2>{t('empty_title')}</h2>
-      <p>{t('empty_body')}</p>
+      <h2>{t('inbox.emptyTitle')}</h2>
+      <p>{t('inbox.emptyBody')}</p>
       <div className="empty__setup">
         <h3>
-          <IconLink size={16} /> {t('empty_connect')}
+          <IconLink size={16} /> {t('inbox.connectAgent')}
         </h3>
-        <p>{t('empty_connect_body')}</p>
+        <p>{t('inbox.connectAgentBody')}</p>
         {paired ? null : (
           <Link href="/pair" className="button button--primary">
-            {t('pair_title')}
+            {t('pair.title')}
           </Link>
         )}
       </div>

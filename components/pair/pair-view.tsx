@@ -37,10 +37,10 @@ export function PairView() {
   const refused = state.status === 'refused' && state.error;
   return (
     <>
-      <ScreenHeader title={t('pair_title')} subtitle={t('pair_needed_body')} />
+      <ScreenHeader title={t('pair.title')} subtitle={t('pair.needed')} />
       {fromLink ? (
         <p className="state state--ok" role="status" data-testid="pair.saved">
-          {t('pair_saved')}
+          {t('pair.saved')}
         </p>
       ) : (
         <form
@@ -56,11 +56,11 @@ export function PairView() {
         >
           {refused ? (
             <p className="form__error" role="alert" data-testid="pair.error">
-              {state.error?.kind === 'protocol-mismatch' ? t('error_protocol') : t('error_unauthorized')}
+              {state.error?.kind === 'protocol-mismatch' ? t('error.protocol') : t('error.unauthorized')}
             </p>
           ) : null}
           <label className="form__field">
-            <span className="form__label">{t('pair_host')}</span>
+            <span className="form__label">{t('pair.host')}</span>
             <input
               className="field"
               type="url"
@@ -71,10 +71,10 @@ export function PairView() {
               onChange={(event) => setHost(event.target.value)}
               data-testid="pair.host"
             />
-            <span className="form__hint">{t('pair_host_hint')}</span>
+            <span className="form__hint">{t('pair.hostHint')}</span>
           </label>
           <label className="form__field">
-            <span className="form__label">{t('pair_token')}</span>
+            <span className="form__label">{t('pair.token')}</span>
             <input
               className="field"
               type="password"
@@ -86,7 +86,7 @@ export function PairView() {
             />
           </label>
           <label className="form__field">
-            <span className="form__label">{t('pair_device')}</span>
+            <span className="form__label">{t('pair.device')}</span>
             <input
               className="field"
               type="text"
@@ -97,7 +97,7 @@ export function PairView() {
           </label>
           <div className="form__actions">
             <button type="submit" className="button button--primary button--block" data-testid="pair.submit">
-              {t('pair_submit')}
+              {t('pair.submit')}
             </button>
           </div>
         </form>

@@ -13,8 +13,8 @@ import { ScreenHeader } from '../shell/screen-header';
 
 function promptTitle(view: InteractionView, t: Translate): string {
   if (view.kind === 'question') return view.input.questions[0]?.question ?? '';
-  if (view.kind === 'plan-approval') return t('plan_title');
-  return t('permission_title', { tool: view.toolName });
+  if (view.kind === 'plan-approval') return t('plan.title');
+  return t('permission.title', { tool: view.toolName });
 }
 
 /** Each root session with its subagent tree (R7.3), so subagent prompts can be followed remotely. */
@@ -24,14 +24,14 @@ export function SessionsView() {
   const trees = selectSessions(state.host);
   return (
     <>
-      <ScreenHeader title={t('sessions_title')} />
+      <ScreenHeader title={t('sessions.title')} />
       {trees.length === 0 ? (
         <div className="empty" data-testid="sessions.empty">
           <IconTree size={40} />
           <p>
             {state.host.hasSnapshot || state.host.cached || state.status === 'unpaired' || state.status === 'refused'
-              ? t('sessions_empty')
-              : t('loading')}
+              ? t('sessions.empty')
+              : t('common.loading')}
           </p>
         </div>
       ) : (
@@ -45,10 +45,10 @@ export function SessionsView() {
             >
               <h2 className="session__title">
                 {tree.project ? <span>{tree.project}</span> : null}
-                <span className="session__id">{t('session', { id: shortSessionId(tree.sessionId) })}</span>
+                <span className="session__id">{t('common.session', { id: shortSessionId(tree.sessionId) })}</span>
               </h2>
               <ul className="tree">
-                <TreeNode node={tree.root} t={t} />
+                <TreeNode node={tree.root} />
               </ul>
             </section>
           ))}
@@ -58,10 +58,11 @@ export function SessionsView() {
   );
 }
 
-function TreeNode({ node, t }: { node: SessionNode; t: Translate }) {
+function TreeNode({ node }: { node: SessionNode }) {
+  const { t } = useI18n();
   const [open, setOpen] = useState(false);
   const counts = subtreeCounts(node);
-  const name = node.depth === 0 ? t('root_agent') : node.name;
+  const name = node.depth === 0 ? t('common.mainAgent') : node.name;
   const hasItems = node.items.length > 0;
   return (
     <li className="tree__node" data-testid="sessions.node" data-depth={node.depth} data-name={name}>
@@ -82,11 +83,15 @@ function TreeNode({ node, t }: { node: SessionNode; t: Translate }) {
           )}
           <span className="tree__name">{name}</span>
           <span className="tree__counts">
-            {counts.pending > 0 ? <span className="tree__pending">{t('pending_n', { n: counts.pending })}</span> : null}
-            {counts.resolved > 0 ? <span>{t('resolved_n', { n: counts.resolved })}</span> : null}
+            {counts.pending > 0 ? (
+              <span className="tree__pending">{t('sessions.pendingCount', { n: counts.pending })}</span>
+            ) : null}
+            {counts.resolved > 0 ? <span>{t('sessions.resolvedCount', { n: counts.resolved })}</span> : null}
           </span>
         </span>
-        {node.last ? <span className="tree__last">{t('last_question', { q: promptTitle(node.last, t) })}</span> : null}
+        {node.last ? (
+          <span className="tree__last">{t('sessions.lastQuestion', { q: promptTitle(node.last, t) })}</span>
+        ) : null}
       </button>
       {open && hasItems ? (
         <ul
@@ -103,14 +108,14 @@ function TreeNode({ node, t }: { node: SessionNode; t: Translate }) {
                 data-testid="sessions.prompt"
                 data-status={view.status}
               >
-                <KindChip view={view} t={t} />
+                <KindChip view={view} />
                 <span className="tree__prompt-text">{promptTitle(view, t)}</span>
                 <span className="tree__prompt-status">
                   {view.status === 'pending'
-                    ? t('st_pending')
+                    ? t('sessions.statusPending')
                     : view.status === 'withdrawn'
-                      ? t('h_withdrawn')
-                      : t('st_resolved')}
+                      ? t('outcome.withdrawn')
+                      : t('sessions.statusResolved')}
                 </span>
               </Link>
             </li>
@@ -120,7 +125,7 @@ function TreeNode({ node, t }: { node: SessionNode; t: Translate }) {
       {node.children.length > 0 ? (
         <ul className="tree__children">
           {node.children.map((child) => (
-            <TreeNode key={child.key} node={child} t={t} />
+            <TreeNode key={child.key} node={child} />
           ))}
         </ul>
       ) : null}

@@ -28,11 +28,11 @@ export function AutoResolutionSettings({
   return (
     <section className="settings__section" aria-labelledby="s-auto" data-testid="settings.auto">
       <h2 id="s-auto" className="settings__title">
-        {t('s_auto')}
+        {t('settings.autoResolution')}
       </h2>
       <div className="settings__group">
         <label className="settings__row switch-row">
-          <span className="settings__label settings__label--strong">{t('s_auto_toggle')}</span>
+          <span className="settings__label settings__label--strong">{t('settings.autoToggle')}</span>
           <input
             type="checkbox"
             role="switch"
@@ -44,7 +44,7 @@ export function AutoResolutionSettings({
           />
         </label>
         <label className="settings__row">
-          <span className="settings__label">{t('s_auto_timeout')}</span>
+          <span className="settings__label">{t('settings.autoTimeout')}</span>
           <select
             className="field settings__select"
             value={timeout}
@@ -60,12 +60,12 @@ export function AutoResolutionSettings({
           </select>
         </label>
         <p className="settings__explain" data-testid="settings.auto-explain">
-          {enabled ? t('s_auto_explain_on', { t: formatDuration(timeout, t) }) : t('s_auto_explain_off')}
+          {enabled ? t('settings.autoExplainOn', { t: formatDuration(timeout, t) }) : t('settings.autoExplainOff')}
         </p>
-        <p className="form__hint">{disabled ? t('s_auto_offline') : t('s_auto_synced')}</p>
+        <p className="form__hint">{disabled ? t('settings.autoOffline') : t('settings.autoShared')}</p>
         {failed ? (
           <p className="state state--danger" role="alert">
-            {t('s_save_failed')}
+            {t('settings.saveFailed')}
           </p>
         ) : null}
       </div>

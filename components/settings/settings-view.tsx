@@ -30,21 +30,21 @@ export function SettingsView() {
 
   return (
     <>
-      <ScreenHeader title={t('settings_title')} />
+      <ScreenHeader title={t('settings.title')} />
       <div className="settings">
         <section className="settings__section" aria-labelledby="s-connection" data-testid="settings.connection">
           <h2 id="s-connection" className="settings__title">
-            {t('s_connection')}
+            {t('settings.connection')}
           </h2>
           <div className="settings__group">
             <div className="settings__row">
-              <span className="settings__label">{t('s_host')}</span>
+              <span className="settings__label">{t('settings.host')}</span>
               <span className="settings__value mono" data-testid="settings.host" suppressHydrationWarning>
-                {pairing ? hostUrl : t('not_paired')}
+                {pairing ? hostUrl : t('status.notPaired')}
               </span>
             </div>
             <label className="settings__row settings__row--stack">
-              <span className="settings__label">{t('s_device')}</span>
+              <span className="settings__label">{t('settings.device')}</span>
               <input
                 className="field"
                 type="text"
@@ -58,11 +58,11 @@ export function SettingsView() {
                 disabled={!pairing}
                 data-testid="settings.device"
               />
-              <span className="form__hint">{t('s_device_hint')}</span>
+              <span className="form__hint">{t('settings.deviceHint')}</span>
             </label>
             <div className="settings__row settings__row--buttons">
               <Link href="/pair" className="button">
-                {t('s_pair_again')}
+                {t('settings.pairAgain')}
               </Link>
               {pairing ? (
                 <button
@@ -71,7 +71,7 @@ export function SettingsView() {
                   onClick={() => setForgetting(true)}
                   data-testid="settings.forget"
                 >
-                  {t('s_forget')}
+                  {t('settings.forget')}
                 </button>
               ) : null}
             </div>
@@ -84,42 +84,42 @@ export function SettingsView() {
 
         <Choice<LangChoice>
           id="language"
-          title={t('s_language')}
+          title={t('settings.language')}
           value={settings.lang}
           onChange={(lang) => updateLocalSettings({ lang })}
           options={[
-            { value: 'system', label: t('s_lang_system') },
+            { value: 'system', label: t('settings.languageSystem') },
             { value: 'en', label: 'English', lang: 'en' },
             { value: 'zh', label: '中文', lang: 'zh-CN' },
           ]}
         />
         <Choice<ThemeChoice>
           id="theme"
-          title={t('s_theme')}
+          title={t('settings.theme')}
           value={settings.theme}
           onChange={(theme) => updateLocalSettings({ theme })}
           options={[
-            { value: 'system', label: t('s_theme_system') },
-            { value: 'light', label: t('s_theme_light') },
-            { value: 'dark', label: t('s_theme_dark') },
+            { value: 'system', label: t('settings.themeSystem') },
+            { value: 'light', label: t('settings.themeLight') },
+            { value: 'dark', label: t('settings.themeDark') },
           ]}
         />
 
         <section className="settings__section" aria-labelledby="s-about" data-testid="settings.about">
           <h2 id="s-about" className="settings__title">
-            {t('s_about')}
+            {t('settings.about')}
           </h2>
           <dl className="settings__group settings__about">
             <div className="settings__row">
-              <dt className="settings__label">{t('s_app_version')}</dt>
+              <dt className="settings__label">{t('settings.appVersion')}</dt>
               <dd className="settings__value">{APP_VERSION}</dd>
             </div>
             <div className="settings__row">
-              <dt className="settings__label">{t('s_host_version')}</dt>
+              <dt className="settings__label">{t('settings.hostVersion')}</dt>
               <dd className="settings__value">{state.host.hostVersion ?? '—'}</dd>
             </div>
             <div className="settings__row">
-              <dt className="settings__label">{t('s_protocol')}</dt>
+              <dt className="settings__label">{t('settings.protocolVersion')}</dt>
               <dd className="settings__value">{PROTOCOL_VERSION}</dd>
             </div>
           </dl>
@@ -127,10 +127,10 @@ export function SettingsView() {
       </div>
       <ConfirmDialog
         open={forgetting}
-        title={t('s_forget')}
-        hint={t('s_forget_confirm')}
-        confirmLabel={t('s_forget')}
-        cancelLabel={t('cancel')}
+        title={t('settings.forget')}
+        hint={t('settings.forgetConfirm')}
+        confirmLabel={t('settings.forget')}
+        cancelLabel={t('common.cancel')}
         danger
         testId="settings.forget-dialog"
         onClose={() => setForgetting(false)}

@@ -2,7 +2,7 @@
 import '@/lib/client/zod-csp';
 import { usePathname } from 'next/navigation';
 import { useEffect } from 'react';
-import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
+import { I18nProvider, useChosenLanguage, useLocalSettings } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { appStore, startConnection } from '@/lib/client/app-connection';
 import { applyTheme } from '@/lib/client/local-settings';
@@ -11,11 +11,12 @@ import { BottomNav } from './bottom-nav';
 import { ConnectionBanner } from './connection-status';
 import { ServiceWorkerSlot } from './service-worker-slot';
 
-/** Owns the connection for the app's lifetime; screens only read the store. */
+/** Owns the connection and the language for the app's lifetime; screens only read the store and useI18n(). */
 export function AppShell({ children }: { children: React.ReactNode }) {
   const pairing = usePairing();
   const settings = useLocalSettings();
-  const { lang, t } = useI18n();
+  const i18n = useChosenLanguage();
+  const { lang, t } = i18n;
   const pathname = usePathname();
   const onPairScreen = pathname.startsWith('/pair');
 
@@ -35,16 +36,18 @@ export function AppShell({ children }: { children: React.ReactNode }) {
 
   const focused = pathname.startsWith('/card');
   return (
-    <div className="app" data-focused={focused ? 'true' : undefined}>
-      <a className="skip-link" href="#main">
-        {t('skip_to_content')}
-      </a>
-      <ConnectionBanner />
-      <ServiceWorkerSlot />
-      <main id="main" className="app__main">
-        {children}
-      </main>
-      {focused ? null : <BottomNav />}
-    </div>
+    <I18nProvider value={i18n}>
+      <div className="app" data-focused={focused ? 'true' : undefined}>
+        <a className="skip-link" href="#main">
+          {t('common.skipToContent')}
+        </a>
+        <ConnectionBanner />
+        <ServiceWorkerSlot />
+        <main id="main" className="app__main">
+          {children}
+        </main>
+        {focused ? null : <BottomNav />}
+      </div>
+    </I18nProvider>
   );
 }

@@ -7,10 +7,10 @@ import { selectPendingCount } from '@/lib/client/selectors';
 import { IconHistory, IconInbox, IconSettings, IconTree } from '../icons';
 
 const TABS = [
-  { href: '/', key: 'nav_inbox', Icon: IconInbox, id: 'inbox' },
-  { href: '/sessions', key: 'nav_sessions', Icon: IconTree, id: 'sessions' },
-  { href: '/history', key: 'nav_history', Icon: IconHistory, id: 'history' },
-  { href: '/settings', key: 'nav_settings', Icon: IconSettings, id: 'settings' },
+  { href: '/', key: 'nav.inbox', Icon: IconInbox, id: 'inbox' },
+  { href: '/sessions', key: 'nav.sessions', Icon: IconTree, id: 'sessions' },
+  { href: '/history', key: 'nav.history', Icon: IconHistory, id: 'history' },
+  { href: '/settings', key: 'nav.settings', Icon: IconSettings, id: 'settings' },
 ] as const;
 
 export function BottomNav() {
@@ -42,7 +42,7 @@ export function BottomNav() {
             <span className="tabbar__label">
               {t(key)}
               {id === 'inbox' && pending > 0 ? (
-                <span className="sr-only"> ({t('waiting', { n: pending })})</span>
+                <span className="sr-only"> ({t('inbox.waiting', { n: pending })})</span>
               ) : null}
             </span>
           </Link>

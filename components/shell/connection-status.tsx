@@ -10,17 +10,19 @@ function statusWord(state: RemoteState, t: Translate): string {
   const queued = queuedCount(state);
   switch (state.status) {
     case 'connected':
-      return queued > 0 ? t('queued_count', { n: queued }) : t('connected');
+      return queued > 0 ? t('status.queuedCount', { n: queued }) : t('status.connected');
     case 'offline':
-      return t('offline_queued', { n: queued });
+      return t('status.offlineQueued', { n: queued });
     case 'reconnecting':
-      return queued > 0 ? `${t('reconnecting')} · ${t('queued_count', { n: queued })}` : t('reconnecting');
+      return queued > 0
+        ? `${t('status.reconnecting')} · ${t('status.queuedCount', { n: queued })}`
+        : t('status.reconnecting');
     case 'refused':
-      return t('offline');
+      return t('status.offline');
     case 'unpaired':
-      return t('not_paired');
+      return t('status.notPaired');
     default:
-      return t('connecting');
+      return t('status.connecting');
   }
 }
 
@@ -51,26 +53,26 @@ export function ConnectionBanner() {
   let message: string | null = null;
   let action: React.ReactNode = null;
   if (state.status === 'unpaired') {
-    message = t('pair_needed_body');
+    message = t('pair.needed');
     action = (
       <Link href="/pair" className="banner__action">
-        {t('pair_title')}
+        {t('pair.title')}
       </Link>
     );
   } else if (state.status === 'refused' && state.error) {
-    message = state.error.kind === 'protocol-mismatch' ? t('error_protocol') : t('error_unauthorized');
+    message = state.error.kind === 'protocol-mismatch' ? t('error.protocol') : t('error.unauthorized');
     action = (
       <Link href="/pair" className="banner__action">
-        {t('pair_title')}
+        {t('pair.title')}
       </Link>
     );
   } else if (
     (state.status === 'reconnecting' || state.status === 'connecting') &&
     state.error?.kind === 'unreachable'
   ) {
-    message = t('error_unreachable', { url: state.hostUrl || location.origin });
+    message = t('error.unreachable', { url: state.hostUrl || location.origin });
   } else if (state.status === 'offline') {
-    message = t('offline_queued', { n: queuedCount(state) });
+    message = t('status.offlineQueued', { n: queuedCount(state) });
   }
   if (!message) return null;
   return (

@@ -11,9 +11,9 @@ export function ServiceWorkerSlot() {
   return (
     <div className="banner banner--update" role="status" data-testid="app.update">
       <IconRefresh size={18} />
-      <p>{t('update_ready')}</p>
+      <p>{t('update.ready')}</p>
       <button type="button" className="button" onClick={applyUpdate} data-testid="app.update-apply">
-        {t('update_apply')}
+        {t('update.reload')}
       </button>
     </div>
   );

@@ -2,11 +2,11 @@ import { type Lang, type Translate } from './i18n';
 
 export function formatAge(ms: number, t: Translate): string {
   const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes < 1) return t('just_now');
-  if (minutes < 60) return t('ago_m', { n: minutes });
+  if (minutes < 1) return t('time.justNow');
+  if (minutes < 60) return t('time.minutesAgo', { n: minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return t('ago_h', { n: hours });
-  return t('ago_d', { n: Math.floor(hours / 24) });
+  if (hours < 24) return t('time.hoursAgo', { n: hours });
+  return t('time.daysAgo', { n: Math.floor(hours / 24) });
 }
 
 /** "4:12", "1:02:03". Rounds up so the display hits 0:00 exactly at the deadline. */
@@ -39,9 +39,9 @@ export function formatStamp(iso: string, lang: Lang, now: number): string {
 }
 
 export function formatDuration(ms: number, t: Translate): string {
-  if (ms % 3_600_000 === 0) return t('hours', { n: ms / 3_600_000 });
-  if (ms % 60_000 === 0) return t('minutes', { n: ms / 60_000 });
-  return t('seconds', { n: Math.round(ms / 1000) });
+  if (ms % 3_600_000 === 0) return t('time.hours', { n: ms / 3_600_000 });
+  if (ms % 60_000 === 0) return t('time.minutes', { n: ms / 60_000 });
+  return t('time.seconds', { n: Math.round(ms / 1000) });
 }
 
 export function shortSessionId(sessionId: string): string {
