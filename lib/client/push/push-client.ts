@@ -7,6 +7,7 @@ import {
   type PushTestAck,
 } from '../../contracts/push';
 import { errorMessage } from '../../contracts/unknown';
+import { describeIssues, type IssueLike } from '../protocol-error';
 import { pushRequest } from './channel';
 
 /** Why enabling did not finish, for the settings page to explain. */
@@ -37,7 +38,8 @@ export async function enablePush(): Promise<PushStatus> {
   if (permission !== 'granted') throw new PushClientError('dismissed');
   const registration = await readyRegistration();
   const key = PushVapidKeyAckSchema.safeParse(await request('push:vapid-key'));
-  if (!key.success || !key.data.ok) throw new PushClientError('host-refused', 'The host has no push key');
+  if (!key.success) throw new PushClientError('host-refused', unexpected('push:vapid-key', key.error.issues));
+  if (!key.data.ok) throw new PushClientError('host-refused', 'The host has no push key');
   const applicationServerKey = base64UrlToBytes(key.data.publicKey);
 
   let subscription = await registration.pushManager.getSubscription();
@@ -66,7 +68,7 @@ export async function disablePush(): Promise<PushStatus> {
 
 export async function sendTestPush(): Promise<Extract<PushTestAck, { ok: true }>> {
   const ack = PushTestAckSchema.safeParse(await request('push:test', {}));
-  if (!ack.success) throw new PushClientError('host-refused', 'Unexpected answer from the host');
+  if (!ack.success) throw new PushClientError('host-refused', unexpected('push:test', ack.error.issues));
   if (!ack.data.ok) throw new PushClientError('host-refused', ack.data.error.message);
   return ack.data;
 }
@@ -87,9 +89,16 @@ async function request(event: string, payload?: unknown): Promise<unknown> {
 
 function statusFrom(raw: unknown): PushStatus {
   const ack = PushStatusAckSchema.safeParse(raw);
-  if (!ack.success) throw new PushClientError('host-refused', 'Unexpected answer from the host');
+  if (!ack.success) throw new PushClientError('host-refused', unexpected('push status', ack.error.issues));
   if (!ack.data.ok) throw new PushClientError('host-refused', ack.data.error.message);
   return ack.data.status;
+}
+
+/** A malformed answer from the host, naming the broken rule (shown in Settings, and logged). */
+function unexpected(message: string, issues: readonly IssueLike[]): string {
+  const text = `Unexpected answer from the host (${message}): ${describeIssues(issues)}`;
+  console.warn(`askaway: ${text}`);
+  return text;
 }
 
 async function readyRegistration(): Promise<ServiceWorkerRegistration> {
