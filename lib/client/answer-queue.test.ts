@@ -202,7 +202,9 @@ describe('answers the host refuses', () => {
     const h = connected();
     await h.connection.submitResponse('q1', ANSWER);
     onlyRespond(h.socket()).emit.reply({ ok: true, status: 'maybe' });
-    expect(h.protocolErrors).toEqual([{ message: 'respond ack', rule: expect.stringContaining('status: expected') }]);
+    expect(h.protocolErrors).toEqual([
+      { event: 'respond', reply: true, rule: expect.stringContaining('status: expected') },
+    ]);
     expect(h.answer('q1')?.phase).toBe('queued');
     await vi.advanceTimersByTimeAsync(ANSWER_RETRY_MIN_MS);
     expect(onlyRespond(h.socket()).command.clientResponseId).toBe('answer-1');

@@ -117,7 +117,7 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
         return;
       }
       const ack = RespondAckSchema.safeParse(raw);
-      if (!ack.success) report({ message: 'respond ack', rule: describeIssues(ack.error.issues) });
+      if (!ack.success) report({ event: 'respond', reply: true, rule: describeIssues(ack.error.issues) });
       void settle(answer, ack.success ? ack.data : null);
     });
   }

@@ -162,10 +162,11 @@ describe('remote connection: malformed host messages are reported, never dropped
     expect(h.state().host).toBe(before);
     expect(h.protocolErrors).toHaveLength(1);
     expect(h.protocolErrors[0]).toEqual({
-      message: 'events',
+      event: 'events',
+      reply: false,
       rule: expect.stringMatching(/^events\[0\]\.type: expected one of interaction\.requested, /),
     });
-    expect(h.logs).toEqual([expect.stringContaining('malformed events message: events[0].type: expected one of')]);
+    expect(h.logs).toEqual([expect.stringContaining("malformed 'events' message: events[0].type: expected one of")]);
 
     // Until a snapshot arrives, lastSeq no longer proves anything: a reconnect asks for a snapshot.
     const resync = h.socket().pending('snapshot:get');
@@ -182,7 +183,7 @@ describe('remote connection: malformed host messages are reported, never dropped
     h.start();
     h.socket().accept();
     h.socket().send('snapshot', { ...snapshotOf([], 1), seq: 'one' });
-    expect(h.protocolErrors).toEqual([{ message: 'snapshot', rule: 'seq: expected number' }]);
+    expect(h.protocolErrors).toEqual([{ event: 'snapshot', reply: false, rule: 'seq: expected number' }]);
     expect(h.state()).toMatchObject({ status: 'connected', error: { kind: 'other' } });
     expect(h.state().host.hasSnapshot).toBe(false);
   });
@@ -192,7 +193,7 @@ describe('remote connection: malformed host messages are reported, never dropped
     h.start();
     h.socket().refuse('nope', { code: 'teapot' });
     expect(h.protocolErrors).toHaveLength(1);
-    expect(h.protocolErrors[0]?.message).toBe('connect_error data');
+    expect(h.protocolErrors[0]).toMatchObject({ event: 'connect_error', reply: false });
     expect(h.protocolErrors[0]?.rule).toContain('code: expected one of unauthorized');
     expect(h.state()).toMatchObject({ status: 'reconnecting', error: { kind: 'unreachable', message: 'nope' } });
   });
@@ -208,7 +209,7 @@ describe('remote connection: malformed host messages are reported, never dropped
     updates[0]?.reply({ ok: true });
     await expect(saved).resolves.toBe(false);
     expect(h.protocolErrors).toEqual([
-      { message: 'preferences:update ack', rule: expect.stringContaining('preferences') },
+      { event: 'preferences:update', reply: true, rule: expect.stringContaining('preferences') },
     ]);
   });
 
@@ -220,7 +221,7 @@ describe('remote connection: malformed host messages are reported, never dropped
     const probes = h.socket().pending('snapshot:get');
     expect(probes).toHaveLength(1);
     probes[0]?.reply('pong');
-    expect(h.protocolErrors).toEqual([{ message: 'snapshot:get ack', rule: '(root): expected object' }]);
+    expect(h.protocolErrors).toEqual([{ event: 'snapshot:get', reply: true, rule: '(root): expected object' }]);
   });
 
   it('[R10.4] without an onProtocolError hook the report still reaches the log', () => {
@@ -232,7 +233,7 @@ describe('remote connection: malformed host messages are reported, never dropped
       h.socket().send('events', 'garbage');
       expect(warn).toHaveBeenCalledTimes(1);
       expect(warn.mock.calls[0]?.[0]).toBe(
-        'askaway: the host sent a malformed events message: (root): expected object',
+        "askaway: the host sent a malformed 'events' message: (root): expected object",
       );
     } finally {
       warn.mockRestore();

@@ -144,7 +144,8 @@ export function createConnection(options: ConnectionOptions): Connection {
     next.on('events', onEvents);
     next.on('connect_error', (error: Error & { data?: unknown }) => {
       const data = error.data === undefined ? null : ConnectErrorDataSchema.safeParse(error.data);
-      if (data && !data.success) report({ message: 'connect_error data', rule: describeIssues(data.error.issues) });
+      if (data && !data.success)
+        report({ event: 'connect_error', reply: false, rule: describeIssues(data.error.issues) });
       const refusal = data?.success ? data.data : null;
       if (refusal && (refusal.code === 'unauthorized' || refusal.code === 'protocol-mismatch')) {
         // The host refused us for good: retrying would only hammer it.
@@ -180,7 +181,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   function onSnapshot(raw: unknown): void {
     const parsed = SnapshotSchema.safeParse(raw);
     if (!parsed.success) {
-      report({ message: 'snapshot', rule: describeIssues(parsed.error.issues) });
+      report({ event: 'snapshot', reply: false, rule: describeIssues(parsed.error.issues) });
       setStatus('connected', { kind: 'other', message: 'The host sent a snapshot this app cannot read.' });
       return;
     }
@@ -190,7 +191,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   function onEvents(raw: unknown): void {
     const parsed = EventBatchSchema.safeParse(raw);
     if (!parsed.success) {
-      report({ message: 'events', rule: describeIssues(parsed.error.issues) });
+      report({ event: 'events', reply: false, rule: describeIssues(parsed.error.issues) });
       // A change is missing now: catch up from a fresh snapshot rather than show a wrong inbox.
       gap = true;
       if (socket) requestSnapshot(socket, ANSWER_ACK_TIMEOUT_MS);
@@ -232,7 +233,7 @@ export function createConnection(options: ConnectionOptions): Connection {
         return;
       }
       const ack = SnapshotAckSchema.safeParse(raw);
-      if (!ack.success) report({ message: 'snapshot:get ack', rule: describeIssues(ack.error.issues) });
+      if (!ack.success) report({ event: 'snapshot:get', reply: true, rule: describeIssues(ack.error.issues) });
       else if (ack.data.ok) applySnapshot(ack.data.snapshot);
     });
   }
@@ -268,7 +269,7 @@ export function createConnection(options: ConnectionOptions): Connection {
           return;
         }
         const ack = PreferencesAckSchema.safeParse(raw);
-        if (!ack.success) report({ message: 'preferences:update ack', rule: describeIssues(ack.error.issues) });
+        if (!ack.success) report({ event: 'preferences:update', reply: true, rule: describeIssues(ack.error.issues) });
         if (!ack.success || !ack.data.ok) {
           resolve(false);
           return;

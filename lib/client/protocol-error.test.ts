@@ -30,9 +30,12 @@ describe('naming the rule a host message broke', () => {
     );
   });
 
-  it('[R10.4] the log line names the message', () => {
-    expect(formatProtocolError({ message: 'events', rule: '(root): expected object' })).toBe(
-      'askaway: the host sent a malformed events message: (root): expected object',
+  it('[R10.4] the log line names the message or the command replied to', () => {
+    expect(formatProtocolError({ event: 'events', reply: false, rule: '(root): expected object' })).toBe(
+      "askaway: the host sent a malformed 'events' message: (root): expected object",
+    );
+    expect(formatProtocolError({ event: 'respond', reply: true, rule: 'status: expected one of accepted' })).toBe(
+      "askaway: the host sent a malformed reply to 'respond': status: expected one of accepted",
     );
   });
 });

@@ -1,10 +1,9 @@
-/** Host messages the remote parses; a malformed one is reported under this name. */
-export type HostMessageName =
-  'snapshot' | 'events' | 'connect_error data' | 'respond ack' | 'preferences:update ack' | 'snapshot:get ack';
-
-/** A message from the host that broke its contract. Never dropped silently (R12.3). */
+/** A message from the host that broke its contract. Never dropped silently (R10.4). */
 export interface ProtocolError {
-  message: HostMessageName;
+  /** The socket.io event: one the host sent (`events`, `snapshot`, `connect_error`), or the command replied to. */
+  event: 'snapshot' | 'events' | 'connect_error' | 'respond' | 'preferences:update' | 'snapshot:get';
+  /** A reply (ack) to one of this app's commands, not a message the host sent on its own. */
+  reply: boolean;
   /** Which rule broke and where, e.g. `events[0].type: expected one of interaction.requested, …`. */
   rule: string;
 }
@@ -86,5 +85,6 @@ export function describeIssues(issues: readonly IssueLike[]): string {
 }
 
 export function formatProtocolError(error: ProtocolError): string {
-  return `askaway: the host sent a malformed ${error.message} message: ${error.rule}`;
+  const what = error.reply ? `reply to '${error.event}'` : `'${error.event}' message`;
+  return `askaway: the host sent a malformed ${what}: ${error.rule}`;
 }
