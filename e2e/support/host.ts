@@ -20,10 +20,21 @@ export interface TestHost {
   stop(): Promise<void>;
 }
 
-function launch(port: number, dataDir: string, token: string, staticDir: string) {
-  const args = [CLI, 'start', '--port', String(port), '--no-demo', '--data-dir', dataDir, '--static-dir', staticDir];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
+/** An installed `askaway` (an npm package, not this checkout): run from elsewhere, serving its own out/. */
+export interface InstalledCli {
+  /** The `askaway` executable npm linked. */
+  bin: string;
+  /** The installed package's folder. */
+  packageDir: string;
+}
+
+function launch(port: number, dataDir: string, token: string, staticDir: string, installed?: InstalledCli) {
+  const common = ['start', '--port', String(port), '--no-demo', '--data-dir', dataDir];
+  // The installed one gets no --static-dir and runs outside the checkout: it must find its own out/.
+  const command = installed ? installed.bin : process.execPath;
+  const args = installed ? common : [CLI, ...common, '--static-dir', staticDir];
+  const child: ChildProcess = spawn(command, args, {
+    cwd: installed ? path.dirname(dataDir) : ROOT,
     env: { ...process.env, ASKAWAY_TOKEN: token, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -50,16 +61,17 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 export async function startTestHost(
   token = `e2e-${Math.random().toString(36).slice(2)}`,
-  options: { privateStaticCopy?: boolean } = {},
+  options: { privateStaticCopy?: boolean; installed?: InstalledCli } = {},
 ): Promise<TestHost> {
+  const { installed } = options;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-e2e-'));
   const dataDir = path.join(dir, 'data');
-  let staticDir = path.join(ROOT, 'out');
+  let staticDir = installed ? path.join(installed.packageDir, 'out') : path.join(ROOT, 'out');
   if (options.privateStaticCopy) {
     staticDir = path.join(dir, 'static');
     await cp(path.join(ROOT, 'out'), staticDir, { recursive: true });
   }
-  let current = launch(0, dataDir, token, staticDir);
+  let current = launch(0, dataDir, token, staticDir, installed);
   const url = await current.url;
   const port = Number(new URL(url).port);
   let log = '';
@@ -73,7 +85,7 @@ export async function startTestHost(
     async restart() {
       await stopChild(current.child);
       log += current.output();
-      current = launch(port, dataDir, token, staticDir);
+      current = launch(port, dataDir, token, staticDir, installed);
       await current.url;
     },
     async stop() {
