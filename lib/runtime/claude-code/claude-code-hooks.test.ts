@@ -213,14 +213,19 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     });
   });
 
-  it('[R11.2][R3.2] approves an ExitPlanMode plan through the PermissionRequest hook', async () => {
-    const body = payload('PermissionRequest', 'ExitPlanMode', { plan: '# Plan\n1. Add Auth.js\n2. Protect /admin' });
+  it('[R11.2][R3.2] approves an ExitPlanMode plan: allow with updatedInput echoing the tool input', async () => {
+    // Claude Code discards a bare allow for tools that need the user (ExitPlanMode, AskUserQuestion).
+    const toolInput = { plan: '# Plan\n1. Add Auth.js\n2. Protect /admin', planFilePath: '/nowhere/plan.md' };
+    const body = payload('PermissionRequest', 'ExitPlanMode', toolInput);
     const reply = runHook(via, body);
     const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(plan).toMatchObject({ kind: 'plan-approval', input: { plan: '# Plan\n1. Add Auth.js\n2. Protect /admin' } });
     await phone.respond(plan.requestId, { action: 'accept' });
     expect(await reply).toEqual({
-      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', updatedInput: toolInput },
+      },
     });
   });
 
@@ -246,7 +251,7 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     expect(permission).toMatchObject({ kind: 'permission', toolName: 'Bash', input: bash });
     await phone.respond(permission.requestId, { action: 'accept' });
     expect(await reply).toEqual({
-      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: bash } },
     });
   });
 });

@@ -101,10 +101,11 @@ async function approve(
   // Without a decision, Claude Code shows its own permission dialog.
   if (!outcome.ok) return NO_OPINION;
   const { result } = outcome;
+  // Allow echoes the tool input Claude Code sent, unchanged: that is what it runs the tool with.
   const decision =
     result.decision === 'deny'
       ? { behavior: 'deny' as const, message: result.message }
-      : { behavior: 'allow' as const };
+      : { behavior: 'allow' as const, updatedInput: payload.tool_input };
   return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
 }
 

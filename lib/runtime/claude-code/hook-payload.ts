@@ -32,11 +32,15 @@ export interface PreToolUseOutput {
   };
 }
 
-/** PermissionRequest reply: answers the permission dialog (plan approval, other tools). */
+/**
+ * PermissionRequest reply: answers the permission dialog (plan approval, other tools).
+ * An allow must carry `updatedInput`: Claude Code discards a bare allow for tools that
+ * need the user (ExitPlanMode, AskUserQuestion), so the terminal would keep waiting.
+ */
 export interface PermissionRequestOutput {
   hookSpecificOutput: {
     hookEventName: 'PermissionRequest';
-    decision: { behavior: 'allow' } | { behavior: 'deny'; message: string };
+    decision: { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };
   };
 }
 
