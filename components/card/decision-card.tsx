@@ -6,6 +6,7 @@ import { submitResponse } from '@/lib/client/app-connection';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type LocalAnswer } from '@/lib/client/store';
 import { Countdown } from '../countdown';
+import { IconAlert } from '../icons';
 import { CardFrame } from './card-frame';
 import { ConfirmDialog } from './confirm-dialog';
 import { Markdown } from './markdown';
@@ -31,14 +32,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   const showForm = view.status === 'pending' && (!local || refused !== undefined);
   const plan = view.kind === 'plan-approval';
 
-  const body = plan ? (
-    <section className="decision">
-      <h1 className="decision__title">{t('plan.title')}</h1>
-      <Markdown source={view.input.plan} />
-    </section>
-  ) : (
-    <PermissionBody view={view} />
-  );
+  const body = plan ? <PlanBody view={view} /> : <PermissionBody view={view} />;
 
   if (!showForm) {
     return (
@@ -87,6 +81,30 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
         }}
       />
     </CardFrame>
+  );
+}
+
+/** The plan, or, when Claude Code sent none, a note that still lets the person decide. */
+function PlanBody({ view }: { view: Extract<InteractionView, { kind: 'plan-approval' }> }) {
+  const { t } = useI18n();
+  const { plan, planFilePath } = view.input;
+  return (
+    <section className="decision">
+      <h1 className="decision__title">{t('plan.title')}</h1>
+      {plan === undefined ? (
+        <p className="decision__missing" data-testid="card.plan-missing">
+          <IconAlert size={18} />
+          <span>{planFilePath === undefined ? t('plan.missing') : t('plan.fileUnreadable')}</span>
+        </p>
+      ) : (
+        <Markdown source={plan} />
+      )}
+      {planFilePath === undefined ? null : (
+        <p className="decision__source" data-testid="card.plan-file">
+          {t('plan.file')} <code className="decision__path">{planFilePath}</code>
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -15,8 +15,8 @@ import { Age } from './age';
 function headline(view: InteractionView, t: Translate): { title: string; detail?: string } {
   if (view.kind === 'question') return { title: view.input.questions[0]?.question ?? '' };
   if (view.kind === 'plan-approval') {
-    const firstLine = view.input.plan.split('\n').find((line) => line.trim() !== '') ?? '';
-    return { title: t('plan.title'), detail: firstLine.replace(/^#+\s*/, '') };
+    const firstLine = view.input.plan?.split('\n').find((line) => line.trim() !== '');
+    return { title: t('plan.title'), detail: firstLine?.replace(/^#+\s*/, '') ?? view.input.planFilePath };
   }
   const summary = summarizePermission(view.toolName, view.input);
   return { title: t('permission.title', { tool: view.toolName }), detail: summary.description ?? summary.text };

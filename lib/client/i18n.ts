@@ -77,6 +77,11 @@ const en = {
 
   'plan.chip': 'Plan',
   'plan.title': 'Approve the plan?',
+  'plan.missing':
+    'Claude Code did not include the plan text. You can still approve or reject it; the terminal shows the plan.',
+  'plan.fileUnreadable':
+    'Claude Code did not include the plan text, and its plan file could not be read. You can still approve or reject it; the terminal shows the plan.',
+  'plan.file': 'Plan file:',
   'plan.approve': 'Approve',
   'plan.reject': 'Reject',
   'plan.rejectFeedback': 'What should change? (optional)',
@@ -259,6 +264,9 @@ const zh: Record<MessageKey, string> = {
 
   'plan.chip': '计划',
   'plan.title': '批准这个计划？',
+  'plan.missing': 'Claude Code 没有附上计划内容。你仍然可以批准或拒绝；计划显示在终端里。',
+  'plan.fileUnreadable': 'Claude Code 没有附上计划内容，计划文件也无法读取。你仍然可以批准或拒绝；计划显示在终端里。',
+  'plan.file': '计划文件：',
   'plan.approve': '批准',
   'plan.reject': '驳回',
   'plan.rejectFeedback': '需要改什么？（可选）',

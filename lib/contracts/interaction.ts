@@ -63,7 +63,18 @@ export const InteractionContextSchema = z.strictObject({
 });
 export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 
-export const PlanApprovalInputSchema = z.looseObject({ plan: z.string().check(z.minLength(1), z.maxLength(PLAN_MAX)) });
+/** Longest plan file path carried with a plan approval. */
+export const PLAN_FILE_PATH_MAX = 4_096;
+
+/**
+ * A plan to approve (R3.2). `plan` may be missing: Claude Code can send ExitPlanMode
+ * with no plan text (it keeps the plan in a file, or the model wrote none), and the
+ * person can still approve or reject. `planFilePath` says where Claude Code keeps it.
+ */
+export const PlanApprovalInputSchema = z.looseObject({
+  plan: z.optional(z.string().check(z.minLength(1), z.maxLength(PLAN_MAX))),
+  planFilePath: z.optional(z.string().check(z.minLength(1), z.maxLength(PLAN_FILE_PATH_MAX))),
+});
 export type PlanApprovalInput = z.infer<typeof PlanApprovalInputSchema>;
 
 export const PermissionInputSchema = z.record(z.string(), z.unknown()).check(

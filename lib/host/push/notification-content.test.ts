@@ -28,6 +28,14 @@ describe('notification content', () => {
     expect(interactionPayload(permission)).toMatchObject({ title: 'Allow Bash?', body: 'rm -rf build' });
   });
 
+  it('[R11.2][R14.2] a plan approval without plan text says so instead of an empty body', () => {
+    const plan: InteractionView = { ...base, kind: 'plan-approval', toolName: 'ExitPlanMode', input: {} };
+    expect(interactionPayload(plan)).toMatchObject({
+      title: 'Plan approval',
+      body: 'Claude Code did not include the plan text',
+    });
+  });
+
   it('[R14.2] several questions say how many more; the project name joins the title', () => {
     const view: InteractionView = {
       ...base,

@@ -79,7 +79,10 @@ function describe(view: InteractionView): { title: string; lines: string[] } {
       return { title: `${first.header.trim()}${project}`, lines: [first.question, more, asked] };
     }
     case 'plan-approval':
-      return { title: `Plan approval${project}`, lines: [firstLines(view.input.plan), asked] };
+      return {
+        title: `Plan approval${project}`,
+        lines: [view.input.plan ? firstLines(view.input.plan) : 'Claude Code did not include the plan text', asked],
+      };
     case 'permission':
       return { title: `Allow ${view.toolName}?${project}`, lines: [permissionSummary(view.input), asked] };
   }

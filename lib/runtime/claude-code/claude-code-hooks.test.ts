@@ -229,6 +229,36 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     });
   });
 
+  it('[R11.2][R3.2] ExitPlanMode with tool_input {} still reaches the phone, without a plan, and is approved', async () => {
+    const body = payload('PermissionRequest', 'ExitPlanMode', {});
+    const reply = runHook(via, body);
+    const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    expect(plan).toMatchObject({ kind: 'plan-approval', input: {} });
+    await phone.respond(plan.requestId, { action: 'accept' });
+    expect(await reply).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: {} } },
+    });
+  });
+
+  it('[R11.2] a plan Claude Code names only by its plan file is read from that file', async () => {
+    const planFilePath = path.join(tempDir('askaway-plans-'), 'quiet-lake.md');
+    writeFileSync(planFilePath, '# Plan\n1. Read the plan from disk');
+    const body = payload('PermissionRequest', 'ExitPlanMode', { planFilePath });
+    const reply = runHook(via, body);
+    const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    expect(plan).toMatchObject({
+      kind: 'plan-approval',
+      input: { plan: '# Plan\n1. Read the plan from disk', planFilePath },
+    });
+    await phone.respond(plan.requestId, { action: 'decline', message: 'Not from disk' });
+    expect(await reply).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: 'The user rejected the plan: Not from disk' },
+      },
+    });
+  });
+
   it('[R11.2] a rejected plan is denied with the feedback as message', async () => {
     const body = payload('PermissionRequest', 'ExitPlanMode', { plan: '# Plan\nDrop the users table' });
     const reply = runHook(via, body);

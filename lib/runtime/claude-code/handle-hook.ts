@@ -16,6 +16,7 @@ import {
 import { type RuntimeClient } from '../runtime-broker';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
 import { ClaudeCodeHookPayloadSchema, type ClaudeCodeHookOutput, type ClaudeCodeHookPayload } from './hook-payload';
+import { toPlanApprovalInput } from './plan-input';
 import { toAskUserQuestionInput, toUpdatedInput } from './question-input';
 import { readLastAssistantMessage } from './transcript';
 
@@ -96,7 +97,8 @@ async function approve(
   options: ClaudeCodeHookOptions,
   what: 'plan' | 'tool',
 ): Promise<ClaudeCodeHookOutput> {
-  const input = what === 'plan' ? { plan: payload.tool_input.plan } : payload.tool_input;
+  const log = options.log ?? (() => undefined);
+  const input = what === 'plan' ? await toPlanApprovalInput(payload.tool_input, log) : payload.tool_input;
   const outcome = await requestDecision(payload, options, input);
   // Without a decision, Claude Code shows its own permission dialog.
   if (!outcome.ok) return NO_OPINION;
