@@ -1,15 +1,13 @@
 import { homedir } from 'node:os';
 import { errorMessage } from '../../lib/contracts';
-import { handleClaudeCodeHook, DEFAULT_HOOK_TIMEOUT_MS } from '../../lib/runtime/claude-code/handle-hook';
+import { claudeCodeHookMain, parseHookFlags } from '../../lib/runtime/claude-code/hook-command';
 import {
   askawayHookSettings,
   settingsPath,
   writeHookSettings,
   type HookInstallOptions,
 } from '../../lib/runtime/claude-code/settings';
-import { parseDuration } from '../../lib/runtime/duration';
 import { resolveHostAddress } from '../../lib/runtime/host-address';
-import { runtimeClientProvider } from '../../lib/runtime/runtime-client-provider';
 import { type CliCommand } from './types';
 
 export const HOOK_USAGE = `Usage:
@@ -32,7 +30,6 @@ install       print the Claude Code settings that wire these hooks up
 Environment: ASKAWAY_URL, ASKAWAY_TOKEN, ASKAWAY_DATA_DIR (see askaway mcp --help).
 `;
 
-const MAX_STDIN_BYTES = 5 * 1024 * 1024;
 /** How Claude Code (or a closing terminal) stops a hook. */
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 /** Time to withdraw the pending question after a stop signal; the connection flushes for at most 1 s. */
@@ -59,27 +56,8 @@ function usageError(message: string): number {
 }
 
 async function runClaudeCodeHook(argv: string[]): Promise<number> {
-  let timeoutMs = DEFAULT_HOOK_TIMEOUT_MS;
-  let allTools = false;
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index];
-    if (arg === '--all-tools') allTools = true;
-    else if (arg === '--timeout') {
-      const value = parseDuration(argv[index + 1] ?? '');
-      if (value === null) return usageError('--timeout needs a duration such as 540s or 9m');
-      timeoutMs = value;
-      index += 1;
-    } else return usageError(`unexpected argument "${arg}"`);
-  }
-
-  let payload: unknown;
-  try {
-    payload = JSON.parse(await readStdin());
-  } catch (error) {
-    // A hook that fails must not block the agent: say why on stderr, reply nothing.
-    process.stderr.write(`askaway hook: could not read the hook JSON on stdin (${errorMessage(error)})\n`);
-    return 0;
-  }
+  const flags = parseHookFlags(argv);
+  if ('error' in flags) return usageError(flags.error);
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     // Claude Code cancelled the hook (the user answered in the terminal, or it is quitting):
@@ -88,34 +66,17 @@ async function runClaudeCodeHook(argv: string[]): Promise<number> {
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
   };
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
-  const runtime = runtimeClientProvider();
   try {
-    const output = await handleClaudeCodeHook(payload, {
-      runtime,
-      timeoutMs,
-      allTools,
+    return await claudeCodeHookMain(flags, {
+      env: process.env,
+      stdin: process.stdin,
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
       signal: stop.signal,
-      log: (line) => process.stderr.write(`${line}\n`),
     });
-    // Nobody reads a cancelled hook's reply, and writing to a closed pipe would crash before the withdrawal is sent.
-    if (!stop.signal.aborted && Object.keys(output).length > 0) process.stdout.write(`${JSON.stringify(output)}\n`);
-    return 0;
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-    await runtime.close();
   }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_STDIN_BYTES) throw new Error(`more than ${MAX_STDIN_BYTES} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function runInstall(argv: string[]): Promise<number> {

@@ -1,4 +1,8 @@
-import { handleClaudeCodeHook, DEFAULT_HOOK_TIMEOUT_MS } from '../../runtime/claude-code/handle-hook';
+import {
+  handleClaudeCodeHook,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  type HookDeadline,
+} from '../../runtime/claude-code/handle-hook';
 import { HOOK_HTTP_PATH } from '../../runtime/claude-code/settings';
 import { parseDuration } from '../../runtime/duration';
 import { type RuntimeClientProvider } from '../../runtime/runtime-client-provider';
@@ -17,6 +21,8 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 export function createClaudeCodeHookHandler(options: {
   runtime: RuntimeClientProvider;
   log?: (line: string) => void;
+  /** How each hook's fallback deadline is kept (tests); a real timer by default. */
+  deadline?: HookDeadline;
 }): HttpRouteHandler {
   return async (req, res, context) => {
     const query = new URL(req.url ?? '/', 'http://host.invalid').searchParams;
@@ -53,6 +59,7 @@ export function createClaudeCodeHookHandler(options: {
       timeoutMs,
       allTools: query.get('allTools') === '1' || query.get('allTools') === 'true',
       signal: gone.signal,
+      deadline: options.deadline,
       log: options.log,
     });
     sendJson(res, 200, output);

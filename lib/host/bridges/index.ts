@@ -1,3 +1,4 @@
+import { type HookDeadline } from '../../runtime/claude-code/handle-hook';
 import { runtimeClientProvider } from '../../runtime/runtime-client-provider';
 import { type Host } from '../create-host';
 import { HOST_VERSION } from '../version';
@@ -17,7 +18,10 @@ export interface AgentBridges {
  * at `/mcp` and Claude Code's HTTP hook at `/hooks/claude-code`. They reach the host through its own '/runtime' namespace (loopback
  * URL and token), exactly like an external runtime.
  */
-export function mountAgentBridges(host: Host, options: { log?: (line: string) => void } = {}): AgentBridges {
+export function mountAgentBridges(
+  host: Host,
+  options: { log?: (line: string) => void; hookDeadline?: HookDeadline } = {},
+): AgentBridges {
   const runtime = runtimeClientProvider({
     url: host.url,
     token: host.token,
@@ -27,7 +31,11 @@ export function mountAgentBridges(host: Host, options: { log?: (line: string) =>
   const mcp = createMcpHttpBridge({ runtime, version: HOST_VERSION });
   const unmount = [
     host.registerHttpRoute('*', MCP_HTTP_PATH, mcp.handler),
-    host.registerHttpRoute('POST', CLAUDE_CODE_HOOK_PATH, createClaudeCodeHookHandler({ runtime, log: options.log })),
+    host.registerHttpRoute(
+      'POST',
+      CLAUDE_CODE_HOOK_PATH,
+      createClaudeCodeHookHandler({ runtime, log: options.log, deadline: options.hookDeadline }),
+    ),
   ];
   return {
     async close() {

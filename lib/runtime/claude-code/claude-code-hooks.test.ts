@@ -1,16 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mountAgentBridges, type AgentBridges } from '../../host/bridges';
-import { type Host } from '../../host';
-import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
+import { describe, expect, it, vi } from 'vitest';
+import { tempDir } from '../../host/test-support/test-host';
+import { claudeCodeHookHarness, type Via } from '../test-support/claude-code-hook-harness';
 import { runCli } from '../test-support/run-cli';
-import { connectScriptedRemote, type ScriptedRemote } from '../test-support/scripted-remote';
 
-let host: Host;
-let bridges: AgentBridges;
-let phone: ScriptedRemote;
-let transcript: string;
+const harness = claudeCodeHookHarness();
+const { payload, deadlines } = harness;
+const phone = () => harness.phone();
+const runHook = async (...args: Parameters<typeof harness.runHook>) => (await harness.runHook(...args)).reply;
 
 const QUESTIONS = [
   {
@@ -33,97 +31,11 @@ const QUESTIONS = [
   },
 ];
 
-beforeAll(async () => {
-  host = await startTestHost();
-  bridges = mountAgentBridges(host);
-  phone = await connectScriptedRemote(host.url, host.token);
-  transcript = path.join(tempDir('askaway-transcript-'), 'session.jsonl');
-  writeFileSync(
-    transcript,
-    [
-      { type: 'user', message: { role: 'user', content: 'Add sign-in to the app' } },
-      {
-        type: 'assistant',
-        message: {
-          role: 'assistant',
-          content: [
-            { type: 'text', text: 'There are two good auth libraries for this stack; I need your call.' },
-            { type: 'tool_use', id: 'toolu_01', name: 'AskUserQuestion', input: {} },
-          ],
-        },
-      },
-    ]
-      .map((line) => JSON.stringify(line))
-      .join('\n'),
-  );
-});
-
-afterAll(async () => {
-  phone.close();
-  await bridges.close();
-  await closeAllHosts();
-});
-
-let nextToolUse = 0;
-/** A payload shaped as Claude Code documents it; `agent` makes it a subagent's call. */
-function payload(
-  event: 'PreToolUse' | 'PermissionRequest',
-  toolName: string,
-  toolInput: Record<string, unknown>,
-  agent?: { id: string; type: string },
-) {
-  nextToolUse += 1;
-  return {
-    session_id: 'c0ffee00-session',
-    transcript_path: transcript,
-    cwd: '/home/dev/my-app',
-    permission_mode: 'default',
-    hook_event_name: event,
-    tool_name: toolName,
-    tool_input: toolInput,
-    tool_use_id: `toolu_${nextToolUse}_${Math.random().toString(36).slice(2)}`,
-    ...(agent ? { agent_id: agent.id, agent_type: agent.type } : {}),
-  };
-}
-
-type Via = 'command' | 'http';
-
-async function runHook(
-  via: Via,
-  body: unknown,
-  flags: { timeout?: string; allTools?: boolean } = {},
-): Promise<unknown> {
-  if (via === 'command') {
-    const args = [
-      'hook',
-      'claude-code',
-      ...(flags.timeout ? ['--timeout', flags.timeout] : []),
-      ...(flags.allTools ? ['--all-tools'] : []),
-    ];
-    const run = await runCli(args, {
-      stdin: JSON.stringify(body),
-      env: { ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token, ASKAWAY_DATA_DIR: tempDir() },
-    });
-    expect(run.code).toBe(0);
-    return run.stdout.trim() === '' ? {} : JSON.parse(run.stdout);
-  }
-  const query = new URLSearchParams();
-  if (flags.timeout) query.set('timeout', flags.timeout);
-  if (flags.allTools) query.set('allTools', '1');
-  const response = await fetch(`${host.url}/hooks/claude-code?${query.toString()}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return response.json();
-}
-
 describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
   it('[R11.2][R9.10] answers AskUserQuestion from the phone: allow + updatedInput echoing the questions', async () => {
     const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS });
     const reply = runHook(via, body);
-    const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    const question = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(question).toMatchObject({
       sessionId: 'c0ffee00-session',
       origin: { kind: 'root', label: 'Claude Code' },
@@ -133,7 +45,7 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
         projectName: 'my-app',
       },
     });
-    await phone.respond(question.requestId, {
+    await phone().respond(question.requestId, {
       action: 'accept',
       content: {
         answers: {
@@ -168,7 +80,7 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
       { id: 'agent-a1b2', type: 'Explore' },
     );
     const reply = runHook(via, body);
-    const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    const question = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(question.sessionId).toBe('c0ffee00-session');
     expect(question.origin).toMatchObject({
       kind: 'subagent',
@@ -177,7 +89,7 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
       agentType: 'Explore',
       depth: 1,
     });
-    await phone.respond(question.requestId, { action: 'accept', content: { answers: {} } });
+    await phone().respond(question.requestId, { action: 'accept', content: { answers: {} } });
     expect(await reply).toMatchObject({
       hookSpecificOutput: {
         permissionDecision: 'allow',
@@ -189,8 +101,8 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
   it('[R11.2][R3.7] a declined question denies the tool with the reason', async () => {
     const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS });
     const reply = runHook(via, body);
-    const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
-    await phone.respond(question.requestId, { action: 'decline', message: 'Ask me at my desk' });
+    const question = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    await phone().respond(question.requestId, { action: 'decline', message: 'Ask me at my desk' });
     expect(await reply).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
@@ -203,12 +115,22 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
   it('[R11.2] falls back to the terminal prompt before the hook timeout and withdraws the question', async () => {
     const body = payload('PreToolUse', 'AskUserQuestion', { questions: QUESTIONS });
     const reply = runHook(via, body, { timeout: '1s' });
-    const question = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    const question = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    // The 1 s deadline passes when the test says so, not on a wall clock.
+    expect(deadlines.pending()).toContain(1_000);
+    expect(deadlines.expire(1_000)).toBe(1);
     expect(await reply).toMatchObject({
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' },
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: 'No answer in Askaway within 1 s; answer here instead.',
+      },
     });
     await vi.waitFor(() => {
-      const withdrawn = host.registry.readSince(0, 10_000).filter((event) => event.type === 'interaction.withdrawn');
+      const withdrawn = harness
+        .host()
+        .registry.readSince(0, 10_000)
+        .filter((event) => event.type === 'interaction.withdrawn');
       expect(withdrawn.map((event) => event.requestId)).toContain(question.requestId);
     });
   });
@@ -218,9 +140,9 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     const toolInput = { plan: '# Plan\n1. Add Auth.js\n2. Protect /admin', planFilePath: '/nowhere/plan.md' };
     const body = payload('PermissionRequest', 'ExitPlanMode', toolInput);
     const reply = runHook(via, body);
-    const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    const plan = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(plan).toMatchObject({ kind: 'plan-approval', input: { plan: '# Plan\n1. Add Auth.js\n2. Protect /admin' } });
-    await phone.respond(plan.requestId, { action: 'accept' });
+    await phone().respond(plan.requestId, { action: 'accept' });
     expect(await reply).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PermissionRequest',
@@ -232,9 +154,9 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
   it('[R11.2][R3.2] ExitPlanMode with tool_input {} still reaches the phone, without a plan, and is approved', async () => {
     const body = payload('PermissionRequest', 'ExitPlanMode', {});
     const reply = runHook(via, body);
-    const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    const plan = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(plan).toMatchObject({ kind: 'plan-approval', input: {} });
-    await phone.respond(plan.requestId, { action: 'accept' });
+    await phone().respond(plan.requestId, { action: 'accept' });
     expect(await reply).toEqual({
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: {} } },
     });
@@ -245,12 +167,12 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     writeFileSync(planFilePath, '# Plan\n1. Read the plan from disk');
     const body = payload('PermissionRequest', 'ExitPlanMode', { planFilePath });
     const reply = runHook(via, body);
-    const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    const plan = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(plan).toMatchObject({
       kind: 'plan-approval',
       input: { plan: '# Plan\n1. Read the plan from disk', planFilePath },
     });
-    await phone.respond(plan.requestId, { action: 'decline', message: 'Not from disk' });
+    await phone().respond(plan.requestId, { action: 'decline', message: 'Not from disk' });
     expect(await reply).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PermissionRequest',
@@ -262,8 +184,8 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
   it('[R11.2] a rejected plan is denied with the feedback as message', async () => {
     const body = payload('PermissionRequest', 'ExitPlanMode', { plan: '# Plan\nDrop the users table' });
     const reply = runHook(via, body);
-    const plan = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
-    await phone.respond(plan.requestId, { action: 'decline', message: 'Keep the users table' });
+    const plan = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    await phone().respond(plan.requestId, { action: 'decline', message: 'Keep the users table' });
     expect(await reply).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PermissionRequest',
@@ -277,9 +199,9 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
     expect(await runHook(via, payload('PermissionRequest', 'Bash', bash))).toEqual({});
     const body = payload('PermissionRequest', 'Bash', bash);
     const reply = runHook(via, body, { allTools: true });
-    const permission = await phone.next((record) => record.toolUseId === body.tool_use_id, 20_000);
+    const permission = await phone().next((record) => record.toolUseId === body.tool_use_id, 20_000);
     expect(permission).toMatchObject({ kind: 'permission', toolName: 'Bash', input: bash });
-    await phone.respond(permission.requestId, { action: 'accept' });
+    await phone().respond(permission.requestId, { action: 'accept' });
     expect(await reply).toEqual({
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: bash } },
     });
@@ -289,20 +211,23 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
 describe('Claude Code HTTP hook endpoint', () => {
   it('[R12.1] refuses a request without the token and accepts ?token=', async () => {
     const body = JSON.stringify(payload('PreToolUse', 'Read', { file_path: '/tmp/x' }));
-    const refused = await fetch(`${host.url}/hooks/claude-code`, { method: 'POST', body });
+    const refused = await fetch(`${harness.host().url}/hooks/claude-code`, { method: 'POST', body });
     expect(refused.status).toBe(401);
-    const accepted = await fetch(`${host.url}/hooks/claude-code?token=${encodeURIComponent(host.token)}`, {
-      method: 'POST',
-      body,
-    });
+    const accepted = await fetch(
+      `${harness.host().url}/hooks/claude-code?token=${encodeURIComponent(harness.host().token)}`,
+      {
+        method: 'POST',
+        body,
+      },
+    );
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toEqual({});
   });
 
-  it('[R11.2] a garbled body from the command hook yields no output and exit code 0', async () => {
+  it('[R11.2] a garbled body from the command hook (a real process) yields no output and exit code 0', async () => {
     const run = await runCli(['hook', 'claude-code'], {
       stdin: 'not json',
-      env: { ASKAWAY_URL: host.url, ASKAWAY_TOKEN: host.token },
+      env: { ASKAWAY_URL: harness.host().url, ASKAWAY_TOKEN: harness.host().token },
     });
     expect(run).toMatchObject({ code: 0, stdout: '' });
     expect(run.stderr).toContain('could not read the hook JSON');

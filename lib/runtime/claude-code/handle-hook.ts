@@ -26,6 +26,14 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 540_000;
 export const HOOK_CANCELLED_REASON =
   'Claude Code stopped waiting (answered in the terminal, or the turn was interrupted)';
 
+/** Calls `expire` once `ms` have passed; returns how to cancel that. Tests pass their own clock. */
+export type HookDeadline = (ms: number, expire: () => void) => () => void;
+
+const realDeadline: HookDeadline = (ms, expire) => {
+  const timer = setTimeout(expire, ms);
+  return () => clearTimeout(timer);
+};
+
 export interface ClaudeCodeHookOptions {
   runtime: RuntimeClientProvider;
   /** When to stop waiting for the phone and hand the question back to the terminal. */
@@ -35,6 +43,8 @@ export interface ClaudeCodeHookOptions {
   hostCheckTimeoutMs?: number;
   /** Aborted when Claude Code gave up on the hook (HTTP request closed). */
   signal?: AbortSignal;
+  /** How the `timeoutMs` fallback is kept; defaults to a real timer. */
+  deadline?: HookDeadline;
   log?: (line: string) => void;
 }
 
@@ -128,17 +138,17 @@ async function requestDecision(
   if (options.signal?.aborted) controller.abort(options.signal.reason);
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelDeadline: () => void = () => undefined;
   try {
     runtime = options.runtime.get(payload.agent_type ? `Claude Code (${payload.agent_type})` : 'Claude Code');
-    timer = setTimeout(() => {
+    cancelDeadline = (options.deadline ?? realDeadline)(timeoutMs, () => {
       timedOut = true;
       // Say why on the phone, then stop waiting; the terminal takes over.
       runtime?.connection
         .withdraw(requestId, 'No answer in time: the question went back to the terminal')
         .catch(() => undefined);
       controller.abort(new Error('hook timeout'));
-    }, timeoutMs);
+    });
     await runtime.connection.ready(options.hostCheckTimeoutMs ?? HOST_CHECK_TIMEOUT_MS);
     const { broker, sessionId, origin } = routing(payload, runtime.broker);
     const result = await broker.requestPermission(
@@ -165,7 +175,7 @@ async function requestDecision(
     options.log?.(`askaway hook: ${errorMessage(error)}`);
     return { ok: false, timedOut, message: `Askaway could not take this question: ${errorMessage(error)}` };
   } finally {
-    clearTimeout(timer);
+    cancelDeadline();
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
 }
