@@ -68,7 +68,18 @@ function described<T extends z.ZodMiniType>(schema: T, description: string): T {
 
 const notBlank = (message: string) => z.refine<string>((value) => value.trim().length > 0, { message });
 
-const nonBlank = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), notBlank('Must not be blank'));
+/** A string of 1..max characters that is not only whitespace. */
+export const nonBlank = (max: number) =>
+  z.string().check(z.minLength(1), z.maxLength(max), notBlank('Must not be blank'));
+
+/** An option's preview: bounded, and passing the R2.6 checks. */
+export const AskUserQuestionPreviewSchema = z.string().check(
+  z.maxLength(ASK_USER_QUESTION_MAX_PREVIEW),
+  z.superRefine((preview, ctx) => {
+    const reason = validateAskUserQuestionPreview(preview);
+    if (reason) ctx.addIssue({ code: 'custom', message: reason });
+  }),
+);
 
 export const AskUserQuestionOptionSchema = z.strictObject({
   label: described(
@@ -84,15 +95,7 @@ export const AskUserQuestionOptionSchema = z.strictObject({
   ),
   /** Text/markdown or an HTML fragment shown beside the option list (R2.6). */
   preview: described(
-    z.optional(
-      z.string().check(
-        z.maxLength(ASK_USER_QUESTION_MAX_PREVIEW),
-        z.superRefine((preview, ctx) => {
-          const reason = validateAskUserQuestionPreview(preview);
-          if (reason) ctx.addIssue({ code: 'custom', message: reason });
-        }),
-      ),
-    ),
+    z.optional(AskUserQuestionPreviewSchema),
     'Optional, single-select questions only: content shown beside the options when the user compares them, ' +
       'e.g. a code snippet, a config diff or a UI mockup. Plain or multi-line markdown text (shown in a ' +
       'monospace box) or an HTML fragment (no <html>/<body>/<!doctype>, no <script>/<style>; use inline styles).',

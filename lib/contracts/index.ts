@@ -1,4 +1,5 @@
 export * from './ask-user-question';
+export * from './claude-code-question';
 export * from './interaction';
 export * from './preferences';
 export * from './events';

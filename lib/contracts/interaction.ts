@@ -6,6 +6,7 @@ import {
   AskUserQuestionInputSchema,
   EXIT_PLAN_MODE_TOOL_NAME,
 } from './ask-user-question';
+import { CLAUDE_CODE_INPUT_RULES, ClaudeCodeAskUserQuestionInputSchema } from './claude-code-question';
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;
@@ -84,17 +85,38 @@ export const PermissionInputSchema = z.record(z.string(), z.unknown()).check(
 );
 export type PermissionInput = z.infer<typeof PermissionInputSchema>;
 
+/**
+ * Which contract a question's input follows. Absent: Askaway's strict
+ * AskUserQuestion contract. `claude-code`: what Claude Code itself accepts, for
+ * questions that come through its hook (R11.2); the remote then keeps an option
+ * labelled "Other" as an ordinary option and shows the extended kinds.
+ */
+export const InputRulesSchema = z.enum(['askaway', CLAUDE_CODE_INPUT_RULES]);
+export type InputRules = z.infer<typeof InputRulesSchema>;
+
 /** The input of an interaction for each kind (R3.2). */
 const payloadShapes = {
-  question: { kind: z.literal('question'), input: AskUserQuestionInputSchema },
+  question: {
+    kind: z.literal('question'),
+    inputRules: z.optional(z.literal('askaway')),
+    input: AskUserQuestionInputSchema,
+  },
+  claudeCodeQuestion: {
+    kind: z.literal('question'),
+    inputRules: z.literal(CLAUDE_CODE_INPUT_RULES),
+    input: ClaudeCodeAskUserQuestionInputSchema,
+  },
   planApproval: { kind: z.literal('plan-approval'), input: PlanApprovalInputSchema },
   permission: { kind: z.literal('permission'), input: PermissionInputSchema },
 };
 
-/** A strict object tagged by kind, whose input matches the kind. */
+/** A strict object tagged by kind (and, for questions, by input rules), whose input matches the kind. */
 export function withPayload<Shape extends z.core.$ZodShape>(shape: Shape) {
   return z.discriminatedUnion('kind', [
-    z.strictObject({ ...shape, ...payloadShapes.question }),
+    z.discriminatedUnion('inputRules', [
+      z.strictObject({ ...shape, ...payloadShapes.question }),
+      z.strictObject({ ...shape, ...payloadShapes.claudeCodeQuestion }),
+    ]),
     z.strictObject({ ...shape, ...payloadShapes.planApproval }),
     z.strictObject({ ...shape, ...payloadShapes.permission }),
   ]);

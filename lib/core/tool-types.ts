@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { type InteractionContext, type InteractionOrigin } from '../contracts';
+import { type InputRules, type InteractionContext, type InteractionOrigin } from '../contracts';
 
 /** What a tool is allowed to do and how it must be approved (R1.3). */
 export interface ToolMetadata {
@@ -56,6 +56,8 @@ export interface PermissionRequest {
   readonly input: unknown;
   readonly origin?: InteractionOrigin;
   readonly context?: InteractionContext;
+  /** A question's contract: Askaway's strict one unless it came through Claude Code's hook (R11.2). */
+  readonly inputRules?: InputRules;
 }
 
 /** The broker's answer (R3.4, R3.6). */

@@ -1,5 +1,7 @@
 import {
   BLANK_ANSWER_MESSAGE,
+  CLAUDE_CODE_INPUT_RULES,
+  numberAnswerProblem,
   UNKNOWN_QUESTION_MESSAGE,
   type InteractionResponse,
   type InteractionView,
@@ -23,6 +25,15 @@ export function validateResponseFor(view: InteractionView, response: Interaction
   for (const [key, answer] of Object.entries(content.answers)) {
     if (!texts.has(key)) return `${UNKNOWN_QUESTION_MESSAGE}: "${truncate(key)}"`;
     if (answer.trim().length === 0) return `${BLANK_ANSWER_MESSAGE}: "${truncate(key)}"`;
+  }
+  if (view.inputRules === CLAUDE_CODE_INPUT_RULES) {
+    // A number question's answer is what Claude Code reads as a number in range (R11.2).
+    for (const question of view.input.questions) {
+      const answer = Object.hasOwn(content.answers, question.question) ? content.answers[question.question] : undefined;
+      const problem =
+        question.kind === 'number' && typeof answer === 'string' ? numberAnswerProblem(answer, question) : null;
+      if (problem !== null) return `${problem}: "${truncate(question.question)}"`;
+    }
   }
   for (const key of Object.keys(content.annotations ?? {})) {
     if (!texts.has(key)) return `${UNKNOWN_QUESTION_MESSAGE} (annotations): "${truncate(key)}"`;

@@ -1,5 +1,8 @@
 import {
   AskUserQuestionInputSchema,
+  CLAUDE_CODE_INPUT_RULES,
+  ClaudeCodeAskUserQuestionInputSchema,
+  type InputRules,
   DECLINE_MESSAGE_MAX,
   errorMessage,
   type InteractionRequest,
@@ -58,10 +61,18 @@ const INPUT_SCHEMAS = {
   permission: PermissionInputSchema,
 } as const;
 
+/** The input schema for a kind; a question from Claude Code's hook follows Claude Code's rules (R11.2). */
+function inputSchemaFor(kind: InteractionKind, rules: InputRules | undefined) {
+  return kind === 'question' && rules === CLAUDE_CODE_INPUT_RULES
+    ? ClaudeCodeAskUserQuestionInputSchema
+    : INPUT_SCHEMAS[kind];
+}
+
 /** The announced request for a permission request (R3.2). Throws InvalidInteractionRequestError. */
 export function buildInteractionRequest(request: PermissionRequest, createdAt: Date): InteractionRequest {
   const kind: InteractionKind = interactionKindForTool(request.toolName);
-  const input = INPUT_SCHEMAS[kind].safeParse(request.input);
+  const claudeCodeRules = kind === 'question' && request.inputRules === CLAUDE_CODE_INPUT_RULES;
+  const input = inputSchemaFor(kind, request.inputRules).safeParse(request.input);
   if (!input.success) {
     throw new InvalidInteractionRequestError(
       `Invalid ${kind} input for ${request.toolName}: ${formatIssues(input.error.issues)}`,
@@ -69,6 +80,7 @@ export function buildInteractionRequest(request: PermissionRequest, createdAt: D
   }
   const candidate = {
     kind,
+    ...(claudeCodeRules ? { inputRules: CLAUDE_CODE_INPUT_RULES } : {}),
     input: input.data,
     requestId: request.requestId,
     protocolRequestId: request.requestId,

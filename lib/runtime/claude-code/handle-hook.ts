@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import {
   ASK_USER_QUESTION_TOOL_NAME,
+  CLAUDE_CODE_INPUT_RULES,
   errorMessage,
   EXIT_PLAN_MODE_TOOL_NAME,
+  type InputRules,
   type InteractionContext,
   type InteractionOrigin,
 } from '../../contracts';
@@ -15,9 +17,15 @@ import {
 } from '../../core';
 import { type RuntimeClient } from '../runtime-broker';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
-import { ClaudeCodeHookPayloadSchema, type ClaudeCodeHookOutput, type ClaudeCodeHookPayload } from './hook-payload';
+import {
+  ClaudeCodeHookPayloadSchema,
+  type ClaudeCodeHookOutput,
+  type ClaudeCodeHookPayload,
+  type PreToolUseOutput,
+} from './hook-payload';
 import { toPlanApprovalInput } from './plan-input';
 import { toAskUserQuestionInput, toUpdatedInput } from './question-input';
+import { skippedContext } from './skipped-context';
 import { readLastAssistantMessage } from './transcript';
 
 /** Claude Code kills a hook after 600 s by default; give up 60 s earlier so the fallback lands. */
@@ -82,24 +90,26 @@ async function askQuestion(
   payload: ClaudeCodeHookPayload,
   options: ClaudeCodeHookOptions,
 ): Promise<ClaudeCodeHookOutput> {
-  const outcome = await requestDecision(payload, options, toAskUserQuestionInput(payload.tool_input));
+  // Claude Code already accepted this call: the phone takes what Claude Code takes (R11.2).
+  const input = toAskUserQuestionInput(payload.tool_input);
+  const outcome = await requestDecision(payload, options, input, CLAUDE_CODE_INPUT_RULES);
   const reply = (
     permissionDecision: 'allow' | 'deny' | 'ask',
     reason: string,
-    updatedInput?: Record<string, unknown>,
-  ) => ({
-    hookSpecificOutput: {
-      hookEventName: 'PreToolUse' as const,
-      permissionDecision,
-      permissionDecisionReason: reason,
-      ...(updatedInput ? { updatedInput } : {}),
-    },
+    extra: Pick<PreToolUseOutput['hookSpecificOutput'], 'updatedInput' | 'additionalContext'> = {},
+  ): PreToolUseOutput => ({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision, permissionDecisionReason: reason, ...extra },
   });
   if (!outcome.ok) return reply('ask', outcome.message);
   const { result } = outcome;
   if (result.decision === 'deny') return reply('deny', result.message);
   const modified = result.decision === 'modify' ? result.modifiedInput : {};
-  return reply('allow', 'Answered in Askaway', toUpdatedInput(payload.tool_input, modified));
+  const updatedInput = toUpdatedInput(payload.tool_input, modified);
+  const additionalContext = skippedContext(payload.tool_input, updatedInput.answers);
+  return reply('allow', 'Answered in Askaway', {
+    updatedInput,
+    ...(additionalContext === undefined ? {} : { additionalContext }),
+  });
 }
 
 async function approve(
@@ -125,6 +135,7 @@ async function requestDecision(
   payload: ClaudeCodeHookPayload,
   options: ClaudeCodeHookOptions,
   input: unknown,
+  inputRules?: InputRules,
 ): Promise<Outcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const requestId = `claude-code-${payload.hook_event_name}-${payload.tool_use_id ?? randomUUID()}`.slice(0, 200);
@@ -160,6 +171,7 @@ async function requestDecision(
         input,
         origin,
         context: await contextOf(payload),
+        ...(inputRules === undefined ? {} : { inputRules }),
       },
       { signal: controller.signal },
     );
@@ -172,7 +184,7 @@ async function requestDecision(
         message: `No answer in Askaway within ${Math.round(timeoutMs / 1000)} s; answer here instead.`,
       };
     }
-    options.log?.(`askaway hook: ${errorMessage(error)}`);
+    options.log?.(`askaway hook: ${errorMessage(error)} (the terminal asks instead)`);
     return { ok: false, timedOut, message: `Askaway could not take this question: ${errorMessage(error)}` };
   } finally {
     cancelDeadline();

@@ -29,6 +29,8 @@ export interface PreToolUseOutput {
     permissionDecision: 'allow' | 'deny' | 'ask';
     permissionDecisionReason?: string;
     updatedInput?: Record<string, unknown>;
+    /** Read by the model beside the tool result (Claude Code: "PreToolUse:AskUserQuestion hook additional context: …"). */
+    additionalContext?: string;
   };
 }
 

@@ -1,4 +1,4 @@
-import { isRecord } from '../../contracts';
+import { isRecord, joinClaudeCodeLabels } from '../../contracts';
 
 function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
@@ -6,30 +6,92 @@ function pick(record: Record<string, unknown>, keys: readonly string[]): Record<
   return picked;
 }
 
+/** The question fields Claude Code 2.1.332 defines, the extended kinds included (sdk-tools.d.ts and its schema). */
+const QUESTION_FIELDS = [
+  'question',
+  'header',
+  'kind',
+  'description',
+  'multiSelect',
+  'placeholder',
+  'min',
+  'max',
+  'step',
+  'defaultValue',
+  'unit',
+] as const;
+const OPTION_FIELDS = ['label', 'description', 'preview'] as const;
+
 /**
- * Claude Code's AskUserQuestion input reduced to the fields our strict schema
- * knows (R2.8), so a field Claude Code adds later does not stop the question.
- * Anything malformed is passed through for the schema to name.
+ * Claude Code's AskUserQuestion input reduced to the fields Claude Code defines
+ * (R2.8, R11.2), for ClaudeCodeAskUserQuestionInputSchema, so a field Claude Code
+ * adds later does not stop the question. Anything malformed is passed through for
+ * the schema to name.
  */
 export function toAskUserQuestionInput(toolInput: Record<string, unknown>): Record<string, unknown> {
   const questions = Array.isArray(toolInput.questions)
     ? toolInput.questions.map((question: unknown) => {
         if (!isRecord(question)) return question;
-        const picked = pick(question, ['question', 'header', 'multiSelect']);
-        picked.multiSelect ??= false;
-        picked.options = Array.isArray(question.options)
-          ? question.options.map((option: unknown) =>
-              isRecord(option) ? pick(option, ['label', 'description', 'preview']) : option,
-            )
-          : question.options;
+        const picked = pick(question, QUESTION_FIELDS);
+        if (question.options !== undefined) {
+          picked.options = Array.isArray(question.options)
+            ? question.options.map((option: unknown) => (isRecord(option) ? pick(option, OPTION_FIELDS) : option))
+            : question.options;
+        }
         return picked;
       })
     : toolInput.questions;
   const input: Record<string, unknown> = { questions };
+  if (toolInput.title !== undefined) input.title = toolInput.title;
   if (isRecord(toolInput.metadata) && typeof toolInput.metadata.source === 'string') {
     input.metadata = { source: toolInput.metadata.source };
   }
   return input;
+}
+
+/** Every ordered choice of labels (keeping option order), at most 2^4 - 1 of them. */
+function orderedSubsets(labels: readonly string[]): string[][] {
+  const subsets: string[][] = [];
+  for (let mask = 1; mask < 1 << labels.length; mask += 1) {
+    subsets.push(labels.filter((_, index) => (mask & (1 << index)) !== 0));
+  }
+  return subsets;
+}
+
+/**
+ * A multi-select answer in the form Claude Code reads as chosen options (R2.9):
+ * the phone joins a Claude Code question's labels that way already; an answer
+ * joined the plain way (`A, B`) by another remote is rewritten when exactly one
+ * choice of labels gives it. Anything else (typed text) is kept as it is.
+ */
+export function toClaudeCodeMultiSelectAnswer(labels: readonly string[], answer: string): string {
+  const subsets = orderedSubsets(labels.slice(0, 4));
+  if (subsets.some((subset) => joinClaudeCodeLabels(subset) === answer)) return answer;
+  const plain = subsets.filter((subset) => subset.join(', ') === answer);
+  return plain.length === 1 && plain[0] ? joinClaudeCodeLabels(plain[0]) : answer;
+}
+
+function optionLabels(question: Record<string, unknown>): string[] {
+  if (!Array.isArray(question.options)) return [];
+  return question.options.flatMap((option: unknown) =>
+    isRecord(option) && typeof option.label === 'string' ? [option.label] : [],
+  );
+}
+
+/** The answers as Claude Code expects them: multi-select choices joined by its rule. */
+export function toClaudeCodeAnswers(
+  toolInput: Record<string, unknown>,
+  answers: Record<string, unknown>,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...answers };
+  const questions = Array.isArray(toolInput.questions) ? toolInput.questions : [];
+  for (const question of questions) {
+    if (!isRecord(question) || question.multiSelect !== true || typeof question.question !== 'string') continue;
+    const answer = answers[question.question];
+    if (typeof answer === 'string')
+      result[question.question] = toClaudeCodeMultiSelectAnswer(optionLabels(question), answer);
+  }
+  return result;
 }
 
 /**
@@ -40,9 +102,19 @@ export function toUpdatedInput(toolInput: Record<string, unknown>, modifiedInput
   const modified = isRecord(modifiedInput) ? modifiedInput : {};
   const updated: Record<string, unknown> = {
     ...toolInput,
-    answers: isRecord(modified.answers) ? modified.answers : {},
+    answers: isRecord(modified.answers) ? toClaudeCodeAnswers(toolInput, modified.answers) : {},
   };
   if (isRecord(modified.annotations)) updated.annotations = modified.annotations;
   else delete updated.annotations;
   return updated;
+}
+
+/** Question texts of Claude Code's input that got no answer. */
+export function unansweredQuestions(toolInput: Record<string, unknown>, answers: Record<string, unknown>): string[] {
+  const questions = Array.isArray(toolInput.questions) ? toolInput.questions : [];
+  return questions.flatMap((question: unknown) => {
+    if (!isRecord(question) || typeof question.question !== 'string') return [];
+    const answer = answers[question.question];
+    return typeof answer === 'string' && answer.trim() !== '' ? [] : [question.question];
+  });
 }
