@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { errorMessage } from '../../lib/contracts';
 import { claudeCodeHookMain, parseHookFlags } from '../../lib/runtime/claude-code/hook-command';
+import { httpHookUrlProblem } from '../../lib/runtime/claude-code/http-hook-address';
 import {
   askawayHookSettings,
   settingsPath,
@@ -24,7 +25,8 @@ claude-code   Claude Code hook (reads the hook JSON on stdin, prints the reply).
 install       print the Claude Code settings that wire these hooks up
   --write     merge them into .claude/settings.json (keeps your other hooks; safe to repeat)
   --user      with --write: ~/.claude/settings.json instead of the project's
-  --http      use the host's HTTP endpoint (needs ASKAWAY_TOKEN in Claude Code's environment)
+  --http      use the host's HTTP endpoint (needs ASKAWAY_TOKEN in Claude Code's environment);
+              refused when the host's address is private (Claude Code only allows loopback and public addresses)
   --command   the command Claude Code runs (default: askaway hook claude-code; run "npm link" in the checkout once)
 
 Environment: ASKAWAY_URL, ASKAWAY_TOKEN, ASKAWAY_DATA_DIR (see askaway mcp --help).
@@ -97,6 +99,16 @@ async function runInstall(argv: string[]): Promise<number> {
     } else return usageError(`unexpected argument "${arg}"`);
   }
   if (user && !write) return usageError('--user only applies with --write');
+  const blocked = options.http ? await httpHookUrlProblem(options.http.url) : null;
+  if (blocked !== null) {
+    process.stderr.write(
+      `askaway hook install: Claude Code refuses HTTP hooks to addresses outside the public internet ` +
+        `(loopback excepted), and ${blocked}, so this hook would never run.\n` +
+        'Use the command hook instead: askaway hook install (without --http) runs `askaway hook claude-code`, ' +
+        'which reaches the host at any address. Or point ASKAWAY_URL at the host on loopback (http://127.0.0.1:<port>).\n',
+    );
+    return 2;
+  }
   if (!write) {
     process.stdout.write(`${JSON.stringify(askawayHookSettings(options), null, 2)}\n`);
     if (options.http)

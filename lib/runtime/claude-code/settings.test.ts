@@ -77,4 +77,16 @@ describe('hook install', () => {
     expect((await runCli(['hook', '--help'])).stdout).toContain('askaway hook install');
     expect((await runCli(['hook', 'install', '--bogus'])).code).toBe(2);
   });
+
+  it('[R11.2][R12.1] --http refuses a private host address Claude Code would block, and writes nothing', async () => {
+    const project = tempDir('askaway-project-');
+    const refused = await runCli(['hook', 'install', '--http', '--write'], {
+      cwd: project,
+      env: { ASKAWAY_URL: 'http://192.168.1.20:4417', ASKAWAY_DATA_DIR: tempDir() },
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('192.168.1.20 is private (192.168.0.0/16)');
+    expect(refused.stderr).toContain('Use the command hook instead');
+    expect(() => readFileSync(path.join(project, '.claude', 'settings.json'))).toThrow();
+  });
 });
