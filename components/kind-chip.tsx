@@ -21,10 +21,12 @@ export function KindChip({ view, header }: { view: InteractionView; header?: str
       </span>
     );
   }
+  // Claude Code's headers may be long (shortened here, whole in the title) or empty (the kind instead).
+  const text = (header ?? view.input.questions[0]?.header ?? '').trim() || t('question.chip');
   return (
-    <span className="chip" data-testid="chip">
+    <span className="chip" data-testid="chip" title={text}>
       <IconQuestion size={14} />
-      {header ?? view.input.questions[0]?.header}
+      <span className="chip__text">{text}</span>
     </span>
   );
 }

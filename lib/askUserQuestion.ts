@@ -15,11 +15,25 @@ export interface AskUserQuestionDisplayOption {
   recommended: boolean;
 }
 
+/** How the question is answered: pick options, type text, or give a number (Claude Code's extended kinds). */
+export type AskUserQuestionDisplayKind = 'choice' | 'text' | 'number';
+
 export interface AskUserQuestionDisplayQuestion {
   question: string;
   header: string;
+  kind: AskUserQuestionDisplayKind;
+  /** One helper line under the question (extended format); absent when empty. */
+  description?: string;
   options: AskUserQuestionDisplayOption[];
   multiSelect: boolean;
+  /** `text` questions: the empty box's placeholder. */
+  placeholder?: string;
+  /** `number` questions: the range, increment, starting value and unit. */
+  min?: number;
+  max?: number;
+  step?: number;
+  defaultValue?: number;
+  unit?: string;
   /** R9.4: a single-select question with any preview uses the side-by-side layout. */
   hasPreview: boolean;
   /** The free-text "Other" choice is always present; `label` is a stripped option's text, as placeholder. */
@@ -27,6 +41,8 @@ export interface AskUserQuestionDisplayQuestion {
 }
 
 export interface AskUserQuestionDisplayModel {
+  /** One heading above the questions (extended format). */
+  title?: string;
   questions: AskUserQuestionDisplayQuestion[];
   /** Answers and annotations already given (history), keyed by question text. */
   answers?: Record<string, string>;
@@ -63,33 +79,66 @@ function toOption(raw: unknown): AskUserQuestionDisplayOption | null {
   return option;
 }
 
-function toQuestion(raw: unknown): AskUserQuestionDisplayQuestion | null {
+const finite = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+function kindOf(raw: Record<string, unknown>): AskUserQuestionDisplayKind {
+  return raw.kind === 'text' || raw.kind === 'number' ? raw.kind : 'choice';
+}
+
+/** The number range of a `number` question; without a usable min < max it is read as a text question. */
+function numberFields(raw: Record<string, unknown>): Partial<AskUserQuestionDisplayQuestion> | null {
+  const min = finite(raw.min);
+  const max = finite(raw.max);
+  if (min === undefined || max === undefined || !(min < max)) return null;
+  const fields: Partial<AskUserQuestionDisplayQuestion> = { min, max };
+  const step = finite(raw.step);
+  const defaultValue = finite(raw.defaultValue);
+  if (step !== undefined && step > 0) fields.step = step;
+  if (defaultValue !== undefined && defaultValue >= min && defaultValue <= max) fields.defaultValue = defaultValue;
+  if (text(raw.unit) !== '') fields.unit = text(raw.unit);
+  return fields;
+}
+
+function toQuestion(raw: unknown, options: DisplayOptions): AskUserQuestionDisplayQuestion | null {
   if (!isRecord(raw)) return null;
   const question = text(raw.question);
   if (question === '') return null;
+  let kind = kindOf(raw);
+  const numbers = kind === 'number' ? numberFields(raw) : null;
+  if (kind === 'number' && numbers === null) kind = 'text';
   const seen = new Set<string>();
-  const options = (Array.isArray(raw.options) ? raw.options : []).flatMap((item) => {
-    const option = toOption(item);
-    if (option === null || seen.has(option.label)) return [];
-    seen.add(option.label);
-    return [option];
-  });
+  const choices =
+    kind !== 'choice'
+      ? []
+      : (Array.isArray(raw.options) ? raw.options : []).flatMap((item) => {
+          const option = toOption(item);
+          if (option === null || seen.has(option.label)) return [];
+          seen.add(option.label);
+          return [option];
+        });
   const customInput: AskUserQuestionDisplayQuestion['customInput'] = { enabled: true };
-  const last = options.at(-1);
-  // The contract forbids an Other option, but older data may have one: it becomes the typed-answer box.
-  if (last !== undefined && isCustomInputLabel(last.label)) {
-    options.pop();
+  const last = choices.at(-1);
+  // The strict contract forbids an Other option, but older data may have one: it becomes the typed-answer box.
+  // Claude Code allows one, so on its questions an option labelled "Other" stays an option to pick.
+  if (!options.keepOtherOptions && last !== undefined && isCustomInputLabel(last.label)) {
+    choices.pop();
     customInput.label = last.displayLabel;
   }
-  const multiSelect = raw.multiSelect === true;
-  return {
+  const multiSelect = kind === 'choice' && raw.multiSelect === true;
+  const display: AskUserQuestionDisplayQuestion = {
     question,
     header: text(raw.header),
-    options,
+    kind,
+    options: choices,
     multiSelect,
-    hasPreview: !multiSelect && options.some((option) => option.preview !== undefined),
+    hasPreview: !multiSelect && choices.some((option) => option.preview !== undefined),
     customInput,
+    ...(numbers ?? {}),
   };
+  if (text(raw.description) !== '') display.description = text(raw.description);
+  if (kind === 'text' && text(raw.placeholder) !== '') display.placeholder = text(raw.placeholder);
+  return display;
 }
 
 function stringRecord(value: unknown): Record<string, string> | undefined {
@@ -120,12 +169,17 @@ function parseRaw(raw: unknown): unknown {
   }
 }
 
+export interface DisplayOptions {
+  /** Claude Code's questions (R11.2): an option labelled "Other" is an ordinary option, not the typed-answer box. */
+  keepOtherOptions?: boolean;
+}
+
 /**
  * The display model of an AskUserQuestion input: the multi-question array or the
  * legacy single question (`question` + `options` at top level, options as strings
  * or `{label, description}`). Malformed input gives an `error` and no questions.
  */
-export function toAskUserQuestionDisplayModel(raw: unknown): AskUserQuestionDisplayModel {
+export function toAskUserQuestionDisplayModel(raw: unknown, options: DisplayOptions = {}): AskUserQuestionDisplayModel {
   try {
     const source = parseRaw(raw);
     if (!isRecord(source)) return { questions: [], error: 'AskUserQuestion input is not an object' };
@@ -136,13 +190,14 @@ export function toAskUserQuestionDisplayModel(raw: unknown): AskUserQuestionDisp
         : [];
     const seen = new Set<string>();
     const questions = rawQuestions.flatMap((item) => {
-      const question = toQuestion(item);
+      const question = toQuestion(item, options);
       // Answers are keyed by question text, so a repeated text could not be answered separately.
       if (question === null || seen.has(question.question)) return [];
       seen.add(question.question);
       return [question];
     });
     const model: AskUserQuestionDisplayModel = { questions };
+    if (text(source.title) !== '') model.title = text(source.title);
     const answers = stringRecord(source.answers);
     const annotations = annotationRecord(source.annotations);
     if (answers) model.answers = answers;

@@ -5,7 +5,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useMediaQuery, WIDE_QUERY } from '@/hooks/use-media-query';
 import { type InteractionResponse, type InteractionView } from '@/lib/contracts';
 import { submitResponse } from '@/lib/client/app-connection';
-import { buildAnswers, chooseOption, chooseOther, toDisplayQuestions } from '@/lib/client/question-model';
+import { buildAnswers, chooseOption, chooseOther, EMPTY_DRAFT, toDisplayModel } from '@/lib/client/question-model';
 import { type LocalAnswer } from '@/lib/client/store';
 import { Countdown } from '../countdown';
 import { AnswerSummary } from './answer-summary';
@@ -33,7 +33,8 @@ function isTyping(target: EventTarget | null): boolean {
 /** R9.3, R9.4, R9.11: stepped on a phone with a review, all at once on a wide screen. */
 export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
   const { t } = useI18n();
-  const questions = useMemo(() => toDisplayQuestions(view.input), [view.input]);
+  const model = useMemo(() => toDisplayModel(view.input, view.inputRules), [view.input, view.inputRules]);
+  const { questions, title } = model;
   const { drafts, setDraft, clear } = useDrafts(view.requestId, questions.length);
   const wide = useMediaQuery(WIDE_QUERY);
   const [step, setStep] = useState(0);
@@ -42,6 +43,8 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   const built = useMemo(() => buildAnswers(questions, drafts), [questions, drafts]);
   const touched = built.answeredCount > 0 || drafts.some((draft) => draft.skipped);
+  // A number that cannot be sent keeps the form from being sent (the field says why).
+  const ready = touched && built.invalid.length === 0;
   const count = questions.length;
   const stepped = !wide && count > 1;
   const reviewing = stepped && step >= count;
@@ -54,7 +57,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
     void submitResponse(view.requestId, response);
   };
   const submit = () => {
-    if (!touched) return;
+    if (!ready) return;
     const content =
       Object.keys(built.annotations).length > 0
         ? { answers: built.answers, annotations: built.annotations }
@@ -73,7 +76,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       const active = activeIndex(event.target);
       const question = questions[active];
       const draft = drafts[active];
-      if (!question || !draft || draft.skipped) return;
+      if (!question || !draft || draft.skipped || question.kind !== 'choice') return;
       const pick = Number(event.key) - 1;
       const option = question.options[pick];
       if (option) setDraft(active, chooseOption(question, draft, option.label));
@@ -89,8 +92,9 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
     )
       return;
     event.preventDefault();
-    if (stepped && !reviewing) goTo(step + 1);
-    else submit();
+    if (stepped && !reviewing) {
+      if (!built.invalid.includes(step)) goTo(step + 1);
+    } else submit();
   };
   const activeIndex = (target: EventTarget | null): number => {
     if (stepped) return Math.min(step, count - 1);
@@ -147,6 +151,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
             type="button"
             className="button button--primary button--grow"
             onClick={() => goTo(step + 1)}
+            disabled={built.invalid.includes(step)}
             data-testid="card.next"
           >
             {step === count - 1 ? t('card.review') : t('card.next')}
@@ -156,7 +161,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
             type="button"
             className="button button--primary button--grow"
             onClick={submit}
-            disabled={!touched}
+            disabled={!ready}
             data-testid="card.submit"
           >
             {t('card.submit')}
@@ -167,8 +172,18 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   );
 
   return (
-    <CardFrame view={view} menu={menu} actions={actions} srTitle={questions[0]?.question}>
+    <CardFrame
+      view={view}
+      menu={menu}
+      actions={actions}
+      srTitle={title === undefined ? questions[0]?.question : undefined}
+    >
       <div ref={top} className="card__form" onKeyDown={onKeyDown}>
+        {title === undefined ? null : (
+          <h1 className="card__title" data-testid="card.title">
+            {title}
+          </h1>
+        )}
         {refused ? <SendError message={refused.error} /> : null}
         {stepper}
         {reviewing ? (
@@ -189,7 +204,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
                 key={question.question}
                 question={question}
                 index={index}
-                draft={drafts[index] ?? { selected: [], otherSelected: false, otherText: '', note: '', skipped: false }}
+                draft={drafts[index] ?? EMPTY_DRAFT}
                 onChange={setDraft}
                 step={stepped ? t('card.step', { i: index + 1, n: count }) : undefined}
               />

@@ -4,7 +4,9 @@ import { useI18n } from '@/hooks/use-i18n';
 import { chooseOption, chooseOther, type DisplayQuestion, type QuestionDraft } from '@/lib/client/question-model';
 import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts';
 import { IconUndo } from '../icons';
+import { HeaderChip } from './header-chip';
 import { PreviewPane } from './preview-pane';
+import { TypedAnswer } from './typed-answer';
 
 interface Props {
   question: DisplayQuestion;
@@ -15,7 +17,7 @@ interface Props {
   step?: string;
 }
 
-/** One question: options as full-row targets, Other with its text box, note, skip (R9.3). */
+/** One question: options as full-row targets, Other with its text box (or a text/number box), note, skip (R9.3). */
 export const QuestionStep = memo(function QuestionStep({ question, index, draft, onChange, step }: Props) {
   const { t } = useI18n();
   const name = useId();
@@ -60,7 +62,7 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
                   </span>
                 ) : null}
               </span>
-              <span className="option__description">{option.description}</span>
+              {option.description === '' ? null : <span className="option__description">{option.description}</span>}
             </span>
           </label>
         );
@@ -83,7 +85,9 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
         />
         <span className="option__mark" aria-hidden="true" />
         <span className="option__body">
-          <span className="option__label">{t('question.other')}</span>
+          <span className="option__label">
+            {question.hasOtherLikeOption ? t('question.otherOwn') : t('question.other')}
+          </span>
         </span>
       </label>
       {draft.otherSelected ? (
@@ -111,10 +115,13 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
     >
       <legend className="question__legend">
         {step ? <span className="sr-only">{step}. </span> : null}
-        <span className="chip question__chip">{question.header}</span>
+        <HeaderChip header={question.header} />
         <span className="question__text">{question.question}</span>
+        {question.description ? <span className="question__description">{question.description}</span> : null}
       </legend>
-      {question.hasPreview ? (
+      {question.kind !== 'choice' ? (
+        <TypedAnswer question={question} draft={draft} onChange={update} />
+      ) : question.hasPreview ? (
         <div className="with-preview">
           {list}
           <PreviewPane option={previewOption} />
