@@ -33,7 +33,8 @@ function describe(view: InteractionView): string {
   switch (view.kind) {
     case 'question': {
       const [first, ...rest] = view.input.questions;
-      return `${first ? `[${first.header}] ${clip(first.question, 70)}` : 'question'}${rest.length > 0 ? ` (+${rest.length} more)` : ''}`;
+      const header = first?.header.trim() ? `[${clip(first.header, 24)}] ` : '';
+      return `${first ? `${header}${clip(first.question, 70)}` : 'question'}${rest.length > 0 ? ` (+${rest.length} more)` : ''}`;
     }
     case 'plan-approval':
       return 'plan approval';

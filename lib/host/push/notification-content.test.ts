@@ -36,6 +36,19 @@ describe('notification content', () => {
     });
   });
 
+  it('[R11.2][R14.2] a Claude Code question with an empty header is titled "Question"', () => {
+    const view: InteractionView = {
+      ...base,
+      kind: 'question',
+      inputRules: 'claude-code',
+      toolName: 'AskUserQuestion',
+      input: {
+        questions: [{ question: 'What is it about?', header: '', kind: 'text', options: [], multiSelect: false }],
+      },
+    };
+    expect(interactionPayload(view)).toMatchObject({ title: 'Question', body: 'What is it about?' });
+  });
+
   it('[R14.2] several questions say how many more; the project name joins the title', () => {
     const view: InteractionView = {
       ...base,

@@ -76,7 +76,8 @@ function describe(view: InteractionView): { title: string; lines: string[] } {
       const [first, ...rest] = view.input.questions;
       if (!first) return { title: `Question${project}`, lines: [asked] };
       const more = rest.length === 0 ? '' : `+${rest.length} more question${rest.length === 1 ? '' : 's'}`;
-      return { title: `${first.header.trim()}${project}`, lines: [first.question, more, asked] };
+      // Claude Code's questions may have an empty header.
+      return { title: `${first.header.trim() || 'Question'}${project}`, lines: [first.question, more, asked] };
     }
     case 'plan-approval':
       return {
