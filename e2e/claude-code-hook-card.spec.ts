@@ -103,7 +103,7 @@ const DECK = {
   ],
 };
 
-test("[R11.2] Claude Code's text and number questions, long header, empty description and an Other option", async ({
+test("[R11.5] Claude Code's text and number questions, long header, empty description and an Other option", async ({
   app,
   host,
 }, testInfo) => {

@@ -170,7 +170,7 @@ function parseRaw(raw: unknown): unknown {
 }
 
 export interface DisplayOptions {
-  /** Claude Code's questions (R11.2): an option labelled "Other" is an ordinary option, not the typed-answer box. */
+  /** Claude Code's questions (R11.5): an option labelled "Other" is an ordinary option, not the typed-answer box. */
   keepOtherOptions?: boolean;
 }
 

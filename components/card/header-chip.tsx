@@ -5,7 +5,7 @@ import { useI18n } from '@/hooks/use-i18n';
 
 /**
  * A question's header chip. Claude Code's questions may carry a header longer
- * than a chip fits (R11.2): it is shortened with an ellipsis, its full text is in
+ * than a chip fits (R11.5): it is shortened with an ellipsis, its full text is in
  * the title and, on a tap, shown whole. An empty header shows no chip at all.
  */
 export function HeaderChip({ header }: { header: string }) {

@@ -14,7 +14,7 @@ interface Props {
 const show = (value: number) => String(Number(value.toFixed(10)));
 
 /**
- * The answer box of Claude Code's extended kinds (R11.2): a text question gets a
+ * The answer box of Claude Code's extended kinds (R11.5): a text question gets a
  * labelled text area; a number question a field with the numeric keyboard, its
  * range and unit, − / + steps (the way to a negative number on keypads without a
  * minus key), and a message while the value cannot be sent.

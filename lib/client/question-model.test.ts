@@ -80,7 +80,7 @@ describe('question model', () => {
     expect(legacy[0]?.customLabel).toBe('Other');
   });
 
-  it('[R9.5][R11.2] on Claude Code questions an option labelled "Other" stays an option, and its label is the answer', () => {
+  it('[R9.5][R11.5] on Claude Code questions an option labelled "Other" stays an option, and its label is the answer', () => {
     const input = {
       questions: [
         {
@@ -106,7 +106,7 @@ describe('question model', () => {
     expect(buildAnswers([claude], [chooseOption(claude, EMPTY_DRAFT, 'Other')]).answers).toEqual({ 'Where?': 'Other' });
   });
 
-  it('[R2.9][R11.2] Claude Code multi-select answers JSON-quote a label holding ", " or a quote', () => {
+  it('[R2.9][R11.5] Claude Code multi-select answers JSON-quote a label holding ", " or a quote', () => {
     const [question] = toDisplayQuestions(
       {
         questions: [
@@ -129,7 +129,7 @@ describe('question model', () => {
     });
   });
 
-  it('[R11.2] text and number questions: typed answers, a title, a number in Claude Code form and in range', () => {
+  it('[R11.5] text and number questions: typed answers, a title, a number in Claude Code form and in range', () => {
     const model = toDisplayModel(
       {
         title: 'Before I build your deck',

@@ -25,7 +25,7 @@ const issues = (input: unknown) => {
 };
 
 describe('Claude Code question contract (hook path)', () => {
-  it('[R11.2][R2.2] accepts what Claude Code accepts and the strict contract refuses', () => {
+  it('[R11.5][R2.2] accepts what Claude Code accepts and the strict contract refuses', () => {
     const input = { questions: [choice()] };
     expect(issues(input)).toEqual([]);
     expect(AskUserQuestionInputSchema.safeParse(input).success).toBe(false);
@@ -33,7 +33,7 @@ describe('Claude Code question contract (hook path)', () => {
     expect(issues({ questions: [choice({ header: '', options: [{ label: 'A' }, { label: 'B' }] })] })).toEqual([]);
   });
 
-  it('[R11.2] the extended kinds follow Claude Code rules', () => {
+  it('[R11.5] the extended kinds follow Claude Code rules', () => {
     const text = { question: 'What is it about?', header: 'Topic', kind: 'text', placeholder: 'One line' };
     const number = { question: 'How many?', header: 'Count', kind: 'number', min: 1, max: 9, step: 1, unit: 'x' };
     expect(issues({ title: 'Before I start', questions: [text, number, choice({ kind: 'choice' })] })).toEqual([]);
@@ -72,7 +72,7 @@ describe('Claude Code question contract (hook path)', () => {
     ).toEqual(['questions.0.options.0.preview: Previews must not contain <script> or <style>']);
   });
 
-  it('[R11.2][R10.4] an interaction carries the rules its question input follows; the strict rules stay the default', () => {
+  it('[R11.5][R10.4] an interaction carries the rules its question input follows; the strict rules stay the default', () => {
     const base = {
       kind: 'question',
       requestId: 'r1',
@@ -89,7 +89,7 @@ describe('Claude Code question contract (hook path)', () => {
 });
 
 describe("Claude Code's multi-select join", () => {
-  it('[R2.9][R11.2] joins with ", " and JSON-quotes a label holding ", " or a double quote', () => {
+  it('[R2.9][R11.5] joins with ", " and JSON-quotes a label holding ", " or a double quote', () => {
     expect(joinClaudeCodeLabels(['Postgres', 'Redis'])).toBe('Postgres, Redis');
     expect(joinClaudeCodeLabels(['Tokyo, Japan', 'Paris'])).toBe('"Tokyo, Japan", Paris');
     expect(joinClaudeCodeLabels(['The "new" one'])).toBe('"The \\"new\\" one"');
@@ -98,7 +98,7 @@ describe("Claude Code's multi-select join", () => {
 });
 
 describe('number answers', () => {
-  it('[R11.2] are plain decimals within min..max, as Claude Code reads them', () => {
+  it('[R11.5] are plain decimals within min..max, as Claude Code reads them', () => {
     expect(normalizeNumberAnswer(' 12 ')).toBe('12');
     expect(normalizeNumberAnswer('+3')).toBe('3');
     expect(normalizeNumberAnswer('.5')).toBe('0.5');

@@ -11,7 +11,7 @@ import {
 } from './ask-user-question';
 
 /**
- * Claude Code's own AskUserQuestion, as it reaches the hook (R11.2). Askaway's
+ * Claude Code's own AskUserQuestion, as it reaches the hook (R11.2, R11.5). Askaway's
  * strict contract (ask-user-question.ts) stays for its MCP tool, where the model
  * can fix a refused call; on the hook path the call was already accepted by Claude
  * Code, so the phone must accept what Claude Code accepts — a header longer than

@@ -88,7 +88,7 @@ export type PermissionInput = z.infer<typeof PermissionInputSchema>;
 /**
  * Which contract a question's input follows. Absent: Askaway's strict
  * AskUserQuestion contract. `claude-code`: what Claude Code itself accepts, for
- * questions that come through its hook (R11.2); the remote then keeps an option
+ * questions that come through its hook (R11.5); the remote then keeps an option
  * labelled "Other" as an ordinary option and shows the extended kinds.
  */
 export const InputRulesSchema = z.enum(['askaway', CLAUDE_CODE_INPUT_RULES]);

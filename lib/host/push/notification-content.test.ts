@@ -36,7 +36,7 @@ describe('notification content', () => {
     });
   });
 
-  it('[R11.2][R14.2] a Claude Code question with an empty header is titled "Question"', () => {
+  it('[R11.5][R14.2] a Claude Code question with an empty header is titled "Question"', () => {
     const view: InteractionView = {
       ...base,
       kind: 'question',

@@ -31,7 +31,7 @@ const LENIENT = {
 };
 
 describe('Claude Code hook: questions Claude Code accepts', () => {
-  it('[R11.2][R9.5] a long header, an empty description and an "Other" option reach the phone as sent', async () => {
+  it('[R11.5][R9.5] a long header, an empty description and an "Other" option reach the phone as sent', async () => {
     const { question, run } = await ask(LENIENT);
     expect(question).toMatchObject({ kind: 'question', inputRules: 'claude-code', input: LENIENT });
     await phone().respond(question.requestId, {
@@ -49,7 +49,7 @@ describe('Claude Code hook: questions Claude Code accepts', () => {
     });
   });
 
-  it('[R11.2] extended kinds: a title, a text and a number question, answered from the phone', async () => {
+  it('[R11.5] extended kinds: a title, a text and a number question, answered from the phone', async () => {
     const extended = {
       title: 'Before I build your deck',
       questions: [
@@ -92,7 +92,7 @@ describe('Claude Code hook: questions Claude Code accepts', () => {
     });
   });
 
-  it('[R11.2][R10.4] a number answer outside min..max is refused by the host and changes nothing', async () => {
+  it('[R11.5][R10.4] a number answer outside min..max is refused by the host and changes nothing', async () => {
     const { question, run } = await ask({
       questions: [{ question: 'How many replicas?', header: 'Replicas', kind: 'number', min: 1, max: 5 }],
     });
@@ -111,7 +111,7 @@ describe('Claude Code hook: questions Claude Code accepts', () => {
     });
   });
 
-  it('[R11.2] a question kind Askaway cannot show goes back to the terminal, with a log line saying why', async () => {
+  it('[R11.5] a question kind Askaway cannot show goes back to the terminal, with a log line saying why', async () => {
     const body = payload('PreToolUse', 'AskUserQuestion', {
       questions: [{ question: 'When should it ship?', header: 'Date', kind: 'date' }],
     });
@@ -148,7 +148,7 @@ describe('Claude Code hook: multi-select answers as Claude Code joins them', () 
     ['both', ['Plain', 'Both, "quoted"'], 'Plain, "Both, \\"quoted\\""'],
     ['a comma, alone', ['Tokyo, Japan'], '"Tokyo, Japan"'],
     ['none of them', ['Plain'], 'Plain'],
-  ])('[R2.9][R11.2] labels with %s are quoted as Claude Code quotes them', async (_case, chosen, expected) => {
+  ])('[R2.9][R11.5] labels with %s are quoted as Claude Code quotes them', async (_case, chosen, expected) => {
     const { question, run } = await ask(multi);
     // A remote that joins the plain way gets the answer rewritten; the phone sends Claude Code's form already.
     await phone().respond(question.requestId, {
@@ -160,7 +160,7 @@ describe('Claude Code hook: multi-select answers as Claude Code joins them', () 
     });
   });
 
-  it('[R2.9][R11.2] an answer already in Claude Code form, or typed text, is passed on unchanged', async () => {
+  it('[R2.9][R11.5] an answer already in Claude Code form, or typed text, is passed on unchanged', async () => {
     for (const answer of ['"Tokyo, Japan", "The \\"new\\" one"', 'Somewhere warm, please']) {
       const { question, run } = await ask(multi);
       await phone().respond(question.requestId, {
@@ -198,7 +198,7 @@ describe('Claude Code hook: what the model reads when questions are skipped', ()
     ],
   };
 
-  it('[R4.4][R11.2] skipping everything allows with answers {} and tells the model it is not a rejection', async () => {
+  it('[R4.4][R11.5] skipping everything allows with answers {} and tells the model it is not a rejection', async () => {
     const { question, run } = await ask(two);
     await phone().respond(question.requestId, { action: 'accept', content: { answers: {} } });
     expect((await run).reply).toEqual({
@@ -212,7 +212,7 @@ describe('Claude Code hook: what the model reads when questions are skipped', ()
     });
   });
 
-  it('[R4.4][R11.2] a partial answer names the skipped question for the model', async () => {
+  it('[R4.4][R11.5] a partial answer names the skipped question for the model', async () => {
     const { question, run } = await ask(two);
     await phone().respond(question.requestId, {
       action: 'accept',

@@ -21,7 +21,7 @@ describe('addresses Claude Code refuses for HTTP hooks', () => {
     ['2002:c0a8:0114::1', 'private (192.168.0.0/16), inside an IPv6 address'],
     ['2002:7f00:1::', 'an IPv6 form of 127.0.0.1'],
     ['64:ff9b:1::1', 'local-use NAT64 (64:ff9b:1::/48)'],
-  ])('[R11.2][R12.1] %s is blocked: %s', (address, reason) => {
+  ])('[R11.6][R12.1] %s is blocked: %s', (address, reason) => {
     expect(blockedHookAddress(address)).toBe(reason);
   });
 
@@ -35,11 +35,11 @@ describe('addresses Claude Code refuses for HTTP hooks', () => {
     '100.128.0.1',
     '192.169.0.1',
     '2606:4700::1111',
-  ])('[R11.2][R12.1] %s is allowed (loopback or public)', (address) => {
+  ])('[R11.6][R12.1] %s is allowed (loopback or public)', (address) => {
     expect(blockedHookAddress(address)).toBeUndefined();
   });
 
-  it('[R11.2] a URL is checked by its host; a name by every address it resolves to', async () => {
+  it('[R11.6] a URL is checked by its host; a name by every address it resolves to', async () => {
     const resolve = (addresses: string[]) => () => Promise.resolve(addresses);
     const fail = () => Promise.reject(new Error('ENOTFOUND'));
     expect(await httpHookUrlProblem('http://127.0.0.1:4417')).toBeNull();

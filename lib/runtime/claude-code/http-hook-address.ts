@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
  * address outside the public internet, except loopback ("HTTP hook blocked: … is
  * not a public address. Loopback (127.0.0.1, ::1) is allowed for local dev.").
  * This mirrors its classification so `askaway hook install --http` never writes a
- * hook Claude Code would block.
+ * hook Claude Code would block (R11.6).
  */
 
 type Bytes = number[];

@@ -24,7 +24,7 @@ const OPTION_FIELDS = ['label', 'description', 'preview'] as const;
 
 /**
  * Claude Code's AskUserQuestion input reduced to the fields Claude Code defines
- * (R2.8, R11.2), for ClaudeCodeAskUserQuestionInputSchema, so a field Claude Code
+ * (R2.8, R11.5), for ClaudeCodeAskUserQuestionInputSchema, so a field Claude Code
  * adds later does not stop the question. Anything malformed is passed through for
  * the schema to name.
  */

@@ -78,7 +78,7 @@ describe('hook install', () => {
     expect((await runCli(['hook', 'install', '--bogus'])).code).toBe(2);
   });
 
-  it('[R11.2][R12.1] --http refuses a private host address Claude Code would block, and writes nothing', async () => {
+  it('[R11.6][R12.1] --http refuses a private host address Claude Code would block, and writes nothing', async () => {
     const project = tempDir('askaway-project-');
     const refused = await runCli(['hook', 'install', '--http', '--write'], {
       cwd: project,
