@@ -32,6 +32,7 @@ const config = [
   {
     ignores: [
       'node_modules/**',
+      '.cache/**',
       '.next/**',
       'out/**',
       'dist/**',

@@ -2,6 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 // `defaultBrowserType` cannot be set inside a project that already names its browser.
+const CLAUDE_CODE_SPECS = 'claude-code/**';
+
 const { defaultBrowserType: _mobileBrowser, ...pixel7 } = devices['Pixel 7'];
 const { defaultBrowserType: _desktopBrowser, ...desktopChrome } = devices['Desktop Chrome'];
 
@@ -25,7 +27,18 @@ export default defineConfig({
     serviceWorkers: 'block',
   },
   projects: [
-    { name: 'mobile', use: { ...pixel7, browserName: 'chromium' } },
-    { name: 'desktop', use: { ...desktopChrome, browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+    { name: 'mobile', testIgnore: CLAUDE_CODE_SPECS, use: { ...pixel7, browserName: 'chromium' } },
+    {
+      name: 'desktop',
+      testIgnore: CLAUDE_CODE_SPECS,
+      use: { ...desktopChrome, browserName: 'chromium', viewport: { width: 1280, height: 800 } },
+    },
+    // The real `claude` binary against a scripted model (e2e/claude-code/README.md); the phone is a Pixel 7.
+    {
+      name: 'claude-code',
+      testDir: './e2e/claude-code',
+      timeout: 60_000,
+      use: { ...pixel7, browserName: 'chromium' },
+    },
   ],
 });

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from './claude-binary';
+
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+/** The environment as spawn() types it (Next declares NODE_ENV required; Claude Code runs without it). */
+export function asProcessEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...env } as NodeJS.ProcessEnv;
+}
+
+/** A temporary project and HOME where Claude Code runs with Askaway's hooks, as a user sets them up. */
+export interface ClaudeProject {
+  dir: string;
+  home: string;
+  /** The whole environment Claude Code runs with (nothing leaks in from the test runner's). */
+  env: Record<string, string>;
+  settings(): Promise<unknown>;
+  remove(): Promise<void>;
+}
+
+export interface ClaudeProjectOptions {
+  modelUrl: string;
+  host: { url: string; token: string };
+  /** The hook's own `--timeout` (when it hands the question back to the terminal). */
+  hookTimeout?: string;
+  /** `hook install --all-tools`: every tool's permission prompt goes to the phone. */
+  allTools?: boolean;
+}
+
+function run(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: asProcessEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`askaway ${args.join(' ')} exited ${code}: ${output}`)),
+    );
+  });
+}
+
+export async function createClaudeProject(options: ClaudeProjectOptions): Promise<ClaudeProject> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'askaway-claude-'));
+  const home = path.join(root, 'home');
+  const dir = path.join(root, 'project');
+  await mkdir(home, { recursive: true });
+  await mkdir(dir, { recursive: true });
+  // Onboarding done; every other first-run dialog is left to Claude Code (the tmux tests answer them).
+  await writeFile(path.join(home, '.claude.json'), `${JSON.stringify({ hasCompletedOnboarding: true })}\n`);
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    TMPDIR: os.tmpdir(),
+    ANTHROPIC_BASE_URL: options.modelUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-api03-askaway-e2e-not-a-real-key-0000000000',
+    // Offline: no updater, no telemetry or error reports, no other traffic than the model.
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ASKAWAY_URL: options.host.url,
+    ASKAWAY_TOKEN: options.host.token,
+    ASKAWAY_DATA_DIR: path.join(root, 'askaway'),
+    NO_COLOR: '1',
+  };
+  const timeout = options.hookTimeout ? ` --timeout ${options.hookTimeout}` : '';
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook claude-code${timeout}`;
+  // Exactly what a user runs in their project (with the command pointing at this checkout's build).
+  await run(
+    ['hook', 'install', '--write', ...(options.allTools ? ['--all-tools'] : []), '--command', command],
+    dir,
+    env,
+  );
+  return {
+    dir,
+    home,
+    env,
+    settings: async () => JSON.parse(await readFile(path.join(dir, '.claude', 'settings.json'), 'utf8')) as unknown,
+    remove: () => rm(root, { recursive: true, force: true, maxRetries: 3 }),
+  };
+}

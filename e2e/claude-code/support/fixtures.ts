@@ -1,0 +1,75 @@
+// Playwright passes each fixture's value through a callback; it is named `provide` (not `use`) so
+// React's hook lint rule does not mistake it for React's `use`.
+import { test as base } from '@playwright/test';
+import { connectScriptedRemote, type ScriptedRemote } from '../../../lib/runtime/test-support/scripted-remote';
+import { startTestHost, type TestHost } from '../../support/host';
+import { AppPage } from '../../support/pages';
+import { locateClaudeBinary } from './claude-binary';
+import { createClaudeProject, type ClaudeProject } from './claude-project';
+import { startScriptedModel, type ScriptedConversation, type ScriptedModel } from './model-server';
+
+export interface Workspace {
+  model: ScriptedModel;
+  project: ClaudeProject;
+  /** Claude Code processes started here; stopped (SIGKILL if they linger) when the test ends. */
+  stoppers: (() => Promise<unknown>)[];
+}
+
+interface Fixtures {
+  /** The `claude` binary; the test is skipped (locally) or fails (CI) when it is not installed. */
+  claude: string;
+  host: TestHost;
+  /** A phone without a browser: a socket.io client on the host's '/remote'. */
+  remote: ScriptedRemote;
+  /** The real PWA in Chromium (a Pixel 7), paired with the host. */
+  phone: AppPage;
+  /** A scripted model and a project with Askaway's hooks installed, pointing at both. */
+  workspace: (
+    conversations: ScriptedConversation[],
+    options?: { hookTimeout?: string; allTools?: boolean },
+  ) => Promise<Workspace>;
+}
+
+export const test = base.extend<Fixtures>({
+  claude: async ({}, provide, testInfo) => {
+    const located = locateClaudeBinary();
+    if ('missing' in located) {
+      if (located.required) throw new Error(located.missing);
+      testInfo.skip(true, located.missing);
+      return;
+    }
+    await provide(located.binary);
+  },
+  host: async ({}, provide) => {
+    const host = await startTestHost();
+    await provide(host);
+    await host.stop();
+  },
+  remote: async ({ host }, provide) => {
+    const remote = await connectScriptedRemote(host.url, host.token);
+    await provide(remote);
+    remote.close();
+  },
+  phone: async ({ page, host }, provide) => {
+    const phone = new AppPage(page, host.url, host.token);
+    await phone.pair();
+    await provide(phone);
+  },
+  workspace: async ({ host }, provide) => {
+    const opened: Workspace[] = [];
+    await provide(async (conversations, options = {}) => {
+      const model = await startScriptedModel(conversations);
+      const project = await createClaudeProject({ modelUrl: model.url, host, ...options });
+      const workspace: Workspace = { model, project, stoppers: [] };
+      opened.push(workspace);
+      return workspace;
+    });
+    for (const { model, project, stoppers } of opened) {
+      await Promise.all(stoppers.map((stop) => stop()));
+      await model.close();
+      await project.remove();
+    }
+  },
+});
+
+export { expect } from '@playwright/test';
