@@ -155,3 +155,22 @@ test('[R11.2] the hook timeout hands the question back to the prompt and withdra
   expect(session.canUseTool.map((request) => request.toolName)).toEqual(['AskUserQuestion']);
   expect(result.content).toBe(claudeCodeSays.answered(`"${DB_QUESTION}"="SQLite"`));
 });
+
+test('[R11.2] the HTTP hook (hook install --http, loopback host) answers the same way', async ({
+  claude,
+  remote,
+  workspace,
+}) => {
+  const marker = 'E2E-http';
+  const ws = await workspace([{ marker, turns: [askUserQuestion('toolu_http', { questions: [dbQuestion] })] }], {
+    http: true,
+  });
+  expect(JSON.stringify(await ws.project.settings())).toContain('"type":"http"');
+  const session = runSdk(claude, ws, `${marker}: set up the service`);
+  const record = await onPhone(remote, session);
+  await remote.respond(record.requestId, { action: 'accept', content: { answers: { [DB_QUESTION]: 'SQLite' } } });
+
+  const result = await finish(session, ws, 'toolu_http');
+  expect(result.content).toBe(claudeCodeSays.answered(`"${DB_QUESTION}"="SQLite"`));
+  expect(session.canUseTool).toEqual([]);
+});

@@ -1,5 +1,14 @@
 import { expect, test } from './support/fixtures';
-import { askUserQuestion, choice, claudeCodeSays, DB_QUESTION, dbQuestion, finish, runSdk } from './support/scenarios';
+import {
+  askUserQuestion,
+  choice,
+  claudeCodeSays,
+  DB_QUESTION,
+  dbQuestion,
+  finish,
+  onPhone,
+  runSdk,
+} from './support/scenarios';
 
 // The whole path with the real PWA: Claude Code → hook → host → the card in Chromium → tap → Claude Code.
 
@@ -13,7 +22,7 @@ test('[R11.2] answered on the real card: single and multi-select (a label with a
   const stores = choice('Which stores should we support?', 'Stores', ['Postgres', 'SQLite, embedded', 'Redis'], true);
   const ws = await workspace([{ marker, turns: [askUserQuestion('toolu_pwa', { questions: [dbQuestion, stores] })] }]);
   const session = runSdk(claude, ws, `${marker}: set up the service`);
-  const record = await remote.next((pending) => pending.toolUseId === 'toolu_pwa', 30_000);
+  const record = await onPhone(remote, session);
 
   const card = await phone.openCard(record.requestId);
   await card.choose(0, 'Postgres');

@@ -45,7 +45,7 @@ test('[R7.3] evidence: Claude Code offers AskUserQuestion to the main agent only
     isError: true,
     content: expect.stringContaining('AskUserQuestion is not available inside subagents'),
   });
-  expect(remote.pending()).toEqual([]);
+  expect(remote.pending().filter((pending) => pending.sessionId === session.sessionId())).toEqual([]);
   expect(session.canUseTool).toEqual([]);
 });
 
@@ -70,7 +70,11 @@ test('[R7.3] a subagent permission prompt (--all-tools) reaches the phone labell
   target = path.join(ws.project.dir, 'db.conf');
   // Print mode asks the SDK host too; it keeps quiet so that the phone's answer is the one that counts.
   const session = runSdk(claude, ws, `${marker}: set up the service`, { answerAfterMs: 15_000 });
-  const record = await remote.next((pending) => pending.toolName === 'Write', 30_000);
+  // The subagent runs in the background: the main turn may end before its prompt reaches the phone.
+  const record = await remote.next(
+    (pending) => pending.sessionId === session.sessionId() && pending.toolName === 'Write',
+    30_000,
+  );
   expect(record.kind).toBe('permission');
   expect(record.origin).toMatchObject({
     kind: 'subagent',

@@ -28,6 +28,8 @@ export interface ClaudeProjectOptions {
   hookTimeout?: string;
   /** `hook install --all-tools`: every tool's permission prompt goes to the phone. */
   allTools?: boolean;
+  /** `hook install --http`: Claude Code POSTs to the host's hook endpoint instead of running a command. */
+  http?: boolean;
 }
 
 function run(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
@@ -76,11 +78,8 @@ export async function createClaudeProject(options: ClaudeProjectOptions): Promis
   const timeout = options.hookTimeout ? ` --timeout ${options.hookTimeout}` : '';
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook claude-code${timeout}`;
   // Exactly what a user runs in their project (with the command pointing at this checkout's build).
-  await run(
-    ['hook', 'install', '--write', ...(options.allTools ? ['--all-tools'] : []), '--command', command],
-    dir,
-    env,
-  );
+  const wiring = options.http ? ['--http'] : ['--command', command];
+  await run(['hook', 'install', '--write', ...(options.allTools ? ['--all-tools'] : []), ...wiring], dir, env);
   return {
     dir,
     home,

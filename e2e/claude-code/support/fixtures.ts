@@ -15,10 +15,13 @@ export interface Workspace {
   stoppers: (() => Promise<unknown>)[];
 }
 
+interface WorkerFixtures {
+  host: TestHost;
+}
+
 interface Fixtures {
   /** The `claude` binary; the test is skipped (locally) or fails (CI) when it is not installed. */
   claude: string;
-  host: TestHost;
   /** A phone without a browser: a socket.io client on the host's '/remote'. */
   remote: ScriptedRemote;
   /** The real PWA in Chromium (a Pixel 7), paired with the host. */
@@ -26,11 +29,11 @@ interface Fixtures {
   /** A scripted model and a project with Askaway's hooks installed, pointing at both. */
   workspace: (
     conversations: ScriptedConversation[],
-    options?: { hookTimeout?: string; allTools?: boolean },
+    options?: { hookTimeout?: string; allTools?: boolean; http?: boolean },
   ) => Promise<Workspace>;
 }
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, WorkerFixtures>({
   claude: async ({}, provide, testInfo) => {
     const located = locateClaudeBinary();
     if ('missing' in located) {
@@ -40,11 +43,15 @@ export const test = base.extend<Fixtures>({
     }
     await provide(located.binary);
   },
-  host: async ({}, provide) => {
-    const host = await startTestHost();
-    await provide(host);
-    await host.stop();
-  },
+  // One host per worker: every test matches its own interactions (by Claude Code session or tool use id).
+  host: [
+    async ({}, provide) => {
+      const host = await startTestHost();
+      await provide(host);
+      await host.stop();
+    },
+    { scope: 'worker' },
+  ],
   remote: async ({ host }, provide) => {
     const remote = await connectScriptedRemote(host.url, host.token);
     await provide(remote);

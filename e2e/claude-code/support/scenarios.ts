@@ -54,7 +54,7 @@ export function runSdk(
 export async function onPhone(
   remote: ScriptedRemote,
   session: SdkSession,
-  match?: (record: InteractionRecord) => boolean,
+  match: (record: InteractionRecord) => boolean = (record) => record.sessionId === session.sessionId(),
 ): Promise<InteractionRecord> {
   const ended = session.result.then((result) => {
     const asked = session.canUseTool.map((request) => `${request.toolName} ${JSON.stringify(request.input)}`);

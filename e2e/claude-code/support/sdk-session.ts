@@ -54,6 +54,8 @@ export interface SdkSession {
   result: Promise<SdkResult>;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stderr(): string;
+  /** Claude Code's session id (from its first message), the sessionId of the root's interactions. */
+  sessionId(): string | undefined;
   /** Answers a prompt now (unless Claude Code cancelled it or it was answered already). */
   answer(request: CanUseToolRequest, reply?: PermissionReply): void;
   /** Ends stdin (Claude Code then exits) and waits; SIGKILL if it does not within 10 s. */
@@ -157,6 +159,10 @@ export function startSdkSession(options: SdkSessionOptions): SdkSession {
     result,
     exit,
     stderr: () => stderr,
+    sessionId: () => {
+      const found = messages.find((message) => typeof message.session_id === 'string');
+      return found ? String(found.session_id) : undefined;
+    },
     answer,
     async close() {
       child.stdin.end();
