@@ -1,5 +1,7 @@
 import { expect, test } from './support/fixtures';
+import { type ScriptedTurn } from './support/model-server';
 import {
+  planFileIn,
   askUserQuestion,
   choice,
   claudeCodeSays,
@@ -37,4 +39,43 @@ test('[R11.2] answered on the real card: single and multi-select (a label with a
     claudeCodeSays.answered(`"${DB_QUESTION}"="Postgres", "${stores.question}"="Postgres, "SQLite, embedded""`),
   );
   await expect(phone.page.getByTestId('card.receipt-applied')).toContainText('Received by the agent');
+});
+
+test('[R3.7] a plan rejected on the real card: the model reads the feedback typed on the phone', async ({
+  claude,
+  phone,
+  remote,
+  workspace,
+}) => {
+  const marker = 'E2E-pwa-plan';
+  const write: ScriptedTurn = (request) => [
+    {
+      type: 'tool_use',
+      id: 'toolu_pwa_write',
+      name: 'Write',
+      input: { file_path: planFileIn(request), content: '# Plan\n\n1. Drop the **legacy** table' },
+    },
+  ];
+  const ws = await workspace([
+    { marker, turns: [write, [{ type: 'tool_use', id: 'toolu_pwa_plan', name: 'ExitPlanMode', input: {} }]] },
+  ]);
+  const session = runSdk(claude, ws, `${marker}: clean up`, {
+    args: ['--permission-mode', 'plan'],
+    answerAfterMs: 15_000,
+  });
+  const record = await onPhone(remote, session);
+
+  const card = await phone.openCard(record.requestId);
+  await expect(card.root.locator('strong', { hasText: 'legacy' })).toBeVisible();
+  await expect(phone.page.getByTestId('card.plan-file')).toContainText('.claude/plans/');
+  await phone.page.getByTestId('card.reject').click();
+  await phone.page.getByTestId('card.reject-dialog-reason').fill('keep the table, archive it instead');
+  await phone.page.getByTestId('card.reject-dialog-confirm').click();
+
+  const result = await finish(session, ws, 'toolu_pwa_plan');
+  expect(result).toMatchObject({
+    isError: true,
+    content: 'The user rejected the plan: keep the table, archive it instead',
+  });
+  expect(session.canUseTool[0]).toMatchObject({ cancelled: true, answered: false });
 });
