@@ -33,6 +33,7 @@ test('[R11.2] an answered single-select question reaches the model in Claude Cod
 
   const result = await finish(session, ws, 'toolu_single');
   expect(result).toMatchObject({ isError: false, content: claudeCodeSays.answered(`"${DB_QUESTION}"="Postgres"`) });
+  expect(ws.model.textsAfter('toolu_single')).toEqual([]);
   expect(session.canUseTool).toEqual([]);
 });
 
@@ -54,7 +55,7 @@ test('[R11.2] a multi-select answer with a comma in a label reads as a clean ans
   expect(result.content).toBe(claudeCodeSays.answered(`"${question.question}"="${joined}"`));
 });
 
-test('[R11.2] answered in part: only the answered question is listed; Claude Code does not name the skipped one', async ({
+test('[R11.2] answered in part: Claude Code lists the answer, the hook adds which question was skipped', async ({
   claude,
   remote,
   workspace,
@@ -69,6 +70,10 @@ test('[R11.2] answered in part: only the answered question is listed; Claude Cod
   const result = await finish(session, ws, 'toolu_partial');
   expect(result).toMatchObject({ isError: false, content: claudeCodeSays.answered(`"${DB_QUESTION}"="SQLite"`) });
   expect(result.content).not.toContain(CACHE_QUESTION);
+  // Claude Code's text does not say a question was skipped; the hook's additionalContext does.
+  expect(ws.model.textsAfter('toolu_partial')).toEqual([
+    `PreToolUse:AskUserQuestion hook additional context: The user skipped 1 of your 2 questions: "${CACHE_QUESTION}". Use your best judgment for those; skipping is not a rejection, and do not invent user preferences.`,
+  ]);
 });
 
 test('[R5.3] skipping every question reads as "did not answer", never as a rejection', async ({
@@ -87,6 +92,9 @@ test('[R5.3] skipping every question reads as "did not answer", never as a rejec
   const result = await finish(session, ws, 'toolu_skip');
   expect(result).toMatchObject({ isError: false, content: claudeCodeSays.skipped });
   expect(result.content).not.toMatch(/reject|declin|doesn't want/i);
+  expect(ws.model.textsAfter('toolu_skip')).toEqual([
+    'PreToolUse:AskUserQuestion hook additional context: The user did not answer any of your questions. Continue using your best judgment; do not treat this as a rejection or invent a user preference.',
+  ]);
 });
 
 test('[R3.7] a decline with a reason reaches the model as an error carrying the reason', async ({
@@ -101,13 +109,14 @@ test('[R3.7] a decline with a reason reaches the model as an error carrying the 
   await remote.respond(record.requestId, { action: 'decline', message: 'not now, ask after the release' });
 
   const result = await finish(session, ws, 'toolu_decline');
+  expect(result.content).toBe(
+    'PreToolUse:AskUserQuestion hook error: AskUserQuestion was declined: not now, ask after the release',
+  );
   expect(result.isError).toBe(true);
-  expect(result.content).toContain('not now, ask after the release');
-  expect(result.content).toMatch(/declined/);
   expect(session.canUseTool).toEqual([]);
 });
 
-test('[R11.2] a question Claude Code accepts but our MCP contract refuses (long header, empty description) reaches the phone', async ({
+test('[R11.2] a question Claude Code accepts but our MCP contract refuses (long header, empty description, an option labelled Other) reaches the phone', async ({
   claude,
   remote,
   workspace,
@@ -120,15 +129,16 @@ test('[R11.2] a question Claude Code accepts but our MCP contract refuses (long 
     options: [
       { label: 'Postgres', description: '' },
       { label: 'SQLite', description: 'A file' },
+      { label: 'Other', description: 'Whatever the team already runs' },
     ],
   };
   const ws = await workspace([{ marker, turns: [askUserQuestion('toolu_lenient', { questions: [question] })] }]);
   const session = runSdk(claude, ws, `${marker}: set up the service`);
   const record = await onPhone(remote, session);
-  await remote.respond(record.requestId, { action: 'accept', content: { answers: { [DB_QUESTION]: 'Postgres' } } });
+  await remote.respond(record.requestId, { action: 'accept', content: { answers: { [DB_QUESTION]: 'Other' } } });
 
   const result = await finish(session, ws, 'toolu_lenient');
-  expect(result.content).toBe(claudeCodeSays.answered(`"${DB_QUESTION}"="Postgres"`));
+  expect(result.content).toBe(claudeCodeSays.answered(`"${DB_QUESTION}"="Other"`));
   expect(session.canUseTool).toEqual([]);
 });
 

@@ -54,7 +54,7 @@ test('streams a scripted tool call as Messages API events, the input split acros
   expect(model.requests).toMatchObject([{ conversation: 'E2E-model', turn: 0, toolNames: ['AskUserQuestion'] }]);
 });
 
-test('records tool results, ends a conversation past its script with "done", answers side calls with "OK"', async () => {
+test('records tool results and what follows them, ends a conversation past its script with "done", answers side calls with "OK"', async () => {
   const history = [
     { role: 'user', content: [{ type: 'text', text: 'E2E-model: go' }] },
     { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_m', name: 'AskUserQuestion', input: {} }] },
@@ -62,6 +62,7 @@ test('records tool results, ends a conversation past its script with "done", ans
       role: 'user',
       content: [{ type: 'tool_result', tool_use_id: 'toolu_m', content: [{ type: 'text', text: 'answered' }] }],
     },
+    { role: 'system', content: [{ type: 'text', text: 'hook additional context' }] },
   ];
   const done = await (await post({ tools, messages: history })).json();
   expect(done).toMatchObject({ content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' });
@@ -71,6 +72,7 @@ test('records tool results, ends a conversation past its script with "done", ans
     content: 'answered',
     isError: false,
   });
+  expect(model.textsAfter('toolu_m')).toEqual(['hook additional context']);
 
   // A title or summary request quotes the prompt but carries no tools: a side call.
   const side = await (await post({ messages: [{ role: 'user', content: 'Title for: E2E-model: go' }] })).json();

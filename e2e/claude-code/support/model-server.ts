@@ -49,6 +49,11 @@ export interface ScriptedModel {
   /** Every distinct tool_result Claude Code sent, in order. */
   toolResults(): ToolResult[];
   toolResult(toolUseId: string): ToolResult | undefined;
+  /**
+   * What else the model read with that tool result: the text of the messages after it, up to the next
+   * assistant turn (e.g. a hook's additionalContext, which Claude Code sends as a system message).
+   */
+  textsAfter(toolUseId: string): string[];
   close(): Promise<void>;
 }
 
@@ -220,6 +225,18 @@ export async function startScriptedModel(conversations: ScriptedConversation[]):
     requests,
     toolResults,
     toolResult: (toolUseId) => toolResults().find((result) => result.toolUseId === toolUseId),
+    textsAfter(toolUseId) {
+      for (const { body } of requests) {
+        const at = body.messages.findIndex((message) =>
+          blocksOf(message.content).some((block) => block.type === 'tool_result' && block.tool_use_id === toolUseId),
+        );
+        if (at === -1) continue;
+        const after = body.messages.slice(at + 1);
+        const end = after.findIndex((message) => message.role === 'assistant');
+        return (end === -1 ? after : after.slice(0, end)).map((message) => textOf(message.content)).filter(Boolean);
+      }
+      return [];
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
