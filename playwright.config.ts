@@ -1,9 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
-// `defaultBrowserType` cannot be set inside a project that already names its browser.
+// The Claude Code specs run in their own project only (below).
 const CLAUDE_CODE_SPECS = 'claude-code/**';
 
+// `defaultBrowserType` cannot be set inside a project that already names its browser.
 const { defaultBrowserType: _mobileBrowser, ...pixel7 } = devices['Pixel 7'];
 const { defaultBrowserType: _desktopBrowser, ...desktopChrome } = devices['Desktop Chrome'];
 
