@@ -16,5 +16,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    globalSetup: ['lib/runtime/test-support/cli-bundle.global-setup.ts'],
   },
 });

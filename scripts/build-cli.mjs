@@ -2,40 +2,17 @@
 // so the published package installs one runtime dependency instead of ~180 packages and starts from one file.
 // better-sqlite3 stays external: it is a native addon, built or downloaded for the user's Node at install time.
 // The licenses of the bundled packages go to dist/THIRD-PARTY-LICENSES.txt, which ships with the bundle.
-import { build } from 'esbuild';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundleCli } from './cli-bundle.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(import.meta.dirname, '..');
 const outfile = path.join(root, 'dist', 'cli.js');
+const metafile = await bundleCli(outfile);
 
-/** Installed with the package (package.json "dependencies"), so never bundled. */
-const RUNTIME_DEPENDENCIES = ['better-sqlite3'];
-/** Optional native speed-ups that ws tries to require and does without. */
-const OPTIONAL_NATIVE = ['bufferutil', 'utf-8-validate'];
-
-const result = await build({
-  entryPoints: [path.join(root, 'bin', 'cli.ts')],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: [...RUNTIME_DEPENDENCIES, ...OPTIONAL_NATIVE],
-  // Bundled CommonJS packages call require() for Node built-ins, which an ES module does not have.
-  banner: {
-    js: "import { createRequire as __askawayCreateRequire } from 'node:module';\nconst require = __askawayCreateRequire(import.meta.url);",
-  },
-  legalComments: 'none',
-  sourcemap: true,
-  metafile: true,
-  logLevel: 'warning',
-});
-
-const packages = bundledPackages(result.metafile);
+const packages = bundledPackages(metafile);
 await writeFile(path.join(root, 'dist', 'THIRD-PARTY-LICENSES.txt'), await licenseText(packages));
-const { bytes } = Object.values(result.metafile.outputs).find((output) => output.entryPoint) ?? { bytes: 0 };
+const { bytes } = Object.values(metafile.outputs).find((output) => output.entryPoint) ?? { bytes: 0 };
 console.log(`Built dist/cli.js (${Math.round(bytes / 1024)} KiB, ${packages.length} bundled packages)`);
 
 /** The package folders (node_modules/<name> or node_modules/@scope/<name>, possibly nested) the bundle took code from. */

@@ -1,8 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-const CLI = path.join(ROOT, 'bin', 'cli.ts');
+import { cliCommand } from '../../runtime/test-support/run-cli';
 
 export interface CliProcess {
   child: ChildProcess;
@@ -14,10 +11,11 @@ export interface CliProcess {
 
 const running = new Set<ChildProcess>();
 
-/** Runs `askaway <args>` from source, as `npx tsx bin/cli.ts` would, without npx's extra process. */
+/** Runs `askaway <args>` as one real process (the CLI bundled from the current sources). */
 export function runCli(args: string[], env: Record<string, string> = {}): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: ROOT,
+  const cli = cliCommand(args);
+  const child = spawn(cli.command, cli.args, {
+    cwd: cli.cwd,
     env: { ...process.env, ASKAWAY_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,21 +1,20 @@
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Host } from '../../host';
 import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
 import { callAskUserQuestion, describeMcpContract, TWO_QUESTIONS } from '../test-support/mcp-scenarios';
+import { cliCommand } from '../test-support/run-cli';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const CLIENT = { name: 'stdio-test-client', version: '1.2.3' };
 
 function stdioClient(env: Record<string, string>): { client: Client; transport: StdioClientTransport } {
+  const cli = cliCommand(['mcp']);
   const transport = new StdioClientTransport({
-    command: TSX,
-    args: [path.join(ROOT, 'bin/cli.ts'), 'mcp'],
+    command: cli.command,
+    args: cli.args,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    cwd: ROOT,
+    cwd: cli.cwd,
     stderr: 'pipe',
   });
   return { client: new Client(CLIENT), transport };

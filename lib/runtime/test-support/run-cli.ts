@@ -1,10 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { type Writable } from 'node:stream';
+import { inject } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const CLI = path.join(ROOT, 'bin/cli.ts');
+
+/**
+ * `node` and its arguments for `askaway <args>`: the CLI bundled from the current sources by
+ * cli-bundle.global-setup.ts, the same build as dist/cli.js, one process with no compiler in it.
+ */
+export function cliCommand(args: readonly string[]): { command: string; args: string[]; cwd: string } {
+  return { command: process.execPath, args: [inject('askawayCli'), ...args], cwd: ROOT };
+}
 
 export interface CliRun {
   code: number | null;
@@ -12,14 +19,15 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `askaway <args>` from source as a real process, with `stdin` piped in. */
+/** Runs `askaway <args>` as a real process, with `stdin` piped in. */
 export function runCli(
   args: readonly string[],
   options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], {
-      cwd: options.cwd ?? ROOT,
+    const cli = cliCommand(args);
+    const child = spawn(cli.command, cli.args, {
+      cwd: options.cwd ?? cli.cwd,
       env: { NODE_ENV: 'test', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -39,13 +47,11 @@ export interface SpawnedCli {
   stdout: () => string;
 }
 
-/**
- * Starts `askaway <args>` from source in ONE process (node --import tsx, no tsx wrapper
- * process), so signals sent to `child` reach the CLI itself.
- */
+/** Starts `askaway <args>` in ONE process (no wrapper), so signals sent to `child` reach the CLI itself. */
 export function spawnCli(args: readonly string[], env: Record<string, string>): SpawnedCli {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: ROOT,
+  const cli = cliCommand(args);
+  const child = spawn(cli.command, cli.args, {
+    cwd: cli.cwd,
     env: { NODE_ENV: 'test', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
