@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCustomInputLabel, toAskUserQuestionDisplayModel } from './askUserQuestion';
+import { expectItem } from './core/test-support/expect-item';
 
 const modern = {
   questions: [
@@ -60,7 +61,7 @@ describe('toAskUserQuestionDisplayModel', () => {
     });
     expect(model.questions).toHaveLength(1);
     expect(model.questions[0]).toMatchObject({ question: 'Deploy now?', header: '', multiSelect: false });
-    expect(model.questions[0]?.options.map((o) => [o.label, o.description])).toEqual([
+    expect(expectItem(model.questions, 0).options.map((o) => [o.label, o.description])).toEqual([
       ['Yes', ''],
       ['Later', ''],
       ['Never', 'n'],
@@ -79,20 +80,26 @@ describe('toAskUserQuestionDisplayModel', () => {
     'free-text answer',
     'Please specify',
   ])('[R9.5] turns a last option %j into the custom-input box', (label) => {
-    const model = toAskUserQuestionDisplayModel({ question: 'Q?', options: ['A', 'B', label] });
-    expect(model.questions[0]?.options.map((o) => o.label)).toEqual(['A', 'B']);
-    expect(model.questions[0]?.customInput).toEqual({ enabled: true, label });
+    const question = expectItem(
+      toAskUserQuestionDisplayModel({ question: 'Q?', options: ['A', 'B', label] }).questions,
+      0,
+    );
+    expect(question.options.map((o) => o.label)).toEqual(['A', 'B']);
+    expect(question.customInput).toEqual({ enabled: true, label });
   });
 
   it('[R9.5] only strips the last option and leaves look-alike words alone', () => {
     expect(
-      toAskUserQuestionDisplayModel({ question: 'Q?', options: ['Other', 'B'] }).questions[0]?.options,
+      expectItem(toAskUserQuestionDisplayModel({ question: 'Q?', options: ['Other', 'B'] }).questions, 0).options,
     ).toHaveLength(2);
     for (const label of ['Another database', 'Customize later', 'Mother'])
       expect(isCustomInputLabel(label)).toBe(false);
-    const model = toAskUserQuestionDisplayModel({ question: 'Q?', options: ['A', 'Another database'] });
-    expect(model.questions[0]?.options).toHaveLength(2);
-    expect(model.questions[0]?.customInput).toEqual({ enabled: true });
+    const question = expectItem(
+      toAskUserQuestionDisplayModel({ question: 'Q?', options: ['A', 'Another database'] }).questions,
+      0,
+    );
+    expect(question.options).toHaveLength(2);
+    expect(question.customInput).toEqual({ enabled: true });
   });
 
   it('[R9.5] accepts a JSON string and drops broken or duplicate parts', () => {
@@ -107,7 +114,7 @@ describe('toAskUserQuestionDisplayModel', () => {
       }),
     );
     expect(model.questions).toHaveLength(1);
-    expect(model.questions[0]?.options.map((o) => o.label)).toEqual(['x']);
+    expect(expectItem(model.questions, 0).options.map((o) => o.label)).toEqual(['x']);
     expect(model.error).toBe('Some questions could not be shown');
   });
 

@@ -44,8 +44,13 @@ describe('AskUserQuestionInputSchema', () => {
 
   it('[R2.1] rejects duplicate question texts with a refinement error', () => {
     const issues = issuesOf(AskUserQuestionInputSchema, { questions: [question('Same?'), question('Same?')] });
-    expect(issues).toEqual([expect.objectContaining({ code: 'custom', path: ['questions', 1, 'question'] })]);
-    expect(issues[0]?.message).toContain('unique');
+    expect(issues).toEqual([
+      expect.objectContaining({
+        code: 'custom',
+        path: ['questions', 1, 'question'],
+        message: expect.stringContaining('unique'),
+      }),
+    ]);
   });
 
   it('[R2.2] limits the header to the chip width', () => {
@@ -53,7 +58,7 @@ describe('AskUserQuestionInputSchema', () => {
     expect(ASK_USER_QUESTION_TOOL_CHIP_WIDTH).toBe(12);
     expect(AskUserQuestionInputSchema.safeParse({ questions: [question('Q?', { header: ok })] }).success).toBe(true);
     const issues = issuesOf(AskUserQuestionInputSchema, { questions: [question('Q?', { header: `${ok}y` })] });
-    expect(issues[0]?.path).toEqual(['questions', 0, 'header']);
+    expect(issues[0]).toHaveProperty('path', ['questions', 0, 'header']);
     expect(AskUserQuestionInputSchema.safeParse({ questions: [question('Q?', { header: '  ' })] }).success).toBe(false);
   });
 
@@ -64,7 +69,7 @@ describe('AskUserQuestionInputSchema', () => {
       AskUserQuestionInputSchema.safeParse(withOptions(['A', 'B', 'C', 'D', 'E'].map((l) => option(l)))).success,
     ).toBe(false);
     const dup = issuesOf(AskUserQuestionInputSchema, withOptions([option('A'), option('A')]));
-    expect(dup[0]?.message).toContain('unique within a question');
+    expect(dup[0]).toHaveProperty('message', expect.stringContaining('unique within a question'));
     expect(
       AskUserQuestionInputSchema.safeParse(withOptions([option('A'), { label: 'B', description: ' ' }])).success,
     ).toBe(false);
@@ -87,7 +92,7 @@ describe('AskUserQuestionInputSchema', () => {
 
   it('[R2.5] defaults multiSelect to false at runtime but requires it in the provider schema', () => {
     const parsed = AskUserQuestionInputSchema.parse({ questions: [question('Q?')] });
-    expect(parsed.questions[0]?.multiSelect).toBe(false);
+    expect(parsed.questions[0]).toHaveProperty('multiSelect', false);
     const schema = askUserQuestionProviderJsonSchema() as {
       properties: {
         questions: { items: { required: string[]; properties: Record<string, { description?: string }> } };
@@ -144,7 +149,7 @@ describe('AskUserQuestionInputSchema', () => {
   it('[R2.6] rejects an invalid preview through the schema at its path', () => {
     const options = [option('A', { preview: '<script>x</script>' }), option('B')];
     const issues = issuesOf(AskUserQuestionInputSchema, { questions: [question('Q?', { options })] });
-    expect(issues[0]?.path).toEqual(['questions', 0, 'options', 0, 'preview']);
+    expect(issues[0]).toHaveProperty('path', ['questions', 0, 'options', 0, 'preview']);
   });
 
   it('[R2.7] accepts metadata.source and nothing else in metadata', () => {

@@ -6,6 +6,7 @@ import {
   withSubagentInteractionBroker,
 } from './subagent-interaction-broker';
 import { type PermissionBrokerPort, type PermissionRequest } from './tool-types';
+import { expectItem } from './test-support/expect-item';
 
 function recordingBroker() {
   const seen: PermissionRequest[] = [];
@@ -51,7 +52,7 @@ describe('subagent interaction broker', () => {
       signal,
     });
     expect(seen[0]).toMatchObject({ sessionId: 'root-session', requestId: 'r1', toolName: 'AskUserQuestion' });
-    expect(seen[0]?.origin).toEqual({
+    expect(expectItem(seen, 0).origin).toEqual({
       kind: 'subagent',
       label: 'planner',
       path: ['planner'],
@@ -68,7 +69,7 @@ describe('subagent interaction broker', () => {
     const { port, seen } = recordingBroker();
     const origin: InteractionOrigin = { kind: 'root', label: 'main', path: [], depth: 0 };
     await withSubagentInteractionBroker(port, child).requestPermission(request({ origin }));
-    expect(seen[0]?.origin).toBe(origin);
+    expect(expectItem(seen, 0).origin).toBe(origin);
   });
 
   it('[R7.2] stacked wrappers: outermost sessionId wins, innermost origin wins', async () => {
@@ -76,8 +77,8 @@ describe('subagent interaction broker', () => {
     const childBroker = withSubagentInteractionBroker(port, child);
     const grandchildBroker = withSubagentInteractionBroker(childBroker, grandchild);
     await grandchildBroker.requestPermission(request());
-    expect(seen[0]?.sessionId).toBe('root-session');
-    expect(seen[0]?.origin).toMatchObject({
+    expect(expectItem(seen, 0).sessionId).toBe('root-session');
+    expect(expectItem(seen, 0).origin).toMatchObject({
       label: 'planner › db-expert',
       path: ['planner', 'db-expert'],
       depth: 2,

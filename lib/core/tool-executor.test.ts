@@ -10,6 +10,7 @@ import {
   type ToolDefinition,
   ToolExecutionError,
 } from './tool-types';
+import { expectItem } from './test-support/expect-item';
 
 function broker(answer: (request: PermissionRequest) => BrokerResult | Promise<BrokerResult>) {
   const requests: PermissionRequest[] = [];
@@ -87,7 +88,7 @@ describe('executeToolCall with AskUserQuestion', () => {
       sessionId: 's',
       broker: port,
     });
-    expect(requests[0]?.input).toEqual(input);
+    expect(expectItem(requests, 0).input).toEqual(input);
   });
 
   it('[R3.5] never runs the handler without answers: broker allow → recoverable error', async () => {
@@ -100,7 +101,7 @@ describe('executeToolCall with AskUserQuestion', () => {
       recoverable: true,
     });
     expect(handler).toHaveBeenCalledTimes(1);
-    expect(handler.mock.results[0]?.type).toBe('throw');
+    expect(expectItem(handler.mock.results, 0).type).toBe('throw');
   });
 
   it('[R3.5] a modify without answers (legacy approve) also fails recoverably', async () => {

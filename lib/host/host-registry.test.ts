@@ -3,6 +3,7 @@ import { type InteractionOrigin, type InteractionRequest } from '../contracts';
 import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
 import { permissionRequest, questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from './test-support/test-host';
+import { expectItem } from '../core/test-support/expect-item';
 
 afterEach(async () => {
   closeAllClients();
@@ -207,6 +208,6 @@ describe('host registry over real sockets', () => {
       origin,
     });
     const late = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'laptop' });
-    expect(late.snapshots[0]?.pending[0]).toMatchObject({ sessionId: 'session-root', origin });
+    expect(expectItem(late.snapshots, 0).pending[0]).toMatchObject({ sessionId: 'session-root', origin });
   });
 });

@@ -3,6 +3,7 @@ import { type HostEvent } from '../contracts';
 import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
 import { questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from './test-support/test-host';
+import { expectItem } from '../core/test-support/expect-item';
 
 afterEach(async () => {
   closeAllClients();
@@ -39,7 +40,7 @@ describe('remotes racing and resuming', () => {
     expect(fromPhone.resolution.clientResponseId).toBe(winner);
 
     await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1));
-    expect(runtime.resolved[0]?.resolution).toEqual(fromPhone.resolution);
+    expect(expectItem(runtime.resolved, 0).resolution).toEqual(fromPhone.resolution);
     const resolvedEvents = host.registry.readSince(0, 100).filter((event) => event.type === 'interaction.resolved');
     expect(resolvedEvents).toHaveLength(1);
   });
@@ -51,14 +52,14 @@ describe('remotes racing and resuming', () => {
     const laptop = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'laptop' });
     await runtime.socket.emitWithAck('announce', questionRequest());
     await vi.waitFor(() => expect(phone.events.length).toBeGreaterThanOrEqual(2));
-    const lastSeq = Math.max(phone.snapshots[0]?.seq ?? 0, ...seqs(phone.events));
+    const lastSeq = Math.max(expectItem(phone.snapshots, 0).seq, ...seqs(phone.events));
     phone.socket.disconnect();
 
     // While the phone is away: new questions, an answer from the laptop, a preference change.
     const missed = [questionRequest(), questionRequest(), questionRequest()];
     for (const request of missed) await runtime.socket.emitWithAck('announce', request);
     await laptop.socket.emitWithAck('respond', {
-      requestId: missed[0]?.requestId,
+      requestId: expectItem(missed, 0).requestId,
       clientResponseId: 'laptop-1',
       response: { action: 'accept', content: { answers: {} } },
     });
@@ -89,12 +90,12 @@ describe('remotes racing and resuming', () => {
     const head = host.registry.projection.seq;
     const current = await connectRemote(host.url, TEST_TOKEN, { lastSeq: head });
     await vi.waitFor(() => expect(current.batches).toHaveLength(1));
-    expect(current.batches[0]?.events).toEqual([]);
+    expect(expectItem(current.batches, 0).events).toEqual([]);
     expect(current.snapshots).toEqual([]);
     const fromOtherLog = await connectRemote(host.url, TEST_TOKEN, { lastSeq: head + 50 });
     await vi.waitFor(() => expect(fromOtherLog.snapshots).toHaveLength(1));
-    expect(fromOtherLog.snapshots[0]?.seq).toBe(head);
-    expect(fromOtherLog.snapshots[0]?.pending).toHaveLength(1);
+    expect(expectItem(fromOtherLog.snapshots, 0).seq).toBe(head);
+    expect(expectItem(fromOtherLog.snapshots, 0).pending).toHaveLength(1);
   });
 
   it('[R9.2] snapshot:get answers with the current snapshot', async () => {

@@ -8,6 +8,7 @@ import {
   createInteractionBroker,
   type InteractionTransport,
 } from './interaction-broker';
+import { expectItem } from '../core/test-support/expect-item';
 
 const questions = {
   questions: [
@@ -81,7 +82,7 @@ describe('createInteractionBroker end to end with the executor', () => {
       requestId: 'req-1',
     });
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
-    expect(fake.announces[0]?.request).toMatchObject({
+    expect(expectItem(fake.announces, 0).request).toMatchObject({
       kind: 'question',
       requestId: 'req-1',
       protocolRequestId: 'proto-1',
@@ -98,7 +99,7 @@ describe('createInteractionBroker end to end with the executor', () => {
       content:
         'User has answered your questions: "Which DB?"="SQLite", "Cache?"="Redis". You can now continue with the user\'s answers in mind.',
     });
-    expect(fake.announces[0]?.signal.aborted).toBe(true);
+    expect(expectItem(fake.announces, 0).signal.aborted).toBe(true);
   });
 
   it('[R4.3][R6.4] an auto-resolution (accept with answers {}) gives the best-judgment text', async () => {
@@ -164,14 +165,14 @@ describe('createInteractionBroker end to end with the executor', () => {
       toolName: 'Bash',
       input: { command: 'ls' },
     });
-    fake.announces[0]?.resolve({
+    expectItem(fake.announces, 0).resolve({
       requestId: 'other',
       response: { action: 'accept' },
       resolvedBy: 'user',
       resolvedAt: '2030-01-01T00:00:00.000Z',
     });
     await vi.advanceTimersByTimeAsync(1_000);
-    fake.announces[1]?.resolve({ nonsense: true } as unknown as InteractionResolution);
+    expectItem(fake.announces, 1).resolve({ nonsense: true } as unknown as InteractionResolution);
     await vi.advanceTimersByTimeAsync(1_000);
     fake.respond({ action: 'accept' }, 2);
     await expect(pending).resolves.toEqual({ decision: 'allow' });
@@ -189,7 +190,7 @@ describe('createInteractionBroker end to end with the executor', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(fake.withdrawn).toEqual([{ requestId: 'req-a', reason: 'The tool call was aborted' }]);
-    expect(fake.announces[0]?.signal.aborted).toBe(true);
+    expect(expectItem(fake.announces, 0).signal.aborted).toBe(true);
   });
 
   it('rejects input that does not fit the interaction kind, without announcing', async () => {
@@ -214,7 +215,7 @@ describe('createInteractionBroker end to end with the executor', () => {
       input: { plan: '1. do it' },
     });
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
-    expect(fake.announces[0]?.request.kind).toBe('plan-approval');
+    expect(expectItem(fake.announces, 0).request.kind).toBe('plan-approval');
     fake.respond({ action: 'decline', message: 'add tests' });
     await expect(plan).resolves.toEqual({ decision: 'deny', message: 'The user rejected the plan: add tests' });
   });
@@ -236,7 +237,7 @@ describe('createInteractionBroker end to end with the executor', () => {
       broker,
     });
     await vi.waitFor(() => expect(fake.announces).toHaveLength(1));
-    expect(fake.announces[0]?.request).toMatchObject({
+    expect(expectItem(fake.announces, 0).request).toMatchObject({
       sessionId: 'root',
       origin: {
         kind: 'subagent',

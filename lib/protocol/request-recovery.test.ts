@@ -4,6 +4,7 @@ import {
   INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,
   withInteractionRequestRecovery,
 } from './request-recovery';
+import { expectItem } from '../core/test-support/expect-item';
 
 interface Call {
   id: string;
@@ -46,17 +47,17 @@ describe('withInteractionRequestRecovery', () => {
     await vi.advanceTimersByTimeAsync(1);
     await vi.advanceTimersByTimeAsync(2000);
     expect(calls.map((c) => c.id)).toEqual(['p1', 'p2', 'p3', 'p4']);
-    calls[0]?.resolve('done');
+    expectItem(calls, 0).resolve('done');
     await expect(pending).resolves.toBe('done');
   });
 
   it('[R8.1] a rejecting send (transient disconnect) does not end the loop', async () => {
     const { calls, send } = controllableSend();
     const pending = withInteractionRequestRecovery(send, { newProtocolRequestId: ids(), intervalMs: 500 });
-    calls[0]?.reject(new Error('disconnected'));
+    expectItem(calls, 0).reject(new Error('disconnected'));
     await vi.advanceTimersByTimeAsync(500);
     expect(calls).toHaveLength(2);
-    calls[1]?.resolve('answered via p2');
+    expectItem(calls, 1).resolve('answered via p2');
     await expect(pending).resolves.toBe('answered via p2');
   });
 
@@ -79,10 +80,10 @@ describe('withInteractionRequestRecovery', () => {
     const pending = withInteractionRequestRecovery(send, { newProtocolRequestId: ids() });
     await vi.advanceTimersByTimeAsync(2000);
     expect(calls).toHaveLength(3);
-    calls[1]?.resolve('second');
+    expectItem(calls, 1).resolve('second');
     await expect(pending).resolves.toBe('second');
     expect(calls.map((c) => c.signal.aborted)).toEqual([true, true, true]);
-    calls[2]?.resolve('late');
+    expectItem(calls, 2).resolve('late');
     await vi.advanceTimersByTimeAsync(5000);
     expect(send).toHaveBeenCalledTimes(3);
     expect(vi.getTimerCount()).toBe(0);
@@ -97,7 +98,7 @@ describe('withInteractionRequestRecovery', () => {
       `p${calls.length - 1}`,
       `p${calls.length}`,
     ]);
-    calls.at(-1)?.resolve('answered');
+    expectItem(calls, calls.length - 1).resolve('answered');
     await expect(pending).resolves.toBe('answered');
   });
 
@@ -127,7 +128,7 @@ describe('withInteractionRequestRecovery', () => {
     const { calls, send } = controllableSend();
     const pending = withInteractionRequestRecovery(send);
     const outcome = expect(pending).rejects.toBeInstanceOf(FatalInteractionError);
-    calls[0]?.reject(new FatalInteractionError('invalid request'));
+    expectItem(calls, 0).reject(new FatalInteractionError('invalid request'));
     await outcome;
     await vi.advanceTimersByTimeAsync(3000);
     expect(send).toHaveBeenCalledTimes(1);
@@ -138,7 +139,7 @@ describe('withInteractionRequestRecovery', () => {
     const pending = withInteractionRequestRecovery(send, { intervalMs: -5 });
     await vi.advanceTimersByTimeAsync(1000);
     expect(calls).toHaveLength(2);
-    calls[0]?.resolve('ok');
+    expectItem(calls, 0).resolve('ok');
     await expect(pending).resolves.toBe('ok');
   });
 });

@@ -3,6 +3,7 @@ import webpush from 'web-push';
 import { PushPayloadSchema, type PushShowPayload } from '../../contracts';
 import { decryptWebPush, makeSubscription, startRecordingServer, verifyVapid } from './test-helpers';
 import { createWebPushSender } from './web-push-sender';
+import { expectItem } from '../../core/test-support/expect-item';
 
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -56,7 +57,8 @@ describe('web push sender', () => {
     const { server, keys, send, stored } = await setup();
     await send(stored, payload);
     const stranger = { ...makeSubscription(keys.subscription.endpoint), auth: keys.auth };
-    expect(() => decryptWebPush(server.requests[0]?.body ?? Buffer.alloc(0), stranger)).toThrow();
+    const body = expectItem(server.requests, 0).body;
+    expect(() => decryptWebPush(body, stranger)).toThrow();
   });
 
   it.each([404, 410])('[R14.5] reports %i as an expired subscription', async (status) => {

@@ -8,6 +8,7 @@ import { tempDir } from '../test-support/test-host';
 import { type EventStore } from './event-store';
 import { MemoryEventStore } from './memory-event-store';
 import { SqliteEventStore } from './sqlite-event-store';
+import { expectItem } from '../../core/test-support/expect-item';
 
 const at = '2026-01-01T00:00:00.000Z';
 const pref = (enabled: boolean): NewHostEvent => ({
@@ -106,7 +107,7 @@ describe('[R10.2] SQLite log across restarts', () => {
     expect(after.history).toEqual(before.history);
     expect(after.preferences.askUserQuestionAutoResolutionEnabled).toBe(true);
     expect(after.pending.map((view) => view.requestId)).toEqual([waiting.requestId]);
-    expect(after.history[0]?.deliveredAt).toBeDefined();
+    expect(expectItem(after.history, 0).deliveredAt).toBeDefined();
   });
 
   it('[R10.2] refuses a corrupt database file with a clear error and leaves it untouched', () => {

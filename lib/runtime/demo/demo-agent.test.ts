@@ -3,6 +3,7 @@ import { interactionKindForTool, InteractionRequestSchema } from '../../contract
 import { startRuntimeTestServer, type RuntimeTestServer } from '../test-support/runtime-test-server';
 import { startDemoAgent, type DemoAgent } from './demo-agent';
 import { DEMO_STORY } from './story';
+import { expectItem } from '../../core/test-support/expect-item';
 
 const TOKEN = 'demo-token';
 let server: RuntimeTestServer | undefined;
@@ -69,7 +70,7 @@ describe('demo agent', () => {
     });
     await vi.waitFor(() => expect(lines.join('\n')).toContain('User answered some questions and skipped 2'));
     await vi.waitFor(() => expect(firstAnnounces(target)).toHaveLength(4));
-    expect(firstAnnounces(target)[3]?.input).toMatchObject({ questions: [{ header: 'Admin card' }] });
+    expect(expectItem(firstAnnounces(target), 3).input).toMatchObject({ questions: [{ header: 'Admin card' }] });
   });
 
   it('stop() withdraws pending questions and disconnects', async () => {
