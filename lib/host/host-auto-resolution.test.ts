@@ -5,16 +5,27 @@ import { SqliteEventStore } from './store/sqlite-event-store';
 import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
 import { permissionRequest, questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
+import { expectItem } from '../core/test-support/expect-item';
 
 afterEach(async () => {
+  vi.useRealTimers();
   closeAllClients();
   await closeAllHosts();
 });
 
-const FIRE_WAIT = { timeout: 6_000, interval: 50 };
+const FIRE_WAIT = { timeout: 6_000, interval: 20 };
+
+/**
+ * Fake time for the host's deadline timer and clock, installed before the host starts so both use it.
+ * It still runs with real time (sockets keep working); a test jumps it to a deadline.
+ */
+function fakeHostClock(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+}
 
 describe('auto-resolution (R6)', () => {
   it('[R6.4][R6.3] resolves a question as accept with answers {} at its absolute deadline, and logs it', async () => {
+    fakeHostClock();
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const remote = await connectRemote(host.url, TEST_TOKEN);
@@ -28,9 +39,11 @@ describe('auto-resolution (R6)', () => {
       throw new Error(`unexpected ack ${JSON.stringify(ack)}`);
     const { deadlineAt, scheduledAt } = ack.autoResolution;
     expect(Date.parse(deadlineAt) - Date.parse(scheduledAt)).toBe(1_500);
+    expect(runtime.resolved).toEqual([]);
 
+    vi.advanceTimersByTime(1_500);
     await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1), FIRE_WAIT);
-    const resolution = runtime.resolved[0]?.resolution;
+    const resolution = expectItem(runtime.resolved, 0).resolution;
     expect(resolution).toMatchObject({ resolvedBy: 'auto', response: { action: 'accept', content: { answers: {} } } });
     expect(Date.parse(resolution?.resolvedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(deadlineAt));
     const logged = host.registry.readSince(0, 100).filter((event) => event.type === 'interaction.resolved');
@@ -134,6 +147,7 @@ describe('auto-resolution (R6)', () => {
   });
 
   it('[R6.3][R6.4] a future deadline survives a restart unchanged and fires on time', async () => {
+    fakeHostClock();
     const dataDir = tempDir();
     const first = await startTestHost({ dataDir });
     first.registry.updatePreferences({
@@ -149,6 +163,8 @@ describe('auto-resolution (R6)', () => {
     const after = await runtime.socket.emitWithAck('announce', { ...request, protocolRequestId: 'fresh' });
     expect(before).toMatchObject({ ok: true, status: 'pending', autoResolution: { status: 'scheduled' } });
     expect(after).toEqual(before);
+    expect(runtime.resolved).toEqual([]);
+    vi.advanceTimersByTime(3_000);
     await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1), FIRE_WAIT);
     expect(runtime.resolved[0]).toMatchObject({ protocolRequestId: 'fresh', resolution: { resolvedBy: 'auto' } });
   });

@@ -8,10 +8,11 @@ import { SqliteEventStore } from './store/sqlite-event-store';
 import { closeAllClients, connectRemote, connectRuntime, type RuntimeClient } from './test-support/clients';
 import { questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
+import { waitForIo } from './test-support/wait-for-io';
 
 const STALE_AFTER_MS = 1_500;
-const FAST = { staleAfterMs: STALE_AFTER_MS, staleSweepIntervalMs: 100 };
-const WAIT = { timeout: 8_000, interval: 50 };
+const SWEEP_MS = 100;
+const FAST = { staleAfterMs: STALE_AFTER_MS, staleSweepIntervalMs: SWEEP_MS };
 
 const stops: (() => void)[] = [];
 afterEach(async () => {
@@ -21,20 +22,31 @@ afterEach(async () => {
   await closeAllHosts();
 });
 
-/** What a waiting runtime does (R8.1): re-announce with a fresh protocol id, here every 200 ms. */
-function keepAnnouncing(runtime: RuntimeClient, request: InteractionRequest): () => void {
-  let count = 0;
-  const timer = setInterval(() => {
-    count += 1;
-    runtime.emit(
-      'announce',
-      { ...request, protocolRequestId: `${request.protocolRequestId}-${count}` },
-      () => undefined,
-    );
-  }, 200);
-  const stop = () => clearInterval(timer);
-  stops.push(stop);
-  return stop;
+/**
+ * The host's clock and its sweep run on fake time (sockets stay real): the window passes in an instant,
+ * and every sweep sees the 100 ms since the last one, as on an awake host.
+ */
+function fakeHostClock(): void {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+}
+
+let announceCount = 0;
+
+/**
+ * Lets `ms` of host time pass one sweep at a time. Each runtime in `alive` keeps waiting meanwhile:
+ * it re-announces with a fresh protocol id (R8.1) after every sweep, and the host has it before the next.
+ */
+async function elapse(ms: number, ...alive: [RuntimeClient, InteractionRequest][]): Promise<void> {
+  for (let passed = 0; passed < ms; passed += SWEEP_MS) {
+    vi.advanceTimersByTime(SWEEP_MS);
+    for (const [runtime, request] of alive) {
+      announceCount += 1;
+      await runtime.emitWithAck('announce', {
+        ...request,
+        protocolRequestId: `${request.protocolRequestId}-${announceCount}`,
+      });
+    }
+  }
 }
 
 const withdrawnEvent = (events: readonly HostEvent[], requestId: string) =>
@@ -42,6 +54,7 @@ const withdrawnEvent = (events: readonly HostEvent[], requestId: string) =>
 
 describe('stale interactions (runtime died without withdrawing)', () => {
   it('[R8.1][R10.2] withdraws a question whose runtime stopped announcing, logs it, and tells remotes', async () => {
+    fakeHostClock();
     const host = await startTestHost(FAST);
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const remote = await connectRemote(host.url, TEST_TOKEN);
@@ -49,7 +62,10 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     const announcedAt = Date.now();
     await runtime.socket.emitWithAck('announce', request);
 
-    await vi.waitFor(() => expect(withdrawnEvent(remote.events, request.requestId)).toBeDefined(), WAIT);
+    await elapse(STALE_AFTER_MS - SWEEP_MS);
+    expect(host.registry.projection.get(request.requestId)?.status).toBe('pending');
+    await elapse(SWEEP_MS);
+    await waitForIo(() => expect(withdrawnEvent(remote.events, request.requestId)).toBeDefined());
     expect(withdrawnEvent(remote.events, request.requestId)).toMatchObject({
       reason: 'The agent stopped waiting (no contact for 1.5 seconds)',
     });
@@ -67,6 +83,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
   });
 
   it('[R8.1] keeps a question whose runtime keeps announcing, even across a reconnect', async () => {
+    fakeHostClock();
     const host = await startTestHost(FAST);
     const first = await connectRuntime(host.url, TEST_TOKEN, 'alive');
     const silentRuntime = await connectRuntime(host.url, TEST_TOKEN, 'dead');
@@ -75,25 +92,25 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     const silent = questionRequest();
     await first.socket.emitWithAck('announce', alive);
     await silentRuntime.socket.emitWithAck('announce', silent);
-    let stopAlive = keepAnnouncing(first.socket, alive);
 
     // Announced together: had `alive` gone quiet it would be swept in the same pass as `silent`.
-    await vi.waitFor(() => expect(withdrawnEvent(remote.events, silent.requestId)).toBeDefined(), WAIT);
+    await elapse(STALE_AFTER_MS, [first.socket, alive]);
+    await waitForIo(() => expect(withdrawnEvent(remote.events, silent.requestId)).toBeDefined());
     expect(host.registry.projection.get(alive.requestId)?.status).toBe('pending');
 
-    // The runtime drops and comes back on a new socket, still within the window.
-    stopAlive();
+    // The runtime drops for half the window and comes back on a new socket.
     first.socket.disconnect();
+    await elapse(STALE_AFTER_MS / 2);
     const again = await connectRuntime(host.url, TEST_TOKEN, 'alive');
-    stopAlive = keepAnnouncing(again.socket, alive);
     const secondRound = questionRequest();
     await silentRuntime.socket.emitWithAck('announce', secondRound);
-    await vi.waitFor(() => expect(withdrawnEvent(remote.events, secondRound.requestId)).toBeDefined(), WAIT);
+    await elapse(STALE_AFTER_MS, [again.socket, alive]);
+    await waitForIo(() => expect(withdrawnEvent(remote.events, secondRound.requestId)).toBeDefined());
     expect(host.registry.projection.get(alive.requestId)?.status).toBe('pending');
 
     // Once it stops announcing for good, it goes too.
-    stopAlive();
-    await vi.waitFor(() => expect(withdrawnEvent(remote.events, alive.requestId)).toBeDefined(), WAIT);
+    await elapse(STALE_AFTER_MS);
+    await waitForIo(() => expect(withdrawnEvent(remote.events, alive.requestId)).toBeDefined());
   });
 
   it('[R8.1][R10.2] after a restart, restored questions get the full window to be re-announced', async () => {
@@ -109,6 +126,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     offline.stop();
     store.close();
 
+    fakeHostClock();
     const restartedAt = Date.now();
     const host = await startTestHost({ dataDir, ...FAST });
     expect(
@@ -122,9 +140,11 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     expect(await runtime.socket.emitWithAck('announce', { ...kept, protocolRequestId: 'after-restart' })).toMatchObject(
       { status: 'pending' },
     );
-    keepAnnouncing(runtime.socket, kept);
 
-    await vi.waitFor(() => expect(withdrawnEvent(remote.events, abandoned.requestId)).toBeDefined(), WAIT);
+    await elapse(STALE_AFTER_MS - SWEEP_MS, [runtime.socket, kept]);
+    expect(host.registry.projection.get(abandoned.requestId)?.status).toBe('pending');
+    await elapse(SWEEP_MS, [runtime.socket, kept]);
+    await waitForIo(() => expect(withdrawnEvent(remote.events, abandoned.requestId)).toBeDefined());
     const withdrawnAt = Date.parse(host.registry.projection.get(abandoned.requestId)?.withdrawnAt ?? '');
     expect(withdrawnAt).toBeGreaterThanOrEqual(restartedAt + STALE_AFTER_MS);
     expect(host.registry.projection.get(kept.requestId)?.status).toBe('pending');

@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PUSH_SUMMARY_TAG, type PushPayload, type PushShowPayload } from '../../contracts';
+import { waitForIo } from '../test-support/wait-for-io';
 import { pushFixture, type PushFixture } from './push-fixture';
+import { expectItem } from '../../core/test-support/expect-item';
 
 let fixture: PushFixture | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await fixture?.close();
   fixture = undefined;
 });
@@ -48,7 +51,7 @@ describe('PushService: one notification per new interaction', () => {
     f.subscribe('phone');
     f.ask();
     await vi.waitFor(() => expect(f.endpoint.requests).toHaveLength(1));
-    const headers = f.endpoint.requests[0]?.headers;
+    const headers = expectItem(f.endpoint.requests, 0).headers;
     expect(headers?.['content-encoding']).toBe('aes128gcm');
     expect(headers?.urgency).toBe('high');
     expect(Number(headers?.ttl)).toBeGreaterThan(0);
@@ -118,22 +121,29 @@ describe('PushService: bursts and rate limit', () => {
   });
 
   it('[R14.4] past the per-device limit the rest waits for room, then arrives as one summary', async () => {
+    // The throttle's timers and clock on fake time: the 1.5 s window passes when the test says so.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     fixture = await pushFixture({ collapseWindowMs: 10, rateLimitMax: 2, rateLimitWindowMs: 1_500 });
     const f = fixture;
     f.subscribe('phone');
     f.ask({ header: 'First' });
-    await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(1));
+    vi.advanceTimersByTime(10);
+    await waitForIo(() => expect(shows(f.received('phone'))).toHaveLength(1));
     f.ask({ header: 'Second' });
-    await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(2));
+    vi.advanceTimersByTime(10);
+    await waitForIo(() => expect(shows(f.received('phone'))).toHaveLength(2));
     f.ask({ header: 'Third' });
     f.ask({ header: 'Fourth' });
+    vi.advanceTimersByTime(10);
     // Both are held: the device had its two notifications this window.
-    await vi.waitFor(() =>
-      expect(f.service.throttleState('phone')).toMatchObject({ queued: 2, timerPending: true, sentInWindow: 2 }),
-    );
+    expect(f.service.throttleState('phone')).toMatchObject({ queued: 2, timerPending: true, sentInWindow: 2 });
+    await f.service.idle();
     expect(shows(f.received('phone'))).toHaveLength(2);
 
-    await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(3), { timeout: 5_000 });
+    vi.advanceTimersByTime(1_500 - 30);
+    expect(f.service.throttleState('phone')).toMatchObject({ queued: 2, timerPending: true });
+    vi.advanceTimersByTime(30);
+    await waitForIo(() => expect(shows(f.received('phone'))).toHaveLength(3));
     expect(shows(f.received('phone'))[2]).toMatchObject({ tag: PUSH_SUMMARY_TAG, title: '4 questions waiting' });
   });
 });
