@@ -1,33 +1,38 @@
 import { errorMessage } from '../lib/contracts';
-import { askCommand } from './commands/ask';
-import { hookCommand } from './commands/hook';
-import { mcpCommand } from './commands/mcp';
-import { startCommand } from './commands/start';
 import { type CliCommand } from './commands/types';
 
-/** Every subcommand; adding one is one line here. */
-const COMMANDS: readonly CliCommand[] = [startCommand, mcpCommand, hookCommand, askCommand];
+/**
+ * Every subcommand, loaded only when it runs: `askaway hook` runs on each question Claude Code asks, and
+ * should not first initialize the host (socket.io server, Web Push, the MCP SDK). Adding one is one line here.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
+  start: () => import('./commands/start').then((module) => module.startCommand),
+  mcp: () => import('./commands/mcp').then((module) => module.mcpCommand),
+  hook: () => import('./commands/hook').then((module) => module.hookCommand),
+  ask: () => import('./commands/ask').then((module) => module.askCommand),
+};
 
 const USAGE_EXIT = 2;
 
-function usage(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
-  const lines = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
+async function usage(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const width = Math.max(...commands.map((command) => command.name.length));
+  const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
   return `Usage: askaway <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun \`askaway <command> --help\` for a command's options.\n`;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage());
+    process.stdout.write(await usage());
     return name === undefined ? USAGE_EXIT : 0;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
-    process.stderr.write(`askaway: unknown command "${name}"\n\n${usage()}`);
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    process.stderr.write(`askaway: unknown command "${name}"\n\n${await usage()}`);
     return USAGE_EXIT;
   }
-  return command.run(rest);
+  return (await load()).run(rest);
 }
 
 main(process.argv.slice(2)).then(
