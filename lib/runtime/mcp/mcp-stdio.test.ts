@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { type Host } from '../../host';
 import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
-import { callAskUserQuestion, describeMcpContract, TWO_QUESTIONS } from '../test-support/mcp-scenarios';
+import { describeMcpContract } from '../test-support/mcp-scenarios';
 import { cliCommand } from '../test-support/run-cli';
 
 const CLIENT = { name: 'stdio-test-client', version: '1.2.3' };
@@ -36,21 +36,3 @@ afterAll(async () => {
 });
 
 describeMcpContract('stdio', () => ({ host, client }), CLIENT);
-
-describe('askaway mcp (stdio)', () => {
-  it('[R11.1] with no host running, a call is an error result saying how to start it', async () => {
-    const gone = await startTestHost();
-    const url = gone.url;
-    await gone.close();
-    const stdio = stdioClient({ ASKAWAY_URL: url, ASKAWAY_TOKEN: 'whatever', ASKAWAY_DATA_DIR: tempDir() });
-    await stdio.client.connect(stdio.transport);
-    try {
-      const result = await callAskUserQuestion(stdio.client, TWO_QUESTIONS);
-      expect(result.isError).toBe(true);
-      expect(result.text).toContain(`Askaway host is not reachable at ${url}`);
-      expect(result.text).toContain('askaway start');
-    } finally {
-      await stdio.client.close();
-    }
-  }, 30_000);
-});
