@@ -36,7 +36,7 @@ for (const theme of ['light', 'dark'] as const) {
     await app.openCard(ids.multiId);
     await app.card().choose(0, 'MySQL');
     await app.card().other(2, 'jot');
-    if (await page.getByTestId('card.next').isVisible()) await page.getByTestId('card.next').click();
+    await app.card().toReview();
     await expectNoViolations(page, 'card multi / review');
     await page.getByTestId('card.menu').click();
     await page.getByTestId('card.decline').click();

@@ -41,7 +41,7 @@ for (const theme of ['light', 'dark'] as const) {
     await shot('card-multi');
     await app.card().choose(1, 'Search');
     await app.card().other(2, 'jot');
-    if (await page.getByTestId('card.next').isVisible()) await page.getByTestId('card.next').click();
+    await app.card().toReview();
     await shot('card-review');
     await app.openCard(ids.planId);
     await expect(page.locator('.markdown h1')).toBeVisible();

@@ -64,6 +64,9 @@ export class InboxPage {
   }
 }
 
+/** The app's wide-screen breakpoint (WIDE_QUERY in hooks/use-media-query.ts): below it, cards step. */
+const WIDE_MIN_WIDTH = 900;
+
 /** The question card; hides whether it is stepped (phone) or all-at-once (desktop). */
 export class CardPage {
   constructor(readonly page: Page) {}
@@ -74,6 +77,10 @@ export class CardPage {
   get receipt(): Locator {
     return this.page.getByTestId('card.receipt');
   }
+  /** The review a stepped card ends with (its answer list inside shares the test id). */
+  get review(): Locator {
+    return this.page.locator('section[data-testid="card.review"]');
+  }
   question(index: number): Locator {
     return this.page.locator(`[data-testid="card.question"][data-index="${index}"]`);
   }
@@ -81,11 +88,45 @@ export class CardPage {
     return this.question(index).locator(`[data-testid="card.option"][data-label="${label.replaceAll('"', '\\"')}"]`);
   }
 
-  /** On a phone only the current question is on screen; step forward until it is. */
+  /**
+   * Whether this card must show one question at a time: on a screen narrower than the app's 900 px
+   * breakpoint, when it asks more than one (R9.3, R9.4). Decided from the viewport and what was asked,
+   * never from what the card happens to show, so a card laid out the wrong way fails the test.
+   */
+  async stepped(): Promise<boolean> {
+    const width = this.page.viewportSize()?.width;
+    if (width === undefined) throw new Error('the page has no fixed viewport');
+    if (width >= WIDE_MIN_WIDTH) return false;
+    const requestId = await this.root.getAttribute('data-request-id');
+    const count = await this.page.evaluate((id) => {
+      const view = id === null ? undefined : window.__askaway?.state.host.interactions.get(id);
+      const input: unknown = view?.input;
+      const questions = typeof input === 'object' && input !== null && 'questions' in input ? input.questions : [];
+      return Array.isArray(questions) ? questions.length : 0;
+    }, requestId);
+    return count > 1;
+  }
+
+  /** The step a stepped card is on (its question count when on the review), from the stepper's marks. */
+  private async currentStep(): Promise<{ step: number; count: number }> {
+    const stepper = this.page.getByTestId('card.step');
+    await expect(stepper).toBeVisible();
+    const marks = await stepper
+      .locator('.stepper__bar > span')
+      .evaluateAll((spans) => spans.map((span) => span.getAttribute('data-current') === 'true'));
+    const step = marks.indexOf(true);
+    return { step: step < 0 ? marks.length : step, count: marks.length };
+  }
+
+  /** Brings question `index` on screen: a stepped card steps there (back or forward), a wide one shows all. */
   async show(index: number): Promise<Locator> {
     const question = this.question(index);
-    for (let guard = 0; guard < 5 && !(await question.isVisible()); guard += 1) {
-      await this.page.getByTestId('card.next').click();
+    if (await this.stepped()) {
+      const { step } = await this.currentStep();
+      const button = this.page.getByTestId(index < step ? 'card.back' : 'card.next');
+      for (let moves = Math.abs(index - step); moves > 0; moves -= 1) await button.click();
+    } else {
+      await expect(this.page.getByTestId('card.next')).toHaveCount(0);
     }
     await expect(question).toBeVisible();
     return question;
@@ -113,13 +154,22 @@ export class CardPage {
     await question.getByTestId('card.skip').click();
   }
 
+  /** A stepped card steps on to its review; a wide card has none, its submit button is already there. */
+  async toReview(): Promise<void> {
+    if (await this.stepped()) {
+      const { step, count } = await this.currentStep();
+      for (let moves = count - step; moves > 0; moves -= 1) await this.page.getByTestId('card.next').click();
+      await expect(this.review).toBeVisible();
+    } else {
+      await expect(this.review).toHaveCount(0);
+    }
+    await expect(this.page.getByTestId('card.submit')).toBeVisible();
+  }
+
   /** Steps to the review (phone) and submits. */
   async submit(): Promise<void> {
-    const submit = this.page.getByTestId('card.submit');
-    for (let guard = 0; guard < 6 && !(await submit.isVisible()); guard += 1) {
-      await this.page.getByTestId('card.next').click();
-    }
-    await submit.click();
+    await this.toReview();
+    await this.page.getByTestId('card.submit').click();
   }
 
   async skipAll(): Promise<void> {
