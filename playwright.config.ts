@@ -29,8 +29,11 @@ export default defineConfig({
   },
   projects: [
     { name: 'mobile', testIgnore: CLAUDE_CODE_SPECS, use: { ...pixel7, browserName: 'chromium' } },
+    // Wide screens differ in the card (all questions at once, keyboard) and the floating tab bar; the rest
+    // (outbox, origins, security, push, PWA) is the same page at any width and runs on the phone only.
     {
       name: 'desktop',
+      testMatch: ['answer.spec.ts', 'a11y.spec.ts', 'screenshots.spec.ts'],
       testIgnore: CLAUDE_CODE_SPECS,
       use: { ...desktopChrome, browserName: 'chromium', viewport: { width: 1280, height: 800 } },
     },
