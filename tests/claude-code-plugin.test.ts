@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mcpCommand } from '../bin/commands/mcp';
+import { expectItem } from '../lib/core/test-support/expect-item';
 import { askawayHookSettings } from '../lib/runtime/claude-code/settings';
 
 // The Claude Code plugins in plugins/ (listed by .claude-plugin/marketplace.json) wire the installed `askaway`
@@ -58,7 +59,10 @@ describe('Claude Code plugins', () => {
     for (const tool of ['Bash', 'Edit', 'Write', 'WebFetch', 'mcp__github__create_issue', 'ExitPlanModeLater'])
       expect(matcher.test(tool), tool).toBe(true);
     for (const tool of ['AskUserQuestion', 'ExitPlanMode']) expect(matcher.test(tool), tool).toBe(false);
-    const allTools = askawayHookSettings({ allTools: true }).hooks.PermissionRequest[0]?.hooks[0];
+    const allTools = expectItem(
+      expectItem(askawayHookSettings({ allTools: true }).hooks.PermissionRequest, 0).hooks,
+      0,
+    );
     expect(group?.hooks).toEqual([allTools]);
     expect(Object.keys(hooksOf('askaway-all-tools'))).toEqual(['PermissionRequest']);
   });
