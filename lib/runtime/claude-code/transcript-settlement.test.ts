@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import {
+  hookCalls,
+  planTranscript,
+  planWithoutFileTranscript,
+  toolTranscript,
+  type CapturedHookCall,
+} from './fixtures';
+import { settlementMatcher } from './transcript-settlement';
+
+function matcherFor(call: CapturedHookCall) {
+  return settlementMatcher({
+    toolName: call.payload.tool_name,
+    toolInput: call.payload.tool_input,
+    startedAt: call.startedAt,
+  });
+}
+
+/** Index of the first line that settles the prompt: `seen` were in the file first, `appended` came later. */
+function settlesAt(call: CapturedHookCall, seen: string[], appended: string[]): number | undefined {
+  const matcher = matcherFor(call);
+  const caughtUp = seen.findIndex((line) => matcher.feed(line, true));
+  if (caughtUp !== -1) return caughtUp;
+  const later = appended.findIndex((line) => matcher.feed(line, false));
+  return later === -1 ? undefined : seen.length + later;
+}
+
+const redate = (line: string, changes: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(line), ...changes });
+
+describe('settlementMatcher on Claude Code 2.1.332 transcripts (a prompt answered in the terminal)', () => {
+  const plan = planTranscript;
+  const planLines = plan.lines;
+
+  it('[R11.7] a plan rejected in the terminal with feedback: its error result settles the hook', () => {
+    const seen = planLines.slice(0, plan.firstPlanRejected);
+    const appended = planLines.slice(plan.firstPlanRejected);
+    expect(settlesAt(hookCalls.planRejected, seen, appended)).toBe(plan.firstPlanRejected);
+  });
+
+  it('[R11.7] a plan approved in the terminal: its result settles the hook, the earlier rejected plan does not', () => {
+    const seen = planLines.slice(0, plan.secondPlanCall + 1);
+    const appended = planLines.slice(plan.secondPlanCall + 1);
+    expect(settlesAt(hookCalls.planApproved, seen, appended)).toBe(plan.secondPlanApproved);
+  });
+
+  it("[R11.7] an older plan's answer is not this one's, even when the new call is not in the file yet", () => {
+    // The hook looked before Claude Code had logged its call: the last ExitPlanMode in the file is the old,
+    // answered one, and its result is older than the hook.
+    const seen = planLines.slice(0, plan.firstPlanRejected + 1);
+    const appended = planLines.slice(plan.firstPlanRejected + 1);
+    expect(settlesAt(hookCalls.planApproved, seen, appended)).toBe(plan.secondPlanApproved);
+  });
+
+  it('[R11.7] lines logged late (after the hook looked) but dated before it started do not settle it', () => {
+    expect(settlesAt(hookCalls.planApproved, [], planLines)).toBe(plan.secondPlanApproved);
+  });
+
+  it('[R11.7] a plan given inline without a plan file (the hook got {}) is matched by the tool alone', () => {
+    const { lines, planCall, planApproved } = planWithoutFileTranscript;
+    expect(hookCalls.planWithoutFile.payload.tool_input).toEqual({});
+    expect(settlesAt(hookCalls.planWithoutFile, lines.slice(0, planCall + 1), lines.slice(planCall + 1))).toBe(
+      planApproved,
+    );
+  });
+
+  it('[R11.7] --all-tools: a Write approved in the terminal settles its own hook only', () => {
+    const { lines, firstWriteCall, firstWriteApproved, secondWriteCall, secondWriteRejected } = toolTranscript;
+    expect(settlesAt(hookCalls.writeApproved, lines.slice(0, firstWriteCall + 1), lines.slice(1))).toBe(
+      firstWriteApproved,
+    );
+    // The second Write's hook started after the first was answered.
+    expect(settlesAt(hookCalls.writeRejected, [], lines)).toBe(secondWriteRejected);
+    expect(
+      settlesAt(hookCalls.writeRejected, lines.slice(0, secondWriteCall + 1), lines.slice(secondWriteCall + 1)),
+    ).toBe(secondWriteRejected);
+  });
+
+  it('[R11.7] of two waiting calls of one tool, only the one with the hook’s input settles it', () => {
+    const { lines, firstWriteCall, firstWriteApproved, secondWriteCall, secondWriteRejected } = toolTranscript;
+    const both = [lines[firstWriteCall], lines[secondWriteCall]].filter((line) => line !== undefined);
+    const otherAnswered = lines[secondWriteRejected] ?? '';
+    const ownAnswered = lines[firstWriteApproved] ?? '';
+    expect(settlesAt(hookCalls.writeApproved, both, [otherAnswered])).toBeUndefined();
+    expect(settlesAt(hookCalls.writeApproved, both, [otherAnswered, ownAnswered])).toBe(3);
+  });
+
+  it('[R11.7] ignores other tools, subagent (sidechain) lines, and lines that are not JSON', () => {
+    const { lines } = toolTranscript;
+    expect(settlesAt(hookCalls.planApproved, [], lines)).toBeUndefined();
+    const sidechain = planLines.map((line) => redate(line, { isSidechain: true }));
+    expect(settlesAt(hookCalls.planApproved, [], sidechain)).toBeUndefined();
+    const matcher = matcherFor(hookCalls.planApproved);
+    for (const line of ['', '{not json', 'null', '"tool_result"', '{"type":"user","message":{"content":"tool_use"}}'])
+      expect(matcher.feed(line, false)).toBe(false);
+  });
+
+  it('[R11.7] an undated result counts only when it was appended while the hook watched', () => {
+    const call = planLines[plan.secondPlanCall] ?? '';
+    const undated = redate(planLines[plan.secondPlanApproved] ?? '', { timestamp: undefined });
+    expect(settlesAt(hookCalls.planApproved, [call, undated], [])).toBeUndefined();
+    expect(settlesAt(hookCalls.planApproved, [call], [undated])).toBe(1);
+  });
+});
