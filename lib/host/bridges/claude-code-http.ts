@@ -1,3 +1,4 @@
+import { type FollowOptions } from '../../runtime/claude-code/follow-transcript';
 import {
   handleClaudeCodeHook,
   DEFAULT_HOOK_TIMEOUT_MS,
@@ -23,6 +24,8 @@ export function createClaudeCodeHookHandler(options: {
   log?: (line: string) => void;
   /** How each hook's fallback deadline is kept (tests); a real timer by default. */
   deadline?: HookDeadline;
+  /** How each hook follows its transcript (tests poll by hand). */
+  follow?: FollowOptions;
 }): HttpRouteHandler {
   return async (req, res, context) => {
     const query = new URL(req.url ?? '/', 'http://host.invalid').searchParams;
@@ -60,6 +63,7 @@ export function createClaudeCodeHookHandler(options: {
       allTools: query.get('allTools') === '1' || query.get('allTools') === 'true',
       signal: gone.signal,
       deadline: options.deadline,
+      follow: options.follow,
       log: options.log,
     });
     sendJson(res, 200, output);

@@ -1,3 +1,4 @@
+import { type FollowOptions } from '../../runtime/claude-code/follow-transcript';
 import { type HookDeadline } from '../../runtime/claude-code/handle-hook';
 import { runtimeClientProvider } from '../../runtime/runtime-client-provider';
 import { type Host } from '../create-host';
@@ -20,7 +21,7 @@ export interface AgentBridges {
  */
 export function mountAgentBridges(
   host: Host,
-  options: { log?: (line: string) => void; hookDeadline?: HookDeadline } = {},
+  options: { log?: (line: string) => void; hookDeadline?: HookDeadline; hookFollow?: FollowOptions } = {},
 ): AgentBridges {
   const runtime = runtimeClientProvider({
     url: host.url,
@@ -34,7 +35,12 @@ export function mountAgentBridges(
     host.registerHttpRoute(
       'POST',
       CLAUDE_CODE_HOOK_PATH,
-      createClaudeCodeHookHandler({ runtime, log: options.log, deadline: options.hookDeadline }),
+      createClaudeCodeHookHandler({
+        runtime,
+        log: options.log,
+        deadline: options.hookDeadline,
+        follow: options.hookFollow,
+      }),
     ),
   ];
   return {

@@ -17,6 +17,7 @@ import {
 } from '../../core';
 import { type RuntimeClient } from '../runtime-broker';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
+import { type FollowOptions } from './follow-transcript';
 import {
   ClaudeCodeHookPayloadSchema,
   type ClaudeCodeHookOutput,
@@ -26,6 +27,7 @@ import {
 import { toPlanApprovalInput } from './plan-input';
 import { toAskUserQuestionInput, toUpdatedInput } from './question-input';
 import { skippedContext } from './skipped-context';
+import { ANSWERED_IN_TERMINAL_REASON, watchTerminalAnswer } from './terminal-answer';
 import { readLastAssistantMessage } from './transcript';
 
 /** Claude Code kills a hook after 600 s by default; give up 60 s earlier so the fallback lands. */
@@ -53,6 +55,8 @@ export interface ClaudeCodeHookOptions {
   signal?: AbortSignal;
   /** How the `timeoutMs` fallback is kept; defaults to a real timer. */
   deadline?: HookDeadline;
+  /** How the transcript is followed for a prompt answered in the terminal; tests poll by hand. */
+  follow?: FollowOptions;
   log?: (line: string) => void;
 }
 
@@ -74,17 +78,22 @@ export async function handleClaudeCodeHook(
     return NO_OPINION;
   }
   const payload = parsed.data;
+  // Tool results the transcript dates before this answered earlier calls (compared with Claude Code's clock).
+  const startedAt = Date.now();
   const event = payload.hook_event_name;
   if (event === 'PreToolUse' && payload.tool_name === ASK_USER_QUESTION_TOOL_NAME) return askQuestion(payload, options);
   if (event === 'PermissionRequest' && payload.tool_name === EXIT_PLAN_MODE_TOOL_NAME)
-    return approve(payload, options, 'plan');
+    return approve(payload, options, 'plan', startedAt);
   if (event === 'PermissionRequest' && options.allTools && payload.tool_name !== ASK_USER_QUESTION_TOOL_NAME) {
-    return approve(payload, options, 'tool');
+    return approve(payload, options, 'tool', startedAt);
   }
   return NO_OPINION;
 }
 
 type Outcome = { ok: true; result: BrokerResult } | { ok: false; timedOut: boolean; message: string };
+
+/** Starts watching for the call being decided elsewhere; `settle(reason)` withdraws the card. Returns how to stop. */
+type ElsewhereWatch = (settle: (reason: string) => void) => () => void;
 
 async function askQuestion(
   payload: ClaudeCodeHookPayload,
@@ -116,11 +125,16 @@ async function approve(
   payload: ClaudeCodeHookPayload,
   options: ClaudeCodeHookOptions,
   what: 'plan' | 'tool',
+  startedAt: number,
 ): Promise<ClaudeCodeHookOutput> {
   const log = options.log ?? (() => undefined);
   const input = what === 'plan' ? await toPlanApprovalInput(payload.tool_input, log) : payload.tool_input;
-  const outcome = await requestDecision(payload, options, input);
-  // Without a decision, Claude Code shows its own permission dialog.
+  // Claude Code shows its own dialog while this hook runs, and may leave the hook running once the
+  // person answered there: the transcript says so.
+  const answeredInTerminal: ElsewhereWatch = (settle) =>
+    watchTerminalAnswer(payload, startedAt, () => settle(ANSWERED_IN_TERMINAL_REASON), options.follow);
+  const outcome = await requestDecision(payload, options, input, undefined, answeredInTerminal);
+  // Without a decision, Claude Code shows its own permission dialog (or already took the answer).
   if (!outcome.ok) return NO_OPINION;
   const { result } = outcome;
   // Allow echoes the tool input Claude Code sent, unchanged: that is what it runs the tool with.
@@ -136,6 +150,7 @@ async function requestDecision(
   options: ClaudeCodeHookOptions,
   input: unknown,
   inputRules?: InputRules,
+  elsewhere?: ElsewhereWatch,
 ): Promise<Outcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const requestId = `claude-code-${payload.hook_event_name}-${payload.tool_use_id ?? randomUUID()}`.slice(0, 200);
@@ -149,9 +164,17 @@ async function requestDecision(
   if (options.signal?.aborted) controller.abort(options.signal.reason);
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timedOut = false;
+  let settledElsewhere: string | undefined;
   let cancelDeadline: () => void = () => undefined;
+  let stopWatching: () => void = () => undefined;
   try {
     runtime = options.runtime.get(payload.agent_type ? `Claude Code (${payload.agent_type})` : 'Claude Code');
+    stopWatching =
+      elsewhere?.((reason) => {
+        settledElsewhere = reason;
+        runtime?.connection.withdraw(requestId, reason).catch(() => undefined);
+        controller.abort(new Error(reason));
+      }) ?? stopWatching;
     cancelDeadline = (options.deadline ?? realDeadline)(timeoutMs, () => {
       timedOut = true;
       // Say why on the phone, then stop waiting; the terminal takes over.
@@ -177,6 +200,10 @@ async function requestDecision(
     );
     return { ok: true, result };
   } catch (error) {
+    if (settledElsewhere !== undefined) {
+      options.log?.(`askaway hook: ${settledElsewhere}; withdrawn from the phone`);
+      return { ok: false, timedOut, message: settledElsewhere };
+    }
     if (timedOut) {
       return {
         ok: false,
@@ -187,6 +214,7 @@ async function requestDecision(
     options.log?.(`askaway hook: ${errorMessage(error)} (the terminal asks instead)`);
     return { ok: false, timedOut, message: `Askaway could not take this question: ${errorMessage(error)}` };
   } finally {
+    stopWatching();
     cancelDeadline();
     options.signal?.removeEventListener('abort', onOuterAbort);
   }

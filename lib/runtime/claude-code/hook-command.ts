@@ -1,6 +1,7 @@
 import { errorMessage } from '../../contracts';
 import { parseDuration } from '../duration';
 import { runtimeClientProvider } from '../runtime-client-provider';
+import { type FollowOptions } from './follow-transcript';
 import { DEFAULT_HOOK_TIMEOUT_MS, handleClaudeCodeHook, type HookDeadline } from './handle-hook';
 
 const MAX_STDIN_BYTES = 5 * 1024 * 1024;
@@ -36,6 +37,8 @@ export interface HookCommandIo {
   signal?: AbortSignal;
   /** How the fallback deadline is kept; tests pass their own clock. */
   deadline?: HookDeadline;
+  /** How the transcript is followed (a prompt answered in the terminal); tests poll by hand. */
+  follow?: FollowOptions;
 }
 
 async function readAll(stdin: AsyncIterable<Buffer | string>): Promise<string> {
@@ -71,6 +74,7 @@ export async function claudeCodeHookMain(flags: HookFlags, io: HookCommandIo): P
       allTools: flags.allTools,
       signal: io.signal,
       deadline: io.deadline,
+      follow: io.follow,
       log: (line) => io.stderr(`${line}\n`),
     });
     // Nobody reads a cancelled hook's reply, and writing to a closed pipe would crash before the withdrawal is sent.

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { type Host } from '../../host';
 import { mountAgentBridges, type AgentBridges } from '../../host/bridges';
 import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
+import { type Every, type FollowOptions } from '../claude-code/follow-transcript';
 import { type HookDeadline } from '../claude-code/handle-hook';
 import { claudeCodeHookMain, parseHookFlags } from '../claude-code/hook-command';
 import { connectScriptedRemote, type ScriptedRemote } from './scripted-remote';
@@ -24,6 +25,33 @@ export interface TestDeadlines {
   pending(): number[];
   /** Fires every pending deadline of `ms`; returns how many fired. */
   expire(ms: number): number;
+}
+
+/** Transcript polls as the tests keep them: fs.watch off, and a poll only when a test ticks. */
+export interface TestPolls {
+  readonly follow: FollowOptions;
+  /** Polls still running (one per hook that follows a transcript). */
+  running(): number;
+  /** Runs every poll once and waits for their reads; resolves with how many ran. */
+  tick(): Promise<number>;
+}
+
+function testPolls(): TestPolls {
+  const ticks = new Set<() => Promise<void>>();
+  const every: Every = (_ms, tick) => {
+    const entry = () => tick();
+    ticks.add(entry);
+    return () => ticks.delete(entry);
+  };
+  return {
+    follow: { every, fsWatch: false },
+    running: () => ticks.size,
+    async tick() {
+      const due = [...ticks];
+      await Promise.all(due.map((tick) => tick()));
+      return due.length;
+    },
+  };
 }
 
 function testDeadlines(): TestDeadlines {
@@ -51,6 +79,7 @@ export interface ClaudeCodeHookHarness {
   phone: () => ScriptedRemote;
   transcript: () => string;
   deadlines: TestDeadlines;
+  polls: TestPolls;
   /** A payload shaped as Claude Code sends it; `agent` makes it a subagent's call. */
   payload(
     event: 'PreToolUse' | 'PermissionRequest',
@@ -65,8 +94,8 @@ export interface ClaudeCodeHookHarness {
 /**
  * One real host with the agent bridges, a scripted phone and a transcript for a
  * test file. The command hook runs in this process (its stdin, stdout and stderr
- * are the test's), and every hook's fallback deadline is the test's to fire, so
- * no test waits on a real clock.
+ * are the test's), and every hook's fallback deadline and transcript poll are the
+ * test's to fire (fs.watch off), so no test waits on a real clock.
  */
 export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
   let host: Host | undefined;
@@ -75,6 +104,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
   let transcript = '';
   let nextToolUse = 0;
   const deadlines = testDeadlines();
+  const polls = testPolls();
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} has not started`);
     return value;
@@ -82,7 +112,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
 
   beforeAll(async () => {
     host = await startTestHost();
-    bridges = mountAgentBridges(host, { hookDeadline: deadlines.deadline });
+    bridges = mountAgentBridges(host, { hookDeadline: deadlines.deadline, hookFollow: polls.follow });
     phone = await connectScriptedRemote(host.url, host.token);
     transcript = path.join(tempDir('askaway-transcript-'), 'session.jsonl');
     writeFileSync(
@@ -116,6 +146,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
     phone: () => need(phone, 'the scripted phone'),
     transcript: () => transcript,
     deadlines,
+    polls,
     payload(event, toolName, toolInput, agent) {
       nextToolUse += 1;
       return {
@@ -146,6 +177,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
           stdout: (text) => (stdout += text),
           stderr: (text) => (stderr += text),
           deadline: deadlines.deadline,
+          follow: polls.follow,
         });
         expect(code).toBe(0);
         return { reply: stdout.trim() === '' ? {} : (JSON.parse(stdout) as unknown), stderr };
