@@ -22,6 +22,8 @@ export interface ScriptedRemote {
   /** Resolves with the first pending interaction matching `match` (waits for it). */
   next(match?: (record: InteractionRecord) => boolean, timeoutMs?: number): Promise<InteractionRecord>;
   respond(requestId: string, response: InteractionResponse): Promise<RespondAck>;
+  /** Whether the interaction was withdrawn while this phone watched, and the reason it was given. */
+  withdrawn(requestId: string): { reason: string | undefined } | undefined;
   close(): void;
 }
 
@@ -36,6 +38,7 @@ export async function connectScriptedRemote(url: string, token: string): Promise
     forceNew: true,
   });
   const open = new Map<string, InteractionRecord>();
+  const withdrawn = new Map<string, { reason: string | undefined }>();
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of listeners) listener();
@@ -60,7 +63,10 @@ export async function connectScriptedRemote(url: string, token: string): Promise
     for (const event of batch.events) {
       if (event.type === 'interaction.requested') open.set(event.interaction.requestId, event.interaction);
       else if (event.type === 'interaction.resolved') open.delete(event.resolution.requestId);
-      else if (event.type === 'interaction.withdrawn') open.delete(event.requestId);
+      else if (event.type === 'interaction.withdrawn') {
+        open.delete(event.requestId);
+        if (!withdrawn.has(event.requestId)) withdrawn.set(event.requestId, { reason: event.reason });
+      }
     }
     changed();
   });
@@ -105,6 +111,7 @@ export async function connectScriptedRemote(url: string, token: string): Promise
         });
       });
     },
+    withdrawn: (requestId) => withdrawn.get(requestId),
     close: () => {
       socket.disconnect();
     },
