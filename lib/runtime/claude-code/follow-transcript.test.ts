@@ -1,6 +1,7 @@
 import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { expectItem } from '../../core/test-support/expect-item';
 import { tempDir } from '../../host/test-support/test-host';
 import { followTranscript, type Every, type TranscriptFollower } from './follow-transcript';
 import { TRANSCRIPT_TAIL_BYTES } from './transcript';
@@ -67,7 +68,7 @@ describe('followTranscript', () => {
     const { follower, received } = follow(file);
     await follower.check();
     expect(received).toHaveLength(1);
-    const lines = received[0]?.lines ?? [];
+    const { lines } = expectItem(received, 0);
     expect(lines.at(-1)).toBe('last');
     expect(lines).not.toContain('old');
     expect(lines.slice(0, -1).every((line) => line === 'x'.repeat(999))).toBe(true);
@@ -106,7 +107,7 @@ describe('followTranscript', () => {
     // Compared by shape: a failure must not print 64 KB lines.
     const got = received.slice(1).map(({ lines, catchUp }) => ({ catchUp, lengths: lines.map((line) => line.length) }));
     expect(got).toEqual([{ catchUp: false, lengths: [atLimit.length, 3] }]);
-    expect(received[1]?.lines[0] === atLimit).toBe(true);
+    expect(expectItem(expectItem(received, 1).lines, 0) === atLimit).toBe(true);
   });
 
   it('[R11.7] keeps a line whole across read chunks, multi-byte characters at their edges', async () => {
@@ -120,7 +121,7 @@ describe('followTranscript', () => {
     appendFileSync(file, `${wide}\n`);
     await follower.check();
     expect(received.map((line) => line.length)).toEqual([5, wide.length]);
-    expect(received[1] === wide).toBe(true);
+    expect(expectItem(received, 1) === wide).toBe(true);
   });
 
   it('[R11.7] stops polling and delivering once stopped', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { expectItem } from '../../core/test-support/expect-item';
 import { tempDir } from '../../host/test-support/test-host';
 import { claudeCodeHookHarness, type Via } from '../test-support/claude-code-hook-harness';
 import { hookCalls, planTranscript, toolTranscript, type CapturedHookCall } from './fixtures';
@@ -22,9 +23,8 @@ function session(call: CapturedHookCall, lines: string[]) {
 }
 
 /** Claude Code logs the answer now (the captured line, dated now: the capture is older than this test). */
-function logNow(transcript: string, line: string | undefined) {
-  expect(line).toBeDefined();
-  appendFileSync(transcript, `${JSON.stringify({ ...JSON.parse(line ?? ''), timestamp: new Date().toISOString() })}\n`);
+function logNow(transcript: string, line: string) {
+  appendFileSync(transcript, `${JSON.stringify({ ...JSON.parse(line), timestamp: new Date().toISOString() })}\n`);
 }
 
 function withdrawnReason(requestId: string): string | undefined {
@@ -44,7 +44,7 @@ describe.each<Via>(['command', 'http'])('a permission prompt answered in the ter
     const card = await phone().next((record) => record.sessionId === body.session_id, 20_000);
     expect(card).toMatchObject({ kind: 'plan-approval', toolName: 'ExitPlanMode' });
 
-    logNow(transcript, lines[secondPlanApproved]);
+    logNow(transcript, expectItem(lines, secondPlanApproved));
     expect(await polls.tick()).toBe(1);
     expect((await reply).reply).toEqual({});
     await vi.waitFor(() => expect(withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));
@@ -75,7 +75,7 @@ describe.each<Via>(['command', 'http'])('a permission prompt answered in the ter
     const card = await phone().next((record) => record.sessionId === body.session_id, 20_000);
     expect(card).toMatchObject({ kind: 'permission', toolName: 'Write' });
 
-    logNow(transcript, lines[firstWriteApproved]);
+    logNow(transcript, expectItem(lines, firstWriteApproved));
     await polls.tick();
     expect((await reply).reply).toEqual({});
     await vi.waitFor(() => expect(withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectItem } from '../../core/test-support/expect-item';
 import {
   hookCalls,
   planTranscript,
@@ -77,9 +78,9 @@ describe('settlementMatcher on Claude Code 2.1.332 transcripts (a prompt answere
 
   it('[R11.7] of two waiting calls of one tool, only the one with the hook’s input settles it', () => {
     const { lines, firstWriteCall, firstWriteApproved, secondWriteCall, secondWriteRejected } = toolTranscript;
-    const both = [lines[firstWriteCall], lines[secondWriteCall]].filter((line) => line !== undefined);
-    const otherAnswered = lines[secondWriteRejected] ?? '';
-    const ownAnswered = lines[firstWriteApproved] ?? '';
+    const both = [expectItem(lines, firstWriteCall), expectItem(lines, secondWriteCall)];
+    const otherAnswered = expectItem(lines, secondWriteRejected);
+    const ownAnswered = expectItem(lines, firstWriteApproved);
     expect(settlesAt(hookCalls.writeApproved, both, [otherAnswered])).toBeUndefined();
     expect(settlesAt(hookCalls.writeApproved, both, [otherAnswered, ownAnswered])).toBe(3);
   });
@@ -95,8 +96,8 @@ describe('settlementMatcher on Claude Code 2.1.332 transcripts (a prompt answere
   });
 
   it('[R11.7] an undated result counts only when it was appended while the hook watched', () => {
-    const call = planLines[plan.secondPlanCall] ?? '';
-    const undated = redate(planLines[plan.secondPlanApproved] ?? '', { timestamp: undefined });
+    const call = expectItem(planLines, plan.secondPlanCall);
+    const undated = redate(expectItem(planLines, plan.secondPlanApproved), { timestamp: undefined });
     expect(settlesAt(hookCalls.planApproved, [call, undated], [])).toBeUndefined();
     expect(settlesAt(hookCalls.planApproved, [call], [undated])).toBe(1);
   });
