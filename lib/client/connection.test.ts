@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectItem } from '../core/test-support/expect-item';
 import { type HostView } from './reduce';
 import { connectionHarness } from './test-support/connection-harness';
 import { at, deliveredEvent, PAIRING, questionView, requestedEvent, snapshotOf } from './test-support/fixtures';
@@ -83,7 +84,7 @@ describe('remote connection: state from the host', () => {
     h.socket().send('snapshot', snapshotOf([questionView('q1')], 3));
     expect([...h.state().host.interactions.keys()]).toEqual(['q1']);
     expect(saved).toHaveLength(1);
-    expect(saved[0]?.lastSeq).toBe(3);
+    expect(expectItem(saved, 0).lastSeq).toBe(3);
   });
 
   it('[R9.2] a host that refuses the token is not retried; an unreachable one is', () => {
@@ -117,7 +118,7 @@ describe('remote connection: state from the host', () => {
     h.connection.wake();
     const probes = h.socket().pending('snapshot:get');
     expect(probes).toHaveLength(1);
-    probes[0]?.reply({ ok: true, snapshot: snapshotOf([questionView('q1')], 2) });
+    expectItem(probes, 0).reply({ ok: true, snapshot: snapshotOf([questionView('q1')], 2) });
     expect(h.state().host.lastSeq).toBe(2);
 
     h.connection.wake();
@@ -194,7 +195,7 @@ describe('remote connection: malformed host messages are reported, never dropped
     h.socket().refuse('nope', { code: 'teapot' });
     expect(h.protocolErrors).toHaveLength(1);
     expect(h.protocolErrors[0]).toMatchObject({ event: 'connect_error', reply: false });
-    expect(h.protocolErrors[0]?.rule).toContain('code: expected one of unauthorized');
+    expect(expectItem(h.protocolErrors, 0).rule).toContain('code: expected one of unauthorized');
     expect(h.state()).toMatchObject({ status: 'reconnecting', error: { kind: 'unreachable', message: 'nope' } });
   });
 
@@ -205,8 +206,8 @@ describe('remote connection: malformed host messages are reported, never dropped
     const saved = h.connection.updatePreferences({ askUserQuestionAutoResolutionEnabled: true });
     const updates = h.socket().pending('preferences:update');
     expect(updates).toHaveLength(1);
-    expect(updates[0]?.payload).toEqual({ askUserQuestionAutoResolutionEnabled: true });
-    updates[0]?.reply({ ok: true });
+    expect(expectItem(updates, 0).payload).toEqual({ askUserQuestionAutoResolutionEnabled: true });
+    expectItem(updates, 0).reply({ ok: true });
     await expect(saved).resolves.toBe(false);
     expect(h.protocolErrors).toEqual([
       { event: 'preferences:update', reply: true, rule: expect.stringContaining('preferences') },
@@ -220,7 +221,7 @@ describe('remote connection: malformed host messages are reported, never dropped
     h.connection.wake();
     const probes = h.socket().pending('snapshot:get');
     expect(probes).toHaveLength(1);
-    probes[0]?.reply('pong');
+    expectItem(probes, 0).reply('pong');
     expect(h.protocolErrors).toEqual([{ event: 'snapshot:get', reply: true, rule: '(root): expected object' }]);
   });
 

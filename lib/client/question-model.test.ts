@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectItem } from '../core/test-support/expect-item';
 import {
   buildAnswers,
   chooseOption,
@@ -76,8 +77,8 @@ describe('question model', () => {
   it('[R9.5] accepts the legacy single-question shape and turns a trailing "Other" into the custom box', () => {
     const legacy = toDisplayQuestions({ question: 'Pick', header: 'P', options: ['A', 'B', 'Other'] });
     expect(legacy).toHaveLength(1);
-    expect(legacy[0]?.options.map((option) => option.label)).toEqual(['A', 'B']);
-    expect(legacy[0]?.customLabel).toBe('Other');
+    expect(expectItem(legacy, 0).options.map((option) => option.label)).toEqual(['A', 'B']);
+    expect(expectItem(legacy, 0).customLabel).toBe('Other');
   });
 
   it('[R9.5][R11.5] on Claude Code questions an option labelled "Other" stays an option, and its label is the answer', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectItem } from '../core/test-support/expect-item';
 import { type HostEvent, type InteractionView, type Snapshot } from '../contracts';
 import { applyEvents, fromSnapshot } from './reduce';
 import { nextPendingId, selectHistory, selectInbox, selectSessions } from './selectors';
@@ -87,7 +88,7 @@ describe('remote state fold', () => {
     );
     const groups = selectInbox(host);
     expect(groups.map((group) => group.sessionId)).toEqual(['s1', 's2']);
-    expect(groups[0]?.items.map((item) => item.requestId)).toEqual(['c', 'd', 'a']);
+    expect(expectItem(groups, 0).items.map((item) => item.requestId)).toEqual(['c', 'd', 'a']);
     const tree = selectSessions(host).find((t) => t.sessionId === 's1');
     expect(tree?.root.children.map((child) => child.name)).toEqual(['reviewer']);
     expect(tree?.root.children[0]?.children[0]).toMatchObject({ name: 'tests', depth: 2, pending: 1 });

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { expectItem } from '../../core/test-support/expect-item';
 import {
   PUSH_BODY_MAX,
   PUSH_TAG_MAX,
@@ -104,7 +105,7 @@ describe('handlePush', () => {
     await handlePush('not json', registration);
     await handlePush(undefined, registration);
     expect(open()).toHaveLength(1);
-    expect(open()[0]?.options?.data).toEqual({ kind: 'summary', url: '/' });
+    expect(expectItem(open(), 0).options?.data).toEqual({ kind: 'summary', url: '/' });
   });
 });
 
