@@ -7,6 +7,8 @@ import { type CliCommand } from './commands/types';
  */
 const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   start: () => import('./commands/start').then((module) => module.startCommand),
+  pair: () => import('./commands/pair').then((module) => module.pairCommand),
+  devices: () => import('./commands/devices').then((module) => module.devicesCommand),
   mcp: () => import('./commands/mcp').then((module) => module.mcpCommand),
   hook: () => import('./commands/hook').then((module) => module.hookCommand),
   ask: () => import('./commands/ask').then((module) => module.askCommand),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AnnounceAck, type ResolvedNotice } from '../lib/contracts';
 import { closeAllClients, connectRemote, connectRuntime } from '../lib/host/test-support/clients';
+import { pairOverHttp, redeemPairingCode } from '../lib/host/test-support/devices';
 import { questionRequest } from '../lib/host/test-support/fixtures';
 import { killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
 import { tempDir } from '../lib/host/test-support/test-host';
@@ -68,7 +69,7 @@ describe('askaway start (child process)', () => {
     const acksBeforeRestart = runtime.acks.length;
 
     const second = await startCliHost(['--port', port, '--data-dir', dataDir], { ASKAWAY_TOKEN: TOKEN });
-    const remote = await connectRemote(second.url, TOKEN);
+    const remote = await connectRemote(second.url, (await pairOverHttp(second.url, dataDir)).credential);
     expect(expectItem(remote.snapshots, 0).pending.map((view) => view.requestId)).toEqual([runtime.request.requestId]);
     // The runtime reconnects by itself and re-announces with a fresh protocolRequestId.
     await vi.waitFor(() => expect(runtime.acks.length).toBeGreaterThan(acksBeforeRestart + 1), SLOW);
@@ -136,14 +137,20 @@ describe('askaway start (child process)', () => {
       { ASKAWAY_TOKEN: TOKEN },
     );
     expect(host.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    expect(host.pair).toBe(`https://askaway.example.ts.net/pair#token=${TOKEN}`);
-    const remote = await connectRemote(host.url, TOKEN);
+    const pair = new URL(host.pair);
+    expect(`${pair.origin}${pair.pathname}`).toBe('https://askaway.example.ts.net/pair');
+    const code = new URLSearchParams(pair.hash.slice(1)).get('code') ?? '';
+    expect(code).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){3}$/);
+    // The link points at the public address; this machine redeems its code over the local one.
+    const remote = await connectRemote(host.url, (await redeemPairingCode(host.url, code)).credential);
     expect(expectItem(remote.snapshots, 0).pending).toEqual([]);
     const runtime = await connectRuntime(host.url, TOKEN);
     expect(await runtime.socket.emitWithAck('announce', questionRequest())).toMatchObject({
       ok: true,
       status: 'pending',
     });
+    // The banner carries a one-time code, never the agent token (R16.6).
+    expect(host.stdout()).not.toContain(TOKEN);
   });
 
   it('[R10.1] refuses a bad flag with exit code 2 and a clear message', async () => {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeAllClients, connectRuntime } from '../lib/host/test-support/clients';
+import { type Host } from '../lib/host';
+import { closeAllClients, connectRemote, connectRuntime } from '../lib/host/test-support/clients';
+import { pairDevice } from '../lib/host/test-support/devices';
 import { questionRequest } from '../lib/host/test-support/fixtures';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from '../lib/host/test-support/test-host';
 import { io } from 'socket.io-client';
@@ -17,9 +19,10 @@ afterEach(async () => {
   await closeAllHosts();
 });
 
-function connect(hostUrl: string) {
+function connect(host: Host) {
   const store = createRemoteStore();
   const synced: ('snapshot' | 'resume')[] = [];
+  const revoked: string[] = [];
   const unavailable = () => Promise.reject(new Error('no IndexedDB'));
   const connection = createConnection({
     store,
@@ -31,10 +34,12 @@ function connect(hostUrl: string) {
     },
     outbox: { load: unavailable, put: unavailable, delete: unavailable },
     onSynced: (how) => synced.push(how),
+    onRevoked: () => revoked.push(deviceId),
   });
   connections.push(connection);
-  connection.start({ hostUrl, token: TEST_TOKEN, deviceId: 'phone', deviceLabel: 'Phone' });
-  return { connection, store, synced, getState: store.getState };
+  const { deviceId, credential } = pairDevice(host, 'Phone');
+  connection.start({ hostUrl: host.url, hostName: host.hostName, deviceId, deviceName: 'Phone', credential });
+  return { connection, store, synced, revoked, deviceId, getState: store.getState };
 }
 
 function recordPhases(store: RemoteStore, requestId: string): AnswerPhase[] {
@@ -53,7 +58,7 @@ describe('remote connection: answers reach the host', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    const { connection, store, getState } = connect(host.url);
+    const { connection, store, getState } = connect(host);
     await vi.waitFor(() => expect(getState().host.interactions.get(request.requestId)?.status).toBe('pending'));
 
     const phases = recordPhases(store, request.requestId);
@@ -76,7 +81,7 @@ describe('remote connection: answers reach the host', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    const { connection, getState } = connect(host.url);
+    const { connection, getState } = connect(host);
     await vi.waitFor(() => expect(getState().host.interactions.get(request.requestId)?.status).toBe('pending'));
 
     // Over the 2,000-character answer limit (a long "Other" text joined with labels).
@@ -117,7 +122,7 @@ describe('remote connection: state from the host', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const first = questionRequest();
     await runtime.socket.emitWithAck('announce', first);
-    const { connection, synced, getState } = connect(host.url);
+    const { connection, synced, getState } = connect(host);
     await vi.waitFor(() => expect(getState().host.interactions.get(first.requestId)?.status).toBe('pending'));
     expect(synced).toEqual(['snapshot']);
     const seenSeq = getState().host.lastSeq;
@@ -132,5 +137,19 @@ describe('remote connection: state from the host', () => {
     expect(synced).toEqual(['snapshot', 'resume']);
     expect(getState().host.lastSeq).toBeGreaterThan(seenSeq);
     expect(getState().host.interactions.get(first.requestId)?.status).toBe('pending');
+  });
+
+  it('[R16.5] revoked from another device, the app stops at once with device-revoked and does not retry', async () => {
+    const host = await startTestHost();
+    const { revoked, deviceId, getState } = connect(host);
+    await vi.waitFor(() => expect(getState().host.hasSnapshot).toBe(true));
+    expect(getState().host.devices.get(deviceId)?.name).toBe('Phone');
+    const laptop = await connectRemote(host.url, pairDevice(host, 'Laptop').credential);
+    expect(await laptop.socket.emitWithAck('devices:revoke', { deviceId })).toEqual({ ok: true });
+    await vi.waitFor(() => expect(getState()).toMatchObject({ status: 'refused', error: { kind: 'device-revoked' } }));
+    expect(revoked).toEqual([deviceId]);
+    expect(getState().host.interactions.size).toBe(0);
+    expect(host.devices.get(deviceId)).toBeUndefined();
+    await vi.waitFor(() => expect(host.io.of('/remote').sockets.size).toBe(1));
   });
 });

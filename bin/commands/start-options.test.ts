@@ -12,4 +12,12 @@ describe('askaway start flags', () => {
     expect(() => parse('--stale-after', '5s')).toThrow(UsageError);
     expect(() => parse('--stale-after', 'soon')).toThrow(/--stale-after must be a duration of at least 30s/);
   });
+
+  it('[R16.2] --pair-ttl takes a duration from 1 s to 24 h and defaults to 10 minutes', () => {
+    expect(parse().pairTtlMs).toBe(600_000);
+    expect(parse('--pair-ttl', '2m').pairTtlMs).toBe(120_000);
+    expect(parse('--pair-ttl', '1s').pairTtlMs).toBe(1_000);
+    expect(() => parse('--pair-ttl', '500ms')).toThrow(UsageError);
+    expect(() => parse('--pair-ttl', '25h')).toThrow(/--pair-ttl must be a duration from 1s to 24h/);
+  });
 });

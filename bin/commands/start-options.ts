@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../../lib/contracts';
-import { DEFAULT_BIND_HOST, DEFAULT_PORT } from '../../lib/host';
+import { DEFAULT_BIND_HOST, DEFAULT_PAIR_TTL_MS, DEFAULT_PORT } from '../../lib/host';
 import { parseDuration } from '../../lib/runtime/duration';
 import { UsageError } from './types';
 
@@ -14,7 +14,7 @@ Serves the Askaway web app and the runtime/remote endpoints on one port.
 Options:
   --port <n>          Port to listen on (env ASKAWAY_PORT, default ${DEFAULT_PORT}; 0 picks a free one)
   --host <address>    Interface to bind (default ${DEFAULT_BIND_HOST}; e.g. 0.0.0.0 for your LAN)
-  --data-dir <dir>    Token, event log and host.json (env ASKAWAY_DATA_DIR, default ~/.askaway)
+  --data-dir <dir>    Tokens, event log and host.json (env ASKAWAY_DATA_DIR, default ~/.askaway)
   --no-demo           Do not run the embedded demo agent
   --tls-cert <file>   PEM certificate: serve HTTPS (needs --tls-key)
   --tls-key <file>    PEM private key for --tls-cert
@@ -22,9 +22,10 @@ Options:
   --allow-origin <o>  Extra browser origin allowed to connect (repeatable; e.g. a dev server)
   --static-dir <dir>  The built web app (default out/ next to the package)
   --stale-after <d>   Withdraw a question no agent has re-announced for this long (default 5m; min 30s)
+  --pair-ttl <d>      How long a pairing link works (default ${DEFAULT_PAIR_TTL_MS / 60_000}m; 1s to 24h)
   -h, --help          Show this help
 
-Environment: ASKAWAY_TOKEN overrides the stored pairing token.
+Environment: ASKAWAY_TOKEN overrides the stored agent token.
 `;
 
 export interface StartOptions {
@@ -37,6 +38,7 @@ export interface StartOptions {
   allowedOrigins: string[];
   staticDir: string;
   staleAfterMs?: number;
+  pairTtlMs: number;
   token?: string;
   help: boolean;
 }
@@ -62,6 +64,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         'allow-origin': { type: 'string', multiple: true },
         'static-dir': { type: 'string' },
         'stale-after': { type: 'string' },
+        'pair-ttl': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -91,6 +94,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     allowedOrigins: values['allow-origin'] ?? [],
     staticDir: path.resolve(values['static-dir'] ?? path.join(packageRoot, 'out')),
     staleAfterMs: parseStaleAfter(values['stale-after']),
+    pairTtlMs: parsePairTtl(values['pair-ttl']),
     token: env.ASKAWAY_TOKEN?.trim() || undefined,
     help: values.help === true,
   };
@@ -102,6 +106,15 @@ function parseStaleAfter(value: string | undefined): number | undefined {
   const ms = parseDuration(value);
   if (ms === null || ms < 30_000)
     throw new UsageError(`--stale-after must be a duration of at least 30s (e.g. 10m), got "${value}"`);
+  return ms;
+}
+
+/** A pairing link is a secret on a screen: short-lived, but long enough to walk to the phone. */
+function parsePairTtl(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PAIR_TTL_MS;
+  const ms = parseDuration(value);
+  if (ms === null || ms < 1_000 || ms > 24 * 3_600_000)
+    throw new UsageError(`--pair-ttl must be a duration from 1s to 24h (e.g. 10m), got "${value}"`);
   return ms;
 }
 

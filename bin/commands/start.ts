@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import QRCode from 'qrcode';
-import { pairingLink } from '../../lib/contracts';
 import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/host';
 import { mountAgentBridges } from '../../lib/host/bridges';
 import { startPush, type PushRuntime } from '../../lib/host/push';
 import { formatLifecycle } from '../../lib/host/lifecycle-log';
 import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';
+import { pairingQr, pairingTerms } from './pairing-output';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
 import { type CliCommand, UsageError } from './types';
 
@@ -45,6 +44,10 @@ async function runStart(argv: string[]): Promise<number> {
       publicUrl: options.publicUrl,
       allowedOrigins: options.allowedOrigins,
       staleAfterMs: options.staleAfterMs,
+      pairTtlMs: options.pairTtlMs,
+      // A phone on the LAN cannot open a loopback link: point pairing links where it can reach.
+      pairingBaseUrl: (port) =>
+        options.publicUrl === undefined && isWildcard(options.host) ? lanUrls(options, port)[0] : undefined,
       onLifecycle: (event) => {
         const line = formatLifecycle(event);
         if (line) log(line);
@@ -94,25 +97,29 @@ function startDemo(host: Host): Stop | undefined {
   return () => demo.stop();
 }
 
+/**
+ * The one place a pairing code is printed by the host itself, on purpose (R16.6): one link,
+ * single use and short-lived; `askaway pair` prints more. No token or credential is printed.
+ */
 async function printBanner(host: Host, options: StartOptions): Promise<void> {
-  const wildcard = options.host === '0.0.0.0' || options.host === '::';
-  const lan = wildcard ? lanUrls(host) : [];
-  const pairBase = options.publicUrl !== undefined ? host.publicUrl : (lan[0] ?? host.url);
-  const pairingUrl = pairingLink(pairBase, host.token);
-  const qr = await QRCode.toString(pairingUrl, { type: 'terminal', small: true });
+  const lan = isWildcard(options.host) ? lanUrls(options, host.port) : [];
+  const pairing = host.mintPairingCode();
+  const qr = await pairingQr(pairing.link);
   const lines = [
     `Askaway host ${HOST_VERSION}`,
     `  Local:    ${host.url}`,
     ...lan.map((url) => `  Network:  ${url}`),
     ...(options.publicUrl !== undefined ? [`  Public:   ${host.publicUrl}`] : []),
-    `  Pair:     ${pairingUrl}`,
+    `  Pair:     ${pairing.link}`,
+    `            ${pairingTerms(pairing)}; \`askaway pair\` prints a new one`,
     `  Data dir: ${host.dataDir}`,
   ];
   if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
     lines.push(
       '',
       `Warning: listening on ${options.host}, not only on this machine. Anyone who can reach this port`,
-      'and has the token can answer your agent. Prefer --tls-cert/--tls-key or a tunnel (see README).',
+      'can try to pair or connect; only paired devices and agents with the token get in. Prefer',
+      '--tls-cert/--tls-key or a tunnel (see README), so neither travels in the clear.',
     );
   }
   if (!fs.existsSync(path.join(options.staticDir, 'index.html'))) {
@@ -124,12 +131,17 @@ async function printBanner(host: Host, options: StartOptions): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n\nScan to pair your phone:\n${qr}\n`);
 }
 
-function lanUrls(host: Host): string[] {
-  const scheme = host.secure ? 'https' : 'http';
+function isWildcard(bindHost: string): boolean {
+  return bindHost === '0.0.0.0' || bindHost === '::';
+}
+
+/** Addresses of this machine on its networks. */
+function lanUrls(options: StartOptions, port: number): string[] {
+  const scheme = options.tls !== undefined ? 'https' : 'http';
   return Object.values(networkInterfaces())
     .flat()
     .filter((entry) => entry !== undefined && entry.family === 'IPv4' && !entry.internal)
-    .map((entry) => `${scheme}://${entry?.address}:${host.port}`);
+    .map((entry) => `${scheme}://${entry?.address}:${port}`);
 }
 
 function waitForSignal(): Promise<void> {

@@ -92,7 +92,7 @@ function EmptyInbox({ paired }: { paired: boolean }) {
         <p>{t('inbox.connectAgentBody')}</p>
         {paired ? null : (
           <Link href="/pair" className="button button--primary">
-            {t('pair.title')}
+            {t('pair.action')}
           </Link>
         )}
       </div>

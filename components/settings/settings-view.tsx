@@ -5,14 +5,16 @@ import { useState } from 'react';
 import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
-import { ID_MAX, PROTOCOL_VERSION } from '@/lib/contracts';
+import { DEVICE_NAME_MAX, REMOTE_PROTOCOL_VERSION } from '@/lib/contracts';
 import { forgetHost } from '@/lib/client/app-connection';
+import { renameThisDevice, revokeThisDevice } from '@/lib/client/device-requests';
 import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
-import { forgetPairing, setDeviceLabel } from '@/lib/client/pairing';
+import { clampDeviceName, forgetPairing } from '@/lib/client/pairing';
 import { ConfirmDialog } from '../card/confirm-dialog';
 import { ScreenHeader } from '../shell/screen-header';
 import { AutoResolutionSettings } from './auto-resolution-settings';
 import { Choice } from './choice';
+import { DevicesSettings } from './devices-settings';
 import { NotificationSettings } from '../notification-settings';
 
 declare const __APP_VERSION__: string | undefined;
@@ -27,6 +29,9 @@ export function SettingsView() {
   const [forgetting, setForgetting] = useState(false);
   const [device, setDevice] = useState<string | null>(null);
   const hostUrl = pairing?.hostUrl || (typeof window === 'undefined' ? '' : window.location.origin);
+  const connected = state.status === 'connected';
+  // The host's list is the truth: a rename from another session shows here too.
+  const deviceName = (pairing && state.host.devices.get(pairing.deviceId)?.name) ?? pairing?.deviceName ?? '';
 
   return (
     <>
@@ -48,14 +53,16 @@ export function SettingsView() {
               <input
                 className="field"
                 type="text"
-                maxLength={ID_MAX}
-                value={device ?? pairing?.deviceLabel ?? ''}
+                maxLength={DEVICE_NAME_MAX}
+                value={device ?? deviceName}
                 onChange={(event) => setDevice(event.target.value)}
                 onBlur={() => {
-                  if (device !== null) setDeviceLabel(device);
+                  const name = clampDeviceName(device ?? '');
+                  if (device !== null && name !== '' && name !== deviceName)
+                    void renameThisDevice(name).catch(() => undefined);
                   setDevice(null);
                 }}
-                disabled={!pairing}
+                disabled={!pairing || !connected}
                 data-testid="settings.device"
               />
               <span className="form__hint">{t('settings.deviceHint')}</span>
@@ -78,9 +85,13 @@ export function SettingsView() {
           </div>
         </section>
 
-        <AutoResolutionSettings preferences={state.host.preferences} connected={state.status === 'connected'} />
+        {pairing ? (
+          <DevicesSettings devices={state.host.devices} myDeviceId={pairing.deviceId} connected={connected} />
+        ) : null}
 
-        <NotificationSettings connected={state.status === 'connected'} />
+        <AutoResolutionSettings preferences={state.host.preferences} connected={connected} />
+
+        <NotificationSettings connected={connected} />
 
         <Choice<LangChoice>
           id="language"
@@ -120,7 +131,7 @@ export function SettingsView() {
             </div>
             <div className="settings__row">
               <dt className="settings__label">{t('settings.protocolVersion')}</dt>
-              <dd className="settings__value">{PROTOCOL_VERSION}</dd>
+              <dd className="settings__value">{REMOTE_PROTOCOL_VERSION}</dd>
             </div>
           </dl>
         </section>
@@ -136,9 +147,14 @@ export function SettingsView() {
         onClose={() => setForgetting(false)}
         onConfirm={() => {
           setForgetting(false);
-          void forgetHost();
-          forgetPairing();
-          router.push('/pair');
+          // Take the credential back on the host too, so nothing left on this device still works (R16.5).
+          const revoked =
+            pairing && connected ? revokeThisDevice(pairing.deviceId).catch(() => undefined) : Promise.resolve();
+          void revoked.then(() => {
+            void forgetHost();
+            forgetPairing();
+            router.push('/pair');
+          });
         }}
       />
     </>

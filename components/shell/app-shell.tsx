@@ -3,17 +3,19 @@ import '@/lib/client/zod-csp';
 import { usePathname } from 'next/navigation';
 import { useEffect } from 'react';
 import { I18nProvider, useChosenLanguage, useLocalSettings } from '@/hooks/use-i18n';
-import { usePairing } from '@/hooks/use-pairing';
+import { usePairing, usePairingProblem } from '@/hooks/use-pairing';
 import { appStore, startConnection } from '@/lib/client/app-connection';
 import { applyTheme } from '@/lib/client/local-settings';
 import { installTestHook } from '@/lib/client/test-hook';
 import { BottomNav } from './bottom-nav';
 import { ConnectionBanner } from './connection-status';
+import { PairAgainScreen } from './pair-again-screen';
 import { ServiceWorkerSlot } from './service-worker-slot';
 
 /** Owns the connection and the language for the app's lifetime; screens only read the store and useI18n(). */
 export function AppShell({ children }: { children: React.ReactNode }) {
   const pairing = usePairing();
+  const problem = usePairingProblem();
   const settings = useLocalSettings();
   const i18n = useChosenLanguage();
   const { lang, t } = i18n;
@@ -25,9 +27,9 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   }, []);
 
   useEffect(() => {
-    // The pair screen stores the token first; connecting from there would race it.
-    if (!onPairScreen || pairing) startConnection(pairing);
-  }, [pairing, onPairScreen]);
+    // Pairing stores the credential before it leaves the pair screen, so this follows it without a race.
+    startConnection(pairing);
+  }, [pairing]);
 
   useEffect(() => applyTheme(settings.theme), [settings.theme]);
   useEffect(() => {
@@ -35,18 +37,21 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   }, [lang]);
 
   const focused = pathname.startsWith('/card');
+  // A removed device (or one holding the old shared token) sees only how to pair again; /pair still works.
+  const blocked = problem !== null && !onPairScreen;
   return (
     <I18nProvider value={i18n}>
       <div className="app" data-focused={focused ? 'true' : undefined}>
         <a className="skip-link" href="#main">
           {t('common.skipToContent')}
         </a>
-        <ConnectionBanner />
+        {/* On the pair screen the page itself says what to do. */}
+        {blocked || onPairScreen ? null : <ConnectionBanner />}
         <ServiceWorkerSlot />
         <main id="main" className="app__main">
-          {children}
+          {blocked ? <PairAgainScreen problem={problem} /> : children}
         </main>
-        {focused ? null : <BottomNav />}
+        {focused || blocked ? null : <BottomNav />}
       </div>
     </I18nProvider>
   );

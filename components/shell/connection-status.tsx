@@ -56,14 +56,14 @@ export function ConnectionBanner() {
     message = t('pair.needed');
     action = (
       <Link href="/pair" className="banner__action">
-        {t('pair.title')}
+        {t('pair.action')}
       </Link>
     );
   } else if (state.status === 'refused' && state.error) {
     message = state.error.kind === 'protocol-mismatch' ? t('error.protocol') : t('error.unauthorized');
     action = (
       <Link href="/pair" className="banner__action">
-        {t('pair.title')}
+        {t('pair.action')}
       </Link>
     );
   } else if (

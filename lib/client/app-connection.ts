@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { type RemoteClientToServerEvents, type RemoteServerToClientEvents } from '../contracts';
 import { createConnection } from './connection';
 import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry } from './outbox-db';
-import { type Pairing } from './pairing';
+import { markDeviceRemoved, type Pairing } from './pairing';
 import { attachPushChannel } from './push/channel';
 import { clearCachedHost, loadCachedHost, scheduleCacheSave } from './state-cache';
 import { createRemoteStore } from './store';
@@ -34,6 +34,7 @@ const connection = createConnection({
   onConnect: markConnected,
   onSynced: markSynced,
   onProtocolError: recordProtocolError,
+  onRevoked: markDeviceRemoved,
 });
 
 let windowHooked = false;

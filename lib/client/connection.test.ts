@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectItem } from '../core/test-support/expect-item';
 import { type HostView } from './reduce';
 import { connectionHarness } from './test-support/connection-harness';
-import { at, deliveredEvent, PAIRING, questionView, requestedEvent, snapshotOf } from './test-support/fixtures';
+import { at, deliveredEvent, LOG_ID, PAIRING, questionView, requestedEvent, snapshotOf } from './test-support/fixtures';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: Date.parse(at(28)) });
@@ -15,7 +15,7 @@ afterEach(() => {
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
 describe('remote connection: state from the host', () => {
-  it('[R9.2] connects with its token and device, and a snapshot restores the inbox', async () => {
+  it('[R9.2][R16.1] connects with its own device credential, and a snapshot restores the inbox', async () => {
     const h = connectionHarness();
     h.start();
     expect(h.state().status).toBe('connecting');
@@ -23,7 +23,7 @@ describe('remote connection: state from the host', () => {
     expect(h.socket().url).toBe(`${PAIRING.hostUrl}/remote`);
 
     const auth = h.socket().accept();
-    expect(auth).toEqual({ token: 'token', protocolVersion: 1, device: { id: 'phone', label: 'Phone' } });
+    expect(auth).toEqual({ credential: PAIRING.credential, protocolVersion: 2 });
     expect(h.state().status).toBe('connected');
 
     h.socket().send('snapshot', snapshotOf([questionView('q1')], 7));
@@ -46,7 +46,7 @@ describe('remote connection: state from the host', () => {
     expect(h.state().status).toBe('reconnecting');
     // socket.io reconnects the same socket; the auth is read again.
     const auth = h.socket().accept();
-    expect(auth.lastSeq).toBe(8);
+    expect(auth.resume).toEqual({ logId: LOG_ID, lastSeq: 8 });
     h.socket().send('events', {
       // A duplicate of what it had, then what it missed.
       events: [requestedEvent(8, questionView('q2')), requestedEvent(9, questionView('q3'))],
@@ -64,9 +64,12 @@ describe('remote connection: state from the host', () => {
       hasSnapshot: false,
       cached: true,
       lastSeq: 0,
+      logId: null,
       interactions: new Map([['old', questionView('old')]]),
       preferences: null,
       hostVersion: 'test',
+      hostName: null,
+      devices: new Map(),
       clockOffsetMs: 0,
     };
     const saved: HostView[] = [];
@@ -80,7 +83,7 @@ describe('remote connection: state from the host', () => {
     h.start();
     await settle();
     expect(h.state().host.interactions.has('old')).toBe(true);
-    expect(h.socket().accept().lastSeq).toBeUndefined();
+    expect(h.socket().accept().resume).toBeUndefined();
     h.socket().send('snapshot', snapshotOf([questionView('q1')], 3));
     expect([...h.state().host.interactions.keys()]).toEqual(['q1']);
     expect(saved).toHaveLength(1);
@@ -104,7 +107,7 @@ describe('remote connection: state from the host', () => {
     const h = connectionHarness();
     h.start();
     h.socket().accept();
-    h.socket().send('snapshot', { ...snapshotOf([], 1), protocolVersion: 2 });
+    h.socket().send('snapshot', { ...snapshotOf([], 1), protocolVersion: 3 });
     expect(h.state()).toMatchObject({ status: 'refused', error: { kind: 'protocol-mismatch' } });
     expect(h.socket().connected).toBe(false);
   });
@@ -173,10 +176,10 @@ describe('remote connection: malformed host messages are reported, never dropped
     const resync = h.socket().pending('snapshot:get');
     expect(resync).toHaveLength(1);
     h.socket().drop();
-    expect(h.socket().accept().lastSeq).toBeUndefined();
+    expect(h.socket().accept().resume).toBeUndefined();
     h.socket().send('snapshot', snapshotOf([], 9));
     h.socket().drop();
-    expect(h.socket().accept().lastSeq).toBe(9);
+    expect(h.socket().accept().resume).toEqual({ logId: LOG_ID, lastSeq: 9 });
   });
 
   it('[R10.4] a broken snapshot is reported and shown as an error', () => {
@@ -239,5 +242,61 @@ describe('remote connection: malformed host messages are reported, never dropped
     } finally {
       warn.mockRestore();
     }
+  });
+
+  it('[R16.5] a revoked device stops for good: state and cache cleared, no retry, the app told', async () => {
+    let revoked = 0;
+    let cleared = 0;
+    const h = connectionHarness({
+      onRevoked: () => (revoked += 1),
+      hostCache: { load: () => Promise.resolve(null), save: () => undefined, clear: () => Promise.resolve(cleared++) },
+    });
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', snapshotOf([questionView('q1')], 3));
+    h.socket().drop();
+    h.socket().refuse('device-revoked', {
+      code: 'device-revoked',
+      message: 'This device was removed from workstation.',
+    });
+    expect(h.state()).toMatchObject({ status: 'refused', error: { kind: 'device-revoked' } });
+    expect(h.state().host.interactions.size).toBe(0);
+    expect(revoked).toBe(1);
+    expect(cleared).toBe(1);
+    expect(h.socket().connected).toBe(false);
+    h.connection.wake();
+    expect(h.socket().connectCalls).toBe(0);
+  });
+
+  it("[R16.5] hearing its own revocation in the event stream is enough; another device's only updates the list", () => {
+    let revoked = 0;
+    const h = connectionHarness({ onRevoked: () => (revoked += 1) });
+    h.start();
+    h.socket().accept();
+    const device = (id: string) => ({ id, name: id, platform: '', pairedAt: at(1) });
+    h.socket().send('snapshot', { ...snapshotOf([], 3), devices: [device('phone'), device('laptop')] });
+    h.socket().send('events', {
+      events: [{ seq: 4, at: at(32), type: 'device.revoked', deviceId: 'laptop', byDeviceId: 'phone' }],
+      serverTime: at(32),
+    });
+    expect(h.state().host.devices.get('laptop')?.revokedAt).toBe(at(32));
+    expect(h.state().status).toBe('connected');
+    h.socket().send('events', {
+      events: [{ seq: 5, at: at(33), type: 'device.revoked', deviceId: 'phone' }],
+      serverTime: at(33),
+    });
+    expect(h.state()).toMatchObject({ status: 'refused', error: { kind: 'device-revoked' } });
+    expect(revoked).toBe(1);
+  });
+
+  it('[R16.5] after the host closes the connection it asks again, so the handshake can say why', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().kick();
+    expect(h.state().status).toBe('reconnecting');
+    expect(h.socket().connectCalls).toBe(1);
+    h.socket().drop();
+    expect(h.socket().connectCalls).toBe(1);
   });
 });

@@ -1,9 +1,9 @@
 import {
   ConnectErrorDataSchema,
   EventBatchSchema,
-  PROTOCOL_VERSION,
   PreferencesAckSchema,
   REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
   SnapshotAckSchema,
   SnapshotSchema,
   type InteractionResponse,
@@ -47,6 +47,8 @@ export interface ConnectionOptions {
   onConnect?: () => void;
   /** The state caught up with the host: from a snapshot, or from the events replayed since lastSeq. */
   onSynced?: (how: 'snapshot' | 'resume') => void;
+  /** The host revoked this device (R16.5): its credential is useless from now on. */
+  onRevoked?: () => void;
 }
 
 /** The remote's one connection to its host: state in, answers and preference changes out. */
@@ -122,14 +124,16 @@ export function createConnection(options: ConnectionOptions): Connection {
       // Only until the live snapshot: never overwrite fresher state.
       if (cached) store.setState((s) => (s.host.hasSnapshot || s.host.cached ? s : { ...s, host: cached }));
     });
-    // Read on every (re)connect: a remote that holds live state asks only for what it missed (R9.2).
+    // Read on every (re)connect: a remote that holds live state asks only for what it missed (R9.2),
+    // in the log it has seen (R10.6).
     const auth = (): RemoteAuth => {
       const { host } = store.getState();
       return {
-        token: pairing.token,
-        protocolVersion: PROTOCOL_VERSION,
-        device: { id: pairing.deviceId, label: pairing.deviceLabel },
-        ...(host.hasSnapshot && !gap ? { lastSeq: host.lastSeq } : {}),
+        credential: pairing.credential,
+        protocolVersion: REMOTE_PROTOCOL_VERSION,
+        ...(host.hasSnapshot && !gap && host.logId !== null
+          ? { resume: { logId: host.logId, lastSeq: host.lastSeq } }
+          : {}),
       };
     };
     const next = openSocket(`${pairing.hostUrl}${REMOTE_NAMESPACE}`, auth);
@@ -147,6 +151,10 @@ export function createConnection(options: ConnectionOptions): Connection {
       if (data && !data.success)
         report({ event: 'connect_error', reply: false, rule: describeIssues(data.error.issues) });
       const refusal = data?.success ? data.data : null;
+      if (refusal?.code === 'device-revoked') {
+        revoked(refusal.message);
+        return;
+      }
       if (refusal && (refusal.code === 'unauthorized' || refusal.code === 'protocol-mismatch')) {
         // The host refused us for good: retrying would only hammer it.
         setStatus('refused', { kind: refusal.code, message: refusal.message });
@@ -158,9 +166,26 @@ export function createConnection(options: ConnectionOptions): Connection {
         message: refusal ? refusal.message : error.message,
       });
     });
-    next.on('disconnect', () => {
-      if (store.getState().status !== 'refused') setStatus(isOffline() ? 'offline' : 'reconnecting');
+    next.on('disconnect', (reason) => {
+      if (store.getState().status === 'refused') return;
+      setStatus(isOffline() ? 'offline' : 'reconnecting');
+      // socket.io does not come back by itself after the host closed the connection: ask, and the
+      // handshake says why (a revoked device hears `device-revoked`).
+      if (reason === 'io server disconnect') next.connect();
     });
+  }
+
+  /** R16.5: this device was revoked. What it cached from the host goes; the screen says how to pair again. */
+  function revoked(message: string): void {
+    stop();
+    store.setState((s) => ({
+      ...s,
+      host: EMPTY_HOST_VIEW,
+      status: 'refused',
+      error: { kind: 'device-revoked', message },
+    }));
+    void hostCache.clear();
+    options.onRevoked?.();
   }
 
   function stop(): void {
@@ -197,6 +222,12 @@ export function createConnection(options: ConnectionOptions): Connection {
       if (socket) requestSnapshot(socket, ANSWER_ACK_TIMEOUT_MS);
       return;
     }
+    const mine = current?.deviceId;
+    if (parsed.data.events.some((event) => event.type === 'device.revoked' && event.deviceId === mine)) {
+      // The host closes this connection next; say so now rather than after the round trip (R16.5).
+      revoked('This device was removed from the host.');
+      return;
+    }
     store.setState((s) => {
       const host = applyEvents(s.host, parsed.data.events);
       return host === s.host ? s : { ...s, host };
@@ -209,7 +240,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   }
 
   function applySnapshot(snapshot: Snapshot): void {
-    if (snapshot.protocolVersion !== PROTOCOL_VERSION) {
+    if (snapshot.protocolVersion !== REMOTE_PROTOCOL_VERSION) {
       setStatus('refused', { kind: 'protocol-mismatch', message: `host speaks protocol ${snapshot.protocolVersion}` });
       socket?.disconnect();
       return;
@@ -293,5 +324,5 @@ export function createConnection(options: ConnectionOptions): Connection {
 }
 
 function samePairing(a: Pairing, b: Pairing): boolean {
-  return a.hostUrl === b.hostUrl && a.token === b.token && a.deviceId === b.deviceId && a.deviceLabel === b.deviceLabel;
+  return a.hostUrl === b.hostUrl && a.credential === b.credential && a.deviceId === b.deviceId;
 }

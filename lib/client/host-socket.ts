@@ -13,7 +13,9 @@ export interface TimedEmitter {
 /** The part of socket.io-client's socket the connection uses (a fake one in unit tests). */
 export interface HostSocket {
   readonly connected: boolean;
-  on(event: 'connect' | 'disconnect', listener: () => void): unknown;
+  on(event: 'connect', listener: () => void): unknown;
+  /** `reason` as socket.io gives it; `io server disconnect` means the host closed it (a revocation). */
+  on(event: 'disconnect', listener: (reason: string) => void): unknown;
   on(event: 'connect_error', listener: (error: Error & { data?: unknown }) => void): unknown;
   on(event: 'snapshot' | 'events', listener: (raw: unknown) => void): unknown;
   connect(): unknown;

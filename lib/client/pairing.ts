@@ -1,73 +1,83 @@
-import { ID_MAX } from '../contracts';
-import { randomId } from './random-id';
+import { DEVICE_NAME_MAX, DEVICE_PLATFORM_MAX } from '../contracts/devices';
 
-/** The pairing with one host: where it is, the token, and who this device is (R9.2, R12.1). */
+/** This device's pairing with one host (R16.1): its own credential, never the agent token. */
 export interface Pairing {
   /** Empty string means "the origin that served this app". */
   hostUrl: string;
-  token: string;
+  /** The host's machine name, for "This device was removed from <host>". */
+  hostName: string;
   deviceId: string;
-  deviceLabel: string;
+  /** The name given at pairing; the host's list is the truth after a rename. */
+  deviceName: string;
+  /** `aw_d_…`: opens the remote side of this host only. */
+  credential: string;
+}
+
+/**
+ * Why this app may not connect until it pairs again: the host revoked it (R16.5), or it still
+ * holds the shared token of an install from before device credentials (R16.7).
+ */
+export interface PairingProblem {
+  kind: 'device-revoked' | 'legacy-token';
+  hostUrl: string;
+  hostName: string;
+}
+
+interface Stored {
+  pairing: Pairing | null;
+  problem: PairingProblem | null;
 }
 
 const KEY = 'askaway.pairing';
-const DEVICE_KEY = 'askaway.device';
+const NOTHING: Stored = { pairing: null, problem: null };
 const listeners = new Set<() => void>();
-let cached: Pairing | null | undefined;
+let cached: Stored | undefined;
 
-function defaultDeviceLabel(): string {
-  const ua = navigator.userAgent;
-  if (/iPhone/.test(ua)) return 'iPhone';
-  if (/iPad/.test(ua)) return 'iPad';
-  if (/Android/.test(ua)) return /Mobile/.test(ua) ? 'Android phone' : 'Android tablet';
-  if (/Mac OS X/.test(ua)) return 'Mac';
-  if (/Windows/.test(ua)) return 'Windows';
-  if (/Linux/.test(ua)) return 'Linux';
-  return 'Browser';
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
-/** The device identity survives "forget": it names this browser, not the pairing. */
-export function deviceIdentity(): { deviceId: string; deviceLabel: string } {
-  try {
-    const raw = localStorage.getItem(DEVICE_KEY);
-    if (raw) {
-      const parsed = JSON.parse(raw) as { deviceId?: unknown; deviceLabel?: unknown };
-      if (typeof parsed.deviceId === 'string' && typeof parsed.deviceLabel === 'string') {
-        return { deviceId: parsed.deviceId, deviceLabel: parsed.deviceLabel };
-      }
-    }
-  } catch {
-    // fall through to a fresh identity
-  }
-  const identity = { deviceId: randomId(), deviceLabel: defaultDeviceLabel() };
-  try {
-    localStorage.setItem(DEVICE_KEY, JSON.stringify(identity));
-  } catch {
-    // storage unavailable: identity lives for this page only
-  }
-  return identity;
-}
-
-function read(): Pairing | null {
+function read(): Stored {
   try {
     const raw = localStorage.getItem(KEY);
-    if (!raw) return null;
-    const parsed = JSON.parse(raw) as { hostUrl?: unknown; token?: unknown };
-    if (typeof parsed.token !== 'string' || parsed.token === '') return null;
-    return {
-      hostUrl: typeof parsed.hostUrl === 'string' ? parsed.hostUrl : '',
-      token: parsed.token,
-      ...deviceIdentity(),
-    };
+    return raw ? fromRecord(JSON.parse(raw) as Record<string, unknown>) : NOTHING;
   } catch {
-    return null;
+    return NOTHING;
   }
+}
+
+function fromRecord(parsed: Record<string, unknown>): Stored {
+  const hostUrl = text(parsed.hostUrl);
+  if (parsed.removed === 'device-revoked')
+    return { pairing: null, problem: { kind: 'device-revoked', hostUrl, hostName: text(parsed.hostName) } };
+  if (typeof parsed.credential === 'string' && parsed.credential !== '' && typeof parsed.deviceId === 'string') {
+    const pairing: Pairing = {
+      hostUrl,
+      hostName: text(parsed.hostName),
+      deviceId: parsed.deviceId,
+      deviceName: text(parsed.deviceName),
+      credential: parsed.credential,
+    };
+    return { pairing, problem: null };
+  }
+  // `{hostUrl, token}`: paired with the shared agent token, which no longer opens the app.
+  if (typeof parsed.token === 'string')
+    return { pairing: null, problem: { kind: 'legacy-token', hostUrl, hostName: '' } };
+  return NOTHING;
+}
+
+function stored(): Stored {
+  if (typeof window === 'undefined') return NOTHING;
+  cached ??= read();
+  return cached;
 }
 
 export function getPairing(): Pairing | null {
-  if (typeof window === 'undefined') return null;
-  if (cached === undefined) cached = read();
-  return cached;
+  return stored().pairing;
+}
+
+export function getPairingProblem(): PairingProblem | null {
+  return stored().problem;
 }
 
 export function subscribePairing(listener: () => void): () => void {
@@ -75,28 +85,30 @@ export function subscribePairing(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-function notify(): void {
+function write(value: Record<string, unknown> | null): void {
+  try {
+    if (value === null) localStorage.removeItem(KEY);
+    else localStorage.setItem(KEY, JSON.stringify(value));
+  } catch {
+    // Storage unavailable (private mode): the state below still holds for this page.
+  }
+  cached = value === null ? NOTHING : fromRecord(value);
   for (const listener of listeners) listener();
 }
 
-export function savePairing(hostUrl: string, token: string): Pairing {
-  localStorage.setItem(KEY, JSON.stringify({ hostUrl: normalizeHostUrl(hostUrl), token }));
-  cached = read();
-  notify();
-  return cached ?? { hostUrl, token, ...deviceIdentity() };
+export function savePairing(pairing: Pairing): void {
+  write({ ...pairing, hostUrl: normalizeHostUrl(pairing.hostUrl) } satisfies Pairing);
 }
 
-export function setDeviceLabel(label: string): void {
-  const identity = { ...deviceIdentity(), deviceLabel: label.trim().slice(0, ID_MAX) || defaultDeviceLabel() };
-  localStorage.setItem(DEVICE_KEY, JSON.stringify(identity));
-  cached = read();
-  notify();
+/** The host revoked this device (R16.5): the credential is useless, so it goes; the host's name stays for the message. */
+export function markDeviceRemoved(): void {
+  const pairing = getPairing();
+  if (!pairing) return;
+  write({ removed: 'device-revoked', hostUrl: pairing.hostUrl, hostName: pairing.hostName });
 }
 
 export function forgetPairing(): void {
-  localStorage.removeItem(KEY);
-  cached = null;
-  notify();
+  write(null);
 }
 
 /** "192.168.1.5:4417" → "http://192.168.1.5:4417"; same-origin stays "". */
@@ -111,4 +123,48 @@ export function normalizeHostUrl(input: string): string {
   } catch {
     return withScheme;
   }
+}
+
+/** What this device is, for the host's list (R16.4): "iPhone · Safari", "Android · Chrome", "Linux · Firefox". */
+export function platformDescription(userAgent = navigator.userAgent): string {
+  const os = /iPhone/.test(userAgent)
+    ? 'iPhone'
+    : /iPad/.test(userAgent)
+      ? 'iPad'
+      : /Android/.test(userAgent)
+        ? 'Android'
+        : /Mac OS X/.test(userAgent)
+          ? 'Mac'
+          : /Windows/.test(userAgent)
+            ? 'Windows'
+            : /CrOS/.test(userAgent)
+              ? 'ChromeOS'
+              : /Linux/.test(userAgent)
+                ? 'Linux'
+                : '';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : '';
+  return [os, browser].filter(Boolean).join(' · ').slice(0, DEVICE_PLATFORM_MAX) || 'Browser';
+}
+
+/** The name the pairing page suggests: the kind of device, which the person usually changes to "Anna's phone". */
+export function defaultDeviceName(userAgent = navigator.userAgent): string {
+  if (/iPhone/.test(userAgent)) return 'iPhone';
+  if (/iPad/.test(userAgent)) return 'iPad';
+  if (/Android/.test(userAgent)) return /Mobile/.test(userAgent) ? 'Android phone' : 'Android tablet';
+  if (/Mac OS X/.test(userAgent)) return 'Mac';
+  if (/Windows/.test(userAgent)) return 'Windows PC';
+  if (/Linux/.test(userAgent)) return 'Linux';
+  return 'Browser';
+}
+
+export function clampDeviceName(name: string): string {
+  return name.trim().slice(0, DEVICE_NAME_MAX);
 }

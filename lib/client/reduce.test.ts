@@ -32,13 +32,16 @@ const view = (requestId: string, sessionId: string, s: number, path: string[] = 
   },
 });
 const snapshot = (pending: InteractionView[], seq = 10): Snapshot => ({
-  protocolVersion: 1,
+  protocolVersion: 2,
   hostVersion: 'test',
   serverTime: at(30),
+  logId: 'log-1',
   seq,
+  hostName: 'workstation',
   pending,
   history: [],
   preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
+  devices: [],
 });
 
 describe('remote state fold', () => {

@@ -1,4 +1,4 @@
-import { type HostEvent, type InteractionView, type Preferences, type Snapshot } from '../contracts';
+import { type DeviceRecord, type HostEvent, type InteractionView, type Preferences, type Snapshot } from '../contracts';
 import { foldHostEvent, type HostFold } from '../state/host-fold';
 
 /** The host's interactions as this remote knows them: a snapshot, then events folded in as the host folds them. */
@@ -8,9 +8,14 @@ export interface HostView {
   /** Showing what this device saw last time (offline start), until a live snapshot arrives. */
   cached: boolean;
   lastSeq: number;
+  /** The log `lastSeq` counts in; resuming against another log gets a snapshot (R10.6). */
+  logId: string | null;
   interactions: ReadonlyMap<string, InteractionView>;
   preferences: Preferences | null;
   hostVersion: string | null;
+  hostName: string | null;
+  /** Paired devices by id; revoked ones keep a record with `revokedAt` (R16.4). */
+  devices: ReadonlyMap<string, DeviceRecord>;
   /** serverTime − local time when the snapshot arrived (clock-skew correction, R9.9). */
   clockOffsetMs: number;
 }
@@ -19,9 +24,12 @@ export const EMPTY_HOST_VIEW: HostView = {
   hasSnapshot: false,
   cached: false,
   lastSeq: 0,
+  logId: null,
   interactions: new Map(),
   preferences: null,
   hostVersion: null,
+  hostName: null,
+  devices: new Map(),
   clockOffsetMs: 0,
 };
 
@@ -34,9 +42,12 @@ export function fromSnapshot(snapshot: Snapshot, localNow: number): HostView {
     hasSnapshot: true,
     cached: false,
     lastSeq: snapshot.seq,
+    logId: snapshot.logId,
     interactions,
     preferences: snapshot.preferences,
     hostVersion: snapshot.hostVersion,
+    hostName: snapshot.hostName,
+    devices: new Map(snapshot.devices.map((device) => [device.id, device])),
     clockOffsetMs: Date.parse(snapshot.serverTime) - localNow,
   };
 }
@@ -49,11 +60,20 @@ export function fromSnapshot(snapshot: Snapshot, localNow: number): HostView {
 export function applyEvents(view: HostView, events: readonly HostEvent[]): HostView {
   const fresh = events.filter((event) => event.seq > view.lastSeq).sort((a, b) => a.seq - b.seq);
   if (fresh.length === 0) return view;
+  // Devices change rarely: their map is copied only for a batch that touches one.
+  const touchesDevices = fresh.some((event) => event.type.startsWith('device.'));
   const fold: HostFold = {
     seq: view.lastSeq,
     preferences: view.preferences,
     interactions: new Map(view.interactions),
+    devices: new Map(touchesDevices ? view.devices : []),
   };
   for (const event of fresh) foldHostEvent(fold, event);
-  return { ...view, interactions: fold.interactions, preferences: fold.preferences, lastSeq: fold.seq };
+  return {
+    ...view,
+    interactions: fold.interactions,
+    preferences: fold.preferences,
+    lastSeq: fold.seq,
+    devices: touchesDevices ? fold.devices : view.devices,
+  };
 }

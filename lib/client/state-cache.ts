@@ -26,9 +26,12 @@ export async function loadCachedHost(hostUrl: string): Promise<HostView | null> 
       hasSnapshot: false,
       cached: true,
       lastSeq: 0,
+      logId: null,
       interactions: new Map(cached.interactions.map((view) => [view.requestId, view])),
       preferences: cached.preferences,
       hostVersion: cached.hostVersion,
+      hostName: null,
+      devices: new Map(),
       clockOffsetMs: cached.clockOffsetMs,
     };
   } catch {

@@ -4,7 +4,7 @@ import { EMPTY_HOST_VIEW, type HostView } from './reduce';
 export type ConnectionStatus =
   'idle' | 'unpaired' | 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'refused';
 
-export type ConnectionErrorKind = 'unauthorized' | 'protocol-mismatch' | 'unreachable' | 'other';
+export type ConnectionErrorKind = 'unauthorized' | 'device-revoked' | 'protocol-mismatch' | 'unreachable' | 'other';
 export interface ConnectionError {
   kind: ConnectionErrorKind;
   message: string;

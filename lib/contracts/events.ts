@@ -9,6 +9,7 @@ import {
   IsoTimeSchema,
   withPayload,
 } from './interaction';
+import { DeviceRecordSchema } from './devices';
 import { PreferencesSchema } from './preferences';
 
 /** Every stored event has a seq and an absolute time. */
@@ -67,6 +68,32 @@ export const PreferencesUpdatedEventSchema = z.strictObject({
   preferences: PreferencesSchema,
 });
 
+/** A device exchanged a pairing code for its credential (R16.2). The credential's hash is never in the log. */
+export const DevicePairedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('device.paired'),
+  device: z.strictObject({
+    id: IdSchema,
+    name: DeviceRecordSchema.shape.name,
+    platform: DeviceRecordSchema.shape.platform,
+  }),
+});
+
+export const DeviceRenamedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('device.renamed'),
+  deviceId: IdSchema,
+  name: DeviceRecordSchema.shape.name,
+});
+
+/** The device's credential stops working at once (R16.5). `byDeviceId`: revoked from that device's Settings. */
+export const DeviceRevokedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('device.revoked'),
+  deviceId: IdSchema,
+  byDeviceId: z.optional(IdSchema),
+});
+
 export const HostEventSchema = z.discriminatedUnion('type', [
   InteractionRequestedEventSchema,
   InteractionResolvedEventSchema,
@@ -74,6 +101,9 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   InteractionWithdrawnEventSchema,
   UserInputAutoResolutionUpdatedEventSchema,
   PreferencesUpdatedEventSchema,
+  DevicePairedEventSchema,
+  DeviceRenamedEventSchema,
+  DeviceRevokedEventSchema,
 ]);
 /** One entry of the host's durable log. */
 export type HostEvent = z.infer<typeof HostEventSchema>;
@@ -81,3 +111,6 @@ export type HostEventType = HostEvent['type'];
 /** An event before the store has given it a seq. */
 export type NewHostEvent = HostEvent extends infer E ? (E extends HostEvent ? Omit<E, 'seq'> : never) : never;
 export type UserInputAutoResolutionUpdated = z.infer<typeof UserInputAutoResolutionUpdatedEventSchema>;
+/** Events about who may connect rather than about interactions. */
+export type DeviceEvent = Extract<HostEvent, { type: `device.${string}` }>;
+export type NewDeviceEvent = DeviceEvent extends infer E ? (E extends DeviceEvent ? Omit<E, 'seq'> : never) : never;

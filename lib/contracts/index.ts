@@ -3,6 +3,7 @@ export * from './claude-code-question';
 export * from './interaction';
 export * from './preferences';
 export * from './events';
+export * from './devices';
 export * from './wire';
 export * from './push';
 export * from './unknown';

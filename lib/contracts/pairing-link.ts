@@ -1,18 +1,22 @@
-// The pairing link `askaway start` prints (and shows as a QR code) and the app's /pair page reads.
+// The pairing link `askaway start` and `askaway pair` print (and show as a QR code) and the app's /pair page reads.
 // No imports, so the PWA can take it without the schemas.
 
 /**
- * `<baseUrl>/pair#token=…`. The token travels in the URL fragment, which browsers never send, so it
- * stays out of server and proxy logs (R12.1).
+ * `<baseUrl>/pair#code=…`: a one-time pairing code, not a credential (R16.2). It travels in the URL
+ * fragment, which browsers never send, so it stays out of server and proxy logs (R16.6).
  */
-export function pairingLink(baseUrl: string, token: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/pair#token=${encodeURIComponent(token)}`;
+export function pairingLink(baseUrl: string, code: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/pair#code=${encodeURIComponent(code)}`;
 }
 
-/** Reads `#token=…` (and an optional `host=`) from a pairing link's fragment. */
-export function parsePairingHash(hash: string): { token: string; hostUrl: string } | null {
+/** What a pairing link's fragment holds: a code (and an optional `host=`), or an old shared-token link. */
+export type PairingHash = { kind: 'code'; code: string; hostUrl: string } | { kind: 'legacy-token' };
+
+/** Reads `#code=…` (and `host=`); `#token=…` is a link from before device credentials, which no longer works. */
+export function parsePairingHash(hash: string): PairingHash | null {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const token = params.get('token');
-  if (!token) return null;
-  return { token, hostUrl: params.get('host') ?? '' };
+  const code = params.get('code');
+  if (code) return { kind: 'code', code, hostUrl: params.get('host') ?? '' };
+  if (params.get('token')) return { kind: 'legacy-token' };
+  return null;
 }

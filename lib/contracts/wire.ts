@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { DeviceInfoSchema, DeviceRecordSchema } from './devices';
 import { HostEventSchema } from './events';
 import {
   AutoResolutionStateSchema,
@@ -11,8 +12,13 @@ import {
 } from './interaction';
 import { PreferencesSchema } from './preferences';
 
-/** Bumped on any incompatible change of the messages below; checked at connect. */
+/** The runtime namespace's version: bumped on any incompatible change of its messages; checked at connect. */
 export const PROTOCOL_VERSION = 1;
+/**
+ * The remote namespace's version, bumped apart from the runtimes' so agents keep working across
+ * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
+ */
+export const REMOTE_PROTOCOL_VERSION = 2;
 
 export const RUNTIME_NAMESPACE = '/runtime';
 export const REMOTE_NAMESPACE = '/remote';
@@ -30,6 +36,10 @@ export const ErrorCodeSchema = z.enum([
   'rate-limited',
   'payload-too-large',
   'internal',
+  /** A device credential whose device was revoked (R16.5): pair again. */
+  'device-revoked',
+  /** A device command about a device that is not (or no longer) paired. */
+  'unknown-device',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
@@ -132,11 +142,14 @@ export interface RuntimeServerToClientEvents {
 /* ------------------------------------------------------------------- remote namespace */
 
 export const RemoteAuthSchema = z.strictObject({
-  token,
+  /** This device's credential from pairing (R16.1); the device's id and name come from it. */
+  credential: token,
   protocolVersion: z.int(),
-  device: z.strictObject({ id: IdSchema, label }),
-  /** Present when the remote holds state up to this seq and wants only what it missed. */
-  lastSeq: z.optional(z.int().check(z.minimum(0))),
+  /**
+   * Present when the remote holds state up to `lastSeq` of the log `logId` and wants only what it
+   * missed (R9.2). Another log's seq (a reset data dir) gets a snapshot instead (R10.6).
+   */
+  resume: z.optional(z.strictObject({ logId: IdSchema, lastSeq: z.int().check(z.minimum(0)) })),
 });
 export type RemoteAuth = z.infer<typeof RemoteAuthSchema>;
 
@@ -145,10 +158,16 @@ export const SnapshotSchema = z.strictObject({
   protocolVersion: z.int(),
   hostVersion: z.string(),
   serverTime: IsoTimeSchema,
+  /** Which log `seq` counts in: random per log, so a reset data dir is told apart (R10.6). */
+  logId: IdSchema,
   seq: z.int().check(z.minimum(0)),
+  /** The host's machine name, as the pairing response gave it. */
+  hostName: z.string().check(z.maxLength(255)),
   pending: z.array(InteractionViewSchema),
   history: z.array(InteractionViewSchema),
   preferences: PreferencesSchema,
+  /** Paired devices that are not revoked (R16.4). */
+  devices: z.array(DeviceRecordSchema),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -184,10 +203,22 @@ export type PreferencesAck = z.infer<typeof PreferencesAckSchema>;
 export const SnapshotAckSchema = z.union([z.strictObject({ ok: z.literal(true), snapshot: SnapshotSchema }), failure]);
 export type SnapshotAck = z.infer<typeof SnapshotAckSchema>;
 
+/** Every paired device with when it was last seen (R16.4). */
+export const DevicesAckSchema = z.union([
+  z.strictObject({ ok: z.literal(true), devices: z.array(DeviceInfoSchema) }),
+  failure,
+]);
+export type DevicesAck = z.infer<typeof DevicesAckSchema>;
+
 export interface RemoteClientToServerEvents {
   respond: (command: unknown, ack: (result: RespondAck) => void) => void;
   'preferences:update': (patch: unknown, ack: (result: PreferencesAck) => void) => void;
   'snapshot:get': (ack: (result: SnapshotAck) => void) => void;
+  'devices:list': (ack: (result: DevicesAck) => void) => void;
+  /** Revokes any paired device, this one included (R16.5). */
+  'devices:revoke': (command: unknown, ack: (result: SimpleAck) => void) => void;
+  /** Renames this device. */
+  'device:rename': (command: unknown, ack: (result: SimpleAck) => void) => void;
 }
 export interface RemoteServerToClientEvents {
   snapshot: (snapshot: Snapshot) => void;

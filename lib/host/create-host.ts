@@ -1,11 +1,25 @@
 import http from 'node:http';
 import https from 'node:https';
 import { type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Server } from 'socket.io';
-import { errorMessage, MAX_MESSAGE_BYTES } from '../contracts';
+import {
+  ADMIN_API_PREFIX,
+  errorMessage,
+  MAX_MESSAGE_BYTES,
+  PAIR_API_PATH,
+  pairingLink,
+  type PairingCodeResponse,
+} from '../contracts';
 import '../core/zod-locale';
-import { prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
+import { createAdminRoutes } from './auth/admin-routes';
+import { AttemptLimiter, DEFAULT_PAIR_LIMIT_GLOBAL, DEFAULT_PAIR_LIMIT_PER_ADDRESS } from './auth/attempt-limiter';
+import { Authenticator } from './auth/authenticator';
+import { DeviceService } from './auth/devices';
+import { OneTimeCodes } from './auth/one-time-codes';
+import { createPairRoute } from './auth/pair-route';
+import { loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
 import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
@@ -13,7 +27,7 @@ import { SecurityHeaders } from './http/security-headers';
 import { InteractionRegistry } from './registry';
 import { type LifecycleEvent } from './registry-types';
 import { startStaleSweep } from './stale-sweep';
-import { originAllowed, tokensEqual } from './sockets/handshake';
+import { originAllowed } from './sockets/handshake';
 import { attachRemoteNamespace } from './sockets/remote-namespace';
 import { attachRuntimeNamespace } from './sockets/runtime-namespace';
 import { DEFAULT_REMOTE_RATE_LIMIT, DEFAULT_RUNTIME_RATE_LIMIT, type RateLimit } from './sockets/token-bucket';
@@ -23,6 +37,8 @@ import { HOST_VERSION } from './version';
 
 export const DEFAULT_PORT = 4417;
 export const DEFAULT_BIND_HOST = '127.0.0.1';
+/** How long a pairing link works (R16.2); `--pair-ttl` changes it. */
+export const DEFAULT_PAIR_TTL_MS = 10 * 60_000;
 
 export interface HostOptions {
   /** Holds the token, the event log and host.json. Created when missing. */
@@ -31,8 +47,15 @@ export interface HostOptions {
   port?: number;
   /** Interface to bind. Default 127.0.0.1 (R12.1). */
   host?: string;
-  /** Overrides the stored token (ASKAWAY_TOKEN). */
+  /** Overrides the stored agent token (ASKAWAY_TOKEN). */
   token?: string;
+  /** How long a pairing code works. Default 10 minutes (R16.2). */
+  pairTtlMs?: number;
+  /** The address pairing links point at (given the port, when it is picked at listen). Default: `publicUrl`, else `url`. */
+  pairingBaseUrl?: string | ((port: number) => string | undefined);
+  /** The machine's name, as a removed device is told (R16.5). Default: the OS host name. */
+  hostName?: string;
+  pairLimits?: { perAddress: RateLimit; global: RateLimit };
   /** The PWA's static export. Default `out/` of the current directory. */
   staticDir?: string;
   /** PEM contents: serve HTTPS. */
@@ -62,13 +85,23 @@ export interface Host {
   port: number;
   /** `publicUrl` if given, else `url`. */
   publicUrl: string;
+  /** The agent token: runtimes, `/mcp`, the hook endpoint (R16.1). */
   token: string;
+  /** Opens the admin API only (R16.8); kept in `<dataDir>/admin-token`. */
+  adminToken: string;
+  hostName: string;
   dataDir: string;
   secure: boolean;
   registry: InteractionRegistry;
+  devices: DeviceService;
+  authenticator: Authenticator;
+  /** One-time codes in memory: pairing codes now, machine join codes later. */
+  codes: OneTimeCodes;
+  pairTtlMs: number;
+  /** A fresh one-time pairing code and the link that carries it (R16.2). */
+  mintPairingCode(): PairingCodeResponse;
   io: Server;
   registerHttpRoute(method: string, pathPrefix: string, handler: HttpRouteHandler): () => void;
-  verifyToken(candidate: string | undefined): boolean;
   /** Closes sockets, the HTTP server and the log; removes host.json. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -78,6 +111,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir);
   prepareDataDir(dataDir);
   const token = loadOrCreateToken(dataDir, options.token);
+  const hostName = options.hostName ?? os.hostname();
+  const pairTtlMs = options.pairTtlMs ?? DEFAULT_PAIR_TTL_MS;
   const publicBase = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const store = options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'));
   const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
@@ -85,6 +120,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   try {
     registry = new InteractionRegistry({
       store,
+      hostName,
       historyLimit: options.historyLimit,
       onLifecycle: options.onLifecycle,
       onError,
@@ -94,7 +130,29 @@ export async function createHost(options: HostOptions): Promise<Host> {
     throw new HostStartError(`Cannot read the event log: ${errorMessage(error)}`, { cause: error });
   }
 
-  const verifyToken = (candidate: string | undefined) => tokensEqual(candidate, token);
+  let adminToken: string;
+  try {
+    // Only once the log is known good: a refused data dir gets nothing written into it.
+    adminToken = loadOrCreateAdminToken(dataDir);
+  } catch (error) {
+    registry.stop();
+    store.close();
+    throw error;
+  }
+  const devices = new DeviceService({ registry, credentials: store.credentials, hostName });
+  const authenticator = new Authenticator({ agentToken: token, adminToken, devices });
+  const codes = new OneTimeCodes();
+  const secure = options.tls !== undefined;
+  // Filled in once listening: pairing links need the port.
+  let pairingBase = '';
+  const mintPairingCode = (): PairingCodeResponse => {
+    const minted = codes.mint('pair-device', pairTtlMs);
+    return {
+      code: minted.code,
+      link: pairingLink(pairingBase, minted.code),
+      expiresAt: minted.expiresAt.toISOString(),
+    };
+  };
   const routes = new HttpRouteRegistry();
   for (const route of options.httpRoutes ?? []) routes.register(route.method, route.pathPrefix, route.handler);
   const staticDir = path.resolve(options.staticDir ?? 'out');
@@ -102,10 +160,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     staticDir,
     routes,
     headers: new SecurityHeaders(staticDir),
-    verifyToken,
+    authenticateAgent: (candidate) => authenticator.runtime(candidate),
     onError,
   });
-  const secure = options.tls !== undefined;
   const server = options.tls
     ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
     : http.createServer(handler);
@@ -119,6 +176,24 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const port = (server.address() as AddressInfo).port;
   const url = `${secure ? 'https' : 'http'}://${urlHost(options.host ?? DEFAULT_BIND_HOST)}:${port}`;
   const extraOrigins = [...(options.allowedOrigins ?? []), ...(publicBase ? [new URL(publicBase).origin] : [])];
+  const chosenBase =
+    typeof options.pairingBaseUrl === 'function' ? options.pairingBaseUrl(port) : options.pairingBaseUrl;
+  pairingBase = chosenBase ?? publicBase ?? url;
+  routes.register(
+    '*',
+    PAIR_API_PATH,
+    createPairRoute({
+      codes,
+      devices,
+      pairTtlMs,
+      limiter: new AttemptLimiter({
+        perAddress: options.pairLimits?.perAddress ?? DEFAULT_PAIR_LIMIT_PER_ADDRESS,
+        global: options.pairLimits?.global ?? DEFAULT_PAIR_LIMIT_GLOBAL,
+      }),
+      originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+    }),
+  );
+  routes.register('*', ADMIN_API_PREFIX, createAdminRoutes({ authenticator, devices, mintPairingCode }));
 
   const io = new Server(server, {
     serveClient: false,
@@ -128,13 +203,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
   });
   const notifier = attachRuntimeNamespace(io, {
     registry,
-    token,
+    authenticate: (candidate) => authenticator.runtime(candidate),
     rateLimit: options.rateLimits?.runtime ?? DEFAULT_RUNTIME_RATE_LIMIT,
     onError,
   });
   attachRemoteNamespace(io, {
     registry,
-    token,
+    devices,
+    authenticate: (candidate) => authenticator.remote(candidate),
     rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT,
     onError,
   });
@@ -156,12 +232,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
     port,
     publicUrl,
     token,
+    adminToken,
+    hostName,
     dataDir,
     secure,
     registry,
+    devices,
+    authenticator,
+    codes,
+    pairTtlMs,
+    mintPairingCode,
     io,
     registerHttpRoute: (method, pathPrefix, routeHandler) => routes.register(method, pathPrefix, routeHandler),
-    verifyToken,
     close: () => (closing ??= shutdown()),
   };
 

@@ -19,29 +19,47 @@ export function prepareDataDir(dataDir: string): void {
   }
 }
 
+/** Where the admin token lives; only `askaway pair` and `askaway devices` read it (R16.8). */
+export const ADMIN_TOKEN_FILE = 'admin-token';
+
 /**
- * The pairing token (R12.1): random on first start, then kept in `<dataDir>/token`
- * with mode 0600. An explicit token (ASKAWAY_TOKEN) wins and is not written.
+ * The agent token (R16.1): random on first start, then kept in `<dataDir>/token` with mode
+ * 0600. An explicit token (ASKAWAY_TOKEN) wins and is not written.
  */
 export function loadOrCreateToken(dataDir: string, explicit?: string): string {
   if (explicit !== undefined && explicit.trim().length > 0) return explicit.trim();
-  const file = path.join(dataDir, 'token');
+  return loadOrCreateSecret(path.join(dataDir, 'token'), () => randomBytes(24).toString('base64url'));
+}
+
+/**
+ * The admin token (R16.8): opens the admin API (pairing codes, devices) and nothing else. It
+ * lives only in the data dir, never in an environment variable an agent could be given, so
+ * whoever may manage pairing is whoever can read the data dir.
+ */
+export function loadOrCreateAdminToken(dataDir: string): string {
+  return loadOrCreateSecret(
+    path.join(dataDir, ADMIN_TOKEN_FILE),
+    () => `aw_a_${randomBytes(32).toString('base64url')}`,
+  );
+}
+
+function loadOrCreateSecret(file: string, create: () => string): string {
   try {
     const stored = fs.readFileSync(file, 'utf8').trim();
     if (stored.length > 0) return stored;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new HostStartError(`Cannot read the token file ${file}: ${errorMessage(error)}`, { cause: error });
+      throw new HostStartError(`Cannot read ${file}: ${errorMessage(error)}`, { cause: error });
     }
   }
-  const token = randomBytes(24).toString('base64url');
+  const secret = create();
   try {
-    // 'wx' refuses to overwrite a token another process wrote meanwhile.
-    fs.writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+    // 'wx' refuses to overwrite a secret another process wrote meanwhile.
+    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    throw new HostStartError(`Cannot write the token file ${file}: ${errorMessage(error)}`, { cause: error });
+    throw new HostStartError(`Cannot write ${file}: ${errorMessage(error)}`, { cause: error });
   }
-  return token;
+  return secret;
 }
 
 export interface HostFileContent {

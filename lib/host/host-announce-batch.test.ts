@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_ANNOUNCE_BATCH } from '../contracts';
 import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
+import { pairDevice } from './test-support/devices';
 import { questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
 
@@ -19,7 +20,7 @@ describe('announce:batch (re-announce by id)', () => {
   it('[R8.1][R8.2] answers per entry: pending (route updated), resolved with the resolution, withdrawn, unknown', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
     const [waiting, answered, dropped] = [questionRequest(), questionRequest(), questionRequest()];
     for (const request of [waiting, answered, dropped]) await runtime.socket.emitWithAck('announce', request);
     const won = await remote.socket.emitWithAck('respond', accept(answered.requestId, 'c-1'));
@@ -54,7 +55,7 @@ describe('announce:batch (re-announce by id)', () => {
     const host = await startTestHost();
     const first = await connectRuntime(host.url, TEST_TOKEN, 'runtime-a');
     const second = await connectRuntime(host.url, TEST_TOKEN, 'runtime-b');
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
     const request = questionRequest();
     await first.socket.emitWithAck('announce', request);
     await second.socket.emitWithAck('announce:batch', {
@@ -70,7 +71,7 @@ describe('announce:batch (re-announce by id)', () => {
   it('[R10.4] an invalid batch is refused as a whole and changes nothing', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
     const valid = { requestId: request.requestId, protocolRequestId: 'proto-new' };
@@ -122,7 +123,7 @@ describe('announce:batch (re-announce by id)', () => {
 
     const after = await startTestHost({ dataDir });
     const runtime = await connectRuntime(after.url, TEST_TOKEN);
-    const remote = await connectRemote(after.url, TEST_TOKEN);
+    const remote = await connectRemote(after.url, pairDevice(after).credential);
     const ack = await runtime.socket.emitWithAck('announce:batch', {
       entries: [{ requestId: request.requestId, protocolRequestId: 'proto-after-restart' }],
     });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InteractionRegistry } from './registry';
 import { SqliteEventStore } from './store/sqlite-event-store';
 import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
+import { pairDevice } from './test-support/devices';
 import { permissionRequest, questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
 import { expectItem } from '../core/test-support/expect-item';
@@ -28,7 +29,7 @@ describe('auto-resolution (R6)', () => {
     fakeHostClock();
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
     await remote.socket.emitWithAck('preferences:update', {
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 1_500,
@@ -54,7 +55,7 @@ describe('auto-resolution (R6)', () => {
   it('[R6.1][R6.2] toggling the preference updates every pending question at once; plans and permissions never auto-resolve', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
     const questions = [
       questionRequest({ sessionId: 's-1' }),
       questionRequest({ sessionId: 's-2' }),

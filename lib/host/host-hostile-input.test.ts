@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PROTOCOL_VERSION, REMOTE_NAMESPACE, RUNTIME_NAMESPACE, type Snapshot } from '../contracts';
+import {
+  PROTOCOL_VERSION,
+  REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
+  RUNTIME_NAMESPACE,
+  type Snapshot,
+} from '../contracts';
 import { closeAllClients, connectRemote, connectRuntime, tryConnect } from './test-support/clients';
+import { pairDevice } from './test-support/devices';
 import { questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from './test-support/test-host';
 
@@ -112,7 +119,8 @@ describe('[R10.4][R12.3] hostile input', () => {
   it('[R10.4] 200+ malformed or hostile messages change nothing and the host keeps serving', async () => {
     const host = await startTestHost({ rateLimits: { runtime: RELAXED, remote: RELAXED } });
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const device = pairDevice(host);
+    const remote = await connectRemote(host.url, device.credential);
     const valid = questionRequest();
     await runtime.socket.emitWithAck('announce', valid);
     const seqBefore = host.registry.projection.seq;
@@ -157,9 +165,8 @@ describe('[R10.4][R12.3] hostile input', () => {
     const refusals = [
       await tryConnect(host.url, REMOTE_NAMESPACE, {}),
       await tryConnect(host.url, REMOTE_NAMESPACE, {
-        token: 'wrong',
-        protocolVersion: PROTOCOL_VERSION,
-        device: { id: 'd' },
+        credential: 'wrong',
+        protocolVersion: REMOTE_PROTOCOL_VERSION,
       }),
       await tryConnect(host.url, RUNTIME_NAMESPACE, {
         token: `${TEST_TOKEN}x`,
@@ -172,8 +179,8 @@ describe('[R10.4][R12.3] hostile input', () => {
         runtimeId: 'r',
       }),
       await tryConnect(host.url, REMOTE_NAMESPACE, {
-        token: TEST_TOKEN,
-        protocolVersion: PROTOCOL_VERSION,
+        credential: device.credential,
+        protocolVersion: REMOTE_PROTOCOL_VERSION,
         device: 'me',
       }),
     ];
@@ -200,8 +207,8 @@ describe('[R10.4][R12.3] hostile input', () => {
 
   it('[R12.3] a message over MAX_MESSAGE_BYTES drops only that connection', async () => {
     const host = await startTestHost();
-    const flooder = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'flooder' });
-    const bystander = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'bystander' });
+    const flooder = await connectRemote(host.url, pairDevice(host, 'flooder').credential);
+    const bystander = await connectRemote(host.url, pairDevice(host, 'bystander').credential);
     const seq = host.registry.projection.seq;
     const disconnected = new Promise((resolve) => flooder.socket.once('disconnect', resolve));
     flooder.socket.emit(
@@ -216,8 +223,8 @@ describe('[R10.4][R12.3] hostile input', () => {
   it('[R12.3] a flooding remote gets rate-limited errors while another remote is served', async () => {
     const host = await startTestHost({ rateLimits: { remote: { capacity: 10, refillPerSecond: 1 } } });
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const flooder = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'flooder' });
-    const other = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'other' });
+    const flooder = await connectRemote(host.url, pairDevice(host, 'flooder').credential);
+    const other = await connectRemote(host.url, pairDevice(host, 'other').credential);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
     const flood = await Promise.all(Array.from({ length: 50 }, () => flooder.socket.emitWithAck('snapshot:get')));

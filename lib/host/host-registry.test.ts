@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type InteractionOrigin, type InteractionRequest } from '../contracts';
 import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
+import { pairDevice } from './test-support/devices';
 import { permissionRequest, questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from './test-support/test-host';
 import { expectItem } from '../core/test-support/expect-item';
@@ -13,7 +14,7 @@ afterEach(async () => {
 async function setup() {
   const host = await startTestHost();
   const runtime = await connectRuntime(host.url, TEST_TOKEN);
-  const remote = await connectRemote(host.url, TEST_TOKEN);
+  const remote = await connectRemote(host.url, pairDevice(host).credential);
   return { host, runtime, remote };
 }
 
@@ -207,7 +208,7 @@ describe('host registry over real sockets', () => {
       sessionId: 'session-root',
       origin,
     });
-    const late = await connectRemote(host.url, TEST_TOKEN, { deviceId: 'laptop' });
+    const late = await connectRemote(host.url, pairDevice(host, 'laptop').credential);
     expect(expectItem(late.snapshots, 0).pending[0]).toMatchObject({ sessionId: 'session-root', origin });
   });
 });

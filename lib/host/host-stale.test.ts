@@ -6,6 +6,7 @@ import { DEFAULT_STALE_AFTER_MS, formatDuration, staleReason, startStaleSweep } 
 import { MemoryEventStore } from './store/memory-event-store';
 import { SqliteEventStore } from './store/sqlite-event-store';
 import { closeAllClients, connectRemote, connectRuntime, type RuntimeClient } from './test-support/clients';
+import { pairDevice } from './test-support/devices';
 import { questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
 import { waitForIo } from './test-support/wait-for-io';
@@ -57,7 +58,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     fakeHostClock();
     const host = await startTestHost(FAST);
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
     const request = questionRequest();
     const announcedAt = Date.now();
     await runtime.socket.emitWithAck('announce', request);
@@ -87,7 +88,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     const host = await startTestHost(FAST);
     const first = await connectRuntime(host.url, TEST_TOKEN, 'alive');
     const silentRuntime = await connectRuntime(host.url, TEST_TOKEN, 'dead');
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
     const alive = questionRequest();
     const silent = questionRequest();
     await first.socket.emitWithAck('announce', alive);
@@ -136,7 +137,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
         .sort(),
     ).toEqual([kept.requestId, abandoned.requestId].sort());
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, TEST_TOKEN);
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
     expect(await runtime.socket.emitWithAck('announce', { ...kept, protocolRequestId: 'after-restart' })).toMatchObject(
       { status: 'pending' },
     );

@@ -1,4 +1,11 @@
-export { createHost, DEFAULT_BIND_HOST, DEFAULT_PORT, type Host, type HostOptions } from './create-host';
+export {
+  createHost,
+  DEFAULT_BIND_HOST,
+  DEFAULT_PAIR_TTL_MS,
+  DEFAULT_PORT,
+  type Host,
+  type HostOptions,
+} from './create-host';
 export { HostStartError } from './errors';
 export { readJsonBody } from './http/json-body';
 export { type HttpRoute, type HttpRouteContext, type HttpRouteHandler } from './http/routes';

@@ -1,5 +1,11 @@
-import { DEFAULT_PREFERENCES, type HostEvent, type InteractionView, type Preferences } from '../contracts';
-import { emptyHostFold, foldHostEvent } from '../state/host-fold';
+import {
+  DEFAULT_PREFERENCES,
+  type DeviceRecord,
+  type HostEvent,
+  type InteractionView,
+  type Preferences,
+} from '../contracts';
+import { activeDevices, emptyHostFold, foldHostEvent } from '../state/host-fold';
 
 /**
  * Pending interactions, history, delivery and preferences as a fold of the log
@@ -25,6 +31,16 @@ export class HostProjection {
   /** What the log last set, else the defaults. */
   get preferences(): Preferences {
     return this.fold.preferences ?? DEFAULT_PREFERENCES;
+  }
+
+  /** Every device ever paired, revoked ones included (R16.4, R16.5). */
+  get devices(): ReadonlyMap<string, DeviceRecord> {
+    return this.fold.devices;
+  }
+
+  /** Paired devices not revoked, in the order they paired. */
+  activeDevices(): DeviceRecord[] {
+    return activeDevices(this.fold);
   }
 
   /** Folds one event in; returns the interaction it changed, if any. */

@@ -1,6 +1,6 @@
 import {
   interactionKindForTool,
-  PROTOCOL_VERSION,
+  REMOTE_PROTOCOL_VERSION,
   PreferencesSchema,
   type AnnounceAck,
   type AnnounceBatch,
@@ -11,6 +11,7 @@ import {
   type InteractionRequest,
   type InteractionResolution,
   type InteractionView,
+  type NewDeviceEvent,
   type NewHostEvent,
   type PreferencesAck,
   type PreferencesPatch,
@@ -41,6 +42,8 @@ const FOLD_PAGE = 5_000;
 
 export interface RegistryOptions {
   store: EventStore;
+  /** The machine's name in snapshots (R16.5's "removed from <host>"). Default: the OS host name. */
+  hostName?: string;
   now?: () => Date;
   historyLimit?: number;
   onLifecycle?: (event: LifecycleEvent) => void;
@@ -100,14 +103,30 @@ export class InteractionRegistry {
 
   snapshot(): Snapshot {
     return {
-      protocolVersion: PROTOCOL_VERSION,
+      protocolVersion: REMOTE_PROTOCOL_VERSION,
       hostVersion: HOST_VERSION,
       serverTime: this.now().toISOString(),
+      logId: this.options.store.logId,
       seq: this.projection.seq,
+      hostName: this.options.hostName ?? '',
       pending: this.projection.pending(),
       history: this.projection.history(this.options.historyLimit ?? 200),
       preferences: this.projection.preferences,
+      devices: this.projection.activeDevices(),
     };
+  }
+
+  /** The log's id: a seq means something only together with it (R10.6). */
+  get logId(): string {
+    return this.options.store.logId;
+  }
+
+  /**
+   * Appends device events (paired, renamed, revoked): they share the log, its seq and its
+   * listeners with interactions, so every remote hears of a pairing or a revocation at once.
+   */
+  recordDeviceEvents(events: readonly NewDeviceEvent[]): HostEvent[] {
+    return this.commit([...events]);
   }
 
   announce(request: InteractionRequest, socketId: string): AnnounceAck {

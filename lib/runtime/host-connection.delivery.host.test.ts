@@ -6,6 +6,7 @@ import { askUserQuestionTool, executeToolCall } from '../core';
 import { createRuntimeClient, type RuntimeClient } from './runtime-broker';
 import { connectScriptedRemote, type ScriptedRemote } from './test-support/scripted-remote';
 import { TWO_QUESTIONS } from './test-support/mcp-scenarios';
+import { pairDevice } from '../host/test-support/devices';
 
 let runtime: RuntimeClient | undefined;
 let phone: ScriptedRemote | undefined;
@@ -37,7 +38,7 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     });
     runtime = createRuntimeClient({ url: host.url, token: host.token });
     await runtime.connection.ready();
-    phone = await connectScriptedRemote(host.url, host.token);
+    phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
     const call = executeToolCall({
       tool: askUserQuestionTool,
       input: TWO_QUESTIONS,
@@ -79,7 +80,7 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     });
     runtime = createRuntimeClient({ url: first.url, token: first.token });
     await runtime.connection.ready();
-    phone = await connectScriptedRemote(first.url, first.token);
+    phone = await connectScriptedRemote(first.url, pairDevice(first).credential);
     const call = executeToolCall({
       tool: askUserQuestionTool,
       input: TWO_QUESTIONS,

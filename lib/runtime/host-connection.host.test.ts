@@ -5,6 +5,7 @@ import { askUserQuestionTool, executeToolCall } from '../core';
 import { createRuntimeClient, type RuntimeClient } from './runtime-broker';
 import { connectScriptedRemote, type ScriptedRemote } from './test-support/scripted-remote';
 import { TWO_QUESTIONS } from './test-support/mcp-scenarios';
+import { pairDevice } from '../host/test-support/devices';
 
 let runtime: RuntimeClient | undefined;
 let phone: ScriptedRemote | undefined;
@@ -22,7 +23,7 @@ describe('host connection against a real host', () => {
     const host = await startTestHost();
     runtime = createRuntimeClient({ url: host.url, token: host.token, label: 'test runtime' });
     await runtime.connection.ready();
-    phone = await connectScriptedRemote(host.url, host.token);
+    phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
     const call = executeToolCall({
       tool: askUserQuestionTool,
       input: TWO_QUESTIONS,
@@ -58,7 +59,7 @@ describe('host connection against a real host', () => {
     const host = await startTestHost();
     runtime = createRuntimeClient({ url: host.url, token: host.token });
     await runtime.connection.ready();
-    phone = await connectScriptedRemote(host.url, host.token);
+    phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
     const drops: boolean[] = [];
     runtime.connection.onConnectionChange((up) => drops.push(up));
     const normal = executeToolCall({

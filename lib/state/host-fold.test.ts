@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type HostEvent, type InteractionRecord, type InteractionResolution, type NewHostEvent } from '../contracts';
-import { emptyHostFold, foldHostEvent, type HostFold } from './host-fold';
+import { activeDevices, emptyHostFold, foldHostEvent, type HostFold } from './host-fold';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
 
@@ -152,5 +152,25 @@ describe('host event fold', () => {
     expect(before && 'resolution' in before).toBe(false);
     expect(state.interactions.get('a')).toBe(before);
     expect(copy.interactions.get('a')?.status).toBe('resolved');
+  });
+
+  it('[R16.4][R16.5] folds devices: paired, renamed, revoked; a revoked device stays revoked', () => {
+    const state = emptyHostFold();
+    const phone = { id: 'p1', name: 'Phone', platform: 'Android · Chrome' };
+    const changed = fold(
+      state,
+      { type: 'device.paired', at: at(1), device: phone },
+      { type: 'device.paired', at: at(2), device: { ...phone, name: 'Impostor' } },
+      { type: 'device.paired', at: at(3), device: { id: 'l1', name: 'Laptop', platform: 'Linux · Firefox' } },
+      { type: 'device.renamed', at: at(4), deviceId: 'p1', name: 'Anna’s phone' },
+      { type: 'device.revoked', at: at(5), deviceId: 'l1', byDeviceId: 'p1' },
+      { type: 'device.renamed', at: at(6), deviceId: 'l1', name: 'Back again' },
+      { type: 'device.revoked', at: at(7), deviceId: 'l1' },
+    );
+    expect(changed.every((view) => view === undefined)).toBe(true);
+    expect(state.seq).toBe(7);
+    expect(state.devices.get('p1')).toEqual({ ...phone, name: 'Anna’s phone', pairedAt: at(1) });
+    expect(state.devices.get('l1')).toMatchObject({ name: 'Laptop', revokedAt: at(5) });
+    expect(activeDevices(state).map((device) => device.id)).toEqual(['p1']);
   });
 });

@@ -1,5 +1,5 @@
 // lib/state: pure state shared by the host and the PWA; it imports contracts only, so both may import it.
-import { type HostEvent, type InteractionView, type Preferences } from '../contracts';
+import { type DeviceRecord, type HostEvent, type InteractionView, type Preferences } from '../contracts';
 
 /**
  * The host's log folded into what it means now (R10.2): every interaction by
@@ -14,10 +14,12 @@ export interface HostFold {
   /** Null until the log (or a snapshot) says; the host then uses DEFAULT_PREFERENCES. */
   preferences: Preferences | null;
   readonly interactions: Map<string, InteractionView>;
+  /** Every device ever paired, by id; a revoked one keeps its record with `revokedAt` (R16.4, R16.5). */
+  readonly devices: Map<string, DeviceRecord>;
 }
 
 export function emptyHostFold(): HostFold {
-  return { seq: 0, preferences: null, interactions: new Map() };
+  return { seq: 0, preferences: null, interactions: new Map(), devices: new Map() };
 }
 
 /**
@@ -57,9 +59,28 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
     case 'preferences.updated':
       fold.preferences = event.preferences;
       return undefined;
+    case 'device.paired':
+      if (!fold.devices.has(event.device.id))
+        fold.devices.set(event.device.id, { ...event.device, pairedAt: event.at });
+      return undefined;
+    case 'device.renamed': {
+      const device = fold.devices.get(event.deviceId);
+      if (device && device.revokedAt === undefined) fold.devices.set(device.id, { ...device, name: event.name });
+      return undefined;
+    }
+    case 'device.revoked': {
+      const device = fold.devices.get(event.deviceId);
+      if (device && device.revokedAt === undefined) fold.devices.set(device.id, { ...device, revokedAt: event.at });
+      return undefined;
+    }
     default:
       return assertNever(event);
   }
+}
+
+/** Paired devices not revoked, oldest first (the order they paired in). */
+export function activeDevices(fold: Pick<HostFold, 'devices'>): DeviceRecord[] {
+  return [...fold.devices.values()].filter((device) => device.revokedAt === undefined);
 }
 
 function pendingView(fold: HostFold, requestId: string): InteractionView | undefined {

@@ -103,6 +103,11 @@ export class FakeHostSocket implements HostSocket {
     this.close();
   }
 
+  /** The host closed this connection itself (a revoked device): socket.io does not reconnect on its own then. */
+  kick(): void {
+    this.close('io server disconnect');
+  }
+
   send(event: 'snapshot' | 'events', raw: unknown): void {
     this.fire(event, raw);
   }
@@ -112,11 +117,11 @@ export class FakeHostSocket implements HostSocket {
     return [...this.waiting].filter((entry) => entry.event === event);
   }
 
-  private close(): void {
+  private close(reason = 'transport close'): void {
     if (!this.connected) return;
     this.connected = false;
     for (const entry of [...this.waiting]) entry.fail(new Error('socket has been disconnected'));
-    this.fire('disconnect');
+    this.fire('disconnect', reason);
   }
 
   private fire(event: string, ...args: unknown[]): void {

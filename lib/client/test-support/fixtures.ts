@@ -1,4 +1,5 @@
 import {
+  REMOTE_PROTOCOL_VERSION,
   type HostEvent,
   type InteractionResolution,
   type InteractionView,
@@ -12,10 +13,14 @@ import { type Pairing } from '../pairing';
 
 export const PAIRING: Pairing = {
   hostUrl: 'http://host.test',
-  token: 'token',
+  hostName: 'workstation',
   deviceId: 'phone',
-  deviceLabel: 'Phone',
+  deviceName: 'Phone',
+  credential: 'aw_d_phone',
 };
+
+/** The log every snapshot here comes from. */
+export const LOG_ID = 'log-1';
 
 export const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, second)).toISOString();
 
@@ -46,13 +51,16 @@ export function questionView(requestId: string, sessionId = 's1'): InteractionVi
 
 export function snapshotOf(pending: InteractionView[], seq: number, serverTime = at(30)): Snapshot {
   return {
-    protocolVersion: 1,
+    protocolVersion: REMOTE_PROTOCOL_VERSION,
     hostVersion: 'test',
     serverTime,
+    logId: LOG_ID,
     seq,
+    hostName: 'workstation',
     pending,
     history: [],
     preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
+    devices: [],
   };
 }
 

@@ -15,9 +15,9 @@ export const CLAUDE_CODE_HOOK_PATH = HOOK_HTTP_PATH;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /**
- * Claude Code's HTTP hook (R11.2): POST the hook JSON to `/hooks/claude-code`
- * (token as `Authorization: Bearer` or `?token=`); the 2xx JSON reply is the
- * hook's output. `?timeout=540s` and `?allTools=1` as for the command hook.
+ * Claude Code's HTTP hook (R11.2): POST the hook JSON to `/hooks/claude-code` with the agent
+ * token as `Authorization: Bearer` (Claude Code sends it from ASKAWAY_TOKEN, R16.6); the 2xx
+ * JSON reply is the hook's output. `?timeout=540s` and `?allTools=1` as for the command hook.
  */
 export function createClaudeCodeHookHandler(options: {
   runtime: RuntimeClientProvider;
@@ -29,10 +29,17 @@ export function createClaudeCodeHookHandler(options: {
 }): HttpRouteHandler {
   return async (req, res, context) => {
     const query = new URL(req.url ?? '/', 'http://host.invalid').searchParams;
-    if (!context.verifyToken(context.bearerToken() ?? query.get('token') ?? undefined)) {
-      sendJson(res, 401, {
-        error: "Unauthorized: send the Askaway token as 'Authorization: Bearer <token>' or ?token=",
+    if (query.has('token')) {
+      // URLs end up in logs and shell history; the token goes in a header only (R16.6).
+      sendJson(res, 400, {
+        error:
+          "A token in the URL is not accepted: send it as 'Authorization: Bearer <token>' (askaway hook install --http)",
       });
+      return;
+    }
+    const auth = context.authenticateAgent(context.bearerToken());
+    if (!auth.ok) {
+      sendJson(res, 401, { error: `Unauthorized: ${auth.message} Send it as 'Authorization: Bearer <token>'.` });
       return;
     }
     if (context.pathname !== CLAUDE_CODE_HOOK_PATH) {

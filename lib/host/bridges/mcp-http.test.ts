@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeMcpContract } from '../../runtime/test-support/mcp-scenarios';
 import { type Host } from '../create-host';
+import { pairDevice } from '../test-support/devices';
 import { closeAllHosts, startTestHost } from '../test-support/test-host';
 import { mountAgentBridges, type AgentBridges } from './index';
 
@@ -47,5 +48,21 @@ describe('MCP over HTTP: access', () => {
       requestInit: { headers: { Authorization: 'Bearer wrong' } },
     });
     await expect(intruder.connect(transport)).rejects.toThrow();
+  });
+
+  it('[R16.1] a device credential is refused, and the refusal says what it is', async () => {
+    const response = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        Authorization: `Bearer ${pairDevice(host).credential}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({
+      error: { message: expect.stringContaining('This is a device credential: it opens the phone app only') },
+    });
   });
 });

@@ -40,8 +40,9 @@ export function createMcpHttpBridge(options: { runtime: RuntimeClientProvider; v
   };
 
   const handler: HttpRouteHandler = async (req, res, context) => {
-    if (!context.verifyToken(context.bearerToken())) {
-      sendJsonRpcError(res, 401, -32001, "Unauthorized: send the Askaway token as 'Authorization: Bearer <token>'", {
+    const auth = context.authenticateAgent(context.bearerToken());
+    if (!auth.ok) {
+      sendJsonRpcError(res, 401, -32001, `Unauthorized: ${auth.message} Send it as 'Authorization: Bearer <token>'.`, {
         'WWW-Authenticate': 'Bearer realm="askaway"',
       });
       return;

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
-import { PROTOCOL_VERSION } from '../../contracts';
+import { PROTOCOL_VERSION, REMOTE_PROTOCOL_VERSION } from '../../contracts';
+import { type AuthResult } from '../auth/principal';
 import { HOST_VERSION } from '../version';
 import { type HttpRouteRegistry } from './routes';
 import { type SecurityHeaders } from './security-headers';
@@ -9,7 +10,7 @@ export interface RequestHandlerOptions {
   staticDir: string;
   routes: HttpRouteRegistry;
   headers: SecurityHeaders;
-  verifyToken(candidate: string | undefined): boolean;
+  authenticateAgent(candidate: string | undefined): AuthResult;
   onError(error: unknown): void;
 }
 
@@ -24,14 +25,21 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const handle = async () => {
       if (pathname === '/healthz' && (method === 'GET' || method === 'HEAD')) {
         res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-        res.end(JSON.stringify({ status: 'ok', version: HOST_VERSION, protocolVersion: PROTOCOL_VERSION }));
+        res.end(
+          JSON.stringify({
+            status: 'ok',
+            version: HOST_VERSION,
+            protocolVersion: PROTOCOL_VERSION,
+            remoteProtocolVersion: REMOTE_PROTOCOL_VERSION,
+          }),
+        );
         return;
       }
       const route = options.routes.match(method, pathname);
       if (route) {
         await route.handler(req, res, {
           pathname,
-          verifyToken: options.verifyToken,
+          authenticateAgent: options.authenticateAgent,
           bearerToken: () => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim(),
         });
         return;

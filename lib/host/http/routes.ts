@@ -1,11 +1,12 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AuthResult } from '../auth/principal';
 
-/** What a mounted route gets besides the request: how to check the pairing token. */
+/** What a mounted route gets besides the request: how to check who is calling. */
 export interface HttpRouteContext {
   /** The request path without the query string. */
   pathname: string;
-  /** Constant-time check of a candidate token against the host's. */
-  verifyToken(candidate: string | undefined): boolean;
+  /** The agent side's check (R16.1): the agent token passes; a device credential is named and refused. */
+  authenticateAgent(candidate: string | undefined): AuthResult;
   /** The bearer token from `Authorization: Bearer …`, if any. */
   bearerToken(): string | undefined;
 }

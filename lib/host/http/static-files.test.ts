@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSION } from '../../contracts';
+import { PROTOCOL_VERSION, REMOTE_PROTOCOL_VERSION } from '../../contracts';
 import { closeAllHosts, startTestHost, tempDir } from '../test-support/test-host';
 
 afterEach(closeAllHosts);
@@ -122,6 +122,7 @@ describe('[R10.1] static PWA serving', () => {
       status: 'ok',
       version: expect.any(String),
       protocolVersion: PROTOCOL_VERSION,
+      remoteProtocolVersion: REMOTE_PROTOCOL_VERSION,
     });
   });
 
@@ -129,7 +130,7 @@ describe('[R10.1] static PWA serving', () => {
     const host = await startTestHost();
     host.registerHttpRoute('POST', '/hooks', (_req, res) => res.end('hooks'));
     host.registerHttpRoute('POST', '/hooks/claude-code', (_req, res, context) => {
-      res.end(context.verifyToken(context.bearerToken()) ? 'authorized' : 'refused');
+      res.end(context.authenticateAgent(context.bearerToken()).ok ? 'authorized' : 'refused');
     });
     const post = (target: string, token?: string) =>
       fetch(`${host.url}${target}`, {

@@ -95,6 +95,19 @@ export class PushService {
     return this.status(deviceId);
   }
 
+  /**
+   * Deletes the subscription of every device `keep` says no to: revoked ones (R16.5), and at
+   * start those of devices the host no longer knows (ids from before device credentials).
+   */
+  forgetDevicesExcept(keep: (deviceId: string) => boolean): string[] {
+    const dropped = this.options.store
+      .list()
+      .map((subscription) => subscription.deviceId)
+      .filter((deviceId) => !keep(deviceId));
+    for (const deviceId of dropped) this.unsubscribe(deviceId);
+    return dropped;
+  }
+
   setNtfyTopic(deviceId: string, topicUrl: string | null): PushStatus {
     this.options.store.setNtfyTopicUrl(topicUrl);
     if (topicUrl === null) this.dropThrottle(NTFY_TARGET);

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PROTOCOL_VERSION, REMOTE_NAMESPACE, type InteractionRequest } from '../../contracts';
+import { REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION, type InteractionRequest } from '../../contracts';
 import { createHost, type Host } from '../create-host';
+import { pairDevice } from '../test-support/devices';
 import { startPush } from './start-push';
 import { type PushRuntime } from './create-push-service';
 import { makeSubscription, startRecordingServer } from './test-helpers';
@@ -32,9 +33,11 @@ async function setup() {
   const endpoint = await startRecordingServer();
   cleanups.push(() => endpoint.close());
 
-  async function remote(deviceId: string): Promise<ClientSocket> {
+  /** A paired device's connection; its id comes from its credential, as the host sees it. */
+  async function remote(name: string): Promise<ClientSocket & { deviceId: string }> {
+    const { deviceId, credential } = pairDevice(host, name);
     const socket = connect(`${host.url}${REMOTE_NAMESPACE}`, {
-      auth: { token: 'test-token', protocolVersion: PROTOCOL_VERSION, device: { id: deviceId } },
+      auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
       transports: ['websocket'],
       reconnection: false,
     });
@@ -43,7 +46,7 @@ async function setup() {
       socket.once('connect', resolve);
       socket.once('connect_error', reject);
     });
-    return socket;
+    return Object.assign(socket, { deviceId });
   }
 
   function ask(requestId: string): void {
@@ -101,7 +104,7 @@ describe('push messages on the /remote namespace', () => {
     await expect(phone.emitWithAck('push:ntfy', { topicUrl: 'javascript:alert(1)' })).resolves.toMatchObject({
       ok: false,
     });
-    expect(push.service.status('phone-1')).toEqual({ subscribed: false, ntfyTopicUrl: null });
+    expect(push.service.status(phone.deviceId)).toEqual({ subscribed: false, ntfyTopicUrl: null });
   });
 
   it('[R14.4] presence from the socket keeps pushes away from a visible app, and disconnecting ends it', async () => {
@@ -111,14 +114,14 @@ describe('push messages on the /remote namespace', () => {
       subscription: makeSubscription(`${endpoint.url}/push/phone-1`).subscription,
     });
     await expect(phone.emitWithAck('presence', { visible: true })).resolves.toEqual({ ok: true });
-    expect(push.service.presence.isVisible('phone-1')).toBe(true);
+    expect(push.service.presence.isVisible(phone.deviceId)).toBe(true);
 
     ask('while-visible');
     await push.service.idle();
-    expect(push.service.throttleState('phone-1')).toBeUndefined();
+    expect(push.service.throttleState(phone.deviceId)).toBeUndefined();
 
     phone.disconnect();
-    await vi.waitFor(() => expect(push.service.presence.isVisible('phone-1')).toBe(false));
+    await vi.waitFor(() => expect(push.service.presence.isVisible(phone.deviceId)).toBe(false));
     ask('after-leaving');
     await vi.waitFor(() => expect(endpoint.requests).toHaveLength(1));
   });
@@ -137,5 +140,46 @@ describe('push messages on the /remote namespace', () => {
     await phone.emitWithAck('push:ntfy', { topicUrl: `${endpoint.url}/topic` });
     await expect(phone.emitWithAck('push:test', {})).resolves.toEqual({ ok: true, webPush: 'sent', ntfy: 'sent' });
     expect(endpoint.requests.map((request) => request.path).sort()).toEqual(['/push/phone-1', '/topic']);
+  });
+
+  it('[R16.5] revoking a device deletes its push subscription at once; the others keep theirs', async () => {
+    const { host, push, endpoint, remote } = await setup();
+    const phone = await remote('phone');
+    const laptop = await remote('laptop');
+    for (const device of [phone, laptop])
+      await device.emitWithAck('push:subscribe', {
+        subscription: makeSubscription(`${endpoint.url}/push/${device.deviceId}`).subscription,
+      });
+    expect(host.devices.revoke(phone.deviceId)).toMatchObject({ ok: true });
+    expect(push.service.status(phone.deviceId).subscribed).toBe(false);
+    expect(push.service.status(laptop.deviceId).subscribed).toBe(true);
+  });
+});
+
+describe('push subscriptions across an upgrade', () => {
+  it('[R16.7] at start, subscriptions of devices the host no longer lets in are removed', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askaway-push-upgrade-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const open = () => createHost({ dataDir, port: 0, token: 't', writeHostFile: false, staticDir: dataDir });
+    const first = await open();
+    const kept = pairDevice(first, 'kept');
+    const revoked = pairDevice(first, 'revoked');
+    first.devices.revoke(revoked.deviceId);
+    const push = await startPush(first);
+    // As an older host stored them: under ids the app made up itself, and one of a device since revoked.
+    for (const deviceId of ['legacy-browser-id', revoked.deviceId, kept.deviceId])
+      push.service.subscribe(deviceId, makeSubscription(`https://push.example/${deviceId}`).subscription);
+    await first.close();
+    await push.close();
+
+    const second = await open();
+    const restarted = await startPush(second);
+    cleanups.push(async () => {
+      await second.close();
+      await restarted.close();
+    });
+    expect(restarted.service.status(kept.deviceId).subscribed).toBe(true);
+    expect(restarted.service.status('legacy-browser-id').subscribed).toBe(false);
+    expect(restarted.service.status(revoked.deviceId).subscribed).toBe(false);
   });
 });

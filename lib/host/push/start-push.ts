@@ -5,7 +5,9 @@ import { type Host } from '../create-host';
 import { createPushService, type CreatePushServiceOptions, type PushRuntime } from './create-push-service';
 import { registerPushSocketHandlers } from './socket-handlers';
 
-const AuthenticatedSocketDataSchema = z.object({ auth: z.object({ device: z.object({ id: z.string().min(1) }) }) });
+const AuthenticatedSocketDataSchema = z.object({
+  principal: z.object({ kind: z.literal('device'), id: z.string().min(1) }),
+});
 
 export type StartPushOptions = Omit<CreatePushServiceOptions, 'dataDir' | 'publicUrl'>;
 
@@ -16,21 +18,27 @@ export type StartPushOptions = Omit<CreatePushServiceOptions, 'dataDir' | 'publi
  * Close it after `host.close()`.
  */
 export async function startPush(
-  host: Pick<Host, 'dataDir' | 'publicUrl' | 'registry' | 'io'>,
+  host: Pick<Host, 'dataDir' | 'publicUrl' | 'registry' | 'io' | 'devices'>,
   options: StartPushOptions = {},
 ): Promise<PushRuntime> {
   const push = await createPushService({ ...options, dataDir: host.dataDir, publicUrl: () => host.publicUrl });
   const detach = push.service.attach(host.registry);
+  // Subscriptions of devices this host no longer lets in (revoked, or ids from before pairing) go (R16.5, R16.7).
+  const dropped = push.service.forgetDevicesExcept((deviceId) => host.devices.isActive(deviceId));
+  if (dropped.length > 0) options.log?.(`push: removed ${dropped.length} subscription(s) of devices no longer paired`);
+  const stopForgetting = host.devices.onRevoked((deviceId) => push.service.unsubscribe(deviceId));
   const remote = host.io.of(REMOTE_NAMESPACE);
   const onConnection = (socket: Socket) => {
+    // The device id comes from its credential (R16.1), never from anything the app sends.
     const data = AuthenticatedSocketDataSchema.safeParse(socket.data);
-    if (data.success) registerPushSocketHandlers(socket, data.data.auth.device.id, push.service);
+    if (data.success) registerPushSocketHandlers(socket, data.data.principal.id, push.service);
   };
   remote.on('connection', onConnection);
   return {
     service: push.service,
     async close() {
       remote.off('connection', onConnection);
+      stopForgetting();
       detach();
       await push.close();
     },

@@ -1,16 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage } from 'node:http';
 import { type Socket } from 'socket.io';
 import * as z from 'zod/mini';
-import { isRecord, PROTOCOL_VERSION, type ErrorCode, type WireError } from '../../contracts';
-
-/** Constant-time token check: hashing first makes the compare independent of length too. */
-export function tokensEqual(candidate: string | undefined, expected: string): boolean {
-  if (typeof candidate !== 'string') return false;
-  const a = createHash('sha256').update(candidate).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
+import { isRecord, type ErrorCode, type WireError } from '../../contracts';
+import { type AuthResult, type Principal } from '../auth/principal';
 
 /** socket.io puts `data` on the client's `connect_error` (ConnectErrorDataSchema). */
 export function connectError(code: ErrorCode, message: string): Error & { data: WireError } {
@@ -18,37 +10,43 @@ export function connectError(code: ErrorCode, message: string): Error & { data: 
 }
 
 /**
- * Namespace middleware: token first (so nothing else is revealed to strangers),
- * then the protocol version with a reason a person can act on, then the schema.
+ * Namespace middleware: the credential first (so nothing else is revealed to strangers, and
+ * one offered in the wrong place is named, R16.1), then the protocol version with a reason a
+ * person can act on, then the schema.
  */
-export function handshakeGuard<Schema extends z.core.$ZodType>(
-  schema: Schema,
-  token: string,
-  store: (socket: Socket, auth: z.infer<Schema>) => void,
-) {
+export function handshakeGuard<Schema extends z.core.$ZodType>(options: {
+  schema: Schema;
+  protocolVersion: number;
+  /** The auth fields a credential may sit in, in order (`token`, or a remote's `credential`). */
+  credentialFields: readonly string[];
+  authenticate(candidate: string | undefined): AuthResult;
+  store(socket: Socket, auth: z.infer<Schema>, principal: Principal): void;
+}) {
   return (socket: Socket, next: (error?: Error) => void): void => {
     const auth: unknown = socket.handshake.auth;
     const record = isRecord(auth) ? auth : {};
-    const candidate = typeof record.token === 'string' ? record.token : undefined;
-    if (!tokensEqual(candidate, token)) {
-      next(connectError('unauthorized', 'Missing or wrong token: open the pairing link printed by `askaway start`'));
+    const field = options.credentialFields.find((name) => typeof record[name] === 'string');
+    const candidate = field === undefined ? undefined : String(record[field]);
+    const result = options.authenticate(candidate);
+    if (!result.ok) {
+      next(connectError(result.code, result.message));
       return;
     }
-    if (record.protocolVersion !== PROTOCOL_VERSION) {
+    if (record.protocolVersion !== options.protocolVersion) {
       next(
         connectError(
           'protocol-mismatch',
-          `This host speaks protocol ${PROTOCOL_VERSION}, the client sent ${JSON.stringify(record.protocolVersion) ?? 'none'}: update the older side`,
+          `This host speaks protocol ${options.protocolVersion}, the client sent ${JSON.stringify(record.protocolVersion) ?? 'none'}: update the older side`,
         ),
       );
       return;
     }
-    const parsed = z.safeParse(schema, auth);
+    const parsed = z.safeParse(options.schema, auth);
     if (!parsed.success) {
       next(connectError('invalid-message', `Invalid handshake auth: ${summarizeIssues(parsed.error)}`));
       return;
     }
-    store(socket, parsed.data);
+    options.store(socket, parsed.data, result.principal);
     next();
   };
 }

@@ -1,16 +1,24 @@
 import { type Namespace, type Server, type Socket } from 'socket.io';
 import {
+  DeviceRenameCommandSchema,
+  DeviceRevokeCommandSchema,
   PreferencesPatchSchema,
   REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
   RemoteAuthSchema,
   RespondCommandSchema,
+  type DevicesAck,
   type HostEvent,
   type RemoteAuth,
   type RemoteClientToServerEvents,
   type RemoteServerToClientEvents,
+  type SimpleAck,
   type SnapshotAck,
 } from '../../contracts';
+import { type DeviceService } from '../auth/devices';
+import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
+import { failure } from '../registry-types';
 import { handshakeGuard } from './handshake';
 import { handleCommand, rateLimiter } from './message-handling';
 import { type RateLimit } from './token-bucket';
@@ -21,6 +29,8 @@ const REPLAY_BATCH = 500;
 
 export interface RemoteSocketData {
   auth: RemoteAuth;
+  /** Always a device: the handshake lets nothing else in (R16.1). */
+  principal: Principal;
 }
 
 type RemoteNamespace = Namespace<
@@ -36,25 +46,51 @@ type RemoteSocket = Socket<
   RemoteSocketData
 >;
 
+/** The socket.io room of one device's connections, so a revocation reaches all of them at once. */
+const deviceRoom = (deviceId: string) => `device:${deviceId}`;
+
 /** The remotes' endpoint: a snapshot or replay on connect, then every event live. */
 export function attachRemoteNamespace(
   io: Server,
-  options: { registry: InteractionRegistry; token: string; rateLimit: RateLimit; onError: (error: unknown) => void },
+  options: {
+    registry: InteractionRegistry;
+    devices: DeviceService;
+    /** A paired device's credential only (R16.1). */
+    authenticate(candidate: string | undefined): AuthResult;
+    rateLimit: RateLimit;
+    onError: (error: unknown) => void;
+  },
 ): void {
   // socket.io types a namespace with its server's event maps; each of ours has its own.
   const namespace = io.of(REMOTE_NAMESPACE) as unknown as RemoteNamespace;
-  namespace.use(handshakeGuard(RemoteAuthSchema, options.token, (socket, auth) => (socket.data = { auth })));
+  namespace.use(
+    handshakeGuard({
+      schema: RemoteAuthSchema,
+      protocolVersion: REMOTE_PROTOCOL_VERSION,
+      // `token`: what an app from before device credentials sends; it is told to pair again (R16.7).
+      credentialFields: ['credential', 'token'],
+      authenticate: options.authenticate,
+      store: (socket, auth, principal) => (socket.data = { auth, principal }),
+    }),
+  );
+  // R16.5: the revocation event has gone out to every remote (this device's too); now drop its connections.
+  options.devices.onRevoked((deviceId) => namespace.in(deviceRoom(deviceId)).disconnectSockets(true));
   namespace.on('connection', (socket) => {
+    const { registry, devices, onError } = options;
+    const deviceId = socket.data.principal.id;
+    void socket.join(deviceRoom(deviceId));
+    devices.connected(deviceId);
+    socket.on('disconnect', () => devices.disconnected(deviceId));
     socket.use(rateLimiter(options.rateLimit));
-    streamEvents(socket, options.registry);
-    const { registry, onError } = options;
+    streamEvents(socket, registry);
     socket.on('respond', (payload, ack) =>
       handleCommand({
         schema: RespondCommandSchema,
         payload,
         ack,
         onError,
-        run: (command) => registry.respond(command, socket.data.auth.device),
+        // The device's name as the log has it now (a rename shows on later answers).
+        run: (command) => registry.respond(command, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId }),
       }),
     );
     socket.on('preferences:update', (payload, ack) =>
@@ -71,6 +107,34 @@ export function attachRemoteNamespace(
       const reply = ack as (result: SnapshotAck) => void;
       reply({ ok: true, snapshot: registry.snapshot() });
     });
+    socket.on('devices:list', (ack: unknown) => {
+      if (typeof ack !== 'function') return;
+      (ack as (result: DevicesAck) => void)({ ok: true, devices: devices.list() });
+    });
+    socket.on('devices:revoke', (payload, ack) =>
+      handleCommand({
+        schema: DeviceRevokeCommandSchema,
+        payload,
+        ack,
+        onError,
+        run: (command): SimpleAck => {
+          const outcome = devices.revoke(command.deviceId, deviceId);
+          return outcome.ok ? { ok: true } : failure('unknown-device', `No paired device ${command.deviceId}`);
+        },
+      }),
+    );
+    socket.on('device:rename', (payload, ack) =>
+      handleCommand({
+        schema: DeviceRenameCommandSchema,
+        payload,
+        ack,
+        onError,
+        run: (command): SimpleAck =>
+          devices.rename(deviceId, command.name)
+            ? { ok: true }
+            : failure('unknown-device', 'This device is no longer paired'),
+      }),
+    );
   });
 }
 
@@ -91,14 +155,20 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): void
   const unsubscribe = registry.subscribe((events) => (live ? send(events) : held.push(...events)));
   socket.on('disconnect', unsubscribe);
 
-  const lastSeq = socket.data.auth.lastSeq;
+  const resume = socket.data.auth.resume;
   const headSeq = registry.projection.seq;
-  // A lastSeq ahead of the log means the remote knew another log (data dir reset): start over.
-  if (lastSeq === undefined || lastSeq > headSeq || headSeq - lastSeq > MAX_REPLAY_EVENTS) {
+  // Another log's seq (a reset data dir, R10.6), or one ahead of this log: start over from a snapshot.
+  if (
+    resume === undefined ||
+    resume.logId !== registry.logId ||
+    resume.lastSeq > headSeq ||
+    headSeq - resume.lastSeq > MAX_REPLAY_EVENTS
+  ) {
     const snapshot = registry.snapshot();
     sentSeq = snapshot.seq;
     socket.emit('snapshot', snapshot);
   } else {
+    const lastSeq = resume.lastSeq;
     sentSeq = lastSeq;
     for (
       let batch = registry.readSince(sentSeq, REPLAY_BATCH);

@@ -4,6 +4,7 @@ import {
   isRecord,
   MAX_ANNOUNCE_BATCH,
   InteractionRequestSchema,
+  PROTOCOL_VERSION,
   RUNTIME_NAMESPACE,
   ResolutionAckCommandSchema,
   RuntimeAuthSchema,
@@ -12,6 +13,7 @@ import {
   type RuntimeClientToServerEvents,
   type RuntimeServerToClientEvents,
 } from '../../contracts';
+import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { type RuntimeNotifier } from '../registry-types';
 import { handshakeGuard } from './handshake';
@@ -20,6 +22,7 @@ import { type RateLimit } from './token-bucket';
 
 export interface RuntimeSocketData {
   auth: RuntimeAuth;
+  principal: Principal;
 }
 
 export type RuntimeNamespace = Namespace<
@@ -43,11 +46,25 @@ function messageCost(packet: SocketEvent): number {
 /** The runtimes' endpoint: announce / announce:batch / withdraw / resolution:ack in, resolved / auto-resolution out. */
 export function attachRuntimeNamespace(
   io: Server,
-  options: { registry: InteractionRegistry; token: string; rateLimit: RateLimit; onError: (error: unknown) => void },
+  options: {
+    registry: InteractionRegistry;
+    /** The agent token only (R16.1). */
+    authenticate(candidate: string | undefined): AuthResult;
+    rateLimit: RateLimit;
+    onError: (error: unknown) => void;
+  },
 ): RuntimeNotifier {
   // socket.io types a namespace with its server's event maps; each of ours has its own.
   const namespace = io.of(RUNTIME_NAMESPACE) as unknown as RuntimeNamespace;
-  namespace.use(handshakeGuard(RuntimeAuthSchema, options.token, (socket, auth) => (socket.data = { auth })));
+  namespace.use(
+    handshakeGuard({
+      schema: RuntimeAuthSchema,
+      protocolVersion: PROTOCOL_VERSION,
+      credentialFields: ['token'],
+      authenticate: options.authenticate,
+      store: (socket, auth, principal) => (socket.data = { auth, principal }),
+    }),
+  );
   namespace.on('connection', (socket) => {
     socket.use(rateLimiter(options.rateLimit, messageCost));
     const { registry, onError } = options;

@@ -1,4 +1,5 @@
 import { type HostEvent, type NewHostEvent } from '../../contracts';
+import { type CredentialStore } from './credential-store';
 
 /**
  * The host's durable, append-only log (R10.2). Every implementation must pass
@@ -11,6 +12,10 @@ export interface EventStore {
   readSince(afterSeq: number, limit: number): HostEvent[];
   /** Seq of the newest event, 0 when empty. */
   lastSeq(): number;
+  /** Random, made once per log: a seq means something only together with it (R10.6). */
+  readonly logId: string;
+  /** Hashes of device secrets, beside the log but never in it (R16.1). */
+  readonly credentials: CredentialStore;
   close(): void;
 }
 

@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { type HostEvent, type NewHostEvent } from '../../contracts';
+import { MemoryCredentialStore } from './credential-store';
 import { type EventStore, withSeq } from './event-store';
 
 /** For tests and `--data-dir :memory:`-style runs: same contract, nothing on disk. */
 export class MemoryEventStore implements EventStore {
+  readonly logId = randomBytes(12).toString('hex');
+  readonly credentials = new MemoryCredentialStore();
   private readonly events: HostEvent[] = [];
   private closed = false;
 

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { errorMessage, HostEventSchema, type HostEvent, type NewHostEvent } from '../../contracts';
 import { HostStartError } from '../errors';
 import { type EventStore, withSeq } from './event-store';
-import { SCHEMA_VERSION, durabilityFromEnv, openEventDatabase, type Durability } from './sqlite-open';
+import { SqliteCredentialStore } from './sqlite-credential-store';
+import { durabilityFromEnv, openEventDatabase, prepareSchema, type Durability } from './sqlite-open';
 
 export interface SqliteEventStoreOptions {
   /** Defaults to ASKAWAY_DURABILITY, else `normal`; see `Durability` for the trade. */
@@ -17,6 +18,8 @@ export interface SqliteEventStoreOptions {
  * a damaged, foreign or newer log is refused at open and left as it was.
  */
 export class SqliteEventStore implements EventStore {
+  readonly logId: string;
+  readonly credentials: SqliteCredentialStore;
   private readonly db: Database.Database;
   private readonly insert: Database.Statement<[number, string, string, string]>;
   private readonly select: Database.Statement<[number, number], { body: string }>;
@@ -28,14 +31,8 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.db = openEventDatabase(file, options.durability ?? durabilityFromEnv());
     try {
-      // One transaction, so a crash cannot leave a table without its schema version.
-      this.db.transaction(() => {
-        this.db.exec(
-          'CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL)',
-        );
-        if (Number(this.db.pragma('user_version', { simple: true })) !== SCHEMA_VERSION)
-          this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      })();
+      this.logId = prepareSchema(this.db).logId;
+      this.credentials = new SqliteCredentialStore(this.db);
       this.insert = this.db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)');
       this.select = this.db.prepare('SELECT body FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
       const maxSeq = this.db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events');

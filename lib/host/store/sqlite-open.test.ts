@@ -71,9 +71,9 @@ describe('[R10.2] SQLite log: what is refused at open', () => {
   it('[R10.2] refuses a log written by a newer Askaway', () => {
     const file = writtenLog();
     const db = new Database(file);
-    db.pragma('user_version = 2');
+    db.pragma('user_version = 3');
     db.close();
-    expectRefused(file, /newer Askaway \(schema 2, this one reads 1\)/);
+    expectRefused(file, /newer Askaway \(schema 3, this one reads 2\)/);
   });
 
   it("[R10.2] refuses another application's SQLite database", () => {
@@ -101,6 +101,82 @@ describe('[R10.2] SQLite log: what is refused at open', () => {
     const reopened = new SqliteEventStore(empty);
     expect(reopened.lastSeq()).toBe(1);
     reopened.close();
+  });
+});
+
+/** A log as Askaway wrote it before device credentials: schema 1, the events table alone. */
+function schemaOneLog(): string {
+  const file = logFile();
+  const db = new Database(file);
+  db.exec('CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)');
+  ['a', 'b'].forEach((requestId, index) => {
+    const event = { ...delivered(requestId), seq: index + 1 };
+    insert.run(event.seq, event.type, event.at, JSON.stringify(event));
+  });
+  db.pragma('user_version = 1');
+  db.close();
+  return file;
+}
+
+describe('[R16.7] SQLite log: moving forward', () => {
+  it('[R16.7] migrates a schema-1 log forward: history kept, device events and credentials added, one log id', () => {
+    const file = schemaOneLog();
+    const store = new SqliteEventStore(file);
+    expect(store.readSince(0, 10).map((event) => event.seq)).toEqual([1, 2]);
+    const [paired] = store.append([
+      {
+        type: 'device.paired',
+        at: '2026-01-01T00:00:01.000Z',
+        device: { id: 'abcdef0123456789', name: 'Phone', platform: '' },
+      },
+    ]);
+    expect(paired?.seq).toBe(3);
+    store.credentials.add({
+      kind: 'device',
+      id: 'abcdef0123456789',
+      secretHash: Buffer.alloc(32, 7),
+      createdAt: paired?.at ?? '',
+    });
+    const logId = store.logId;
+    store.close();
+
+    const db = new Database(file, { readonly: true });
+    // An older host reads schema 1 and refuses anything newer at open.
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(
+      db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((row) => (row as { name: string }).name),
+    ).toEqual(['credentials', 'events', 'meta']);
+    db.close();
+
+    const reopened = new SqliteEventStore(file);
+    expect(reopened.logId).toBe(logId);
+    expect(reopened.readSince(0, 10).map((event) => event.type)).toEqual([
+      'interaction.delivered',
+      'interaction.delivered',
+      'device.paired',
+    ]);
+    expect(reopened.credentials.secretHash('device', 'abcdef0123456789')).toEqual(Buffer.alloc(32, 7));
+    reopened.close();
+  });
+
+  it('[R16.7] two logs have two ids', () => {
+    const [a, b] = [new SqliteEventStore(logFile()), new SqliteEventStore(logFile())];
+    expect(a.logId).toMatch(/^[0-9a-f]{24}$/);
+    expect(a.logId).not.toBe(b.logId);
+    a.close();
+    b.close();
+  });
+
+  it('[R16.7] refuses a schema-2 log that lacks its tables', () => {
+    const file = schemaOneLog();
+    const db = new Database(file);
+    db.pragma('user_version = 2');
+    db.close();
+    expectRefused(file, /does not know \(tables: events\)/);
   });
 });
 

@@ -1,9 +1,32 @@
+import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { errorMessage } from '../../contracts';
 import { HostStartError } from '../errors';
 
-export const SCHEMA_VERSION = 1;
-const EVENTS_COLUMNS = ['seq', 'type', 'at', 'body'];
+/**
+ * 1: the events table. 2: device events in the log, plus `credentials` (hashes of device
+ * secrets, never in the log) and `meta` (the log's id, R10.6). An older host refuses a newer
+ * log at open; a newer host migrates an older one forward in one transaction (R16.7).
+ */
+export const SCHEMA_VERSION = 2;
+
+/** Every table of the current schema and its columns, in order. */
+const TABLES: Record<string, string[]> = {
+  credentials: ['kind', 'id', 'secret_hash', 'created_at', 'last_seen_at'],
+  events: ['seq', 'type', 'at', 'body'],
+  meta: ['key', 'value'],
+};
+/** The tables a log of each older version holds. */
+const TABLES_BEFORE: Record<number, string[]> = { 0: ['events'], 1: ['events'] };
+
+const CREATE = `
+  CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS credentials (
+    kind TEXT NOT NULL, id TEXT NOT NULL, secret_hash BLOB NOT NULL, created_at TEXT NOT NULL, last_seen_at TEXT,
+    PRIMARY KEY (kind, id)
+  );
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
 
 /**
  * How hard each commit is pushed to disk.
@@ -44,7 +67,7 @@ export function openEventDatabase(file: string, durability: Durability): Databas
       throw new RefusedLog(`it was written by a newer Askaway (schema ${version}, this one reads ${SCHEMA_VERSION})`);
     }
     checkIntegrity(db);
-    checkSchema(db);
+    checkSchema(db, version);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
     // Take the write lock now, so a second host fails at start rather than on its first answer.
@@ -75,8 +98,24 @@ function checkIntegrity(db: Database.Database): void {
   if (problems.length > 0) throw new RefusedLog(`is damaged (integrity check: ${problems.join('; ')})`);
 }
 
-/** An empty file is ours to set up; anything else must be exactly our events table. */
-function checkSchema(db: Database.Database): void {
+/**
+ * Creates what is missing and moves an older log to SCHEMA_VERSION, in one transaction, so a crash
+ * leaves either the old log or the new one. Returns the log's id, made once per log (R10.6).
+ */
+export function prepareSchema(db: Database.Database): { logId: string } {
+  return db.transaction(() => {
+    db.exec(CREATE);
+    db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('log_id', ?)").run(randomBytes(12).toString('hex'));
+    if (Number(db.pragma('user_version', { simple: true })) !== SCHEMA_VERSION)
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    const row = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'log_id'").get();
+    if (!row) throw new Error('the log has no id after preparing it');
+    return { logId: row.value };
+  })();
+}
+
+/** An empty file is ours to set up; anything else must hold exactly the tables of its version. */
+function checkSchema(db: Database.Database, version: number): void {
   const tables = db
     .prepare<[], { name: string }>(
       "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -84,13 +123,18 @@ function checkSchema(db: Database.Database): void {
     .all()
     .map((row) => row.name);
   if (tables.length === 0) return;
-  const columns = db
-    .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events') ORDER BY cid")
-    .all()
+  const expected = TABLES_BEFORE[version] ?? Object.keys(TABLES);
+  const known =
+    tables.join() === expected.join() &&
+    tables.every((table) => columnsOf(db, table).join() === (TABLES[table] ?? []).join());
+  if (!known) throw new RefusedLog(`is a SQLite database Askaway does not know (tables: ${tables.join(', ')})`);
+}
+
+function columnsOf(db: Database.Database, table: string): string[] {
+  return db
+    .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?) ORDER BY cid')
+    .all(table)
     .map((row) => row.name);
-  if (tables.length !== 1 || tables[0] !== 'events' || columns.join() !== EVENTS_COLUMNS.join()) {
-    throw new RefusedLog(`is a SQLite database Askaway does not know (tables: ${tables.join(', ')})`);
-  }
 }
 
 function describeOpenError(file: string, error: unknown): string {

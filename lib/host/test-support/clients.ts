@@ -2,6 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import {
   PROTOCOL_VERSION,
   REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
   RUNTIME_NAMESPACE,
   type EventBatch,
   type HostEvent,
@@ -55,14 +56,17 @@ export async function connectRuntime(url: string, token: string, runtimeId = 'te
   return { socket, resolved, autoResolutions };
 }
 
-/** A remote that folds what it receives the way a PWA would: snapshot, then events by seq. */
-export async function connectRemote(url: string, token: string, options: { deviceId?: string; lastSeq?: number } = {}) {
-  const auth: Record<string, unknown> = {
-    token,
-    protocolVersion: PROTOCOL_VERSION,
-    device: { id: options.deviceId ?? 'phone-1', label: 'Test phone' },
-  };
-  if (options.lastSeq !== undefined) auth.lastSeq = options.lastSeq;
+/**
+ * A remote that folds what it receives the way a PWA would: snapshot, then events by seq.
+ * `credential` is a paired device's (see `pairDevice`); `resume` asks for what it missed.
+ */
+export async function connectRemote(
+  url: string,
+  credential: string,
+  options: { resume?: { logId: string; lastSeq: number } } = {},
+) {
+  const auth: Record<string, unknown> = { credential, protocolVersion: REMOTE_PROTOCOL_VERSION };
+  if (options.resume !== undefined) auth.resume = options.resume;
   const socket: RemoteClient = io(`${url}${REMOTE_NAMESPACE}`, {
     auth,
     transports: ['websocket'],

@@ -3,6 +3,7 @@ import { type Host } from '../../host';
 import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
 import { runCli } from '../test-support/run-cli';
 import { connectScriptedRemote, type ScriptedRemote } from '../test-support/scripted-remote';
+import { pairDevice } from '../../host/test-support/devices';
 
 // The real `askaway ask` process: flags in, stdout/stderr and exit code out. Every outcome is covered
 // in-process by ask-command.test.ts; these check that the process carries them.
@@ -12,7 +13,7 @@ let phone: ScriptedRemote;
 
 beforeAll(async () => {
   host = await startTestHost();
-  phone = await connectScriptedRemote(host.url, host.token);
+  phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { type InteractionResponse } from '../../contracts';
 import { type Host } from '../../host';
 import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
+import { pairDevice } from '../../host/test-support/devices';
 import { HOST_CHECK_TIMEOUT_MS } from '../runtime-client-provider';
 import { connectScriptedRemote, type ScriptedRemote } from '../test-support/scripted-remote';
 import { askCommandMain } from './ask-command';
@@ -13,7 +14,7 @@ let phone: ScriptedRemote;
 
 beforeAll(async () => {
   host = await startTestHost();
-  phone = await connectScriptedRemote(host.url, host.token);
+  phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
 });
 
 afterEach(() => {

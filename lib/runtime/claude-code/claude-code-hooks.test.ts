@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../host/test-support/test-host';
 import { claudeCodeHookHarness, type Via } from '../test-support/claude-code-hook-harness';
 import { runCli } from '../test-support/run-cli';
+import { pairDevice } from '../../host/test-support/devices';
 
 const harness = claudeCodeHookHarness();
 const { payload, deadlines } = harness;
@@ -209,17 +210,18 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
 });
 
 describe('Claude Code HTTP hook endpoint', () => {
-  it('[R12.1] refuses a request without the token and accepts ?token=', async () => {
+  it('[R12.1][R16.1][R16.6] takes the agent token in a header only; a device credential or ?token= is refused', async () => {
     const body = JSON.stringify(payload('PreToolUse', 'Read', { file_path: '/tmp/x' }));
-    const refused = await fetch(`${harness.host().url}/hooks/claude-code`, { method: 'POST', body });
-    expect(refused.status).toBe(401);
-    const accepted = await fetch(
-      `${harness.host().url}/hooks/claude-code?token=${encodeURIComponent(harness.host().token)}`,
-      {
-        method: 'POST',
-        body,
-      },
-    );
+    const post = (query: string, headers: Record<string, string> = {}) =>
+      fetch(`${harness.host().url}/hooks/claude-code${query}`, { method: 'POST', body, headers });
+    expect((await post('')).status).toBe(401);
+    const inUrl = await post(`?token=${encodeURIComponent(harness.host().token)}`);
+    expect(inUrl.status).toBe(400);
+    expect(await inUrl.json()).toEqual({ error: expect.stringContaining('A token in the URL is not accepted') });
+    const device = await post('', { Authorization: `Bearer ${pairDevice(harness.host()).credential}` });
+    expect(device.status).toBe(401);
+    expect(await device.json()).toEqual({ error: expect.stringContaining('This is a device credential') });
+    const accepted = await post('', { Authorization: `Bearer ${harness.host().token}` });
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toEqual({});
   });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAllHosts, startTestHost } from '../../host/test-support/test-host';
 import { connectScriptedRemote, type ScriptedRemote } from '../test-support/scripted-remote';
 import { startDemoAgent, type DemoAgent } from './demo-agent';
+import { pairDevice } from '../../host/test-support/devices';
 
 let demo: DemoAgent | undefined;
 let remote: ScriptedRemote | undefined;
@@ -19,7 +20,7 @@ describe('demo agent on a real host', () => {
     const host = await startTestHost();
     const lines: string[] = [];
     demo = startDemoAgent({ url: host.url, token: host.token, log: (line) => lines.push(line) });
-    remote = await connectScriptedRemote(host.url, host.token);
+    remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
     const phone = remote;
     await vi.waitFor(() => expect(phone.pending()).toHaveLength(3), { timeout: 5_000 });
     const origins = phone.pending().map((record) => record.origin?.label);
@@ -51,7 +52,7 @@ describe('demo agent on a real host', () => {
     const host = await startTestHost();
     const lines: string[] = [];
     demo = startDemoAgent({ url: host.url, token: host.token, log: (line) => lines.push(line), concurrency: 3 });
-    remote = await connectScriptedRemote(host.url, host.token);
+    remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
     const phone = remote;
     for (let answered = 0; answered < 4; answered += 1) {
       const next = await phone.next((record) => record.kind === 'question');

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { connectRemote } from '../../host/test-support/clients';
 import { cliTestHost, WAIT } from '../test-support/cli-test-host';
 import { TWO_QUESTIONS } from '../test-support/mcp-scenarios';
+import { pairDevice } from '../../host/test-support/devices';
 
 const { host: testHost, spawn } = cliTestHost();
 
@@ -16,7 +17,7 @@ describe('askaway mcp, stopped while a question waits', () => {
   it.each(['SIGTERM', 'SIGHUP'] as const)(
     '[R11.1][R8.3] on %s withdraws the pending question from the phone, then exits',
     async (signal) => {
-      const phone = await connectRemote(testHost().url, testHost().token);
+      const phone = await connectRemote(testHost().url, pairDevice(testHost()).credential);
       const before = new Set(testHost().registry.projection.interactions.keys());
       const mcp = spawnMcp();
       mcp.send({

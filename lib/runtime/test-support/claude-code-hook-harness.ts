@@ -9,6 +9,7 @@ import { type Every, type FollowOptions } from '../claude-code/follow-transcript
 import { type HookDeadline } from '../claude-code/handle-hook';
 import { claudeCodeHookMain, parseHookFlags } from '../claude-code/hook-command';
 import { connectScriptedRemote, type ScriptedRemote } from './scripted-remote';
+import { pairDevice } from '../../host/test-support/devices';
 
 export type Via = 'command' | 'http';
 
@@ -113,7 +114,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
   beforeAll(async () => {
     host = await startTestHost();
     bridges = mountAgentBridges(host, { hookDeadline: deadlines.deadline, hookFollow: polls.follow });
-    phone = await connectScriptedRemote(host.url, host.token);
+    phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
     transcript = path.join(tempDir('askaway-transcript-'), 'session.jsonl');
     writeFileSync(
       transcript,

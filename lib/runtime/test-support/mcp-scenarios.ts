@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { type AskUserQuestionInputLike, type InteractionResponse } from '../../contracts';
 import { type Host } from '../../host';
 import { connectScriptedRemote } from './scripted-remote';
+import { pairDevice } from '../../host/test-support/devices';
 
 /** Two questions, one multi-select: the call every scenario makes. */
 export const TWO_QUESTIONS: AskUserQuestionInputLike = {
@@ -47,7 +48,7 @@ export async function callAskUserQuestion(client: Client, args: unknown, signal?
 
 /** Calls the tool, waits for the question on a scripted phone, answers it, returns the tool result. */
 async function answered(harness: McpHarness, response: InteractionResponse, args: unknown = TWO_QUESTIONS) {
-  const phone = await connectScriptedRemote(harness.host.url, harness.host.token);
+  const phone = await connectScriptedRemote(harness.host.url, pairDevice(harness.host).credential);
   try {
     const call = callAskUserQuestion(harness.client, args);
     const question = await phone.next();
@@ -133,7 +134,7 @@ export function describeMcpContract(
 
     it('[R8.3] the client cancelling the call withdraws the question from the host', async () => {
       const { host, client } = harness();
-      const phone = await connectScriptedRemote(host.url, host.token);
+      const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
       try {
         const controller = new AbortController();
         const call = callAskUserQuestion(client, TWO_QUESTIONS, controller.signal).catch((error: unknown) => error);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import {
-  PROTOCOL_VERSION,
   REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
   RespondAckSchema,
   type EventBatch,
   type InteractionRecord,
@@ -27,13 +27,10 @@ export interface ScriptedRemote {
   close(): void;
 }
 
-export async function connectScriptedRemote(url: string, token: string): Promise<ScriptedRemote> {
+/** `credential`: a paired device's (lib/host/test-support/devices.ts `pairDevice`). */
+export async function connectScriptedRemote(url: string, credential: string): Promise<ScriptedRemote> {
   const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(`${url}${REMOTE_NAMESPACE}`, {
-    auth: {
-      token,
-      protocolVersion: PROTOCOL_VERSION,
-      device: { id: `test-remote-${randomUUID()}`, label: 'Scripted remote' },
-    },
+    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
     transports: ['websocket'],
     forceNew: true,
   });

@@ -1,0 +1,15 @@
+import QRCode from 'qrcode';
+import { type PairingCodeResponse } from '../../lib/contracts';
+
+/** "works once, until 14:32:05 (10 minutes)": a pairing link's terms, as the terminal shows them (R16.2). */
+export function pairingTerms(pairing: PairingCodeResponse, now = new Date()): string {
+  const expires = new Date(pairing.expiresAt);
+  const minutes = Math.max(0, Math.round((expires.getTime() - now.getTime()) / 60_000));
+  const left = minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : 'under a minute';
+  return `works once, until ${expires.toTimeString().slice(0, 8)} (${left})`;
+}
+
+/** The link as a QR code for a terminal. */
+export function pairingQr(link: string): Promise<string> {
+  return QRCode.toString(link, { type: 'terminal', small: true });
+}

@@ -1,0 +1,131 @@
+'use client';
+import { useEffect, useState } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
+import { useNow } from '@/hooks/use-now';
+import { type DeviceInfo, type DeviceRecord } from '@/lib/contracts/devices';
+import { listDevices, revokeDevice } from '@/lib/client/device-requests';
+import { formatAge, formatStamp } from '@/lib/client/format';
+import { ConfirmDialog } from '../card/confirm-dialog';
+
+/**
+ * Settings → Devices (R16.4, R16.5): every paired device from the host's log, this one marked,
+ * with when the host last heard from each; any other one can be revoked here. The list follows
+ * the log live, so a device paired or revoked anywhere appears or goes at once.
+ */
+export function DevicesSettings({
+  devices,
+  myDeviceId,
+  connected,
+}: {
+  devices: ReadonlyMap<string, DeviceRecord>;
+  myDeviceId: string | null;
+  connected: boolean;
+}) {
+  const { t, lang } = useI18n();
+  const now = useNow('minute');
+  const [seen, setSeen] = useState<ReadonlyMap<string, DeviceInfo>>(new Map());
+  const [revoking, setRevoking] = useState<DeviceRecord | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    if (!connected) return;
+    let current = true;
+    listDevices().then(
+      (list) => {
+        if (current) setSeen(new Map(list.map((device) => [device.id, device])));
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [connected, devices]);
+
+  const active = [...devices.values()]
+    .filter((device) => device.revokedAt === undefined)
+    .sort((a, b) => Number(b.id === myDeviceId) - Number(a.id === myDeviceId) || a.pairedAt.localeCompare(b.pairedAt));
+
+  const lastSeen = (device: DeviceRecord): string => {
+    const info = seen.get(device.id);
+    if (info?.online) return t('settings.deviceOnline');
+    if (!info?.lastSeenAt) return info ? t('settings.deviceNeverSeen') : '—';
+    return t('settings.deviceLastSeen', { time: formatAge(now - Date.parse(info.lastSeenAt), t) });
+  };
+
+  return (
+    <section className="settings__section" aria-labelledby="s-devices" data-testid="settings.devices">
+      <h2 id="s-devices" className="settings__title">
+        {t('settings.devices')}
+      </h2>
+      <div className="settings__group">
+        <ul className="devices" aria-labelledby="s-devices">
+          {active.map((device) => {
+            const mine = device.id === myDeviceId;
+            return (
+              <li
+                key={device.id}
+                className="devices__item"
+                data-testid="settings.device-row"
+                data-device-id={device.id}
+                data-current={mine ? 'true' : undefined}
+              >
+                <div className="devices__main">
+                  <span className="devices__name">
+                    <span className="devices__label">{device.name}</span>
+                    {mine ? <span className="badge">{t('settings.thisDevice')}</span> : null}
+                  </span>
+                  <span className="devices__meta">
+                    {[device.platform, t('settings.devicePaired', { date: formatStamp(device.pairedAt, lang, now) })]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </span>
+                  <span className="devices__meta" data-testid="settings.device-seen">
+                    {mine && connected ? t('settings.deviceOnline') : lastSeen(device)}
+                  </span>
+                </div>
+                {mine ? null : (
+                  <button
+                    type="button"
+                    className="button button--danger"
+                    disabled={!connected}
+                    aria-label={t('settings.revokeLabel', { name: device.name })}
+                    onClick={() => {
+                      setFailed(false);
+                      setRevoking(device);
+                    }}
+                    data-testid="settings.revoke"
+                  >
+                    {t('settings.revoke')}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        <p className="settings__explain form__hint">
+          {connected ? t('settings.devicesHint') : t('settings.devicesOffline')}
+        </p>
+        {failed ? (
+          <p className="form__error" role="alert" data-testid="settings.revoke-error">
+            {t('settings.revokeFailed')}
+          </p>
+        ) : null}
+      </div>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={t('settings.revokeTitle', { name: revoking?.name ?? '' })}
+        hint={t('settings.revokeHint')}
+        confirmLabel={t('settings.revoke')}
+        cancelLabel={t('common.cancel')}
+        danger
+        testId="settings.revoke-dialog"
+        onClose={() => setRevoking(null)}
+        onConfirm={() => {
+          const device = revoking;
+          setRevoking(null);
+          if (device) revokeDevice(device.id).catch(() => setFailed(true));
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** localStorage as the browser has it, for the pairing module's node test. */
+function memoryStorage(initial: Record<string, string> = {}) {
+  const items = new Map(Object.entries(initial));
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+    raw: (key: string) => items.get(key),
+  };
+}
+
+async function load(stored?: object) {
+  const storage = memoryStorage(stored ? { 'askaway.pairing': JSON.stringify(stored) } : {});
+  vi.stubGlobal('window', { location: { origin: 'https://phone.test' } });
+  vi.stubGlobal('localStorage', storage);
+  vi.resetModules();
+  return { pairing: await import('./pairing'), storage };
+}
+
+const PAIRED = {
+  hostUrl: 'http://10.0.0.2:4417',
+  hostName: 'workstation',
+  deviceId: '0123456789abcdef',
+  deviceName: 'Phone',
+  credential: 'aw_d_0123456789abcdef_secret',
+};
+
+beforeEach(() => vi.unstubAllGlobals());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('pairing kept on the device', () => {
+  it('[R16.7] an app paired with the old shared token has no pairing, and is told to pair again', async () => {
+    const { pairing } = await load({ hostUrl: '', token: 'the-old-shared-token' });
+    expect(pairing.getPairing()).toBeNull();
+    expect(pairing.getPairingProblem()).toEqual({ kind: 'legacy-token', hostUrl: '', hostName: '' });
+  });
+
+  it('[R16.5] a revoked device drops its credential and keeps the host name for the message', async () => {
+    const { pairing, storage } = await load(PAIRED);
+    expect(pairing.getPairing()).toEqual(PAIRED);
+    const heard: unknown[] = [];
+    pairing.subscribePairing(() => heard.push(pairing.getPairingProblem()));
+    pairing.markDeviceRemoved();
+    expect(pairing.getPairing()).toBeNull();
+    expect(heard).toEqual([{ kind: 'device-revoked', hostUrl: PAIRED.hostUrl, hostName: 'workstation' }]);
+    expect(storage.raw('askaway.pairing')).not.toContain('aw_d_');
+    pairing.savePairing({ ...PAIRED, hostUrl: 'https://phone.test/' });
+    expect(pairing.getPairingProblem()).toBeNull();
+    expect(pairing.getPairing()?.hostUrl).toBe('');
+  });
+
+  it('[R16.4] describes the device for the host’s list', async () => {
+    const { pairing } = await load();
+    const pixel =
+      'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+    expect(pairing.platformDescription(pixel)).toBe('Android · Chrome');
+    expect(pairing.defaultDeviceName(pixel)).toBe('Android phone');
+    expect(pairing.platformDescription(iphone)).toBe('iPhone · Safari');
+    expect(pairing.platformDescription('curl/8')).toBe('Browser');
+  });
+});

@@ -1,0 +1,60 @@
+import { ADMIN_API_PREFIX, type DeviceList, type PairingCodeResponse, type RevokeResponse } from '../../contracts';
+import { sendJson } from '../bridges/http-replies';
+import { type HttpRouteHandler } from '../http/routes';
+import { sendApiError } from './api-replies';
+import { type Authenticator } from './authenticator';
+import { type DeviceService } from './devices';
+
+export interface AdminRouteOptions {
+  authenticator: Authenticator;
+  devices: DeviceService;
+  /** Mints a pairing code with the host's TTL and the link that carries it. */
+  mintPairingCode(): PairingCodeResponse;
+}
+
+const REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/devices/([0-9a-f]{1,64})/revoke$`);
+
+/**
+ * The admin API under `/api/admin` (R16.8), for `askaway pair` and `askaway devices`: bearer
+ * admin token, JSON. No browser may call it (a request with an Origin is refused), and neither
+ * the agent token nor a device credential opens it.
+ *   POST /api/admin/pairing-codes         → {code, link, expiresAt}
+ *   GET  /api/admin/devices               → {devices}
+ *   POST /api/admin/devices/<id>/revoke   → {device}
+ */
+export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler {
+  return (req, res, context) => {
+    if (req.headers.origin !== undefined) {
+      sendApiError(res, 403, 'forbidden', 'The admin API is for the askaway CLI, not for web pages');
+      return;
+    }
+    const auth = options.authenticator.admin(context.bearerToken());
+    if (!auth.ok) {
+      sendApiError(res, auth.status, auth.status === 401 ? 'unauthorized' : 'forbidden', auth.message, {
+        'WWW-Authenticate': 'Bearer realm="askaway-admin"',
+      });
+      return;
+    }
+    const { pathname } = context;
+    if (pathname === `${ADMIN_API_PREFIX}/pairing-codes` && req.method === 'POST') {
+      sendJson(res, 201, options.mintPairingCode());
+      return;
+    }
+    if (pathname === `${ADMIN_API_PREFIX}/devices` && req.method === 'GET') {
+      sendJson(res, 200, { devices: options.devices.list() } satisfies DeviceList);
+      return;
+    }
+    const revoke = REVOKE_PATH.exec(pathname);
+    if (revoke?.[1] !== undefined && req.method === 'POST') {
+      const deviceId = revoke[1];
+      const outcome = options.devices.revoke(deviceId);
+      if (!outcome.ok) {
+        sendApiError(res, 404, 'not-found', `No paired device ${deviceId} (see \`askaway devices\`)`);
+        return;
+      }
+      sendJson(res, 200, { device: outcome.device } satisfies RevokeResponse);
+      return;
+    }
+    sendApiError(res, 404, 'not-found', `Not found: ${req.method ?? 'GET'} ${pathname}`);
+  };
+}

@@ -1,0 +1,175 @@
+import { type DeviceInfo, type DeviceRecord } from '../../contracts';
+import { type InteractionRegistry } from '../registry';
+import { type CredentialStore } from '../store/credential-store';
+import { mintCredential, newCredentialId, parseCredential, secretMatches } from './credential-format';
+import { type AuthResult } from './principal';
+
+export interface PairedDevice {
+  deviceId: string;
+  credential: string;
+  hostName: string;
+}
+
+export type RevokeOutcome = { ok: true; device: DeviceInfo } | { ok: false; reason: 'unknown-device' };
+
+/** How to pair again, in every message a removed device gets (R16.5). */
+export const PAIR_AGAIN_HINT = 'run `askaway pair` on that computer and open the link it prints';
+
+/**
+ * Paired devices (R16.1, R16.4, R16.5): who they are comes from the log (paired, renamed,
+ * revoked events, folded like every other event), their secrets' hashes from the credential
+ * store, and whether they are connected from memory. A device is let in only while the log
+ * says it is paired and not revoked, so a crash between the two writes can never leave a
+ * working credential that no list shows.
+ */
+export class DeviceService {
+  private readonly connections = new Map<string, number>();
+  private readonly revokedListeners = new Set<(deviceId: string) => void>();
+
+  constructor(
+    private readonly options: {
+      registry: InteractionRegistry;
+      credentials: CredentialStore;
+      hostName: string;
+      now?: () => Date;
+    },
+  ) {}
+
+  get hostName(): string {
+    return this.options.hostName;
+  }
+
+  /** Mints a credential for a new device; the caller has redeemed a pairing code first. */
+  pair(device: { name: string; platform: string }): PairedDevice {
+    const known = this.options.registry.projection.devices;
+    let deviceId = newCredentialId();
+    while (known.has(deviceId)) deviceId = newCredentialId();
+    const at = this.now().toISOString();
+    const { credential, secretHash } = mintCredential('device', deviceId);
+    // The hash first: a crash before the event leaves a hash no listed device owns, never the reverse.
+    this.options.credentials.add({ kind: 'device', id: deviceId, secretHash, createdAt: at });
+    this.options.registry.recordDeviceEvents([
+      { type: 'device.paired', at, device: { id: deviceId, name: device.name, platform: device.platform } },
+    ]);
+    return { deviceId, credential, hostName: this.options.hostName };
+  }
+
+  /** A device credential's check: the secret first, then the log's word on the device. */
+  authenticate(candidate: string): AuthResult {
+    const parsed = parseCredential(candidate);
+    const stored = parsed?.kind === 'device' ? this.options.credentials.secretHash('device', parsed.id) : undefined;
+    if (!parsed || parsed.kind !== 'device' || !secretMatches(parsed.secret, stored)) {
+      return {
+        ok: false,
+        code: 'unauthorized',
+        message: `This host does not know this device (a reset data dir, or another host). Pair again: ${PAIR_AGAIN_HINT}.`,
+      };
+    }
+    const record = this.options.registry.projection.devices.get(parsed.id);
+    if (!record) {
+      return {
+        ok: false,
+        code: 'unauthorized',
+        message: `This host's log has no record of this device. Pair again: ${PAIR_AGAIN_HINT}.`,
+      };
+    }
+    if (record.revokedAt !== undefined) {
+      return {
+        ok: false,
+        code: 'device-revoked',
+        message: `This device was removed from ${this.options.hostName}. Pair again: ${PAIR_AGAIN_HINT}.`,
+      };
+    }
+    return { ok: true, principal: { kind: 'device', id: record.id, name: record.name } };
+  }
+
+  /** Every paired device, oldest first, with whether it is connected and when it was last seen. */
+  list(): DeviceInfo[] {
+    const lastSeen = this.options.credentials.lastSeen('device');
+    return this.options.registry.projection.activeDevices().map((record) => this.info(record, lastSeen));
+  }
+
+  get(deviceId: string): DeviceInfo | undefined {
+    const record = this.activeRecord(deviceId);
+    return record && this.info(record, this.options.credentials.lastSeen('device'));
+  }
+
+  /** From the log alone: cheap enough for every answer a device gives. */
+  isActive(deviceId: string): boolean {
+    return this.activeRecord(deviceId) !== undefined;
+  }
+
+  /** The device's name as the log has it now (a rename shows on later answers). */
+  nameOf(deviceId: string): string | undefined {
+    return this.activeRecord(deviceId)?.name;
+  }
+
+  /**
+   * Revokes at once (R16.5): the event refuses the credential from now on, then listeners drop
+   * the device's live connections and delete its push subscriptions.
+   */
+  revoke(deviceId: string, byDeviceId?: string): RevokeOutcome {
+    const device = this.get(deviceId);
+    if (!device) return { ok: false, reason: 'unknown-device' };
+    this.options.registry.recordDeviceEvents([
+      {
+        type: 'device.revoked',
+        at: this.now().toISOString(),
+        deviceId,
+        ...(byDeviceId !== undefined ? { byDeviceId } : {}),
+      },
+    ]);
+    for (const listener of this.revokedListeners) listener(deviceId);
+    return { ok: true, device };
+  }
+
+  rename(deviceId: string, name: string): boolean {
+    const device = this.activeRecord(deviceId);
+    if (!device) return false;
+    if (device.name !== name)
+      this.options.registry.recordDeviceEvents([
+        { type: 'device.renamed', at: this.now().toISOString(), deviceId, name },
+      ]);
+    return true;
+  }
+
+  onRevoked(listener: (deviceId: string) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  /** A connection of this device opened: it is online, and last seen now. */
+  connected(deviceId: string): void {
+    this.connections.set(deviceId, (this.connections.get(deviceId) ?? 0) + 1);
+    this.options.credentials.setLastSeen('device', deviceId, this.now().toISOString());
+  }
+
+  disconnected(deviceId: string): void {
+    const left = (this.connections.get(deviceId) ?? 1) - 1;
+    if (left > 0) this.connections.set(deviceId, left);
+    else this.connections.delete(deviceId);
+    this.options.credentials.setLastSeen('device', deviceId, this.now().toISOString());
+  }
+
+  private activeRecord(deviceId: string): DeviceRecord | undefined {
+    const record = this.options.registry.projection.devices.get(deviceId);
+    return record?.revokedAt === undefined ? record : undefined;
+  }
+
+  private info(record: DeviceRecord, lastSeen: ReadonlyMap<string, string>): DeviceInfo {
+    const online = (this.connections.get(record.id) ?? 0) > 0;
+    const seen = online ? this.now().toISOString() : lastSeen.get(record.id);
+    return {
+      id: record.id,
+      name: record.name,
+      platform: record.platform,
+      pairedAt: record.pairedAt,
+      online,
+      ...(seen !== undefined ? { lastSeenAt: seen } : {}),
+    };
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+}

@@ -1,0 +1,97 @@
+import { type IncomingMessage } from 'node:http';
+import * as z from 'zod/mini';
+import { PAIR_API_PATH, PairRequestSchema, type PairResponse } from '../../contracts';
+import { sendJson } from '../bridges/http-replies';
+import { readJsonBody } from '../http/json-body';
+import { type HttpRouteHandler } from '../http/routes';
+import { summarizeIssues } from '../sockets/handshake';
+import { describeTtl, sendApiError as fail } from './api-replies';
+import { type AttemptLimiter } from './attempt-limiter';
+import { type DeviceService } from './devices';
+import { type OneTimeCodes } from './one-time-codes';
+
+const MAX_BODY_BYTES = 4 * 1024;
+
+export interface PairRouteOptions {
+  codes: OneTimeCodes;
+  devices: DeviceService;
+  limiter: AttemptLimiter;
+  /** How long a code lives, for the message a late one gets. */
+  pairTtlMs: number;
+  /** The same rule as the sockets': same origin, the public URL, `--allow-origin`. */
+  originAllowed(req: IncomingMessage): boolean;
+}
+
+/** The one answer for a used, expired, unknown or pre-restart code (R16.3): a guess learns nothing from it. */
+export function invalidCodeMessage(pairTtlMs: number): string {
+  return (
+    `This pairing link was already used or has expired: a link works once, for ${describeTtl(pairTtlMs)}, ` +
+    'and not after the host restarts. Get a new one: run `askaway pair` on the computer running Askaway.'
+  );
+}
+
+/**
+ * `POST /api/pair {code, name, platform}` → `{deviceId, credential, hostName}` (R16.2): the only
+ * way to get a device credential. Rate-limited per address and overall (R16.3); a refused code
+ * changes nothing. The code and the credential never reach a log line (R16.6).
+ */
+export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
+  return async (req, res, context) => {
+    if (context.pathname !== PAIR_API_PATH) {
+      fail(res, 404, 'not-found', `Not found: pairing is POST ${PAIR_API_PATH}`);
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !options.originAllowed(req)) {
+      fail(
+        res,
+        403,
+        'origin-not-allowed',
+        `Pairing from ${origin} is not allowed (start the host with --allow-origin)`,
+      );
+      return;
+    }
+    // A page served elsewhere (--allow-origin) may pair with this host: let it read the answer.
+    const cors: Record<string, string> =
+      origin === undefined ? {} : { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...cors,
+        'Access-Control-Allow-Methods': 'POST',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': '600',
+      });
+      res.end();
+      return;
+    }
+    if (req.method !== 'POST') {
+      fail(res, 405, 'invalid-request', `Pairing is POST ${PAIR_API_PATH}`, { ...cors, Allow: 'POST, OPTIONS' });
+      return;
+    }
+    if (!options.limiter.take(req.socket.remoteAddress ?? 'unknown')) {
+      fail(res, 429, 'rate-limited', 'Too many pairing attempts; wait a minute and try again', {
+        ...cors,
+        'Retry-After': '60',
+      });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = await readJsonBody(req, MAX_BODY_BYTES);
+    } catch (error) {
+      fail(res, 400, 'invalid-request', error instanceof Error ? error.message : 'Invalid body', cors);
+      return;
+    }
+    const parsed = z.safeParse(PairRequestSchema, body);
+    if (!parsed.success) {
+      fail(res, 400, 'invalid-request', `Invalid pairing request: ${summarizeIssues(parsed.error)}`, cors);
+      return;
+    }
+    if (!options.codes.redeem('pair-device', parsed.data.code)) {
+      fail(res, 410, 'pairing-code-invalid', invalidCodeMessage(options.pairTtlMs), cors);
+      return;
+    }
+    const paired: PairResponse = options.devices.pair({ name: parsed.data.name, platform: parsed.data.platform });
+    sendJson(res, 200, paired, cors);
+  };
+}

@@ -1,0 +1,226 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PROTOCOL_VERSION, REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION, RUNTIME_NAMESPACE } from '../contracts';
+import { hashSecret } from './auth/credential-format';
+import { closeAllClients, connectRemote, tryConnect } from './test-support/clients';
+import { pairDevice, postJson, redeemPairingCode } from './test-support/devices';
+import { closeAllHosts, startTestHost, TEST_TOKEN } from './test-support/test-host';
+
+afterEach(async () => {
+  closeAllClients();
+  await closeAllHosts();
+});
+
+const pairRequest = (code: string, name = 'Phone') => ({ code, name, platform: 'Test · Node' });
+
+describe('[R16.2][R16.3] pairing over HTTP', () => {
+  it('[R16.2] a code from the host becomes a device credential once; reusing it changes nothing', async () => {
+    const host = await startTestHost();
+    const { code, link, expiresAt } = host.mintPairingCode();
+    expect(link).toBe(`${host.url}/pair#code=${code}`);
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
+    const paired = await redeemPairingCode(host.url, code, 'Anna’s phone');
+    expect(paired).toEqual({
+      deviceId: expect.stringMatching(/^[0-9a-f]{16}$/),
+      credential: expect.stringMatching(new RegExp(`^aw_d_${paired.deviceId}_`)),
+      hostName: host.hostName,
+    });
+    expect(host.devices.list()).toEqual([
+      expect.objectContaining({ id: paired.deviceId, name: 'Anna’s phone', platform: 'Test · Node', online: false }),
+    ]);
+    const seq = host.registry.projection.seq;
+
+    const again = await postJson(`${host.url}/api/pair`, pairRequest(code, 'Thief'));
+    expect(again.status).toBe(410);
+    expect(again.json).toEqual({
+      error: {
+        code: 'pairing-code-invalid',
+        message: expect.stringMatching(/already used or has expired: a link works once, for 10 minutes.+askaway pair/),
+      },
+    });
+    expect(host.registry.projection.seq).toBe(seq);
+    expect(host.devices.list()).toHaveLength(1);
+  });
+
+  it('[R16.2] a code past its TTL is refused', async () => {
+    const host = await startTestHost({ pairTtlMs: 50 });
+    const { code } = host.mintPairingCode();
+    await vi.waitFor(() => expect(host.codes.count('pair-device')).toBe(0));
+    const late = await postJson(`${host.url}/api/pair`, pairRequest(code));
+    expect(late).toMatchObject({ status: 410, json: { error: { code: 'pairing-code-invalid' } } });
+    expect(host.devices.list()).toEqual([]);
+  });
+
+  it('[R16.3] attempts are rate-limited per address, and a bad request says what is wrong', async () => {
+    const host = await startTestHost({
+      pairLimits: {
+        perAddress: { capacity: 3, refillPerSecond: 0.001 },
+        global: { capacity: 100, refillPerSecond: 1 },
+      },
+    });
+    const statuses = [];
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      statuses.push((await postJson(`${host.url}/api/pair`, pairRequest(`GUESS-${attempt}`))).status);
+    expect(statuses).toEqual([410, 410, 410]);
+    const { code } = host.mintPairingCode();
+    const limited = await postJson(`${host.url}/api/pair`, pairRequest(code));
+    expect(limited).toMatchObject({ status: 429, json: { error: { code: 'rate-limited' } } });
+    // The limit kept the real code from being spent.
+    expect(host.codes.count('pair-device')).toBe(1);
+
+    const other = await startTestHost();
+    const bad = await postJson(`${other.url}/api/pair`, { code: 'x', name: '', platform: 'p', extra: 1 });
+    expect(bad).toMatchObject({
+      status: 400,
+      json: { error: { code: 'invalid-request', message: expect.stringMatching(/name/) } },
+    });
+  });
+
+  it('[R16.3] a page from a foreign origin cannot pair; an allowed one gets CORS headers', async () => {
+    const host = await startTestHost({ allowedOrigins: ['http://localhost:3000'] });
+    const { code } = host.mintPairingCode();
+    const foreign = await postJson(`${host.url}/api/pair`, pairRequest(code), { Origin: 'https://evil.example' });
+    expect(foreign).toMatchObject({ status: 403, json: { error: { code: 'origin-not-allowed' } } });
+    const preflight = await fetch(`${host.url}/api/pair`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:3000' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const allowed = await postJson(`${host.url}/api/pair`, pairRequest(code), { Origin: 'http://localhost:3000' });
+    expect(allowed.status).toBe(200);
+  });
+});
+
+describe('[R16.1] each credential where it belongs', () => {
+  it('[R16.1][R16.7] the agent token is refused on the remote namespace, with how to pair instead', async () => {
+    const host = await startTestHost();
+    // What an app from before device credentials sends: the shared token.
+    const old = await tryConnect(host.url, REMOTE_NAMESPACE, {
+      token: TEST_TOKEN,
+      protocolVersion: 1,
+      device: { id: 'phone', label: 'Phone' },
+    });
+    expect(old).toEqual({
+      code: 'unauthorized',
+      message: expect.stringMatching(/^This is the agent token: it opens the agent side only.+askaway pair/),
+    });
+    const asCredential = await tryConnect(host.url, REMOTE_NAMESPACE, {
+      credential: TEST_TOKEN,
+      protocolVersion: REMOTE_PROTOCOL_VERSION,
+    });
+    expect(asCredential).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('agent token') });
+  });
+
+  it('[R16.1] a device credential is refused on the runtime namespace, and named', async () => {
+    const host = await startTestHost();
+    const { credential } = pairDevice(host);
+    expect(
+      await tryConnect(host.url, RUNTIME_NAMESPACE, {
+        token: credential,
+        protocolVersion: PROTOCOL_VERSION,
+        runtimeId: 'r',
+      }),
+    ).toEqual({
+      code: 'unauthorized',
+      message: expect.stringMatching(/^This is a device credential: it opens the phone app only/),
+    });
+    expect(
+      await tryConnect(host.url, RUNTIME_NAMESPACE, {
+        token: host.adminToken,
+        protocolVersion: PROTOCOL_VERSION,
+        runtimeId: 'r',
+      }),
+    ).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('This is the admin token') });
+  });
+
+  it('[R16.1] a forged or truncated device credential is refused; the device id comes from the credential', async () => {
+    const host = await startTestHost();
+    const device = pairDevice(host, 'Phone');
+    const forged = `${device.credential.slice(0, -4)}AAAA`;
+    expect(
+      await tryConnect(host.url, REMOTE_NAMESPACE, { credential: forged, protocolVersion: REMOTE_PROTOCOL_VERSION }),
+    ).toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringContaining('does not know this device'),
+    });
+    const remote = await connectRemote(host.url, device.credential);
+    expect(remote.snapshots[0]?.devices).toEqual([expect.objectContaining({ id: device.deviceId, name: 'Phone' })]);
+    expect(host.devices.get(device.deviceId)?.online).toBe(true);
+  });
+
+  it('[R16.1] no secret travels to remotes: snapshots and events carry no credential or hash', async () => {
+    const host = await startTestHost();
+    const watcher = await connectRemote(host.url, pairDevice(host, 'Watcher').credential);
+    const { code } = host.mintPairingCode();
+    const paired = await redeemPairingCode(host.url, code);
+    await vi.waitFor(() => expect(watcher.events.some((event) => event.type === 'device.paired')).toBe(true));
+    const secret = paired.credential.split('_').slice(3).join('_');
+    expect(host.registry.projection.devices.has(paired.deviceId)).toBe(true);
+    const hash = hashSecret(secret);
+    const seen = JSON.stringify([
+      watcher.snapshots,
+      watcher.events,
+      host.registry.readSince(0, 100),
+      host.registry.snapshot(),
+    ]);
+    for (const needle of [secret, hash.toString('hex'), hash.toString('base64'), code])
+      expect(seen).not.toContain(needle);
+  });
+});
+
+describe('[R16.4][R16.5] devices', () => {
+  it('[R16.5] revoking drops every connection of that device at once; the other device keeps working', async () => {
+    const host = await startTestHost();
+    const phone = pairDevice(host, 'Phone');
+    const laptop = pairDevice(host, 'Laptop');
+    const phoneTabs = [
+      await connectRemote(host.url, phone.credential),
+      await connectRemote(host.url, phone.credential),
+    ];
+    const other = await connectRemote(host.url, laptop.credential);
+
+    expect(await other.socket.emitWithAck('devices:revoke', { deviceId: phone.deviceId })).toEqual({ ok: true });
+    for (const tab of phoneTabs) await vi.waitFor(() => expect(tab.socket.connected).toBe(false));
+    // Each tab heard why before it was dropped.
+    for (const tab of phoneTabs)
+      expect(tab.events.some((event) => event.type === 'device.revoked' && event.deviceId === phone.deviceId)).toBe(
+        true,
+      );
+    expect(
+      await tryConnect(host.url, REMOTE_NAMESPACE, {
+        credential: phone.credential,
+        protocolVersion: REMOTE_PROTOCOL_VERSION,
+      }),
+    ).toEqual({
+      code: 'device-revoked',
+      message: `This device was removed from ${host.hostName}. Pair again: run \`askaway pair\` on that computer and open the link it prints.`,
+    });
+    expect(other.socket.connected).toBe(true);
+    expect(await other.socket.emitWithAck('devices:list')).toEqual({
+      ok: true,
+      devices: [expect.objectContaining({ id: laptop.deviceId, online: true })],
+    });
+    const revoked = host.registry.readSince(0, 100).find((event) => event.type === 'device.revoked');
+    expect(revoked).toMatchObject({ deviceId: phone.deviceId, byDeviceId: laptop.deviceId });
+    expect(await other.socket.emitWithAck('devices:revoke', { deviceId: phone.deviceId })).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-device' },
+    });
+  });
+
+  it('[R16.4] a device renames itself; answers and the list carry the name; last seen is kept after it leaves', async () => {
+    const host = await startTestHost();
+    const device = pairDevice(host, 'Phone');
+    const remote = await connectRemote(host.url, device.credential);
+    expect(await remote.socket.emitWithAck('device:rename', { name: '  Anna’s phone ' })).toEqual({ ok: true });
+    expect(await remote.socket.emitWithAck('device:rename', { name: '' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-message' },
+    });
+    await vi.waitFor(() => expect(remote.events.some((event) => event.type === 'device.renamed')).toBe(true));
+    expect(host.devices.get(device.deviceId)).toMatchObject({ name: 'Anna’s phone', online: true });
+    remote.socket.disconnect();
+    await vi.waitFor(() => expect(host.devices.get(device.deviceId)?.online).toBe(false));
+    expect(host.devices.get(device.deviceId)?.lastSeenAt).toEqual(expect.any(String));
+  });
+});

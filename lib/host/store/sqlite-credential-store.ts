@@ -1,0 +1,35 @@
+import type Database from 'better-sqlite3';
+import { type CredentialKind, type CredentialStore, type NewCredential } from './credential-store';
+
+/** The `credentials` table of the log's own database (schema 2), on the log's connection. */
+export class SqliteCredentialStore implements CredentialStore {
+  private readonly insert: Database.Statement<[string, string, Buffer, string]>;
+  private readonly selectHash: Database.Statement<[string, string], { secret_hash: Buffer }>;
+  private readonly updateSeen: Database.Statement<[string, string, string]>;
+  private readonly selectSeen: Database.Statement<[string], { id: string; last_seen_at: string }>;
+
+  constructor(db: Database.Database) {
+    this.insert = db.prepare('INSERT INTO credentials (kind, id, secret_hash, created_at) VALUES (?, ?, ?, ?)');
+    this.selectHash = db.prepare('SELECT secret_hash FROM credentials WHERE kind = ? AND id = ?');
+    this.updateSeen = db.prepare('UPDATE credentials SET last_seen_at = ? WHERE kind = ? AND id = ?');
+    this.selectSeen = db.prepare(
+      'SELECT id, last_seen_at FROM credentials WHERE kind = ? AND last_seen_at IS NOT NULL ORDER BY id',
+    );
+  }
+
+  add(credential: NewCredential): void {
+    this.insert.run(credential.kind, credential.id, credential.secretHash, credential.createdAt);
+  }
+
+  secretHash(kind: CredentialKind, id: string): Buffer | undefined {
+    return this.selectHash.get(kind, id)?.secret_hash;
+  }
+
+  setLastSeen(kind: CredentialKind, id: string, at: string): void {
+    this.updateSeen.run(at, kind, id);
+  }
+
+  lastSeen(kind: CredentialKind): Map<string, string> {
+    return new Map(this.selectSeen.all(kind).map((row) => [row.id, row.last_seen_at]));
+  }
+}
