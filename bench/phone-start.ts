@@ -4,12 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type BrowserContext, type Page } from '@playwright/test';
+import { type PairResponse } from '../lib/contracts';
 import { launchPersistent, pairingInitScript } from './support/browser';
 import { figure, round, type Figure } from './support/figures';
 import { startHost, tempDir } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { seedPending } from './support/raw-runtime';
+import { pairBenchDevice } from './support/remote-client';
 import { median } from './support/stats';
 
 const RUNS = Number(process.env.BENCH_PHONE_RUNS ?? 5);
@@ -69,8 +71,8 @@ async function firstQuestion(context: BrowserContext, url: string, transferred: 
   }
 }
 
-async function prepare(context: BrowserContext, token: string): Promise<void> {
-  await context.addInitScript(pairingInitScript(token));
+async function prepare(context: BrowserContext, device: PairResponse): Promise<void> {
+  await context.addInitScript(pairingInitScript(device));
   await context.addInitScript({ content: FIRST_ITEM_SCRIPT });
 }
 
@@ -79,6 +81,8 @@ export async function runPhoneStart(): Promise<{ figures: Figure[] }> {
   const profiles = tempDir('askaway-bench-profiles-');
   try {
     await seedPending(host.url, host.token, [interactionRequest('phone-1', 'session-phone')]);
+    // One paired device for every run, as one phone opening the app again and again.
+    const device = await pairBenchDevice(host, 'bench-phone');
     const url = `${host.url}/`;
 
     const cold: number[] = [];
@@ -86,7 +90,7 @@ export async function runPhoneStart(): Promise<{ figures: Figure[] }> {
     for (let run = 0; run < RUNS; run += 1) {
       const context = await launchPersistent(path.join(profiles, `cold-${run}`));
       try {
-        await prepare(context, host.token);
+        await prepare(context, device);
         cold.push(await firstQuestion(context, url, coldBytes));
       } finally {
         await context.close();
@@ -96,7 +100,7 @@ export async function runPhoneStart(): Promise<{ figures: Figure[] }> {
     const warm: number[] = [];
     const context = await launchPersistent(path.join(profiles, 'warm'));
     try {
-      await prepare(context, host.token);
+      await prepare(context, device);
       // Install: first visit registers the service worker; the next one is controlled by it.
       const page = await context.newPage();
       await page.goto(url);

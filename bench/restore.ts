@@ -12,7 +12,7 @@ import { startHost } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { seedPending } from './support/raw-runtime';
-import { connectRemote } from './support/remote-client';
+import { connectRemote, pairBenchDevice } from './support/remote-client';
 import { median } from './support/stats';
 
 const SESSIONS = 100;
@@ -93,7 +93,7 @@ export async function runRestore(): Promise<{ figures: Figure[] }> {
       interactionRequest(`restore-${index}`, `session-${String(index % SESSIONS).padStart(3, '0')}`),
     );
     await seedPending(host.url, host.token, requests);
-    const probe = await connectRemote(host.url, host.token, 'bench-probe');
+    const probe = await connectRemote(host.url, (await pairBenchDevice(host, 'bench-probe')).credential);
     const snapshot = probe.first as Snapshot;
     probe.socket.disconnect();
     if (snapshot.pending?.length !== TOTAL)
@@ -101,7 +101,7 @@ export async function runRestore(): Promise<{ figures: Figure[] }> {
     const snapshotJson = JSON.stringify(snapshot);
 
     const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
-    await context.addInitScript(pairingInitScript(host.token));
+    await context.addInitScript(pairingInitScript(await pairBenchDevice(host, 'bench-browser')));
     const page = await context.newPage();
     await page.goto(`${host.url}/`);
     await waitForFullInbox(page, -1);

@@ -10,7 +10,7 @@ import { startHost, type ServerProcess } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
 import { ANSWER, interactionRequest, permissionRequest } from './support/payloads';
 import { startRelay } from './support/relay-process';
-import { answerEverything, connectRemote } from './support/remote-client';
+import { answerEverything, connectRemote, pairBenchDevice } from './support/remote-client';
 import { percentile } from './support/stats';
 
 const QUESTIONS = Number(process.env.BENCH_ROUND_TRIPS ?? 500);
@@ -33,7 +33,7 @@ interface Path {
 
 async function askawayPath(): Promise<Path> {
   const host = await startHost();
-  const remote = await connectRemote(host.url, host.token);
+  const remote = await connectRemote(host.url, (await pairBenchDevice(host, 'bench-remote')).credential);
   answerEverything(remote.socket, ANSWER, (ack) => {
     if (!ack.ok) console.error(`round trip: the host refused an answer: ${ack.error.code} ${ack.error.message}`);
   });

@@ -76,7 +76,11 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
     await display?.stop();
     runtime?.close();
     await proxy?.close();
-    await host?.stop();
+    try {
+      host?.assertNoSecretsInOutput();
+    } finally {
+      await host?.stop();
+    }
   });
 
   afterEach(async (context) => {
@@ -91,15 +95,24 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
     console.error(`WebKitWebDriver output:\n${webkit.output().slice(-4_000)}\nhost output:\n${hostLog.slice(-2_000)}`);
   });
 
-  it('[R9.2] pairs from the pairing link: the token leaves the address bar and the inbox connects', async () => {
+  it('[R9.2][R16.2] pairs from a pairing link: the code leaves the address bar, the device is named, the inbox connects', async () => {
     const size = await app.evaluate<{ width: number; height: number }>(
       'return { width: innerWidth, height: innerHeight }',
     );
     expect(size).toEqual({ width: 390, height: 844 });
-    await app.open(`/pair#token=${encodeURIComponent(host.token)}`);
+    const { code } = await host.mintPairingCode();
+    await app.open(`/pair#code=${encodeURIComponent(code)}`);
+    await app.waitForAttribute(testId('pair.form'), 'data-mode', /^link$/);
+    expect(await app.evaluate<string>('return location.hash')).toBe('');
+    await app.screenshot('pair-form');
+    await app.click(testId('pair.submit'));
     await app.waitFor('the inbox', 'return location.pathname === "/" || location.pathname === "/index.html"');
     await app.waitConnected();
-    expect(await app.evaluate<string>('return location.hash')).toBe('');
+    const credential = await app.evaluate<string>(
+      'return JSON.parse(localStorage.getItem("askaway.pairing")).credential',
+    );
+    expect(credential).toMatch(/^aw_d_/);
+    host.rememberSecret(credential);
     await app.screenshot('paired-inbox');
   });
 

@@ -1,5 +1,5 @@
-import { pairingLink } from '../lib/contracts/pairing-link';
 import { expect, test } from './support/fixtures';
+import { AppPage } from './support/pages';
 import { ScriptedRuntime } from './support/scripted-runtime';
 
 // R13.2 is a budget measured by a script, not a timed test: run with
@@ -39,7 +39,7 @@ test('[R13.2] 1,000 pending across 100 sessions: inbox rendered after connect', 
       }),
     );
     const samples: number[] = [];
-    await page.goto(pairingLink(host.url, host.token));
+    await new AppPage(page, host).pair();
     for (let run = 0; run < 5; run += 1) {
       await page.reload();
       await page.waitForFunction(() => (window.__askaway?.inboxRenderedCount ?? 0) === 1000, undefined, {

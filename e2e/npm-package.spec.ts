@@ -52,8 +52,9 @@ test('[R15.1] the packed tarball installs globally and runs without the checkout
     expect(await response.json()).toMatchObject({ status: 'ok', version });
   });
 
-  await test.step('the pairing link opens the app, which connects', async () => {
-    await new AppPage(page, running.url, running.token).pair();
+  await test.step('a pairing link opens the app, which pairs and connects', async () => {
+    await new AppPage(page, running).pair();
+    running.assertNoSecretsInOutput();
   });
 
   await test.step('askaway mcp lists AskUserQuestion over stdio', async () => {

@@ -51,7 +51,7 @@ test.describe('offline outbox (R9.8)', () => {
     host,
   }) => {
     const { page } = app;
-    const other = new RemoteClient(host.url, host.token);
+    const other = new RemoteClient(host.url, (await host.pairDevice('Work laptop')).credential);
     await other.setPreferences({
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 6_000,

@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type CDPSession, chromium, expect, type Page, test } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, REMOTE_NAMESPACE } from '../lib/contracts';
+import { REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION } from '../lib/contracts';
 import { notificationTargetUrl } from '../lib/client/sw/push';
+import { pairOverHttp } from '../lib/host/test-support/devices';
 import {
   decryptWebPush,
   makeSubscription,
@@ -38,12 +39,19 @@ console.log('PUSH_E2E_HOST ' + host.url);
 process.on('SIGTERM', async () => { await host.close(); await push.close(); process.exit(0); });
 `;
 
+/** Everything the host process printed, for the no-secrets check at teardown (R16.6). */
+let hostOutput = '';
+const secrets = new Set<string>([TOKEN]);
+
 async function startHost(dataDir: string, staticDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', HOST_SCRIPT], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, STATIC_DIR: staticDir, TOKEN },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  hostOutput = '';
+  child.stdout?.on('data', (chunk: Buffer) => (hostOutput += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (hostOutput += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -137,11 +145,18 @@ test.afterEach(async () => {
   }
   await endpoint?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
+  expect(
+    [...secrets].filter((secret) => hostOutput.includes(secret)),
+    'secrets in the host output',
+  ).toEqual([]);
 });
 
-async function remote(deviceId: string): Promise<Socket> {
+/** A device paired over HTTP (as the app does) and connected; its push subscription is its own. */
+async function remote(name: string): Promise<Socket> {
+  const { credential } = await pairOverHttp(hostUrl, path.join(dir, 'data'), name);
+  secrets.add(credential);
   const socket = io(`${hostUrl}${REMOTE_NAMESPACE}`, {
-    auth: { token: TOKEN, protocolVersion: PROTOCOL_VERSION, device: { id: deviceId } },
+    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
     transports: ['websocket'],
   });
   remotes.push(socket);

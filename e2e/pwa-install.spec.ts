@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, expect, type Page, test } from '@playwright/test';
-import { pairingLink } from '../lib/contracts/pairing-link';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { startTestHost, type TestHost } from './support/host';
+import { AppPage } from './support/pages';
 
 // Platform checks (R9.1, R12.2) against the real host serving the real build. They need a
 // persistent Chromium profile (ordinary contexts always report `in-incognito`), so they open
@@ -71,7 +71,11 @@ test.describe('PWA platform', () => {
     host = await startTestHost(TOKEN, { privateStaticCopy: true });
   });
   test.afterEach(async () => {
-    await host?.stop();
+    try {
+      host?.assertNoSecretsInOutput();
+    } finally {
+      await host?.stop();
+    }
   });
 
   test('[R9.1] Chromium finds the app installable', async () => {
@@ -130,13 +134,9 @@ test.describe('PWA platform', () => {
     const browser = await openBrowser();
     const { page } = browser;
     try {
-      // Paired and connected, so the client parses the host's snapshot too (zod must not probe eval).
-      await page.goto(pairingLink(host.url, TOKEN));
-      await expect
-        .poll(() => page.evaluate(() => window.__askaway?.state.host.hasSnapshot ?? false), {
-          message: 'the remote receives a snapshot',
-        })
-        .toBe(true);
+      // Paired and connected, so the client parses the host's snapshot too (zod must not probe eval),
+      // and the pairing request itself runs under the policy.
+      await new AppPage(page, host).pair();
       for (const route of ROUTES) {
         const response = await page.goto(`${host.url}${route}`);
         const header = response?.headers()['content-security-policy'] ?? '';

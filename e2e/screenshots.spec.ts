@@ -9,6 +9,9 @@ test.skip(!process.env.SCREENSHOTS, 'set SCREENSHOTS=1 to render screenshots');
 
 const OUT = process.env.SCREENSHOTS_DIR ?? path.join(os.tmpdir(), 'askaway-screens');
 const README = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+// `SCREENSHOTS_VIEWPORT=390x844` renders at another size (README images keep the projects' own).
+const VIEWPORT = /^(\d+)x(\d+)$/.exec(process.env.SCREENSHOTS_VIEWPORT ?? '');
+if (VIEWPORT) test.use({ viewport: { width: Number(VIEWPORT[1]), height: Number(VIEWPORT[2]) } });
 
 for (const theme of ['light', 'dark'] as const) {
   test(`screens (${theme})`, async ({ app, host, runtime }, testInfo) => {
@@ -20,6 +23,7 @@ for (const theme of ['light', 'dark'] as const) {
       await page.evaluate(() => document.fonts.ready);
       await page.screenshot({ path: path.join(OUT, `${testInfo.project.name}-${theme}-${name}.png`), fullPage });
       if (
+        !VIEWPORT &&
         theme === 'light' &&
         testInfo.project.name === 'mobile' &&
         ['inbox', 'card-preview', 'history', 'settings'].includes(name)
@@ -58,7 +62,42 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('settings.auto-toggle')).toBeChecked();
     await shot('settings');
     await shot('settings-full', true);
+    await page.getByTestId('settings.devices').scrollIntoViewIfNeeded();
+    await shot('settings-devices');
+    await page
+      .locator('[data-testid="settings.device-row"]:not([data-current]) [data-testid="settings.revoke"]')
+      .click();
+    await expect(page.getByTestId('settings.revoke-dialog')).toBeVisible();
+    await shot('settings-revoke');
+    await page.keyboard.press('Escape');
     await app.goto('/pair');
     await shot('pair');
+
+    // As a device that is not paired yet: the link's form, then the same link once used.
+    await page.evaluate(() => localStorage.removeItem('askaway.pairing'));
+    const { link } = await host.mintPairingCode();
+    // A fresh document: from /pair, a link that differs only in its fragment would not reload the app.
+    await page.goto('about:blank');
+    await page.goto(link);
+    await expect(page.getByTestId('pair.form')).toHaveAttribute('data-mode', 'link');
+    await shot('pair-link');
+    await page.getByTestId('pair.submit').click();
+    await app.waitConnected();
+    host.rememberSecret((await app.storedPairing())?.credential ?? '');
+    await page.goto(link);
+    await page.getByTestId('pair.submit').click();
+    await expect(page.getByTestId('pair.invalid')).toBeVisible();
+    await shot('pair-invalid');
+
+    // Revoked, and still holding the old shared token (R16.5, R16.7).
+    for (const [name, record] of [
+      ['removed', { removed: 'device-revoked', hostUrl: '', hostName: os.hostname() }],
+      ['legacy', { hostUrl: '', token: 'old-shared-token' }],
+    ] as const) {
+      await page.evaluate((value) => localStorage.setItem('askaway.pairing', JSON.stringify(value)), record);
+      await page.goto(`${host.url}/`);
+      await expect(page.getByTestId('pair-again')).toBeVisible();
+      await shot(name);
+    }
   });
 }

@@ -68,20 +68,24 @@ test('[R12.2] a hostile plan renders as markdown without active or loading eleme
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
 });
 
-test('[R12.1] a wrong token is refused with a clear message', async ({ page, host }) => {
-  await page.goto(`${host.url}/pair#token=not-the-token`);
-  await expect(page.getByTestId('connection.banner')).toHaveAttribute('data-kind', 'unauthorized');
-  await expect(page.getByTestId('connection.banner')).toContainText('The token was refused');
-  // The token never stays in the address bar.
+test('[R16.7] an old shared-token link gets the plain page, and the token leaves the address bar', async ({
+  page,
+  host,
+}) => {
+  await page.goto(`${host.url}/pair#token=${encodeURIComponent(host.token)}`);
+  await expect(page.getByTestId('pair.invalid')).toContainText('This pairing link no longer works');
+  await expect(page.getByTestId('pair.invalid')).toContainText('askaway pair');
   expect(new URL(page.url()).hash).toBe('');
+  expect(await page.evaluate(() => localStorage.getItem('askaway.pairing'))).toBeNull();
 });
 
-test('[R9.2] an unreachable host is named in the banner', async ({ page, host }) => {
+test('[R9.2] an unreachable host is named on the pairing page', async ({ page, host }) => {
   await page.goto(`${host.url}/pair`);
+  await expect(page.getByTestId('pair.form')).toHaveAttribute('data-mode', 'manual');
   await page.getByTestId('pair.host').fill('http://127.0.0.1:9');
-  await page.getByTestId('pair.token').fill(host.token);
+  await page.getByTestId('pair.code').fill('ABCDE-FGHJK-MNPQR-STVWX');
   await page.getByTestId('pair.submit').click();
-  await expect(page.getByTestId('connection.banner')).toContainText('Cannot reach the host at http://127.0.0.1:9', {
+  await expect(page.getByTestId('pair.error')).toContainText('Cannot reach the host at http://127.0.0.1:9', {
     timeout: 15_000,
   });
 });

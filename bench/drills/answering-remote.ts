@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import {
-  PROTOCOL_VERSION,
   REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
   type EventBatch,
   type InteractionResolution,
   type RemoteClientToServerEvents,
@@ -29,14 +29,15 @@ export interface RemoteRecord {
 /**
  * A reconnecting remote that answers every pending question it sees, retrying after
  * a lost ack with a fresh clientResponseId and a different answer. `hold` pauses answering.
+ * `credential`: a device paired with the host (`pairBenchDevice`); it survives host restarts.
  */
 export function answeringRemote(
   url: string,
-  token: string,
+  credential: string,
   options: { onRespond?: (requestId: string) => void; onAck?: (requestId: string, ack: RespondAck) => void } = {},
 ) {
   const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(`${url}${REMOTE_NAMESPACE}`, {
-    auth: { token, protocolVersion: PROTOCOL_VERSION, device: { id: 'drill-remote', label: 'Drill' } },
+    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
     transports: ['websocket'],
     reconnectionDelay: 100,
     reconnectionDelayMax: 300,

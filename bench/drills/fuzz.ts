@@ -11,6 +11,7 @@ import {
   PreferencesPatchSchema,
   PROTOCOL_VERSION,
   REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
   RemoteAuthSchema,
   RespondCommandSchema,
   ResolutionAckCommandSchema,
@@ -25,12 +26,13 @@ import { startHost } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
 import { connectRawRuntime } from '../support/raw-runtime';
-import { connectRemote } from '../support/remote-client';
+import { connectRemote, pairBenchDevice } from '../support/remote-client';
 import { readLog } from './log-reader';
 import { mutate, randomValue, rng, type Rng } from './mutate';
 
 const PHASE_MS = Number(process.env.DRILL_FUZZ_MS ?? 60_000) / 2;
 const RSS_GROWTH_LIMIT = 256 * 2 ** 20;
+const REMOTE_FUZZERS = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Target {
@@ -54,7 +56,12 @@ export async function drillFuzz(
   const witness = interactionRequest('fuzz-witness', 'session-fuzz');
   const seeder = await connectRawRuntime(host.url, host.token, 'fuzz-witness-runtime');
   await seeder.emitWithAck('announce', witness);
-  const observer = await connectRemote(host.url, host.token, 'fuzz-observer');
+  const observer = await connectRemote(host.url, (await pairBenchDevice(host, 'fuzz-observer')).credential);
+  // Every remote fuzzer is a paired device; the handshake fuzzer mutates one more.
+  const fuzzDevices = await Promise.all(
+    Array.from({ length: REMOTE_FUZZERS }, (_, index) => pairBenchDevice(host, `fuzz-remote-${index}`)),
+  );
+  const handshakeDevice = await pairBenchDevice(host, 'fuzz-handshake');
   const snapshot = async (): Promise<Snapshot> => {
     const ack = (await observer.socket.timeout(5_000).emitWithAck('snapshot:get')) as SnapshotAck;
     if (!ack.ok) throw new Error(`snapshot:get failed: ${ack.error.message}`);
@@ -94,6 +101,7 @@ export async function drillFuzz(
       template: () => ({ askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 60_000 }),
     },
     { namespace: REMOTE_NAMESPACE, event: 'snapshot:get', template: () => undefined },
+    { namespace: REMOTE_NAMESPACE, event: 'devices:list', template: () => undefined },
     { namespace: REMOTE_NAMESPACE, event: 'no-such-event', template: () => ({}) },
   ];
 
@@ -113,7 +121,10 @@ export async function drillFuzz(
     const auth =
       namespace === RUNTIME_NAMESPACE
         ? { token: host.token, protocolVersion: PROTOCOL_VERSION, runtimeId: `fuzz-runtime-${index}` }
-        : { token: host.token, protocolVersion: PROTOCOL_VERSION, device: { id: `fuzz-remote-${index}` } };
+        : {
+            credential: fuzzDevices[(index - 100) % REMOTE_FUZZERS]?.credential ?? '',
+            protocolVersion: REMOTE_PROTOCOL_VERSION,
+          };
     const socket = io(`${host.url}${namespace}`, {
       auth,
       transports: ['websocket'],
@@ -150,7 +161,8 @@ export async function drillFuzz(
             acks.set(key, (acks.get(key) ?? 0) + 1);
             if (record?.error?.code === 'internal')
               problems.push(`${target.event} got 'internal' for ${JSON.stringify(payload)?.slice(0, 200)}`);
-            if (phase === 1 && record?.ok === true && target.event !== 'snapshot:get') {
+            // Queries without a payload answer whatever comes with them; only commands must refuse.
+            if (phase === 1 && record?.ok === true && target.schema !== undefined) {
               problems.push(
                 `phase 1: ${target.event} accepted a message its schema rejects: ${JSON.stringify(payload)?.slice(0, 200)}`,
               );
@@ -169,10 +181,15 @@ export async function drillFuzz(
     const valid =
       namespace === RUNTIME_NAMESPACE
         ? { token: host.token, protocolVersion: PROTOCOL_VERSION, runtimeId: 'hs' }
-        : { token: host.token, protocolVersion: PROTOCOL_VERSION, device: { id: 'hs' } };
+        : { credential: handshakeDevice.credential, protocolVersion: REMOTE_PROTOCOL_VERSION };
     const auth = random.next() < 0.3 ? randomValue(random) : mutate(random, valid);
     const schema = namespace === RUNTIME_NAMESPACE ? RuntimeAuthSchema : RemoteAuthSchema;
-    const acceptable = schema.safeParse(auth).success && (auth as { token?: unknown }).token === host.token;
+    const record = (typeof auth === 'object' && auth !== null ? auth : {}) as { token?: unknown; credential?: unknown };
+    const acceptable =
+      schema.safeParse(auth).success &&
+      (namespace === RUNTIME_NAMESPACE
+        ? record.token === host.token
+        : record.credential === handshakeDevice.credential);
     const socket = io(`${host.url}${namespace}`, {
       auth: auth as Record<string, unknown>,
       transports: ['websocket'],
@@ -195,7 +212,7 @@ export async function drillFuzz(
 
   const stops = [
     ...Array.from({ length: 4 }, (_, index) => fuzzer(RUNTIME_NAMESPACE, index, 3)),
-    ...Array.from({ length: 8 }, (_, index) => fuzzer(REMOTE_NAMESPACE, 100 + index, 1)),
+    ...Array.from({ length: REMOTE_FUZZERS }, (_, index) => fuzzer(REMOTE_NAMESPACE, 100 + index, 1)),
   ];
   const start = await host.usage();
   const before = await snapshot();

@@ -10,6 +10,7 @@ import { type DrillOutcome } from '../support/figures';
 import { startHost } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { permissionRequest, QUESTION_INPUT } from '../support/payloads';
+import { pairBenchDevice } from '../support/remote-client';
 import { answeringRemote } from './answering-remote';
 import { startProxy } from './tcp-proxy';
 
@@ -27,7 +28,7 @@ async function until(check: () => boolean, what: string, timeoutMs: number): Pro
 
 export async function drillRuntimeAway(): Promise<DrillOutcome[]> {
   const host = await startHost();
-  const remote = answeringRemote(host.url, host.token);
+  const remote = answeringRemote(host.url, (await pairBenchDevice(host, 'drill-remote')).credential);
   remote.hold(true);
   const lanes = await Promise.all(
     (['cut', 'stall'] as const).map(async (kind) => {

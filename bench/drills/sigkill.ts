@@ -11,6 +11,7 @@ import { type DrillOutcome } from '../support/figures';
 import { startHost, tempDir, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { permissionRequest, QUESTION_INPUT } from '../support/payloads';
+import { pairBenchDevice } from '../support/remote-client';
 import { answeringRemote } from './answering-remote';
 import { readLog } from './log-reader';
 
@@ -39,7 +40,8 @@ export async function drillSigkill(): Promise<DrillOutcome[]> {
   const url = host.url;
   const token = host.token;
   let onRespond: ((requestId: string) => void) | undefined;
-  const remote = answeringRemote(url, token, { onRespond: (requestId) => onRespond?.(requestId) });
+  const { credential } = await pairBenchDevice(host, 'drill-remote');
+  const remote = answeringRemote(url, credential, { onRespond: (requestId) => onRespond?.(requestId) });
   const connection = connectToHost({ url, token, label: 'drill' });
   await connection.ready(10_000);
   let onDelivered: ((requestId: string) => void) | undefined;

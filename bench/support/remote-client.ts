@@ -1,25 +1,31 @@
 import { io, type Socket } from 'socket.io-client';
 import {
-  PROTOCOL_VERSION,
   REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
   type EventBatch,
   type InteractionResponse,
   type RemoteClientToServerEvents,
   type RemoteServerToClientEvents,
   type RespondAck,
   type Snapshot,
+  type PairResponse,
 } from '../../lib/contracts';
+import { pairOverHttp } from '../../lib/host/test-support/devices';
+
+/** Pairs a device with a bench host over HTTP, as `askaway pair` and the app do (R16.2). */
+export function pairBenchDevice(host: { url: string; dataDir: string }, name: string): Promise<PairResponse> {
+  return pairOverHttp(host.url, host.dataDir, name);
+}
 
 export type RemoteSocket = Socket<RemoteServerToClientEvents, RemoteClientToServerEvents>;
 
-/** A Node remote on '/remote', as the PWA's connection is (websocket first). */
+/** A Node remote on '/remote', as the PWA's connection is (websocket first); `credential` from `pairBenchDevice`. */
 export async function connectRemote(
   url: string,
-  token: string,
-  deviceId = 'bench-remote',
+  credential: string,
 ): Promise<{ socket: RemoteSocket; first: Snapshot | EventBatch }> {
   const socket: RemoteSocket = io(`${url}${REMOTE_NAMESPACE}`, {
-    auth: { token, protocolVersion: PROTOCOL_VERSION, device: { id: deviceId, label: 'Bench' } },
+    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
     transports: ['websocket'],
     reconnection: false,
   });

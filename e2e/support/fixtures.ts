@@ -6,6 +6,8 @@ import { AppPage } from './pages';
 import { ScriptedRuntime } from './scripted-runtime';
 
 interface Fixtures {
+  /** Extra `askaway start` flags for this test's host (`test.use({ hostArgs: ['--pair-ttl', '2s'] })`). */
+  hostArgs: readonly string[];
   host: TestHost;
   runtime: ScriptedRuntime;
   /** The project's device (phone in 'mobile', desktop in 'desktop'), paired and connected. */
@@ -19,10 +21,16 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
-  host: async ({}, provide) => {
-    const host = await startTestHost();
+  hostArgs: [[], { option: true }],
+  host: async ({ hostArgs }, provide) => {
+    const host = await startTestHost(undefined, { args: hostArgs });
     await provide(host);
-    await host.stop();
+    try {
+      // Across the whole test: no token, device credential or minted code in anything the host printed (R16.6).
+      host.assertNoSecretsInOutput();
+    } finally {
+      await host.stop();
+    }
   },
   runtime: async ({ host }, provide) => {
     const runtime = new ScriptedRuntime(host.url, host.token);
@@ -31,7 +39,7 @@ export const test = base.extend<Fixtures>({
     runtime.close();
   },
   app: async ({ page, host }, provide) => {
-    const app = new AppPage(page, host.url, host.token);
+    const app = new AppPage(page, host);
     await app.pair();
     await provide(app);
   },
@@ -40,7 +48,7 @@ export const test = base.extend<Fixtures>({
     await provide(async (options = {}) => {
       const context = await browser.newContext({ serviceWorkers: 'block', ...options });
       contexts.push(context);
-      const app = new AppPage(await context.newPage(), host.url, host.token);
+      const app = new AppPage(await context.newPage(), host);
       await app.pair();
       return app;
     });

@@ -1,7 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  PairingCodeResponseSchema,
+  PairResponseSchema,
+  type PairingCodeResponse,
+  type PairResponse,
+} from '../../lib/contracts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -10,11 +16,23 @@ const CLI = path.join(ROOT, 'dist', 'cli.js');
 export interface TestHost {
   url: string;
   port: number;
+  /** The agent token (runtimes only). */
   token: string;
+  /** `<dataDir>/admin-token`: what `askaway pair` uses. */
+  adminToken: string;
   dataDir: string;
   /** The folder it serves: out/, or a private copy when asked for (a test may change its files). */
   staticDir: string;
+  /** Everything every process of this host printed, restarts included. */
   output(): string;
+  /** A fresh one-time pairing link, as `askaway pair` mints it (admin API). */
+  mintPairingCode(): Promise<PairingCodeResponse>;
+  /** A device paired over HTTP as the app does (for a device without a browser). */
+  pairDevice(name?: string): Promise<PairResponse>;
+  /** Remembers a credential a browser got, so teardown can prove the host never printed it. */
+  rememberSecret(secret: string): void;
+  /** Throws when the host's output holds the agent or admin token, a device credential or a minted code (R16.6). */
+  assertNoSecretsInOutput(): void;
   /** Stops the process (SIGTERM) and starts it again on the same port and data dir. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -28,8 +46,15 @@ export interface InstalledCli {
   packageDir: string;
 }
 
-function launch(port: number, dataDir: string, token: string, staticDir: string, installed?: InstalledCli) {
-  const common = ['start', '--port', String(port), '--no-demo', '--data-dir', dataDir];
+function launch(
+  port: number,
+  dataDir: string,
+  token: string,
+  staticDir: string,
+  extraArgs: readonly string[],
+  installed?: InstalledCli,
+) {
+  const common = ['start', '--port', String(port), '--no-demo', '--data-dir', dataDir, ...extraArgs];
   // The installed one gets no --static-dir and runs outside the checkout: it must find its own out/.
   const command = installed ? installed.bin : process.execPath;
   const args = installed ? common : [CLI, ...common, '--static-dir', staticDir];
@@ -59,9 +84,20 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const json: unknown = await response.json();
+  if (!response.ok) throw new Error(`POST ${new URL(url).pathname} → ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
 export async function startTestHost(
   token = `e2e-${Math.random().toString(36).slice(2)}`,
-  options: { privateStaticCopy?: boolean; installed?: InstalledCli } = {},
+  options: { privateStaticCopy?: boolean; args?: readonly string[]; installed?: InstalledCli } = {},
 ): Promise<TestHost> {
   const { installed } = options;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-e2e-'));
@@ -71,21 +107,48 @@ export async function startTestHost(
     staticDir = path.join(dir, 'static');
     await cp(path.join(ROOT, 'out'), staticDir, { recursive: true });
   }
-  let current = launch(0, dataDir, token, staticDir, installed);
+  const extraArgs = options.args ?? [];
+  let current = launch(0, dataDir, token, staticDir, extraArgs, installed);
   const url = await current.url;
   const port = Number(new URL(url).port);
+  const adminToken = (await readFile(path.join(dataDir, 'admin-token'), 'utf8')).trim();
+  const secrets = new Set([token, adminToken]);
   let log = '';
-  return {
+  const output = () => log + current.output();
+  const host: TestHost = {
     url,
     port,
     token,
+    adminToken,
     dataDir,
     staticDir,
-    output: () => log + current.output(),
+    output,
+    async mintPairingCode() {
+      const minted = PairingCodeResponseSchema.parse(
+        await postJson(`${url}/api/admin/pairing-codes`, {}, { Authorization: `Bearer ${adminToken}` }),
+      );
+      secrets.add(minted.code);
+      return minted;
+    },
+    async pairDevice(name = 'Work laptop') {
+      const { code } = await host.mintPairingCode();
+      const paired = PairResponseSchema.parse(
+        await postJson(`${url}/api/pair`, { code, name, platform: 'Node · e2e' }),
+      );
+      secrets.add(paired.credential);
+      return paired;
+    },
+    rememberSecret: (secret) => void secrets.add(secret),
+    assertNoSecretsInOutput() {
+      const printed = output();
+      const leaked = [...secrets].filter((secret) => secret.length > 0 && printed.includes(secret));
+      if (leaked.length > 0)
+        throw new Error(`the host printed ${leaked.length} secret(s) (token, credential or code): R16.6`);
+    },
     async restart() {
       await stopChild(current.child);
       log += current.output();
-      current = launch(port, dataDir, token, staticDir, installed);
+      current = launch(port, dataDir, token, staticDir, extraArgs, installed);
       await current.url;
     },
     async stop() {
@@ -93,4 +156,5 @@ export async function startTestHost(
       await rm(dir, { recursive: true, force: true });
     },
   };
+  return host;
 }

@@ -1,19 +1,43 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { pairingLink } from '../../lib/contracts/pairing-link';
+import { type TestHost } from './host';
 
 /** The app as one device sees it: pairing, connection state and the test hook. */
 export class AppPage {
+  private readonly hostUrl: string;
+
   constructor(
     readonly page: Page,
-    private readonly hostUrl: string,
-    private readonly token: string,
-  ) {}
+    private readonly host: TestHost,
+  ) {
+    this.hostUrl = host.url;
+  }
 
-  /** Opens the pairing link (token in the fragment) and waits until the inbox has its snapshot. */
-  async pair(): Promise<void> {
-    await this.page.goto(pairingLink(this.hostUrl, this.token));
+  /** Opens a fresh pairing link, names the device, pairs, and waits until the inbox has its snapshot (R16.2). */
+  async pair(name?: string): Promise<void> {
+    const { link } = await this.host.mintPairingCode();
+    await this.pairWith(link, name);
+  }
+
+  /** Opens `link`, names the device and taps Pair; the code leaves the address bar at once. */
+  async pairWith(link: string, name?: string): Promise<void> {
+    await this.page.goto(link);
+    await expect(this.page.getByTestId('pair.form')).toHaveAttribute('data-mode', 'link');
+    expect(new URL(this.page.url()).hash).toBe('');
+    if (name !== undefined) await this.page.getByTestId('pair.device').fill(name);
+    await this.page.getByTestId('pair.submit').click();
     await this.page.waitForURL((url) => url.pathname === '/' || url.pathname === '/index.html');
     await this.waitConnected();
+    const pairing = await this.storedPairing();
+    if (!pairing?.credential) throw new Error('paired, but no device credential was stored');
+    this.host.rememberSecret(pairing.credential);
+  }
+
+  /** What this device keeps in localStorage about its pairing. */
+  storedPairing(): Promise<{ deviceId?: string; credential?: string; token?: string } | null> {
+    return this.page.evaluate(() => {
+      const raw = localStorage.getItem('askaway.pairing');
+      return raw ? (JSON.parse(raw) as { deviceId?: string; credential?: string; token?: string }) : null;
+    });
   }
 
   async waitConnected(): Promise<void> {

@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import {
-  PROTOCOL_VERSION,
   REMOTE_NAMESPACE,
+  REMOTE_PROTOCOL_VERSION,
   type InteractionResponse,
   type PreferencesPatch,
   type RemoteClientToServerEvents,
@@ -16,9 +16,10 @@ export class RemoteClient {
   private readonly socket: RemoteSocket;
   private counter = 0;
 
-  constructor(url: string, token: string, device = { id: 'other-device', label: 'Work laptop' }) {
+  /** `credential`: a paired device's (`host.pairDevice()`). */
+  constructor(url: string, credential: string) {
     this.socket = io(`${url}${REMOTE_NAMESPACE}`, {
-      auth: { token, protocolVersion: PROTOCOL_VERSION, device },
+      auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
       transports: ['websocket'],
     });
   }

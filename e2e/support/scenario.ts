@@ -32,7 +32,7 @@ export async function populate(
   host: TestHost,
   runtime: ScriptedRuntime,
 ): Promise<{ previewId: string; multiId: string; planId: string; permissionId: string }> {
-  const other = new RemoteClient(host.url, host.token);
+  const other = new RemoteClient(host.url, (await host.pairDevice('Work laptop')).credential);
   try {
     // History first (oldest), each resolved a different way.
     const answered = await runtime.ask(singleQuestion, { sessionId: 'sess-9c41e2', context: notes });

@@ -48,17 +48,22 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     async ({}, provide) => {
       const host = await startTestHost();
       await provide(host);
-      await host.stop();
+      try {
+        // No token, device credential or minted code in anything the host printed (R16.6).
+        host.assertNoSecretsInOutput();
+      } finally {
+        await host.stop();
+      }
     },
     { scope: 'worker' },
   ],
   remote: async ({ host }, provide) => {
-    const remote = await connectScriptedRemote(host.url, host.token);
+    const remote = await connectScriptedRemote(host.url, (await host.pairDevice('Scripted phone')).credential);
     await provide(remote);
     remote.close();
   },
   phone: async ({ page, host }, provide) => {
-    const phone = new AppPage(page, host.url, host.token);
+    const phone = new AppPage(page, host);
     await phone.pair();
     await provide(phone);
   },
