@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PairingCodeResponseSchema, REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION } from '../lib/contracts';
+import { expectItem } from '../lib/core/test-support/expect-item';
 import { closeAllClients, connectRemote, tryConnect } from '../lib/host/test-support/clients';
 import { postJson, redeemPairingCode } from '../lib/host/test-support/devices';
 import { killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
@@ -41,7 +42,7 @@ describe('askaway pair and askaway devices (real CLI processes against a real ho
     const listed = await cli(dataDir, 'devices');
     expect(listed.code).toBe(0);
     const rows = listed.stdout.trim().split('\n');
-    expect(rows[0]).toMatch(/^ID\s+NAME\s+PLATFORM\s+PAIRED\s+LAST SEEN$/);
+    expect(expectItem(rows, 0)).toMatch(/^ID\s+NAME\s+PLATFORM\s+PAIRED\s+LAST SEEN$/);
     expect(rows.find((row) => row.startsWith(phone.deviceId))).toMatch(/Anna’s phone\s+Test · Node\s+.+online now$/);
     expect(rows.find((row) => row.startsWith(laptop.deviceId))).toMatch(/Work laptop.+never$/);
 

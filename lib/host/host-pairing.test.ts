@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_VERSION, REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION, RUNTIME_NAMESPACE } from '../contracts';
+import { expectItem } from '../core/test-support/expect-item';
 import { hashSecret } from './auth/credential-format';
 import { closeAllClients, connectRemote, tryConnect } from './test-support/clients';
 import { pairDevice, postJson, redeemPairingCode } from './test-support/devices';
@@ -144,7 +145,9 @@ describe('[R16.1] each credential where it belongs', () => {
       message: expect.stringContaining('does not know this device'),
     });
     const remote = await connectRemote(host.url, device.credential);
-    expect(remote.snapshots[0]?.devices).toEqual([expect.objectContaining({ id: device.deviceId, name: 'Phone' })]);
+    expect(expectItem(remote.snapshots, 0).devices).toEqual([
+      expect.objectContaining({ id: device.deviceId, name: 'Phone' }),
+    ]);
     expect(host.devices.get(device.deviceId)?.online).toBe(true);
   });
 
