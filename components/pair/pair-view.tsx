@@ -4,10 +4,12 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
-import { DEVICE_NAME_MAX, PAIRING_CODE_MAX } from '@/lib/contracts/devices';
+import { DEVICE_NAME_MAX } from '@/lib/contracts/devices';
+import { PAIRING_CODE_MAX } from '@/lib/contracts/pairing-api';
 import { parsePairingHash } from '@/lib/contracts/pairing-link';
 import { redeemPairingCode } from '@/lib/client/pair-request';
-import { clampDeviceName, defaultDeviceName, platformDescription, savePairing } from '@/lib/client/pairing';
+import { clampDeviceName, defaultDeviceName, platformDescription } from '@/lib/client/device-names';
+import { savePairing } from '@/lib/client/pairing';
 import { ScreenHeader } from '../shell/screen-header';
 
 /** What the page shows: the form (with a code from a link, or typed), or the plain "no longer works" page. */

@@ -1,4 +1,4 @@
-import { ApiErrorSchema, PAIR_API_PATH, PairResponseSchema, type PairRequest } from '../contracts/devices';
+import { ApiErrorSchema, PAIR_API_PATH, PairResponseSchema, type PairRequest } from '../contracts/pairing-api';
 import { errorMessage } from '../contracts/unknown';
 import { normalizeHostUrl, type Pairing } from './pairing';
 

@@ -52,14 +52,14 @@ describe('pairing kept on the device', () => {
   });
 
   it('[R16.4] describes the device for the host’s list', async () => {
-    const { pairing } = await load();
+    const names = await import('./device-names');
     const pixel =
       'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
     const iphone =
       'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-    expect(pairing.platformDescription(pixel)).toBe('Android · Chrome');
-    expect(pairing.defaultDeviceName(pixel)).toBe('Android phone');
-    expect(pairing.platformDescription(iphone)).toBe('iPhone · Safari');
-    expect(pairing.platformDescription('curl/8')).toBe('Browser');
+    expect(names.platformDescription(pixel)).toBe('Android · Chrome');
+    expect(names.defaultDeviceName(pixel)).toBe('Android phone');
+    expect(names.platformDescription(iphone)).toBe('iPhone · Safari');
+    expect(names.platformDescription('curl/8')).toBe('Browser');
   });
 });
