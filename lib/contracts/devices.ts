@@ -6,8 +6,10 @@ export const DEVICE_NAME_MAX = 60;
 /** What the app says it runs on, e.g. "iPhone · Safari". */
 export const DEVICE_PLATFORM_MAX = 80;
 
-export const DeviceNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(DEVICE_NAME_MAX));
-export const DevicePlatformSchema = z.string().check(z.trim(), z.maxLength(DEVICE_PLATFORM_MAX));
+/** Printed in the host's terminal and lists: no control characters (a name must not drive the terminal). */
+const printable = z.regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { message: 'Must not contain control characters' });
+export const DeviceNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(DEVICE_NAME_MAX), printable);
+export const DevicePlatformSchema = z.string().check(z.trim(), z.maxLength(DEVICE_PLATFORM_MAX), printable);
 const name = DeviceNameSchema;
 const platform = DevicePlatformSchema;
 

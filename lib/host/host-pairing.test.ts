@@ -69,6 +69,11 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
     expect(host.codes.count('pair-device')).toBe(1);
 
     const other = await startTestHost();
+    const escape = await postJson(`${other.url}/api/pair`, { code: 'x', name: 'Phone\u001b[2J', platform: 'p' });
+    expect(escape).toMatchObject({
+      status: 400,
+      json: { error: { message: expect.stringMatching(/control characters/) } },
+    });
     const bad = await postJson(`${other.url}/api/pair`, { code: 'x', name: '', platform: 'p', extra: 1 });
     expect(bad).toMatchObject({
       status: 400,
