@@ -4,21 +4,12 @@ import { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Server } from 'socket.io';
-import {
-  ADMIN_API_PREFIX,
-  errorMessage,
-  MAX_MESSAGE_BYTES,
-  PAIR_API_PATH,
-  pairingLink,
-  type PairingCodeResponse,
-} from '../contracts';
+import { errorMessage, MAX_MESSAGE_BYTES, pairingLink, type PairingCodeResponse } from '../contracts';
 import '../core/zod-locale';
-import { createAdminRoutes } from './auth/admin-routes';
-import { AttemptLimiter, DEFAULT_PAIR_LIMIT_GLOBAL, DEFAULT_PAIR_LIMIT_PER_ADDRESS } from './auth/attempt-limiter';
 import { Authenticator } from './auth/authenticator';
 import { DeviceService } from './auth/devices';
+import { mountPairingRoutes } from './auth/mount-routes';
 import { OneTimeCodes } from './auth/one-time-codes';
-import { createPairRoute } from './auth/pair-route';
 import { loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
 import { createRequestHandler } from './http/request-handler';
@@ -179,21 +170,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const chosenBase =
     typeof options.pairingBaseUrl === 'function' ? options.pairingBaseUrl(port) : options.pairingBaseUrl;
   pairingBase = chosenBase ?? publicBase ?? url;
-  routes.register(
-    '*',
-    PAIR_API_PATH,
-    createPairRoute({
-      codes,
-      devices,
-      pairTtlMs,
-      limiter: new AttemptLimiter({
-        perAddress: options.pairLimits?.perAddress ?? DEFAULT_PAIR_LIMIT_PER_ADDRESS,
-        global: options.pairLimits?.global ?? DEFAULT_PAIR_LIMIT_GLOBAL,
-      }),
-      originAllowed: (req) => originAllowed(req, secure, extraOrigins),
-    }),
-  );
-  routes.register('*', ADMIN_API_PREFIX, createAdminRoutes({ authenticator, devices, mintPairingCode }));
+  mountPairingRoutes(routes, {
+    codes,
+    devices,
+    authenticator,
+    pairTtlMs,
+    pairLimits: options.pairLimits,
+    originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+    mintPairingCode,
+  });
 
   const io = new Server(server, {
     serveClient: false,
