@@ -75,6 +75,8 @@ async function runClaudeCodeHook(argv: string[]): Promise<number> {
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
       signal: stop.signal,
+      // Transcript timestamps have whole milliseconds.
+      startedAt: Math.floor(performance.timeOrigin),
     });
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);

@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from './support/fixtures';
-import { passFirstRunDialogs, startInteractive, submitPrompt, waitForScreen } from './support/interactive';
+import {
+  confirm,
+  moveTo,
+  passFirstRunDialogs,
+  startInteractive,
+  submitPrompt,
+  waitForDialog,
+  waitForScreen,
+} from './support/interactive';
 import { type ScriptedTurn } from './support/model-server';
 import { askUserQuestion, claudeCodeSays, DB_QUESTION, dbQuestion, planFileIn } from './support/scenarios';
 
@@ -57,10 +65,9 @@ test('[R11.2] interactive UI: the hook timeout withdraws the card and the termin
   const record = await remote.next((pending) => pending.toolUseId === 'toolu_tui_timeout', 30_000);
   // Nobody answers on the phone: the hook gives up, withdraws the card, and Claude Code asks in the terminal.
   await expect.poll(() => remote.pending().some((pending) => pending.requestId === record.requestId)).toBe(false);
-  await waitForScreen(tmux, /❯\s1\. Postgres/);
-  await tmux.keys(['Down']);
-  await waitForScreen(tmux, /❯\s2\. SQLite/);
-  await tmux.keys(['Enter']);
+  await waitForDialog(tmux, /❯\s1\. Postgres/);
+  await moveTo(tmux, /❯\s2\. SQLite/, 'Down');
+  await confirm(tmux, /❯\s2\. SQLite/);
 
   await expect
     .poll(() => ws.model.toolResult('toolu_tui_timeout')?.content, { timeout: 20_000 })
@@ -95,10 +102,9 @@ test('[R11.7] interactive UI: a plan approved in the terminal first withdraws th
     (pending) => JSON.stringify(pending.input).includes('Approve it in the terminal'),
     30_000,
   );
-  await waitForScreen(tmux, /❯\s1\. Yes, and use auto mode/);
-  await tmux.keys(['Down']);
-  await waitForScreen(tmux, /❯\s2\. Yes, manually approve edits/);
-  await tmux.keys(['Enter']);
+  await waitForDialog(tmux, /❯\s1\. Yes, and use auto mode/);
+  await moveTo(tmux, /❯\s2\. Yes, manually approve edits/, 'Down');
+  await confirm(tmux, /❯\s2\. Yes, manually approve edits/);
   await waitForScreen(tmux, /● done/);
   expect(ws.model.toolResult('toolu_tui_plan2')?.content.startsWith(claudeCodeSays.planApproved)).toBe(true);
 
@@ -145,14 +151,11 @@ test('[R11.7] interactive UI: a plan rejected in the terminal withdraws its card
 
   const first = await remote.next((pending) => JSON.stringify(pending.input).includes('Do it in one go'), 30_000);
   // In the terminal: "Tell Claude what to change", with feedback.
-  await waitForScreen(tmux, /❯\s1\. Yes, and use auto mode/);
-  await tmux.keys(['Down']);
-  await waitForScreen(tmux, /❯\s2\. Yes, manually approve edits/);
-  await tmux.keys(['Down']);
-  await waitForScreen(tmux, /❯\s3\. Tell Claude what to change/);
+  await waitForDialog(tmux, /❯\s1\. Yes, and use auto mode/);
+  await moveTo(tmux, /❯\s3\. Tell Claude what to change/, 'Down');
   await tmux.keys(['split it in two'], { literal: true });
   await waitForScreen(tmux, /❯\s3\. split it in two/);
-  await tmux.keys(['Enter']);
+  await confirm(tmux, /❯\s3\. split it in two/);
 
   await expect
     .poll(() => remote.withdrawn(first.requestId), { timeout: 10_000 })
@@ -193,9 +196,9 @@ test('[R11.7] interactive UI, --all-tools: a Write allowed in the terminal first
     (pending) => pending.toolName === 'Write' && pending.toolUseId === undefined,
     30_000,
   );
-  await waitForScreen(tmux, /Do you want to create db\.conf\?/);
-  await waitForScreen(tmux, /❯\s1\. Yes/);
-  await tmux.keys(['Enter']);
+  // An Enter sent as the dialog appears would be refused (the Write never approved): wait until it takes keys.
+  await waitForDialog(tmux, /Do you want to create db\.conf\?[\s\S]*❯\s1\. Yes/);
+  await confirm(tmux, /Do you want to create db\.conf\?/);
 
   await expect
     .poll(() => remote.withdrawn(record.requestId), { timeout: 10_000 })

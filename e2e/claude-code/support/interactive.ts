@@ -15,16 +15,29 @@ export async function startInteractive(
   return tmux;
 }
 
-/** Waits until the screen matches; the failure shows the last screen. */
-export async function waitForScreen(tmux: TmuxSession, pattern: RegExp, timeout = SCREEN_TIMEOUT_MS): Promise<string> {
+/**
+ * How long a dialog must have been on screen before it gets keys. Claude Code refuses the keys a dialog gets
+ * as it appears, so that a keystroke typed ahead cannot answer it: 2.1.332 drops an Enter sent within
+ * ~160 ms of a dialog showing (a permission prompt then stays open, and nothing is approved), and a Down
+ * sent then moves the cursor on screen only to put it back (a later Enter takes the default option).
+ */
+const DIALOG_INPUT_GRACE_MS = 500;
+
+/** Polls the screen until `done` says so; the failure shows the last screen. */
+async function pollScreen(
+  tmux: TmuxSession,
+  done: (screen: string) => boolean,
+  message: string,
+  options: { timeout?: number; intervals?: number[] } = {},
+): Promise<string> {
   let last = '';
   await expect
     .poll(
       async () => {
         last = await tmux.screen();
-        return pattern.test(last);
+        return done(last);
       },
-      { timeout, message: `screen never matched ${pattern}` },
+      { timeout: SCREEN_TIMEOUT_MS, ...options, message },
     )
     .toBe(true)
     .catch((error: unknown) => {
@@ -33,35 +46,60 @@ export async function waitForScreen(tmux: TmuxSession, pattern: RegExp, timeout 
   return last;
 }
 
-/**
- * Moves a menu's cursor (❯) onto `target` with `key`. The UI draws before it reads keys, so a key sent
- * too early is lost: send it again while the cursor is still elsewhere.
- */
-async function pick(tmux: TmuxSession, target: RegExp, key: 'Up' | 'Down'): Promise<void> {
-  let last = '';
-  await expect
-    .poll(
-      async () => {
-        last = await tmux.screen();
-        if (target.test(last)) return true;
-        await tmux.keys([key]);
+/** Waits until the screen matches; the failure shows the last screen. */
+export function waitForScreen(tmux: TmuxSession, pattern: RegExp, timeout = SCREEN_TIMEOUT_MS): Promise<string> {
+  return pollScreen(tmux, (screen) => pattern.test(screen), `screen never matched ${pattern}`, { timeout });
+}
+
+/** Waits until `dialog` shows and has been showing long enough to take keys (DIALOG_INPUT_GRACE_MS). */
+export function waitForDialog(tmux: TmuxSession, dialog: RegExp): Promise<string> {
+  let since: number | undefined;
+  return pollScreen(
+    tmux,
+    (screen) => {
+      if (!dialog.test(screen)) {
+        since = undefined;
         return false;
-      },
-      { timeout: SCREEN_TIMEOUT_MS, message: `menu cursor never reached ${target}` },
-    )
-    .toBe(true)
-    .catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- last screen ---\n${last}`);
-    });
+      }
+      since ??= Date.now();
+      return Date.now() - since >= DIALOG_INPUT_GRACE_MS;
+    },
+    `dialog ${dialog} never showed`,
+    { intervals: [50] },
+  );
+}
+
+/** The lines that show a cursor (❯): where a menu's selection is. */
+const cursorLines = (screen: string) =>
+  screen
+    .split('\n')
+    .filter((line) => line.includes('❯'))
+    .join('\n');
+
+/** Moves a menu's cursor (❯) onto `target` with `key`, one key at a time, each seen to land before the next. */
+export async function moveTo(tmux: TmuxSession, target: RegExp, key: 'Up' | 'Down'): Promise<void> {
+  let screen = await tmux.screen();
+  while (!target.test(screen)) {
+    const cursor = cursorLines(screen);
+    await tmux.keys([key]);
+    screen = await pollScreen(tmux, (now) => cursorLines(now) !== cursor, `${key} never moved the cursor to ${target}`);
+  }
+}
+
+/** Presses Enter and waits until `pending` (the dialog, or its selected option) has left the screen. */
+export async function confirm(tmux: TmuxSession, pending: RegExp): Promise<void> {
   await tmux.keys(['Enter']);
+  await pollScreen(tmux, (screen) => !pending.test(screen), `Enter left ${pending} on screen`);
 }
 
 /** The two first-run dialogs of a fresh HOME: trust this folder (it has hooks), use the API key. */
 export async function passFirstRunDialogs(tmux: TmuxSession): Promise<void> {
-  await waitForScreen(tmux, /Yes, I trust this folder/);
-  await pick(tmux, /❯\sYes, I trust this folder/, 'Down');
-  await waitForScreen(tmux, /Do you want to use this API key\?/);
-  await pick(tmux, /❯\sYes\s*\n/, 'Up');
+  await waitForDialog(tmux, /Yes, I trust this folder/);
+  await moveTo(tmux, /❯\sYes, I trust this folder/, 'Down');
+  await confirm(tmux, /Yes, I trust this folder/);
+  await waitForDialog(tmux, /Do you want to use this API key\?/);
+  await moveTo(tmux, /❯\sYes\s*\n/, 'Up');
+  await confirm(tmux, /Do you want to use this API key\?/);
   await waitForScreen(tmux, /Claude Code v\d/);
 }
 

@@ -28,6 +28,8 @@ export function createClaudeCodeHookHandler(options: {
   follow?: FollowOptions;
 }): HttpRouteHandler {
   return async (req, res, context) => {
+    // Claude Code sent the request as it showed its own dialog: a terminal answer dated before then is not this call's.
+    const receivedAt = Date.now();
     const query = new URL(req.url ?? '/', 'http://host.invalid').searchParams;
     if (query.has('token')) {
       // URLs end up in logs and shell history; the token goes in a header only (R16.6).
@@ -71,6 +73,7 @@ export function createClaudeCodeHookHandler(options: {
       signal: gone.signal,
       deadline: options.deadline,
       follow: options.follow,
+      startedAt: receivedAt,
       log: options.log,
     });
     sendJson(res, 200, output);

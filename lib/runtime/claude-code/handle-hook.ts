@@ -57,6 +57,13 @@ export interface ClaudeCodeHookOptions {
   deadline?: HookDeadline;
   /** How the transcript is followed for a prompt answered in the terminal; tests poll by hand. */
   follow?: FollowOptions;
+  /**
+   * When Claude Code started this hook call (ms since the epoch; default: now). Tool results the transcript
+   * dates before then answered earlier calls. The command hook passes its process's start: Claude Code shows
+   * its own dialog as it starts the hook, and Node takes a few hundred ms (seconds on a busy machine) to
+   * boot, load the CLI and read stdin, so an answer typed in the terminal meanwhile is dated before `now`.
+   */
+  startedAt?: number;
   log?: (line: string) => void;
 }
 
@@ -78,8 +85,7 @@ export async function handleClaudeCodeHook(
     return NO_OPINION;
   }
   const payload = parsed.data;
-  // Tool results the transcript dates before this answered earlier calls (compared with Claude Code's clock).
-  const startedAt = Date.now();
+  const startedAt = options.startedAt ?? Date.now();
   const event = payload.hook_event_name;
   if (event === 'PreToolUse' && payload.tool_name === ASK_USER_QUESTION_TOOL_NAME) return askQuestion(payload, options);
   if (event === 'PermissionRequest' && payload.tool_name === EXIT_PLAN_MODE_TOOL_NAME)

@@ -39,6 +39,11 @@ export interface HookCommandIo {
   deadline?: HookDeadline;
   /** How the transcript is followed (a prompt answered in the terminal); tests poll by hand. */
   follow?: FollowOptions;
+  /**
+   * When this hook process started (ms since the epoch; the CLI passes `performance.timeOrigin`), not when
+   * it got round to its input: the terminal may answer while Node is still booting (R11.7).
+   */
+  startedAt: number;
 }
 
 async function readAll(stdin: AsyncIterable<Buffer | string>): Promise<string> {
@@ -75,6 +80,7 @@ export async function claudeCodeHookMain(flags: HookFlags, io: HookCommandIo): P
       signal: io.signal,
       deadline: io.deadline,
       follow: io.follow,
+      startedAt: io.startedAt,
       log: (line) => io.stderr(`${line}\n`),
     });
     // Nobody reads a cancelled hook's reply, and writing to a closed pipe would crash before the withdrawal is sent.

@@ -95,3 +95,54 @@ describe.each<Via>(['command', 'http'])('a permission prompt answered in the ter
     expect((await reply).reply).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'deny' } } });
   });
 });
+
+// Claude Code shows its dialog as it starts the command hook; Node then boots, loads the CLI and reads stdin
+// (a few hundred ms, seconds on a busy machine). An answer typed in the terminal meanwhile is dated before the
+// hook's handler ran, and must still count: the hook dates itself from its process's start.
+describe('a prompt answered in the terminal while the command hook was still starting', () => {
+  /** A captured line, dated `ms` after the hook process started. */
+  const datedAt = (line: string, processStartedAt: number, ms: number) =>
+    JSON.stringify({ ...JSON.parse(line), timestamp: new Date(processStartedAt + ms).toISOString() });
+
+  it('[R11.7] a Write approved 400 ms into the hook’s start-up withdraws its card', async () => {
+    const { lines, firstWriteCall, firstWriteApproved } = toolTranscript;
+    const processStartedAt = Date.now() - 2_000;
+    const { transcript, body } = session(hookCalls.writeApproved, [
+      datedAt(expectItem(lines, firstWriteCall), processStartedAt, -300),
+    ]);
+    const reply = harness.runHook('command', body, { allTools: true, processStartedAt });
+    const card = await phone().next((record) => record.sessionId === body.session_id, 20_000);
+    expect(await polls.tick()).toBe(1);
+
+    // Claude Code's buffered write lands only now, dated when the person pressed Enter.
+    appendFileSync(transcript, `${datedAt(expectItem(lines, firstWriteApproved), processStartedAt, 400)}\n`);
+    expect(await polls.tick()).toBe(1);
+    await vi.waitFor(() => expect(withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));
+    expect(await reply).toEqual({
+      reply: {},
+      stderr: `askaway hook: ${ANSWERED_IN_TERMINAL_REASON}; withdrawn from the phone\n`,
+    });
+    expect(polls.running()).toBe(0);
+  });
+
+  it('[R11.7] a result dated before the hook process started answered an earlier call, even with the same input', async () => {
+    const { lines, firstWriteCall, firstWriteApproved } = toolTranscript;
+    const processStartedAt = Date.now() - 2_000;
+    // The model wrote the same file with the same content before; this call is not logged yet.
+    const { body } = session(hookCalls.writeApproved, [
+      datedAt(expectItem(lines, firstWriteCall), processStartedAt, -300),
+      datedAt(expectItem(lines, firstWriteApproved), processStartedAt, -1),
+    ]);
+    const reply = harness.runHook('command', body, { allTools: true, processStartedAt });
+    const card = await phone().next((record) => record.sessionId === body.session_id, 20_000);
+    expect(await polls.tick()).toBe(1);
+    await phone().respond(card.requestId, { action: 'accept' });
+    expect((await reply).reply).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', updatedInput: hookCalls.writeApproved.payload.tool_input },
+      },
+    });
+    expect(withdrawnReason(card.requestId)).toBeUndefined();
+  });
+});

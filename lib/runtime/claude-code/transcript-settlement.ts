@@ -6,7 +6,7 @@ export interface PendingPrompt {
   toolName: string;
   /** The tool input the hook received (Claude Code sends no tool_use_id with PermissionRequest). */
   toolInput: Record<string, unknown>;
-  /** When the hook started (ms since the epoch): a tool result written before then answered an older call. */
+  /** When Claude Code started the hook (ms since the epoch): a tool result dated before then answered an older call. */
   startedAt: number;
 }
 
@@ -18,15 +18,16 @@ export interface SettlementMatcher {
 
 /**
  * Recognises, in a Claude Code transcript (JSONL), that the permission prompt a hook is waiting on was
- * answered somewhere else (in the terminal). Claude Code 2.1.332 writes the assistant's `tool_use` line
- * before it runs the hook and a user line with the matching `tool_result` as soon as the prompt is
- * decided (approved: the tool's result; rejected: an error result). Precision, so that no other call
- * withdraws the card:
+ * answered somewhere else (in the terminal). Claude Code 2.1.332 logs the assistant's `tool_use` line
+ * (dated before the hook, though the write may land after the hook first looked) and a user line with the
+ * matching `tool_result` once the prompt is decided (approved: the tool's result, when it has run;
+ * rejected: an error result). Precision, so that no other call withdraws the card:
  * - only tool calls of the same tool, from the main conversation (not sidechain lines), that were
  *   still waiting for a result;
- * - only results written after the hook started (their `timestamp`; untimed lines only when they were
- *   appended while the hook watched): an older call of the same tool was answered before this one was
- *   even made;
+ * - only results dated at or after `startedAt` (untimed lines only when they were appended while the hook
+ *   watched): an older call of the same tool was answered before this one was even made. A result for
+ *   this call may already be in the file at the first look (the terminal answered while the hook booted);
+ *   its date tells it apart;
  * - when a waiting call has exactly the hook's tool input, only such a call counts (several calls of
  *   one tool in a turn). Claude Code does not always log the input it hands the hook (a plan given inline
  *   without a plan file is logged as given but sent to the hook as `{}`), so without such a call any

@@ -88,8 +88,15 @@ export interface ClaudeCodeHookHarness {
     toolInput: Record<string, unknown>,
     agent?: { id: string; type: string },
   ): Record<string, unknown> & { tool_use_id: string };
-  /** Runs the hook the way Claude Code would: the command hook (in-process) or a POST to the host. */
-  runHook(via: Via, body: unknown, flags?: { timeout?: string; allTools?: boolean }): Promise<HookRun>;
+  /**
+   * Runs the hook the way Claude Code would: the command hook (in-process) or a POST to the host.
+   * `processStartedAt` (command hook only): when its process started, default now.
+   */
+  runHook(
+    via: Via,
+    body: unknown,
+    flags?: { timeout?: string; allTools?: boolean; processStartedAt?: number },
+  ): Promise<HookRun>;
 }
 
 /**
@@ -179,6 +186,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
           stderr: (text) => (stderr += text),
           deadline: deadlines.deadline,
           follow: polls.follow,
+          startedAt: flags.processStartedAt ?? Date.now(),
         });
         expect(code).toBe(0);
         return { reply: stdout.trim() === '' ? {} : (JSON.parse(stdout) as unknown), stderr };
