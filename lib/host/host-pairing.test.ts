@@ -51,7 +51,7 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
     expect(host.devices.list()).toEqual([]);
   });
 
-  it('[R16.3] attempts are rate-limited per address, and a bad request says what is wrong', async () => {
+  it('[R16.3] failed attempts are rate-limited per address, valid codes never are, and a bad request says what is wrong', async () => {
     const host = await startTestHost({
       pairLimits: {
         perAddress: { capacity: 3, refillPerSecond: 0.001 },
@@ -67,6 +67,19 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
     expect(limited).toMatchObject({ status: 429, json: { error: { code: 'rate-limited' } } });
     // The limit kept the real code from being spent.
     expect(host.codes.count('pair-device')).toBe(1);
+
+    // Only failures count: valid codes pair any number of devices from one address.
+    const household = await startTestHost({
+      pairLimits: {
+        perAddress: { capacity: 2, refillPerSecond: 0.001 },
+        global: { capacity: 2, refillPerSecond: 0.001 },
+      },
+    });
+    const paired = [];
+    for (let device = 0; device < 5; device += 1)
+      paired.push((await postJson(`${household.url}/api/pair`, pairRequest(household.mintPairingCode().code))).status);
+    expect(paired).toEqual([200, 200, 200, 200, 200]);
+    expect(household.devices.list()).toHaveLength(5);
 
     const other = await startTestHost();
     const escape = await postJson(`${other.url}/api/pair`, { code: 'x', name: 'Phone\u001b[2J', platform: 'p' });

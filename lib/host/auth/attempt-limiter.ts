@@ -8,8 +8,10 @@ export const DEFAULT_PAIR_LIMIT_GLOBAL: RateLimit = { capacity: 60, refillPerSec
 const MAX_ADDRESSES = 4_096;
 
 /**
- * Rate limit of pairing attempts (R16.3), per client address and overall. Codes carry 100 random
+ * Rate limit of failed pairing attempts (R16.3), per client address and overall. Codes carry 100 random
  * bits, so this is not what keeps them safe; it keeps a guessing loop from costing the host anything.
+ * Only failures count: a valid code was minted by the person on the computer, and pairing a drawer of
+ * test phones (or every device of a household in one evening) must not lock them out.
  */
 export class AttemptLimiter {
   private readonly global: TokenBucket;
@@ -25,14 +27,24 @@ export class AttemptLimiter {
     this.global = new TokenBucket(limits.global.capacity, limits.global.refillPerSecond, now);
   }
 
-  /** Takes one attempt; false when this address, or everyone, is over the limit. */
-  take(address: string): boolean {
+  /** False when this address, or everyone, has failed too often lately: refuse before reading the request. */
+  allows(address: string): boolean {
+    return this.bucket(address).has() && this.global.has();
+  }
+
+  /** Counts one failed attempt (a bad request, or a code that is unknown, used or expired). */
+  fail(address: string): void {
+    this.bucket(address).take();
+    this.global.take();
+  }
+
+  private bucket(address: string): TokenBucket {
     let bucket = this.byAddress.get(address);
     if (!bucket) {
       if (this.byAddress.size >= MAX_ADDRESSES) this.byAddress.clear();
       bucket = new TokenBucket(this.limits.perAddress.capacity, this.limits.perAddress.refillPerSecond, this.now);
       this.byAddress.set(address, bucket);
     }
-    return bucket.take() && this.global.take();
+    return bucket;
   }
 }

@@ -32,8 +32,8 @@ export function invalidCodeMessage(pairTtlMs: number): string {
 
 /**
  * `POST /api/pair {code, name, platform}` → `{deviceId, credential, hostName}` (R16.2): the only
- * way to get a device credential. Rate-limited per address and overall (R16.3); a refused code
- * changes nothing. The code and the credential never reach a log line (R16.6).
+ * way to get a device credential. Failed attempts are rate-limited per address and overall (R16.3);
+ * a refused code changes nothing. The code and the credential never reach a log line (R16.6).
  */
 export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
   return async (req, res, context) => {
@@ -68,7 +68,8 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
       fail(res, 405, 'invalid-request', `Pairing is POST ${PAIR_API_PATH}`, { ...cors, Allow: 'POST, OPTIONS' });
       return;
     }
-    if (!options.limiter.take(req.socket.remoteAddress ?? 'unknown')) {
+    const address = req.socket.remoteAddress ?? 'unknown';
+    if (!options.limiter.allows(address)) {
       fail(res, 429, 'rate-limited', 'Too many pairing attempts; wait a minute and try again', {
         ...cors,
         'Retry-After': '60',
@@ -79,15 +80,18 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
     try {
       body = await readJsonBody(req, MAX_BODY_BYTES);
     } catch (error) {
+      options.limiter.fail(address);
       fail(res, 400, 'invalid-request', error instanceof Error ? error.message : 'Invalid body', cors);
       return;
     }
     const parsed = z.safeParse(PairRequestSchema, body);
     if (!parsed.success) {
+      options.limiter.fail(address);
       fail(res, 400, 'invalid-request', `Invalid pairing request: ${summarizeIssues(parsed.error)}`, cors);
       return;
     }
     if (!options.codes.redeem('pair-device', parsed.data.code)) {
+      options.limiter.fail(address);
       fail(res, 410, 'pairing-code-invalid', invalidCodeMessage(options.pairTtlMs), cors);
       return;
     }

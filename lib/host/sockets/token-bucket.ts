@@ -18,13 +18,22 @@ export class TokenBucket {
 
   /** Takes `cost` tokens (a message's weight, at most the capacity so any message can pass eventually). */
   take(cost = 1): boolean {
+    const weight = this.weight(cost);
+    if (!this.has(weight)) return false;
+    this.tokens -= weight;
+    return true;
+  }
+
+  /** Whether `take(cost)` would pass now, without taking anything. */
+  has(cost = 1): boolean {
     const now = this.now();
     this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.refillPerSecond);
     this.last = now;
-    const weight = Math.min(Math.max(1, cost), this.capacity);
-    if (this.tokens < weight) return false;
-    this.tokens -= weight;
-    return true;
+    return this.tokens >= this.weight(cost);
+  }
+
+  private weight(cost: number): number {
+    return Math.min(Math.max(1, cost), this.capacity);
   }
 }
 
