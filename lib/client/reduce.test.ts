@@ -8,6 +8,7 @@ import { summarize } from './history-summary';
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
 const view = (requestId: string, sessionId: string, s: number, path: string[] = []): InteractionView => ({
   requestId,
+  machine: { id: 'local', name: 'workstation' },
   sessionId,
   toolName: 'AskUserQuestion',
   createdAt: at(s),
@@ -32,7 +33,7 @@ const view = (requestId: string, sessionId: string, s: number, path: string[] = 
   },
 });
 const snapshot = (pending: InteractionView[], seq = 10): Snapshot => ({
-  protocolVersion: 2,
+  protocolVersion: 3,
   hostVersion: 'test',
   serverTime: at(30),
   logId: 'log-1',
@@ -42,6 +43,7 @@ const snapshot = (pending: InteractionView[], seq = 10): Snapshot => ({
   history: [],
   preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
   devices: [],
+  machines: [{ id: 'local', name: 'workstation', kind: 'hub', connectedAgents: 1 }],
 });
 
 describe('remote state fold', () => {

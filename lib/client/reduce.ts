@@ -67,6 +67,8 @@ export function applyEvents(view: HostView, events: readonly HostEvent[]): HostV
     preferences: view.preferences,
     interactions: new Map(view.interactions),
     devices: new Map(touchesDevices ? view.devices : []),
+    // The machine list reaches the remote whole (the snapshot, the `machines` event), not through the fold.
+    machines: new Map(),
   };
   for (const event of fresh) foldHostEvent(fold, event);
   return {

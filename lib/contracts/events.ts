@@ -4,12 +4,14 @@ import {
   DECLINE_MESSAGE_MAX,
   IdSchema,
   InteractionContextSchema,
+  InteractionIdSchema,
   InteractionOriginSchema,
   InteractionResolutionSchema,
   IsoTimeSchema,
   withPayload,
 } from './interaction';
 import { DeviceRecordSchema } from './devices';
+import { JoinedMachineIdSchema, MachineNameSchema, MachineRefSchema } from './machine-ref';
 import { PreferencesSchema } from './preferences';
 
 /** Every stored event has a seq and an absolute time. */
@@ -17,7 +19,10 @@ const eventBase = { seq: z.int().check(z.positive()), at: IsoTimeSchema };
 
 /** The durable record of an interaction (no protocolRequestId: that is in-memory routing). */
 export const InteractionRecordSchema = withPayload({
-  requestId: IdSchema,
+  /** The host's id (R17.4): `interactionKey(machine.id, the runtime's request id)`. */
+  requestId: InteractionIdSchema,
+  /** Set by the host from the asking connection's credential (R17.3); logs from before machines move to `local`. */
+  machine: MachineRefSchema,
   sessionId: IdSchema,
   origin: z.optional(InteractionOriginSchema),
   toolName: z.string().check(z.maxLength(200)),
@@ -43,14 +48,14 @@ export const InteractionResolvedEventSchema = z.strictObject({
 export const InteractionDeliveredEventSchema = z.strictObject({
   ...eventBase,
   type: z.literal('interaction.delivered'),
-  requestId: IdSchema,
+  requestId: InteractionIdSchema,
 });
 
 /** The tool call was aborted before anyone answered. */
 export const InteractionWithdrawnEventSchema = z.strictObject({
   ...eventBase,
   type: z.literal('interaction.withdrawn'),
-  requestId: IdSchema,
+  requestId: InteractionIdSchema,
   reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
 });
 
@@ -58,7 +63,7 @@ export const InteractionWithdrawnEventSchema = z.strictObject({
 export const UserInputAutoResolutionUpdatedEventSchema = z.strictObject({
   ...eventBase,
   type: z.literal('UserInputAutoResolutionUpdated'),
-  requestId: IdSchema,
+  requestId: InteractionIdSchema,
   autoResolution: AutoResolutionStateSchema,
 });
 
@@ -94,6 +99,24 @@ export const DeviceRevokedEventSchema = z.strictObject({
   byDeviceId: z.optional(IdSchema),
 });
 
+/** A machine exchanged a join code for its credential (R17.1). The credential's hash is never in the log. */
+export const MachineJoinedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('machine.joined'),
+  machine: z.strictObject({ id: JoinedMachineIdSchema, name: MachineNameSchema }),
+});
+
+/**
+ * The machine's credential stops working at once and its live connections drop (R17.2); its
+ * pending interactions are withdrawn. `byDeviceId`: revoked from that device's Settings.
+ */
+export const MachineRevokedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('machine.revoked'),
+  machineId: JoinedMachineIdSchema,
+  byDeviceId: z.optional(IdSchema),
+});
+
 export const HostEventSchema = z.discriminatedUnion('type', [
   InteractionRequestedEventSchema,
   InteractionResolvedEventSchema,
@@ -104,6 +127,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   DevicePairedEventSchema,
   DeviceRenamedEventSchema,
   DeviceRevokedEventSchema,
+  MachineJoinedEventSchema,
+  MachineRevokedEventSchema,
 ]);
 /** One entry of the host's durable log. */
 export type HostEvent = z.infer<typeof HostEventSchema>;
@@ -114,3 +139,6 @@ export type UserInputAutoResolutionUpdated = z.infer<typeof UserInputAutoResolut
 /** Events about who may connect rather than about interactions. */
 export type DeviceEvent = Extract<HostEvent, { type: `device.${string}` }>;
 export type NewDeviceEvent = DeviceEvent extends infer E ? (E extends DeviceEvent ? Omit<E, 'seq'> : never) : never;
+/** Events about which machines may ask (R17.1, R17.2). */
+export type MachineEvent = Extract<HostEvent, { type: `machine.${string}` }>;
+export type NewMachineEvent = MachineEvent extends infer E ? (E extends MachineEvent ? Omit<E, 'seq'> : never) : never;

@@ -4,6 +4,7 @@ export * from './interaction';
 export * from './preferences';
 export * from './events';
 export * from './devices';
+export * from './machines';
 export * from './pairing-api';
 export * from './wire';
 export * from './push';

@@ -7,6 +7,8 @@ import {
   EXIT_PLAN_MODE_TOOL_NAME,
 } from './ask-user-question';
 import { CLAUDE_CODE_INPUT_RULES, ClaudeCodeAskUserQuestionInputSchema } from './claude-code-question';
+import { INTERACTION_KEY_EXTRA } from './machine-keys';
+import { MachineRefSchema } from './machine-ref';
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;
@@ -16,6 +18,9 @@ export const PLAN_MAX = 100_000;
 export const PERMISSION_INPUT_MAX_JSON = 20_000;
 
 export const IdSchema = z.string().check(z.minLength(1), z.maxLength(ID_MAX));
+/** The host's id of an interaction: a runtime's request id, with its machine's id in front for a joined machine (R17.4). */
+export const INTERACTION_ID_MAX = ID_MAX + INTERACTION_KEY_EXTRA;
+export const InteractionIdSchema = z.string().check(z.minLength(1), z.maxLength(INTERACTION_ID_MAX));
 export const IsoTimeSchema = z.iso.datetime({ offset: true });
 
 const text = (max: number) => z.string().check(z.maxLength(max));
@@ -165,7 +170,8 @@ export type Device = z.infer<typeof DeviceSchema>;
 
 /** How an interaction ended: the winning response (R10.3). */
 export const InteractionResolutionSchema = z.strictObject({
-  requestId: IdSchema,
+  /** The host's id of the interaction; to a runtime, its own request id. */
+  requestId: InteractionIdSchema,
   response: InteractionResponseSchema,
   resolvedBy: ResolvedBySchema,
   resolvedAt: IsoTimeSchema,
@@ -193,7 +199,10 @@ export type InteractionStatus = z.infer<typeof InteractionStatusSchema>;
 
 /** An interaction as remotes see it: the projection of the log for one requestId. */
 export const InteractionViewSchema = withPayload({
-  requestId: IdSchema,
+  /** The host's id (R17.4): unique across machines, what remotes respond to and link to. */
+  requestId: InteractionIdSchema,
+  /** The machine that asked (R17.3); sessions are grouped within it, since two machines may share a session id. */
+  machine: MachineRefSchema,
   sessionId: IdSchema,
   origin: z.optional(InteractionOriginSchema),
   toolName: text(ID_MAX),

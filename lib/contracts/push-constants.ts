@@ -8,8 +8,8 @@ export const PUSH_TEST_TAG = 'askaway-test';
 export const PUSH_TITLE_MAX = 120;
 export const PUSH_BODY_MAX = 600;
 export const PUSH_URL_MAX = 2_000;
-/** A tag is a requestId (at most ID_MAX) or one of the fixed tags above. */
-export const PUSH_TAG_MAX = 200;
+/** A tag is an interaction's host id (at most INTERACTION_ID_MAX) or one of the fixed tags above. */
+export const PUSH_TAG_MAX = 217;
 
 /** The deep link of one interaction's card (R9: tapping a notification opens that card). */
 export function cardPath(requestId: string): string {

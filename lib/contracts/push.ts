@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { IdSchema, IsoTimeSchema } from './interaction';
+import { InteractionIdSchema, IsoTimeSchema } from './interaction';
 import { PUSH_BODY_MAX, PUSH_TAG_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from './push-constants';
 
 export * from './push-constants';
@@ -108,7 +108,7 @@ export const NotificationDataSchema = z.strictObject({
   kind: z.enum(['interaction', 'summary', 'test']),
   /** Same-origin path; the worker refuses anything else. */
   url: z.string().check(z.maxLength(PUSH_URL_MAX)),
-  requestId: z.optional(IdSchema),
+  requestId: z.optional(InteractionIdSchema),
 });
 export type NotificationData = z.infer<typeof NotificationDataSchema>;
 

@@ -1,10 +1,12 @@
 import * as z from 'zod/mini';
 import { DeviceInfoSchema, DeviceRecordSchema } from './devices';
+import { MachineInfoSchema, type MachineList } from './machines';
 import { HostEventSchema } from './events';
 import {
   AutoResolutionStateSchema,
   DECLINE_MESSAGE_MAX,
   IdSchema,
+  InteractionIdSchema,
   InteractionResolutionSchema,
   InteractionResponseSchema,
   InteractionViewSchema,
@@ -17,8 +19,9 @@ export const PROTOCOL_VERSION = 1;
 /**
  * The remote namespace's version, bumped apart from the runtimes' so agents keep working across
  * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
+ * 3: machines (R17): `machine` on every interaction, host-unique ids, `machines` in the snapshot and live.
  */
-export const REMOTE_PROTOCOL_VERSION = 2;
+export const REMOTE_PROTOCOL_VERSION = 3;
 
 export const RUNTIME_NAMESPACE = '/runtime';
 export const REMOTE_NAMESPACE = '/remote';
@@ -40,6 +43,10 @@ export const ErrorCodeSchema = z.enum([
   'device-revoked',
   /** A device command about a device that is not (or no longer) paired. */
   'unknown-device',
+  /** A machine credential whose machine was revoked (R17.2): join again with a new code. */
+  'machine-revoked',
+  /** A machine command about a machine that is not (or no longer) joined. */
+  'unknown-machine',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
@@ -56,6 +63,7 @@ const label = z.optional(z.string().check(z.maxLength(200)));
 /* ------------------------------------------------------------------ runtime namespace */
 
 export const RuntimeAuthSchema = z.strictObject({
+  /** The agent token (the hub's own agents) or a joined machine's credential `aw_m_…` (R17.2). */
   token,
   protocolVersion: z.int(),
   runtimeId: IdSchema,
@@ -168,6 +176,8 @@ export const SnapshotSchema = z.strictObject({
   preferences: PreferencesSchema,
   /** Paired devices that are not revoked (R16.4). */
   devices: z.array(DeviceRecordSchema),
+  /** The hub first, then joined machines not revoked, with their agents connected now (R17.5). */
+  machines: z.array(MachineInfoSchema),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -176,7 +186,8 @@ export const EventBatchSchema = z.strictObject({ events: z.array(HostEventSchema
 export type EventBatch = z.infer<typeof EventBatchSchema>;
 
 export const RespondCommandSchema = z.strictObject({
-  requestId: IdSchema,
+  /** The host's id of the interaction (the view's `requestId`). */
+  requestId: InteractionIdSchema,
   /** Client-generated idempotency key: repeating it is safe. */
   clientResponseId: IdSchema,
   response: InteractionResponseSchema,
@@ -210,6 +221,13 @@ export const DevicesAckSchema = z.union([
 ]);
 export type DevicesAck = z.infer<typeof DevicesAckSchema>;
 
+/** Every machine with its agents connected now (R17.5). */
+export const MachinesAckSchema = z.union([
+  z.strictObject({ ok: z.literal(true), machines: z.array(MachineInfoSchema) }),
+  failure,
+]);
+export type MachinesAck = z.infer<typeof MachinesAckSchema>;
+
 export interface RemoteClientToServerEvents {
   respond: (command: unknown, ack: (result: RespondAck) => void) => void;
   'preferences:update': (patch: unknown, ack: (result: PreferencesAck) => void) => void;
@@ -219,10 +237,15 @@ export interface RemoteClientToServerEvents {
   'devices:revoke': (command: unknown, ack: (result: SimpleAck) => void) => void;
   /** Renames this device. */
   'device:rename': (command: unknown, ack: (result: SimpleAck) => void) => void;
+  'machines:list': (ack: (result: MachinesAck) => void) => void;
+  /** Revokes a joined machine (R17.2): `{machineId}`; the hub itself cannot be revoked. */
+  'machines:revoke': (command: unknown, ack: (result: SimpleAck) => void) => void;
 }
 export interface RemoteServerToClientEvents {
   snapshot: (snapshot: Snapshot) => void;
   events: (batch: EventBatch) => void;
+  /** The whole machine list, on connect (after the snapshot or replay) and on every change, coalesced (R17.5). */
+  machines: (list: MachineList) => void;
 }
 
 /** The `data` of a refused connection (socket.io `connect_error`). */

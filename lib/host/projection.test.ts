@@ -8,6 +8,7 @@ function record(requestId: string): InteractionRecord {
   return {
     kind: 'permission',
     requestId,
+    machine: { id: 'local', name: 'workstation' },
     sessionId: 's1',
     toolName: 'Bash',
     createdAt: at(0),

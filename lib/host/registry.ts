@@ -11,6 +11,7 @@ import {
   type InteractionRequest,
   type InteractionResolution,
   type InteractionView,
+  type MachineInfo,
   type NewDeviceEvent,
   type NewHostEvent,
   type PreferencesAck,
@@ -48,6 +49,8 @@ export interface RegistryOptions {
   historyLimit?: number;
   onLifecycle?: (event: LifecycleEvent) => void;
   onError?: (error: unknown) => void;
+  /** The machine list for snapshots (R17.5): records from the log plus live connections. */
+  listMachines?: () => MachineInfo[];
 }
 
 /**
@@ -113,6 +116,7 @@ export class InteractionRegistry {
       history: this.projection.history(this.options.historyLimit ?? 200),
       preferences: this.projection.preferences,
       devices: this.projection.activeDevices(),
+      machines: this.options.listMachines?.() ?? [],
     };
   }
 

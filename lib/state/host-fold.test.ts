@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type HostEvent, type InteractionRecord, type InteractionResolution, type NewHostEvent } from '../contracts';
-import { activeDevices, emptyHostFold, foldHostEvent, type HostFold } from './host-fold';
+import { activeDevices, activeMachines, emptyHostFold, foldHostEvent, type HostFold } from './host-fold';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
 
@@ -8,6 +8,7 @@ function record(requestId: string): InteractionRecord {
   return {
     kind: 'question',
     requestId,
+    machine: { id: 'local', name: 'workstation' },
     sessionId: 's1',
     toolName: 'AskUserQuestion',
     createdAt: at(0),
@@ -172,5 +173,23 @@ describe('host event fold', () => {
     expect(state.devices.get('p1')).toEqual({ ...phone, name: 'Anna’s phone', pairedAt: at(1) });
     expect(state.devices.get('l1')).toMatchObject({ name: 'Laptop', revokedAt: at(5) });
     expect(activeDevices(state).map((device) => device.id)).toEqual(['p1']);
+  });
+
+  it('[R17.1][R17.2] folds machines: joined, revoked; a second join of an id and a second revoke change nothing', () => {
+    const state = emptyHostFold();
+    const laptop = { id: '0123456789abcdef', name: 'laptop' };
+    const devbox = { id: 'fedcba9876543210', name: 'devbox' };
+    const changed = fold(
+      state,
+      { type: 'machine.joined', at: at(1), machine: laptop },
+      { type: 'machine.joined', at: at(2), machine: { ...laptop, name: 'impostor' } },
+      { type: 'machine.joined', at: at(3), machine: devbox },
+      { type: 'machine.revoked', at: at(4), machineId: devbox.id, byDeviceId: 'p1' },
+      { type: 'machine.revoked', at: at(5), machineId: devbox.id },
+    );
+    expect(changed.every((view) => view === undefined)).toBe(true);
+    expect(state.machines.get(laptop.id)).toEqual({ ...laptop, joinedAt: at(1) });
+    expect(state.machines.get(devbox.id)).toEqual({ ...devbox, joinedAt: at(3), revokedAt: at(4) });
+    expect(activeMachines(state).map((machine) => machine.name)).toEqual(['laptop']);
   });
 });

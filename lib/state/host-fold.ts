@@ -1,5 +1,11 @@
 // lib/state: pure state shared by the host and the PWA; it imports contracts only, so both may import it.
-import { type DeviceRecord, type HostEvent, type InteractionView, type Preferences } from '../contracts';
+import {
+  type DeviceRecord,
+  type HostEvent,
+  type InteractionView,
+  type MachineRecord,
+  type Preferences,
+} from '../contracts';
 
 /**
  * The host's log folded into what it means now (R10.2): every interaction by
@@ -16,10 +22,12 @@ export interface HostFold {
   readonly interactions: Map<string, InteractionView>;
   /** Every device ever paired, by id; a revoked one keeps its record with `revokedAt` (R16.4, R16.5). */
   readonly devices: Map<string, DeviceRecord>;
+  /** Every machine ever joined, by id; a revoked one keeps its record with `revokedAt` (R17.1, R17.2). */
+  readonly machines: Map<string, MachineRecord>;
 }
 
 export function emptyHostFold(): HostFold {
-  return { seq: 0, preferences: null, interactions: new Map(), devices: new Map() };
+  return { seq: 0, preferences: null, interactions: new Map(), devices: new Map(), machines: new Map() };
 }
 
 /**
@@ -73,6 +81,16 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
       if (device && device.revokedAt === undefined) fold.devices.set(device.id, { ...device, revokedAt: event.at });
       return undefined;
     }
+    case 'machine.joined':
+      if (!fold.machines.has(event.machine.id))
+        fold.machines.set(event.machine.id, { ...event.machine, joinedAt: event.at });
+      return undefined;
+    case 'machine.revoked': {
+      const machine = fold.machines.get(event.machineId);
+      if (machine && machine.revokedAt === undefined)
+        fold.machines.set(machine.id, { ...machine, revokedAt: event.at });
+      return undefined;
+    }
     default:
       return assertNever(event);
   }
@@ -81,6 +99,11 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
 /** Paired devices not revoked, oldest first (the order they paired in). */
 export function activeDevices(fold: Pick<HostFold, 'devices'>): DeviceRecord[] {
   return [...fold.devices.values()].filter((device) => device.revokedAt === undefined);
+}
+
+/** Joined machines not revoked, oldest first (the order they joined in). */
+export function activeMachines(fold: Pick<HostFold, 'machines'>): MachineRecord[] {
+  return [...fold.machines.values()].filter((machine) => machine.revokedAt === undefined);
 }
 
 function pendingView(fold: HostFold, requestId: string): InteractionView | undefined {

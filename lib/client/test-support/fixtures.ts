@@ -27,6 +27,7 @@ export const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, secon
 export function questionView(requestId: string, sessionId = 's1'): InteractionView {
   return {
     requestId,
+    machine: { id: 'local', name: 'workstation' },
     sessionId,
     toolName: 'AskUserQuestion',
     createdAt: at(1),
@@ -61,6 +62,7 @@ export function snapshotOf(pending: InteractionView[], seq: number, serverTime =
     history: [],
     preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
     devices: [],
+    machines: [{ id: 'local', name: 'workstation', kind: 'hub', connectedAgents: 1 }],
   };
 }
 

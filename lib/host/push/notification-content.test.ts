@@ -4,6 +4,7 @@ import { clip, interactionPayload, ntfyText } from './notification-content';
 
 const base = {
   requestId: 'r1',
+  machine: { id: 'local', name: 'workstation' },
   sessionId: 's',
   createdAt: '2026-01-01T10:00:00.000Z',
   status: 'pending',
