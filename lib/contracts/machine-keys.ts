@@ -36,3 +36,15 @@ export function isReservedLocalRequestId(runtimeRequestId: string): boolean {
 
 /** How much longer a key may be than the runtime's request id. */
 export const INTERACTION_KEY_EXTRA = JOINED_PREFIX_LENGTH;
+
+/** Longest machine name (MACHINE_NAME_MAX, repeated here so this file needs no imports). */
+const NAME_MAX = 64;
+
+/**
+ * A usable machine name from a host name or a flag: control characters dropped, spaces trimmed,
+ * at most 64 characters; `fallback` when nothing is left.
+ */
+export function machineNameFrom(text: string | undefined, fallback = 'this computer'): string {
+  const cleaned = (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
+  return cleaned.length > 0 ? cleaned.slice(0, NAME_MAX).trim() : fallback;
+}

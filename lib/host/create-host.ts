@@ -105,7 +105,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const hostName = options.hostName ?? os.hostname();
   const pairTtlMs = options.pairTtlMs ?? DEFAULT_PAIR_TTL_MS;
   const publicBase = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
-  const store = options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'));
+  const store = options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName });
   const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
   let registry: InteractionRegistry;
   try {

@@ -10,6 +10,9 @@ import {
 export interface RuntimeRoute {
   socketId: string;
   protocolRequestId: string;
+  /** The id that runtime knows the request by (R17.4). */
+  runtimeRequestId: string;
+  machineId: string;
 }
 
 /** How the registry reaches runtimes; the runtime namespace implements it. */

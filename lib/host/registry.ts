@@ -1,6 +1,11 @@
 import {
+  interactionKey,
   interactionKindForTool,
+  isReservedLocalRequestId,
+  LOCAL_MACHINE_ID,
+  machineNameFrom,
   REMOTE_PROTOCOL_VERSION,
+  runtimeRequestIdOf,
   PreferencesSchema,
   type AnnounceAck,
   type AnnounceBatch,
@@ -12,8 +17,10 @@ import {
   type InteractionResolution,
   type InteractionView,
   type MachineInfo,
+  type MachineRef,
   type NewDeviceEvent,
   type NewHostEvent,
+  type NewMachineEvent,
   type PreferencesAck,
   type PreferencesPatch,
   type RespondAck,
@@ -43,7 +50,7 @@ const FOLD_PAGE = 5_000;
 
 export interface RegistryOptions {
   store: EventStore;
-  /** The machine's name in snapshots (R16.5's "removed from <host>"). Default: the OS host name. */
+  /** The machine's name in snapshots (R16.5's "removed from <host>"), and the hub's own machine's (R17.3). */
   hostName?: string;
   now?: () => Date;
   historyLimit?: number;
@@ -54,12 +61,19 @@ export interface RegistryOptions {
 }
 
 /**
- * Interactions keyed by business requestId (R8.1): the only writer of the log.
+ * Interactions keyed by machine and business requestId (R8.1, R17.4): the only writer of the log.
  * Each command validates, appends its events in one transaction, folds them into
  * the projection, then tells listeners (remotes) and the runtime that owns it.
+ *
+ * Runtimes speak their own request ids; the registry keys (and remotes address) each interaction
+ * by `interactionKey(machine, requestId)`, which is the runtime's id itself for the hub's own
+ * machine. Every runtime-facing method takes the caller's machine (the hub's own by default) and
+ * answers in that runtime's ids.
  */
 export class InteractionRegistry {
   readonly projection = new HostProjection();
+  /** The hub's own machine: agents holding the agent token (R17.3). */
+  readonly localMachine: MachineRef;
   private readonly routes = new Map<string, RuntimeRoute>();
   private readonly listeners = new Set<EventListener>();
   private readonly timer = new DeadlineTimer(() => this.fireDeadlines());
@@ -74,6 +88,7 @@ export class InteractionRegistry {
 
   constructor(private readonly options: RegistryOptions) {
     this.now = options.now ?? (() => new Date());
+    this.localMachine = { id: LOCAL_MACHINE_ID, name: machineNameFrom(options.hostName) };
     for (let events = options.store.readSince(0, FOLD_PAGE); events.length > 0;) {
       for (const event of events) this.projection.apply(event);
       events = options.store.readSince(this.projection.seq, FOLD_PAGE);
@@ -133,7 +148,18 @@ export class InteractionRegistry {
     return this.commit([...events]);
   }
 
-  announce(request: InteractionRequest, socketId: string): AnnounceAck {
+  /** Appends machine events (joined, revoked), shared with remotes like device events (R17.1, R17.2). */
+  recordMachineEvents(events: readonly NewMachineEvent[]): HostEvent[] {
+    return this.commit([...events]);
+  }
+
+  announce(request: InteractionRequest, socketId: string, machine: MachineRef = this.localMachine): AnnounceAck {
+    if (machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(request.requestId)) {
+      return failure(
+        'invalid-message',
+        `Request id ${request.requestId} is shaped like a joined machine's (16 hex characters and a colon); use another`,
+      );
+    }
     const expectedKind = interactionKindForTool(request.toolName);
     if (expectedKind !== 'permission' && expectedKind !== request.kind) {
       // R3.3: an allow/deny prompt cannot carry answers or plan feedback back.
@@ -142,19 +168,25 @@ export class InteractionRegistry {
         `${request.toolName} must be announced as kind '${expectedKind}', not '${request.kind}'`,
       );
     }
-    const known = this.projection.get(request.requestId);
+    const key = interactionKey(machine.id, request.requestId);
+    const known = this.projection.get(key);
     if (known?.status === 'resolved' && known.resolution)
-      return { ok: true, status: 'resolved', resolution: known.resolution };
+      return { ok: true, status: 'resolved', resolution: { ...known.resolution, requestId: request.requestId } };
     if (known?.status === 'withdrawn') return { ok: true, status: 'withdrawn' };
-    this.routes.set(request.requestId, { socketId, protocolRequestId: request.protocolRequestId });
-    this.lastAnnounced.set(request.requestId, this.now().getTime());
+    this.routes.set(key, {
+      socketId,
+      protocolRequestId: request.protocolRequestId,
+      runtimeRequestId: request.requestId,
+      machineId: machine.id,
+    });
+    this.lastAnnounced.set(key, this.now().getTime());
     if (known) return { ok: true, status: 'pending', autoResolution: known.autoResolution };
 
     const now = this.now();
     const autoResolution = autoResolutionFor(request.kind, this.projection.preferences, now);
     this.commit([
-      { type: 'interaction.requested', at: now.toISOString(), interaction: toRecord(request) },
-      { type: 'UserInputAutoResolutionUpdated', at: now.toISOString(), requestId: request.requestId, autoResolution },
+      { type: 'interaction.requested', at: now.toISOString(), interaction: toRecord(request, key, machine) },
+      { type: 'UserInputAutoResolutionUpdated', at: now.toISOString(), requestId: key, autoResolution },
     ]);
     return { ok: true, status: 'pending', autoResolution };
   }
@@ -165,7 +197,7 @@ export class InteractionRegistry {
    * announced now, exactly like a full announce of a known request. Interactions
    * restored from the log after a restart are known too, so they regain a route here.
    */
-  reannounce(batch: AnnounceBatch, socketId: string): AnnounceBatchAck {
+  reannounce(batch: AnnounceBatch, socketId: string, machine: MachineRef = this.localMachine): AnnounceBatchAck {
     const ack = {
       ok: true as const,
       resolved: [] as { requestId: string; resolution: InteractionResolution }[],
@@ -174,33 +206,42 @@ export class InteractionRegistry {
     };
     const now = this.now().getTime();
     for (const { requestId, protocolRequestId } of batch.entries) {
-      const known = this.projection.get(requestId);
+      const key = interactionKey(machine.id, requestId);
+      // A reserved id was never accepted from the hub's agents (announce refuses it): it is nobody's here.
+      const known =
+        machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(requestId) ? undefined : this.projection.get(key);
       if (!known) ack.unknown.push(requestId);
       else if (known.status === 'resolved' && known.resolution)
-        ack.resolved.push({ requestId, resolution: known.resolution });
+        ack.resolved.push({ requestId, resolution: { ...known.resolution, requestId } });
       else if (known.status === 'withdrawn') ack.withdrawn.push(requestId);
       else {
-        this.routes.set(requestId, { socketId, protocolRequestId });
-        this.lastAnnounced.set(requestId, now);
+        this.routes.set(key, { socketId, protocolRequestId, runtimeRequestId: requestId, machineId: machine.id });
+        this.lastAnnounced.set(key, now);
       }
     }
     return ack;
   }
 
-  withdraw(command: WithdrawCommand): SimpleAck {
-    const view = this.projection.get(command.requestId);
-    if (!view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    this.routes.delete(command.requestId);
-    // Withdrawing an ended interaction is a harmless retry: nothing to change.
-    if (view.status !== 'pending') return { ok: true };
-    const event: NewHostEvent = {
-      type: 'interaction.withdrawn',
-      at: this.now().toISOString(),
-      requestId: command.requestId,
-    };
-    if (command.reason !== undefined) event.reason = command.reason;
-    this.commit([event]);
+  /** A runtime withdraws one of its own requests (the tool call was aborted). */
+  withdraw(command: WithdrawCommand, machine: MachineRef = this.localMachine): SimpleAck {
+    const key = this.keyFor(machine, command.requestId);
+    const view = key === undefined ? undefined : this.projection.get(key);
+    if (key === undefined || !view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
+    this.withdrawKeys([key], command.reason);
     return { ok: true };
+  }
+
+  /**
+   * Withdraws every pending interaction of one machine (R17.2: the machine was revoked, so no
+   * answer could reach it any more). Returns the host ids withdrawn.
+   */
+  withdrawMachine(machineId: string, reason: string): string[] {
+    const keys = this.projection
+      .pending()
+      .filter((view) => view.machine.id === machineId)
+      .map((view) => view.requestId);
+    this.withdrawKeys(keys, reason);
+    return keys;
   }
 
   /**
@@ -219,7 +260,7 @@ export class InteractionRegistry {
       if (last === undefined) this.lastAnnounced.set(view.requestId, now);
       if (last === undefined || now - last < silentForMs) continue;
       this.lastAnnounced.delete(view.requestId);
-      this.withdraw({ requestId: view.requestId, reason });
+      this.withdrawKeys([view.requestId], reason);
       withdrawn.push(view.requestId);
     }
     return withdrawn;
@@ -231,14 +272,15 @@ export class InteractionRegistry {
     for (const view of this.projection.pending()) this.lastAnnounced.set(view.requestId, now);
   }
 
-  acknowledgeResolution(command: ResolutionAckCommand): SimpleAck {
-    const view = this.projection.get(command.requestId);
-    if (!view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
+  acknowledgeResolution(command: ResolutionAckCommand, machine: MachineRef = this.localMachine): SimpleAck {
+    const key = this.keyFor(machine, command.requestId);
+    const view = key === undefined ? undefined : this.projection.get(key);
+    if (key === undefined || !view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
     if (view.status !== 'resolved')
       return failure('invalid-message', `Interaction ${command.requestId} is not resolved`);
-    this.routes.delete(command.requestId);
+    this.routes.delete(key);
     if (view.deliveredAt === undefined) {
-      this.commit([{ type: 'interaction.delivered', at: this.now().toISOString(), requestId: command.requestId }]);
+      this.commit([{ type: 'interaction.delivered', at: this.now().toISOString(), requestId: key }]);
     }
     return { ok: true };
   }
@@ -294,7 +336,7 @@ export class InteractionRegistry {
       const route = this.routes.get(event.requestId);
       if (route)
         this.notifier?.autoResolution(route.socketId, {
-          requestId: event.requestId,
+          requestId: route.runtimeRequestId,
           autoResolution: event.autoResolution,
         });
     }
@@ -331,13 +373,34 @@ export class InteractionRegistry {
     for (const resolution of resolutions) {
       const route = this.routes.get(resolution.requestId);
       if (route) {
+        // Each runtime hears of its own request by its own id (R17.4).
         this.notifier?.resolved(route.socketId, {
-          requestId: resolution.requestId,
+          requestId: route.runtimeRequestId,
           protocolRequestId: route.protocolRequestId,
-          resolution,
+          resolution: { ...resolution, requestId: route.runtimeRequestId },
         });
       }
     }
+  }
+
+  /** Withdraws the pending ones among these host ids in one commit; ended ones are a harmless retry. */
+  private withdrawKeys(keys: readonly string[], reason: string | undefined): void {
+    const at = this.now().toISOString();
+    const events: NewHostEvent[] = [];
+    for (const key of keys) {
+      this.routes.delete(key);
+      if (this.projection.get(key)?.status !== 'pending') continue;
+      const event: NewHostEvent = { type: 'interaction.withdrawn', at, requestId: key };
+      if (reason !== undefined) event.reason = reason;
+      events.push(event);
+    }
+    if (events.length > 0) this.commit(events);
+  }
+
+  /** The host id of a runtime's request, or undefined for an id the hub's own agents may not use. */
+  private keyFor(machine: MachineRef, runtimeRequestId: string): string | undefined {
+    if (machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(runtimeRequestId)) return undefined;
+    return interactionKey(machine.id, runtimeRequestId);
   }
 
   private commit(events: NewHostEvent[]): HostEvent[] {
@@ -388,8 +451,16 @@ export class InteractionRegistry {
   }
 }
 
-/** The durable part of a request: protocolRequestId is routing and stays in memory. */
-function toRecord(request: InteractionRequest): InteractionRecord {
+/**
+ * The durable part of a request under its host id, with the machine the connection proved
+ * (R17.3): protocolRequestId is routing and stays in memory.
+ */
+function toRecord(request: InteractionRequest, key: string, machine: MachineRef): InteractionRecord {
   const { protocolRequestId: _routing, ...record } = request;
-  return record as InteractionRecord;
+  return { ...record, requestId: key, machine: { id: machine.id, name: machine.name } } as InteractionRecord;
+}
+
+/** The runtime's own id for a host id, given the machine it belongs to. */
+export function runtimeIdOf(view: { requestId: string; machine: MachineRef }): string {
+  return runtimeRequestIdOf(view.machine.id, view.requestId);
 }

@@ -1,5 +1,13 @@
 import type Database from 'better-sqlite3';
-import { errorMessage, HostEventSchema, type HostEvent, type NewHostEvent } from '../../contracts';
+import { hostname } from 'node:os';
+import {
+  errorMessage,
+  HostEventSchema,
+  LOCAL_MACHINE_ID,
+  machineNameFrom,
+  type HostEvent,
+  type NewHostEvent,
+} from '../../contracts';
 import { HostStartError } from '../errors';
 import { type EventStore, withSeq } from './event-store';
 import { SqliteCredentialStore } from './sqlite-credential-store';
@@ -8,6 +16,11 @@ import { durabilityFromEnv, openEventDatabase, prepareSchema, type Durability } 
 export interface SqliteEventStoreOptions {
   /** Defaults to ASKAWAY_DURABILITY, else `normal`; see `Durability` for the trade. */
   durability?: Durability;
+  /**
+   * The hub's own machine's name: a log from before machines moves its interactions to it (R17.4).
+   * Default: this computer's host name.
+   */
+  localMachineName?: string;
 }
 
 /**
@@ -31,7 +44,8 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.db = openEventDatabase(file, options.durability ?? durabilityFromEnv());
     try {
-      this.logId = prepareSchema(this.db).logId;
+      const localMachine = { id: LOCAL_MACHINE_ID, name: machineNameFrom(options.localMachineName ?? hostname()) };
+      this.logId = prepareSchema(this.db, localMachine).logId;
       this.credentials = new SqliteCredentialStore(this.db);
       this.insert = this.db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)');
       this.select = this.db.prepare('SELECT body FROM events WHERE seq > ? ORDER BY seq LIMIT ?');

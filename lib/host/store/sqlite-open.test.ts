@@ -71,9 +71,9 @@ describe('[R10.2] SQLite log: what is refused at open', () => {
   it('[R10.2] refuses a log written by a newer Askaway', () => {
     const file = writtenLog();
     const db = new Database(file);
-    db.pragma('user_version = 3');
+    db.pragma('user_version = 4');
     db.close();
-    expectRefused(file, /newer Askaway \(schema 3, this one reads 2\)/);
+    expectRefused(file, /newer Askaway \(schema 4, this one reads 3\)/);
   });
 
   it("[R10.2] refuses another application's SQLite database", () => {
@@ -143,7 +143,7 @@ describe('[R16.7] SQLite log: moving forward', () => {
 
     const db = new Database(file, { readonly: true });
     // An older host reads schema 1 and refuses anything newer at open.
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
     expect(
       db
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
@@ -163,6 +163,39 @@ describe('[R16.7] SQLite log: moving forward', () => {
     reopened.close();
   });
 
+  it("[R17.4] migrates a schema-2 log forward: its interactions move to the hub's own machine, ids kept", () => {
+    const file = logFile();
+    const before = new SqliteEventStore(file, { localMachineName: 'ignored' });
+    before.close();
+    const db = new Database(file);
+    const record = {
+      kind: 'permission',
+      requestId: 'toolu_1',
+      sessionId: 's1',
+      toolName: 'Bash',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      input: { command: 'ls' },
+    };
+    const event = { seq: 1, type: 'interaction.requested', at: record.createdAt, interaction: record };
+    db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)').run(
+      1,
+      event.type,
+      event.at,
+      JSON.stringify(event),
+    );
+    db.pragma('user_version = 2');
+    db.close();
+
+    const store = new SqliteEventStore(file, { localMachineName: 'workstation' });
+    expect(store.readSince(0, 10)).toEqual([
+      { ...event, interaction: { ...record, machine: { id: 'local', name: 'workstation' } } },
+    ]);
+    store.close();
+    const reopened = new Database(file, { readonly: true });
+    expect(reopened.pragma('user_version', { simple: true })).toBe(3);
+    reopened.close();
+  });
+
   it('[R16.7] two logs have two ids', () => {
     const [a, b] = [new SqliteEventStore(logFile()), new SqliteEventStore(logFile())];
     expect(a.logId).toMatch(/^[0-9a-f]{24}$/);
@@ -171,10 +204,10 @@ describe('[R16.7] SQLite log: moving forward', () => {
     b.close();
   });
 
-  it('[R16.7] refuses a schema-2 log that lacks its tables', () => {
+  it('[R16.7] refuses a schema-2 or 3 log that lacks its tables', () => {
     const file = schemaOneLog();
     const db = new Database(file);
-    db.pragma('user_version = 2');
+    db.pragma('user_version = 3');
     db.close();
     expectRefused(file, /does not know \(tables: events\)/);
   });

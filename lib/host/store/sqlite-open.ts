@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { errorMessage } from '../../contracts';
+import { errorMessage, type MachineRef } from '../../contracts';
 import { HostStartError } from '../errors';
 
 /**
  * 1: the events table. 2: device events in the log, plus `credentials` (hashes of device
- * secrets, never in the log) and `meta` (the log's id, R10.6). An older host refuses a newer
- * log at open; a newer host migrates an older one forward in one transaction (R16.7).
+ * secrets, never in the log) and `meta` (the log's id, R10.6). 3: machines (R17.4): every
+ * interaction record names its machine, and machine events join the log. An older host refuses a
+ * newer log at open; a newer host migrates an older one forward in one transaction (R16.7).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Every table of the current schema and its columns, in order. */
 const TABLES: Record<string, string[]> = {
@@ -17,7 +18,7 @@ const TABLES: Record<string, string[]> = {
   meta: ['key', 'value'],
 };
 /** The tables a log of each older version holds. */
-const TABLES_BEFORE: Record<number, string[]> = { 0: ['events'], 1: ['events'] };
+const TABLES_BEFORE: Record<number, string[]> = { 0: ['events'], 1: ['events'], 2: Object.keys(TABLES) };
 
 const CREATE = `
   CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL);
@@ -101,13 +102,21 @@ function checkIntegrity(db: Database.Database): void {
 /**
  * Creates what is missing and moves an older log to SCHEMA_VERSION, in one transaction, so a crash
  * leaves either the old log or the new one. Returns the log's id, made once per log (R10.6).
+ * `localMachine` is the hub's own machine: what every interaction of a log from before machines
+ * came from (R17.4).
  */
-export function prepareSchema(db: Database.Database): { logId: string } {
+export function prepareSchema(db: Database.Database, localMachine: MachineRef): { logId: string } {
   return db.transaction(() => {
+    const version = Number(db.pragma('user_version', { simple: true }));
     db.exec(CREATE);
     db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('log_id', ?)").run(randomBytes(12).toString('hex'));
-    if (Number(db.pragma('user_version', { simple: true })) !== SCHEMA_VERSION)
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    if (version < 3) {
+      // Keys stay as they were: the hub's own machine keys interactions by the runtime's id.
+      db.prepare(
+        "UPDATE events SET body = json_set(body, '$.interaction.machine', json(?)) WHERE type = 'interaction.requested'",
+      ).run(JSON.stringify({ id: localMachine.id, name: localMachine.name }));
+    }
+    if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
     const row = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'log_id'").get();
     if (!row) throw new Error('the log has no id after preparing it');
     return { logId: row.value };
