@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { REMOTE_PROTOCOL_VERSION } from '../contracts';
 import { expectItem } from '../core/test-support/expect-item';
 import { type HostView } from './reduce';
 import { connectionHarness } from './test-support/connection-harness';
@@ -23,7 +24,7 @@ describe('remote connection: state from the host', () => {
     expect(h.socket().url).toBe(`${PAIRING.hostUrl}/remote`);
 
     const auth = h.socket().accept();
-    expect(auth).toEqual({ credential: PAIRING.credential, protocolVersion: 2 });
+    expect(auth).toEqual({ credential: PAIRING.credential, protocolVersion: REMOTE_PROTOCOL_VERSION });
     expect(h.state().status).toBe('connected');
 
     h.socket().send('snapshot', snapshotOf([questionView('q1')], 7));
@@ -70,6 +71,7 @@ describe('remote connection: state from the host', () => {
       hostVersion: 'test',
       hostName: null,
       devices: new Map(),
+      machines: [],
       clockOffsetMs: 0,
     };
     const saved: HostView[] = [];
@@ -107,7 +109,7 @@ describe('remote connection: state from the host', () => {
     const h = connectionHarness();
     h.start();
     h.socket().accept();
-    h.socket().send('snapshot', { ...snapshotOf([], 1), protocolVersion: 3 });
+    h.socket().send('snapshot', { ...snapshotOf([], 1), protocolVersion: REMOTE_PROTOCOL_VERSION + 1 });
     expect(h.state()).toMatchObject({ status: 'refused', error: { kind: 'protocol-mismatch' } });
     expect(h.socket().connected).toBe(false);
   });
@@ -151,6 +153,45 @@ describe('remote connection: state from the host', () => {
     h.socket().send('snapshot', snapshotOf([{ ...questionView('q1'), status: 'resolved' }], 4));
     h.socket().send('events', { events: [deliveredEvent(5, 'q1')], serverTime: at(41) });
     expect(h.state().host.interactions.get('q1')?.deliveredAt).toBe(at(5));
+  });
+});
+
+describe('remote connection: the machine list (R17.5)', () => {
+  const hub = { id: 'local', name: 'workstation', kind: 'hub' as const, connectedAgents: 1 };
+  const laptop = {
+    id: '0123456789abcdef',
+    name: 'laptop',
+    kind: 'joined' as const,
+    joinedAt: at(2),
+    connectedAgents: 2,
+  };
+
+  it('[R17.5] comes with the snapshot, and each machines message replaces it whole', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', { ...snapshotOf([questionView('q1')], 3), machines: [hub, laptop] });
+    expect(h.state().host.machines.map((machine) => machine.name)).toEqual(['workstation', 'laptop']);
+    const interactions = h.state().host.interactions;
+    h.socket().send('machines', { machines: [hub, { ...laptop, connectedAgents: 0, lastSeenAt: at(40) }] });
+    expect(h.state().host.machines[1]).toMatchObject({ name: 'laptop', connectedAgents: 0, lastSeenAt: at(40) });
+    // Presence is not an event of the log: the interactions and the resume point stay as they were.
+    expect(h.state().host.interactions).toBe(interactions);
+    expect(h.state().host.lastSeq).toBe(3);
+    h.socket().send('machines', { machines: [hub] });
+    expect(h.state().host.machines).toEqual([hub]);
+  });
+
+  it('[R10.4][R17.5] a broken machine list is reported and the last good one stays', () => {
+    const h = connectionHarness();
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', { ...snapshotOf([], 3), machines: [hub, laptop] });
+    h.socket().send('machines', { machines: [{ ...laptop, connectedAgents: -1 }] });
+    expect(h.protocolErrors).toEqual([
+      { event: 'machines', reply: false, rule: expect.stringMatching(/^machines\[0\]\.connectedAgents/) },
+    ]);
+    expect(h.state().host.machines).toEqual([hub, laptop]);
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   ConnectErrorDataSchema,
   EventBatchSchema,
+  MachineListSchema,
   PreferencesAckSchema,
   REMOTE_NAMESPACE,
   REMOTE_PROTOCOL_VERSION,
@@ -146,6 +147,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     });
     next.on('snapshot', onSnapshot);
     next.on('events', onEvents);
+    next.on('machines', onMachines);
     next.on('connect_error', (error: Error & { data?: unknown }) => {
       const data = error.data === undefined ? null : ConnectErrorDataSchema.safeParse(error.data);
       if (data && !data.success)
@@ -237,6 +239,17 @@ export function createConnection(options: ConnectionOptions): Connection {
       options.onSynced?.('resume');
     }
     saveHost();
+  }
+
+  /** The whole machine list with who is connected now (R17.5): it replaces the last one. */
+  function onMachines(raw: unknown): void {
+    const parsed = MachineListSchema.safeParse(raw);
+    if (!parsed.success) {
+      report({ event: 'machines', reply: false, rule: describeIssues(parsed.error.issues) });
+      return;
+    }
+    const { machines } = parsed.data;
+    store.setState((s) => ({ ...s, host: { ...s.host, machines } }));
   }
 
   function applySnapshot(snapshot: Snapshot): void {

@@ -17,7 +17,7 @@ export interface HostSocket {
   /** `reason` as socket.io gives it; `io server disconnect` means the host closed it (a revocation). */
   on(event: 'disconnect', listener: (reason: string) => void): unknown;
   on(event: 'connect_error', listener: (error: Error & { data?: unknown }) => void): unknown;
-  on(event: 'snapshot' | 'events', listener: (raw: unknown) => void): unknown;
+  on(event: 'snapshot' | 'events' | 'machines', listener: (raw: unknown) => void): unknown;
   connect(): unknown;
   disconnect(): unknown;
   removeAllListeners(): unknown;

@@ -1,4 +1,11 @@
-import { type DeviceRecord, type HostEvent, type InteractionView, type Preferences, type Snapshot } from '../contracts';
+import {
+  type DeviceRecord,
+  type HostEvent,
+  type InteractionView,
+  type MachineInfo,
+  type Preferences,
+  type Snapshot,
+} from '../contracts';
 import { foldHostEvent, type HostFold } from '../state/host-fold';
 
 /** The host's interactions as this remote knows them: a snapshot, then events folded in as the host folds them. */
@@ -16,6 +23,11 @@ export interface HostView {
   hostName: string | null;
   /** Paired devices by id; revoked ones keep a record with `revokedAt` (R16.4). */
   devices: ReadonlyMap<string, DeviceRecord>;
+  /**
+   * The hub and its joined machines with their agents connected now (R17.5): the snapshot's list,
+   * then each `machines` message replaces it whole. Empty until the host has sent one.
+   */
+  machines: readonly MachineInfo[];
   /** serverTime − local time when the snapshot arrived (clock-skew correction, R9.9). */
   clockOffsetMs: number;
 }
@@ -30,6 +42,7 @@ export const EMPTY_HOST_VIEW: HostView = {
   hostVersion: null,
   hostName: null,
   devices: new Map(),
+  machines: [],
   clockOffsetMs: 0,
 };
 
@@ -48,6 +61,7 @@ export function fromSnapshot(snapshot: Snapshot, localNow: number): HostView {
     hostVersion: snapshot.hostVersion,
     hostName: snapshot.hostName,
     devices: new Map(snapshot.devices.map((device) => [device.id, device])),
+    machines: snapshot.machines,
     clockOffsetMs: Date.parse(snapshot.serverTime) - localNow,
   };
 }

@@ -32,6 +32,8 @@ export async function loadCachedHost(hostUrl: string): Promise<HostView | null> 
       hostVersion: cached.hostVersion,
       hostName: null,
       devices: new Map(),
+      // Who is connected now is only known live; the cached inbox still names each item's machine.
+      machines: [],
       clockOffsetMs: cached.clockOffsetMs,
     };
   } catch {

@@ -108,7 +108,7 @@ export class FakeHostSocket implements HostSocket {
     this.close('io server disconnect');
   }
 
-  send(event: 'snapshot' | 'events', raw: unknown): void {
+  send(event: 'snapshot' | 'events' | 'machines', raw: unknown): void {
     this.fire(event, raw);
   }
 
