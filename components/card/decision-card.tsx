@@ -36,7 +36,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   if (!showForm) {
     return (
-      <CardFrame view={view} actions={<NextAction requestId={view.requestId} sessionId={view.sessionId} />}>
+      <CardFrame view={view} actions={<NextAction view={view} />}>
         {body}
         <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} />
       </CardFrame>

@@ -2,13 +2,14 @@
 import Link from 'next/link';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
-import { nextPendingId, selectInbox } from '@/lib/client/selectors';
+import { type InteractionView } from '@/lib/contracts';
+import { nextPendingId, selectInbox, sessionKey } from '@/lib/client/selectors';
 
 /** After a card is answered, the one obvious next step: the next waiting question, or the inbox. */
-export function NextAction({ requestId, sessionId }: { requestId: string; sessionId: string }) {
+export function NextAction({ view }: { view: InteractionView }) {
   const { t } = useI18n();
   const state = useRemote();
-  const next = nextPendingId(selectInbox(state.host), requestId, sessionId, state.answers);
+  const next = nextPendingId(selectInbox(state.host), view.requestId, sessionKey(view), state.answers);
   return (
     <div className="action-bar__buttons">
       <Link

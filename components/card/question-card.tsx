@@ -126,11 +126,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
         ? { action: 'accept', content: { answers: built.answers, annotations: built.annotations } }
         : null;
     return (
-      <CardFrame
-        view={view}
-        srTitle={questions[0]?.question}
-        actions={<NextAction requestId={view.requestId} sessionId={view.sessionId} />}
-      >
+      <CardFrame view={view} srTitle={questions[0]?.question} actions={<NextAction view={view} />}>
         <Receipt view={view} local={local} myDeviceId={myDeviceId} online={online} />
         {draftResponse ? <YourAnswer view={view} local={{ response: draftResponse }} /> : null}
       </CardFrame>

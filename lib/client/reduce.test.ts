@@ -130,13 +130,13 @@ describe('after answering', () => {
   it('[R9.3] offers the next unanswered question, same session first, then the inbox', () => {
     const host = fromSnapshot(snapshot([view('a', 's1', 1), view('b', 's1', 2), view('c', 's2', 9)]), 0);
     const groups = selectInbox(host);
-    expect(nextPendingId(groups, 'b', 's1', new Map())).toBe('a');
-    expect(nextPendingId(groups, 'b', 's1', new Map([['a', {}]]))).toBe('c');
+    expect(nextPendingId(groups, 'b', 'local/s1', new Map())).toBe('a');
+    expect(nextPendingId(groups, 'b', 'local/s1', new Map([['a', {}]]))).toBe('c');
     expect(
       nextPendingId(
         groups,
         'c',
-        's2',
+        'local/s2',
         new Map([
           ['a', {}],
           ['b', {}],

@@ -1,9 +1,20 @@
-import { type InteractionView } from '../contracts';
+import { type InteractionView, type MachineRef } from '../contracts';
 import { projectLabel } from './format';
 import { type HostView } from './reduce';
 
+/**
+ * A root session on one machine (R17.4): two machines may use the same session id, so the key
+ * holds both. A machine id never contains '/' (`local` or 16 hex characters).
+ */
+export function sessionKey(view: Pick<InteractionView, 'machine' | 'sessionId'>): string {
+  return `${view.machine.id}/${view.sessionId}`;
+}
+
 export interface InboxGroup {
+  /** `sessionKey`: machine and session. */
+  key: string;
   sessionId: string;
+  machine: MachineRef;
   project: string;
   items: InteractionView[];
 }
@@ -25,7 +36,7 @@ function endedAt(view: InteractionView): string {
 
 function memo<T>(compute: (interactions: ReadonlyMap<string, InteractionView>) => T) {
   const cache = new WeakMap<ReadonlyMap<string, InteractionView>, T>();
-  return (host: HostView): T => {
+  return (host: Pick<HostView, 'interactions'>): T => {
     const hit = cache.get(host.interactions);
     if (hit !== undefined) return hit;
     const value = compute(host.interactions);
@@ -34,15 +45,16 @@ function memo<T>(compute: (interactions: ReadonlyMap<string, InteractionView>) =
   };
 }
 
-/** Pending, grouped by root session; groups and items newest first. */
+/** Pending, grouped by root session on its machine; groups and items newest first. */
 export const selectInbox = memo((interactions): InboxGroup[] => {
   const groups = new Map<string, InboxGroup>();
   for (const view of interactions.values()) {
     if (view.status !== 'pending') continue;
-    let group = groups.get(view.sessionId);
+    const key = sessionKey(view);
+    let group = groups.get(key);
     if (!group) {
-      group = { sessionId: view.sessionId, project: '', items: [] };
-      groups.set(view.sessionId, group);
+      group = { key, sessionId: view.sessionId, machine: view.machine, project: '', items: [] };
+      groups.set(key, group);
     }
     group.items.push(view);
     if (!group.project) group.project = projectLabel(view.context);
@@ -83,7 +95,10 @@ export interface SessionNode {
 }
 
 export interface SessionTree {
+  /** `sessionKey`: machine and session. */
+  key: string;
   sessionId: string;
+  machine: MachineRef;
   project: string;
   root: SessionNode;
   lastAt: string;
@@ -96,10 +111,18 @@ function node(key: string, name: string, depth: number): SessionNode {
 export const selectSessions = memo((interactions): SessionTree[] => {
   const trees = new Map<string, SessionTree>();
   for (const view of interactions.values()) {
-    let tree = trees.get(view.sessionId);
+    const key = sessionKey(view);
+    let tree = trees.get(key);
     if (!tree) {
-      tree = { sessionId: view.sessionId, project: '', root: node('', '', 0), lastAt: view.createdAt };
-      trees.set(view.sessionId, tree);
+      tree = {
+        key,
+        sessionId: view.sessionId,
+        machine: view.machine,
+        project: '',
+        root: node('', '', 0),
+        lastAt: view.createdAt,
+      };
+      trees.set(key, tree);
     }
     if (!tree.project) tree.project = projectLabel(view.context);
     if (view.createdAt > tree.lastAt) tree.lastAt = view.createdAt;
@@ -144,16 +167,17 @@ export function subtreeCounts(target: SessionNode): { pending: number; resolved:
 
 /**
  * Where to go after answering: the next waiting interaction the user has not answered
- * yet, preferring the same session, in inbox order; null when nothing else waits.
+ * yet, preferring the same session (on the same machine: `sessionKey`), in inbox order;
+ * null when nothing else waits.
  */
 export function nextPendingId(
   groups: readonly InboxGroup[],
   currentId: string,
-  sessionId: string,
+  key: string,
   answered: ReadonlyMap<string, unknown>,
 ): string | null {
   const open = (view: InteractionView) => view.requestId !== currentId && !answered.has(view.requestId);
-  const same = groups.find((group) => group.sessionId === sessionId)?.items.find(open);
+  const same = groups.find((group) => group.key === key)?.items.find(open);
   if (same) return same.requestId;
   for (const group of groups) {
     const found = group.items.find(open);
