@@ -139,3 +139,30 @@ export const IconLink = (p: IconProps) => (
     <path d="M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7" />
   </Svg>
 );
+/** A joined machine (a laptop, a dev box). */
+export const IconMachine = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="4" y="4" width="16" height="11" rx="1.5" />
+    <path d="M2 19h20" />
+  </Svg>
+);
+/** The hub: the always-on machine the others and the phones reach. */
+export const IconHub = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="3" width="18" height="7" rx="1.5" />
+    <rect x="3" y="14" width="18" height="7" rx="1.5" />
+    <path d="M7 6.5h.01M7 17.5h.01" />
+  </Svg>
+);
+/** Agents connected now (a filled dot beside the words). */
+export const IconDot = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="5" fill="currentColor" />
+  </Svg>
+);
+/** No agent connected (a hollow dot beside the words). */
+export const IconDotOff = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="5" />
+  </Svg>
+);

@@ -1,11 +1,14 @@
 'use client';
 import Link from 'next/link';
 import { useI18n } from '@/hooks/use-i18n';
+import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
 import { projectLabel } from '@/lib/client/format';
+import { machinesLive, selectShowMachines, waitsForMachine } from '@/lib/client/machine-selectors';
 import { originLabel } from '@/lib/client/selectors';
 import { ConnectionPill } from '../shell/connection-status';
-import { IconBack } from '../icons';
+import { IconBack, IconPause } from '../icons';
+import { MachineChip } from '../machine-chip';
 import { ContextBlock } from './context-block';
 
 interface Props {
@@ -20,6 +23,9 @@ interface Props {
 /** Shared card chrome: back, step indicator, menu; who asked and where; context; a sticky action bar. */
 export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
   const { t } = useI18n();
+  const state = useRemote();
+  const showMachine = selectShowMachines(state.host);
+  const waiting = waitsForMachine(view, state.host, machinesLive(state));
   const origin = originLabel(view);
   const project = projectLabel(view.context);
   const cwd = view.context?.cwd;
@@ -43,6 +49,7 @@ export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
       </header>
       {srTitle ? <h1 className="sr-only">{srTitle}</h1> : null}
       <p className="card-meta">
+        {showMachine ? <MachineChip machine={view.machine} /> : null}
         <span className="origin" data-testid="card.origin">
           {origin || t('common.mainAgent')}
         </span>
@@ -52,6 +59,15 @@ export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
           </span>
         ) : null}
       </p>
+      {waiting ? (
+        <div className="machine-notice" role="status" data-testid="card.waiting-for-machine">
+          <p className="state state--queued">
+            <IconPause size={18} />
+            {t('machine.waitingFor', { name: view.machine.name })}
+          </p>
+          <p className="machine-notice__hint">{t('machine.waitingForHint', { name: view.machine.name })}</p>
+        </div>
+      ) : null}
       <ContextBlock context={view.context} />
       <div className="card__content">{children}</div>
       {actions ? <div className="action-bar">{actions}</div> : null}

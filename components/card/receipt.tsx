@@ -1,10 +1,13 @@
 'use client';
 import { type InteractionResolution, type InteractionResponse, type InteractionView } from '@/lib/contracts';
 import { useI18n } from '@/hooks/use-i18n';
+import { useRemote } from '@/hooks/use-remote';
 import { type Translate } from '@/lib/client/i18n';
 import { formatClock } from '@/lib/client/format';
+import { deliveryWaitsForMachine, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
 import { type LocalAnswer } from '@/lib/client/store';
-import { IconAlert, IconCheck, IconCheckDouble, IconCloudOff, IconRefresh, IconUndo } from '../icons';
+import { IconAlert, IconCheck, IconCheckDouble, IconCloudOff, IconPause, IconRefresh, IconUndo } from '../icons';
+import { MachineChip } from '../machine-chip';
 import { AnswerSummary } from './answer-summary';
 
 interface Props {
@@ -59,18 +62,33 @@ export function ResponseBody({ view, response }: { view: InteractionView; respon
 /** The card after submit: delivery state in words (delivery is always visible), in place of the form. */
 export function Receipt({ view, local, myDeviceId, online }: Props) {
   const { t, lang } = useI18n();
+  const state = useRemote();
   const resolution = view.resolution;
   if (view.status === 'resolved' && resolution && isMine(resolution, local, myDeviceId)) {
+    // The hub has the answer; the agent gets it when its machine is back (R17.6).
+    const waiting = deliveryWaitsForMachine(view, state.host, machinesLive(state));
+    const machine = selectShowMachines(state.host) ? <MachineChip machine={view.machine} /> : null;
     return (
-      <section className="receipt" data-testid="card.receipt" data-state={view.deliveredAt ? 'applied' : 'delivered'}>
+      <section
+        className="receipt"
+        data-testid="card.receipt"
+        data-state={view.deliveredAt ? 'applied' : waiting ? 'waiting-for-machine' : 'delivered'}
+      >
         <p className="state state--ok" data-testid="card.receipt-status">
           <IconCheck size={18} />
           {t('receipt.delivered', { time: formatClock(resolution.resolvedAt, lang) })}
         </p>
         {view.deliveredAt ? (
-          <p className="state state--ok" data-testid="card.receipt-applied">
+          <p className="state state--ok receipt__to" data-testid="card.receipt-applied">
             <IconCheckDouble size={18} />
             {t('receipt.applied')}
+            {machine}
+          </p>
+        ) : waiting ? (
+          <p className="state state--queued receipt__to" data-testid="card.receipt-waiting">
+            <IconPause size={18} />
+            {t('machine.deliveryWaits', { name: view.machine.name })}
+            {machine}
           </p>
         ) : null}
         <ResponseBody view={view} response={resolution.response} />

@@ -9,6 +9,7 @@ import { historyTime } from '@/lib/client/selectors';
 import { ResponseBody } from '../card/receipt';
 import { IconAlert, IconCheck, IconClock, IconUndo, IconX } from '../icons';
 import { KindChip } from '../kind-chip';
+import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
 
 function label(summary: Summary, t: Translate): string {
@@ -58,10 +59,12 @@ interface Props {
   view: InteractionView;
   myDeviceId: string | null;
   now: number;
+  /** More than one machine is known: say which one asked (R17.3). */
+  showMachine: boolean;
 }
 
 /** A past prompt with its R9.7 summary, who resolved it, when, and the answers. */
-export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now }: Props) {
+export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, showMachine }: Props) {
   const { t, lang } = useI18n();
   const summary = summarize(view, myDeviceId);
   const time = historyTime(view);
@@ -75,6 +78,7 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now }: 
     >
       <div className="history-item__top">
         <KindChip view={view} />
+        {showMachine ? <MachineChip machine={view.machine} /> : null}
         <OriginLabel view={view} />
         <time className="history-item__time" dateTime={time}>
           {now === 0 ? '' : formatStamp(time, lang, now)}

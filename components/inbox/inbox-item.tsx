@@ -2,13 +2,14 @@
 import Link from 'next/link';
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
-import { type InteractionView } from '@/lib/contracts';
+import { type InteractionView, type MachineRef } from '@/lib/contracts';
 import { type Translate } from '@/lib/client/i18n';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
 import { Countdown } from '../countdown';
-import { IconChevron, IconCloudOff } from '../icons';
+import { IconChevron, IconCloudOff, IconPause } from '../icons';
 import { KindChip } from '../kind-chip';
+import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
 import { Age } from './age';
 
@@ -26,10 +27,14 @@ interface Props {
   view: InteractionView;
   clockOffsetMs: number;
   phase: AnswerPhase | undefined;
+  /** Shown when more than one machine is known (R17.3). */
+  machine?: MachineRef | undefined;
+  /** The machine's name when none of its agents is connected: this prompt waits for it (R17.6). */
+  waitingFor?: string | undefined;
 }
 
 /** One pending prompt. Memoized: a live event re-renders only the rows it touched. */
-export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase }: Props) {
+export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, machine, waitingFor }: Props) {
   const { t } = useI18n();
   const { title, detail } = headline(view, t);
   const count = view.kind === 'question' ? view.input.questions.length : 0;
@@ -44,6 +49,7 @@ export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase }:
       >
         <span className="inbox-item__top">
           <KindChip view={view} />
+          {machine ? <MachineChip machine={machine} /> : null}
           <OriginLabel view={view} />
         </span>
         <span className="inbox-item__title">{title}</span>
@@ -57,6 +63,12 @@ export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase }:
             <span className="state state--queued" data-testid="inbox.queued">
               <IconCloudOff size={14} />
               {t('receipt.queued')}
+            </span>
+          ) : null}
+          {waitingFor ? (
+            <span className="state state--queued" data-testid="inbox.waiting-for-machine">
+              <IconPause size={14} />
+              {t('machine.waitingFor', { name: waitingFor })}
             </span>
           ) : null}
         </span>

@@ -3,12 +3,20 @@ import Link from 'next/link';
 import { useLayoutEffect } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
-import { shortSessionId } from '@/lib/client/format';
+import {
+  machineInfo,
+  machinePresence,
+  machinesLive,
+  selectMachineSections,
+  selectShowMachines,
+} from '@/lib/client/machine-selectors';
 import { selectInbox, selectPendingCount } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
 import { ScreenHeader } from '../shell/screen-header';
 import { IconInbox, IconLink } from '../icons';
-import { InboxItem } from './inbox-item';
+import { MachineSection } from './machine-section';
+import { MachinesSummary } from './machines-summary';
+import { SessionGroup } from './session-group';
 
 export function InboxView() {
   const state = useRemote();
@@ -16,6 +24,9 @@ export function InboxView() {
   const groups = selectInbox(state.host);
   const pending = selectPendingCount(state.host);
   const { clockOffsetMs } = state.host;
+  // More than one machine: the inbox groups by machine first (R17.3); a hub alone keeps one level.
+  const showMachines = selectShowMachines(state.host);
+  const live = machinesLive(state);
 
   useLayoutEffect(() => {
     // Committed to the DOM: what the R13.2 benchmark and the tests wait for.
@@ -44,33 +55,41 @@ export function InboxView() {
           <div className="skeleton" />
         </div>
       ) : groups.length === 0 ? (
-        <EmptyInbox paired={state.status !== 'unpaired'} />
+        <EmptyInbox paired={state.status !== 'unpaired'}>
+          {showMachines ? (
+            <MachinesSummary machines={state.host.machines} live={live} clockOffsetMs={clockOffsetMs} />
+          ) : null}
+        </EmptyInbox>
+      ) : showMachines ? (
+        <div className="inbox" data-testid="inbox.list">
+          {selectMachineSections(state.host).map((section, index) => (
+            <MachineSection
+              key={section.machine.id}
+              section={section}
+              id={`m-${index}`}
+              answers={state.answers}
+              clockOffsetMs={clockOffsetMs}
+              live={live}
+            />
+          ))}
+        </div>
       ) : (
         <div className="inbox" data-testid="inbox.list">
-          {groups.map((group) => (
-            <section
-              key={group.sessionId}
-              className="inbox-group"
-              aria-labelledby={`g-${group.sessionId}`}
-              data-testid="inbox.group"
-            >
-              <h2 className="inbox-group__title" id={`g-${group.sessionId}`}>
-                {group.project ? <span>{group.project}</span> : null}
-                <span className="inbox-group__session">
-                  {t('common.session', { id: shortSessionId(group.sessionId) })}
-                </span>
-              </h2>
-              <ul className="inbox-group__list">
-                {group.items.map((view) => (
-                  <InboxItem
-                    key={view.requestId}
-                    view={view}
-                    clockOffsetMs={clockOffsetMs}
-                    phase={state.answers.get(view.requestId)?.phase}
-                  />
-                ))}
-              </ul>
-            </section>
+          {groups.map((group, index) => (
+            <SessionGroup
+              key={group.key}
+              group={group}
+              id={`g-${index}`}
+              level={2}
+              answers={state.answers}
+              clockOffsetMs={clockOffsetMs}
+              showMachine={false}
+              waitingFor={
+                machinePresence(machineInfo(state.host, group.machine.id), live) === 'away'
+                  ? group.machine.name
+                  : undefined
+              }
+            />
           ))}
         </div>
       )}
@@ -78,13 +97,14 @@ export function InboxView() {
   );
 }
 
-function EmptyInbox({ paired }: { paired: boolean }) {
+function EmptyInbox({ paired, children }: { paired: boolean; children?: React.ReactNode }) {
   const { t } = useI18n();
   return (
     <div className="empty" data-testid="inbox.empty">
       <IconInbox size={40} />
       <h2>{t('inbox.emptyTitle')}</h2>
       <p>{t('inbox.emptyBody')}</p>
+      {children}
       <div className="empty__setup">
         <h3>
           <IconLink size={16} /> {t('inbox.connectAgent')}

@@ -2,13 +2,22 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
+import { useMachineFilter } from '@/hooks/use-machine-filter';
 import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
 import { type Translate } from '@/lib/client/i18n';
 import { shortSessionId } from '@/lib/client/format';
+import {
+  effectiveMachineFilter,
+  onMachine,
+  selectMachineOptions,
+  selectShowMachines,
+} from '@/lib/client/machine-selectors';
 import { selectSessions, subtreeCounts, type SessionNode } from '@/lib/client/selectors';
 import { IconChevron, IconTree } from '../icons';
 import { KindChip } from '../kind-chip';
+import { MachineChip } from '../machine-chip';
+import { MachineFilter } from '../machine-filter';
 import { ScreenHeader } from '../shell/screen-header';
 
 function promptTitle(view: InteractionView, t: Translate): string {
@@ -17,14 +26,25 @@ function promptTitle(view: InteractionView, t: Translate): string {
   return t('permission.title', { tool: view.toolName });
 }
 
-/** Each root session with its subagent tree (R7.3), so subagent prompts can be followed remotely. */
+/**
+ * Each root session with its subagent tree (R7.3), so subagent prompts can be followed remotely;
+ * by machine when there is more than one (R17.3).
+ */
 export function SessionsView() {
   const state = useRemote();
   const { t } = useI18n();
-  const trees = selectSessions(state.host);
+  const showMachines = selectShowMachines(state.host);
+  const machineOptions = selectMachineOptions(state.host);
+  const remembered = useMachineFilter();
+  const machine = showMachines ? effectiveMachineFilter(remembered, machineOptions) : '';
+  const all = selectSessions(state.host);
+  const trees = machine === '' ? all : all.filter((tree) => onMachine(tree, machine));
   return (
     <>
       <ScreenHeader title={t('sessions.title')} />
+      {showMachines && machineOptions.length > 1 ? (
+        <MachineFilter name="sessions-machine" options={machineOptions} value={machine} />
+      ) : null}
       {trees.length === 0 ? (
         <div className="empty" data-testid="sessions.empty">
           <IconTree size={40} />
@@ -38,12 +58,14 @@ export function SessionsView() {
         <div className="sessions" data-testid="sessions.list">
           {trees.map((tree) => (
             <section
-              key={tree.sessionId}
+              key={tree.key}
               className="session"
               data-testid="sessions.session"
               data-session-id={tree.sessionId}
+              data-machine-id={tree.machine.id}
             >
               <h2 className="session__title">
+                {showMachines ? <MachineChip machine={tree.machine} /> : null}
                 {tree.project ? <span>{tree.project}</span> : null}
                 <span className="session__id">{t('common.session', { id: shortSessionId(tree.sessionId) })}</span>
               </h2>

@@ -10,12 +10,14 @@ import { forgetHost } from '@/lib/client/app-connection';
 import { renameThisDevice, revokeThisDevice } from '@/lib/client/device-requests';
 import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
 import { clampDeviceName } from '@/lib/client/device-names';
+import { machinesLive } from '@/lib/client/machine-selectors';
 import { forgetPairing } from '@/lib/client/pairing';
 import { ConfirmDialog } from '../card/confirm-dialog';
 import { ScreenHeader } from '../shell/screen-header';
 import { AutoResolutionSettings } from './auto-resolution-settings';
 import { Choice } from './choice';
 import { DevicesSettings } from './devices-settings';
+import { MachinesSettings } from './machines-settings';
 import { NotificationSettings } from '../notification-settings';
 
 declare const __APP_VERSION__: string | undefined;
@@ -88,6 +90,14 @@ export function SettingsView() {
 
         {pairing ? (
           <DevicesSettings devices={state.host.devices} myDeviceId={pairing.deviceId} connected={connected} />
+        ) : null}
+
+        {pairing ? (
+          <MachinesSettings
+            machines={state.host.machines}
+            live={machinesLive(state)}
+            clockOffsetMs={state.host.clockOffsetMs}
+          />
         ) : null}
 
         <AutoResolutionSettings preferences={state.host.preferences} connected={connected} />

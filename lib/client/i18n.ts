@@ -243,6 +243,31 @@ const en = {
   'common.session': 'session {id}',
   'common.mainAgent': 'main agent',
   'common.skipToContent': 'Skip to content',
+
+  // Machines (R17): one hub, the phone, and every computer whose agents ask through it.
+  'machine.label': 'Machine: {name}',
+  'machine.hub': 'hub',
+  'machine.connectedOne': '1 agent connected',
+  'machine.connected': '{n} agents connected',
+  'machine.away': 'No agent connected · last seen {time}',
+  'machine.awayNever': 'No agent connected yet',
+  'machine.waitingFor': 'Waiting for {name} to come back',
+  'machine.waitingForHint': 'You can answer now: your answer is kept on the hub and delivered when {name} is back.',
+  'machine.deliveryWaits': 'Kept on the hub · delivered when {name} is back',
+  'machine.filter': 'Machine',
+  'machine.allMachines': 'All machines',
+  'machine.summary': 'Machines',
+  'settings.machines': 'Machines',
+  'settings.machinesHint': 'Computers whose agents ask through this hub, and how many agents are connected now.',
+  'settings.machinesEmpty': 'Only this hub so far.',
+  'settings.machinesHowTo':
+    'To add a computer, run “askaway invite” on the hub, then run the “askaway join …” command it prints on that computer.',
+  'settings.machinesOffline': 'Connect to manage machines.',
+  'settings.machineJoined': 'Joined {date}',
+  'settings.machineThisHub': 'This hub',
+  'settings.machineRevokeHint':
+    'Its agents are disconnected at once and its waiting questions are withdrawn. To add it again, run “askaway invite” on the hub and “askaway join …” on it.',
+  'settings.machineRevokeFailed': 'Could not revoke the machine. Check the connection.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -480,6 +505,30 @@ const zh: Record<MessageKey, string> = {
   'common.session': '会话 {id}',
   'common.mainAgent': '主代理',
   'common.skipToContent': '跳到内容',
+
+  'machine.label': '机器：{name}',
+  'machine.hub': '主机',
+  'machine.connectedOne': '1 个代理已连接',
+  'machine.connected': '{n} 个代理已连接',
+  'machine.away': '没有代理连接 · 最后在线 {time}',
+  'machine.awayNever': '尚无代理连接',
+  'machine.waitingFor': '等待 {name} 重新连接',
+  'machine.waitingForHint': '现在就可以回答：回答会保存在主机上，{name} 重新连接后送达。',
+  'machine.deliveryWaits': '已保存在主机 · {name} 重新连接后送达',
+  'machine.filter': '机器',
+  'machine.allMachines': '全部机器',
+  'machine.summary': '机器',
+  'settings.machines': '机器',
+  'settings.machinesHint': '通过此主机提问的电脑，以及当前连接的代理数。',
+  'settings.machinesEmpty': '目前只有此主机。',
+  'settings.machinesHowTo':
+    '要添加电脑，请在主机上运行 “askaway invite”，然后在那台电脑上运行它打印的 “askaway join …” 命令。',
+  'settings.machinesOffline': '连接后才能管理机器。',
+  'settings.machineJoined': '加入于 {date}',
+  'settings.machineThisHub': '此主机',
+  'settings.machineRevokeHint':
+    '它的代理会立即断开，待回答的问题会被撤回。要重新添加，请在主机上运行 “askaway invite”，并在它上面运行 “askaway join …”。',
+  'settings.machineRevokeFailed': '撤销机器失败，请检查连接。',
 };
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh };

@@ -1,0 +1,122 @@
+'use client';
+import { useState } from 'react';
+import { useI18n } from '@/hooks/use-i18n';
+import { useNow } from '@/hooks/use-now';
+import { type MachineInfo } from '@/lib/contracts';
+import { formatStamp } from '@/lib/client/format';
+import { MachineRequestError, revokeMachine } from '@/lib/client/machine-requests';
+import { ConfirmDialog } from '../card/confirm-dialog';
+import { MachineChip } from '../machine-chip';
+import { MachineState } from '../machine-state';
+
+/**
+ * Settings → Machines (R17.5, R17.2): the hub and every joined machine, when each joined, whether
+ * its agents are connected now or when it was last seen; any joined machine can be revoked here.
+ * The list is the hub's live one, so a machine joining, leaving or revoked elsewhere shows at once.
+ */
+export function MachinesSettings({
+  machines,
+  live,
+  clockOffsetMs,
+}: {
+  machines: readonly MachineInfo[];
+  live: boolean;
+  clockOffsetMs: number;
+}) {
+  const { t, lang } = useI18n();
+  const now = useNow('minute');
+  const [revoking, setRevoking] = useState<MachineInfo | null>(null);
+  const [failed, setFailed] = useState(false);
+  const joined = machines.filter((machine) => machine.kind === 'joined');
+
+  return (
+    <section className="settings__section" aria-labelledby="s-machines" data-testid="settings.machines">
+      <h2 id="s-machines" className="settings__title">
+        {t('settings.machines')}
+      </h2>
+      <div className="settings__group">
+        {machines.length > 0 ? (
+          <ul className="devices" aria-labelledby="s-machines">
+            {machines.map((machine) => {
+              const hub = machine.kind === 'hub';
+              return (
+                <li
+                  key={machine.id}
+                  className="devices__item"
+                  data-testid="settings.machine-row"
+                  data-machine-id={machine.id}
+                  data-hub={hub ? 'true' : undefined}
+                >
+                  <div className="devices__main">
+                    <span className="devices__name">
+                      <MachineChip machine={machine} />
+                      {hub ? <span className="badge">{t('settings.machineThisHub')}</span> : null}
+                    </span>
+                    {machine.joinedAt && now !== 0 ? (
+                      <span className="devices__meta">
+                        {t('settings.machineJoined', { date: formatStamp(machine.joinedAt, lang, now) })}
+                      </span>
+                    ) : null}
+                    <span className="devices__meta">
+                      <MachineState info={machine} live={live} clockOffsetMs={clockOffsetMs} />
+                    </span>
+                  </div>
+                  {hub ? null : (
+                    <button
+                      type="button"
+                      className="button button--danger"
+                      disabled={!live}
+                      aria-label={t('settings.revokeLabel', { name: machine.name })}
+                      onClick={() => {
+                        setFailed(false);
+                        setRevoking(machine);
+                      }}
+                      data-testid="settings.machine-revoke"
+                    >
+                      {t('settings.revoke')}
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        ) : null}
+        {live && joined.length === 0 ? (
+          <p className="settings__explain" data-testid="settings.machines-empty">
+            {t('settings.machinesEmpty')}
+          </p>
+        ) : null}
+        <p className="settings__explain form__hint">
+          {live
+            ? `${joined.length > 0 ? `${t('settings.machinesHint')} ` : ''}${t('settings.machinesHowTo')}`
+            : t('settings.machinesOffline')}
+        </p>
+        {failed ? (
+          <p className="form__error" role="alert" data-testid="settings.machine-revoke-error">
+            {t('settings.machineRevokeFailed')}
+          </p>
+        ) : null}
+      </div>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={t('settings.revokeTitle', { name: revoking?.name ?? '' })}
+        hint={t('settings.machineRevokeHint')}
+        confirmLabel={t('settings.revoke')}
+        cancelLabel={t('common.cancel')}
+        danger
+        testId="settings.machine-revoke-dialog"
+        onClose={() => setRevoking(null)}
+        onConfirm={() => {
+          const machine = revoking;
+          setRevoking(null);
+          if (!machine) return;
+          revokeMachine(machine.id).catch((error: unknown) => {
+            // Revoked meanwhile (another device, the hub's terminal): the list already says so.
+            if (error instanceof MachineRequestError && error.code === 'unknown-machine') return;
+            setFailed(true);
+          });
+        }}
+      />
+    </section>
+  );
+}
