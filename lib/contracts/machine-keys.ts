@@ -48,3 +48,8 @@ export function machineNameFrom(text: string | undefined, fallback = 'this compu
   const cleaned = (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
   return cleaned.length > 0 ? cleaned.slice(0, NAME_MAX).trim() : fallback;
 }
+
+/** The command `askaway invite` prints for the other machine (R17.1). */
+export function joinCommand(hubUrl: string, code: string): string {
+  return `askaway join ${hubUrl.replace(/\/+$/, '')} ${code}`;
+}

@@ -34,6 +34,8 @@ export type PairResponse = z.infer<typeof PairResponseSchema>;
  */
 export const ApiErrorCodeSchema = z.enum([
   'pairing-code-invalid',
+  /** A join code (R17.1) that is used, expired, unknown or from before the hub restarted: one answer for all. */
+  'join-code-invalid',
   'rate-limited',
   'invalid-request',
   'unauthorized',

@@ -4,10 +4,18 @@ import { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Server } from 'socket.io';
-import { errorMessage, MAX_MESSAGE_BYTES, pairingLink, type PairingCodeResponse } from '../contracts';
+import {
+  errorMessage,
+  joinCommand,
+  MAX_MESSAGE_BYTES,
+  pairingLink,
+  type JoinCodeResponse,
+  type PairingCodeResponse,
+} from '../contracts';
 import '../core/zod-locale';
 import { Authenticator } from './auth/authenticator';
 import { DeviceService } from './auth/devices';
+import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { OneTimeCodes } from './auth/one-time-codes';
 import { loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
@@ -85,12 +93,16 @@ export interface Host {
   secure: boolean;
   registry: InteractionRegistry;
   devices: DeviceService;
+  /** The hub itself and the machines joined to it (R17). */
+  machines: MachineService;
   authenticator: Authenticator;
   /** One-time codes in memory: pairing codes now, machine join codes later. */
   codes: OneTimeCodes;
   pairTtlMs: number;
   /** A fresh one-time pairing code and the link that carries it (R16.2). */
   mintPairingCode(): PairingCodeResponse;
+  /** A fresh one-time join code and the command that uses it on another machine (R17.1). */
+  mintJoinCode(): JoinCodeResponse;
   io: Server;
   registerHttpRoute(method: string, pathPrefix: string, handler: HttpRouteHandler): () => void;
   /** Closes sockets, the HTTP server and the log; removes host.json. Safe to call twice. */
@@ -112,6 +124,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     registry = new InteractionRegistry({
       store,
       hostName,
+      listMachines: () => machines.list(),
       historyLimit: options.historyLimit,
       onLifecycle: options.onLifecycle,
       onError,
@@ -131,11 +144,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
     throw error;
   }
   const devices = new DeviceService({ registry, credentials: store.credentials, hostName });
-  const authenticator = new Authenticator({ agentToken: token, adminToken, devices });
+  const machines = new MachineService({ registry, credentials: store.credentials, hubName: hostName });
+  const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   const codes = new OneTimeCodes();
   const secure = options.tls !== undefined;
   // Filled in once listening: pairing links need the port.
   let pairingBase = '';
+  const mintJoinCode = (): JoinCodeResponse => {
+    const minted = codes.mint('join-machine', pairTtlMs);
+    return {
+      code: minted.code,
+      hubUrl: pairingBase,
+      command: joinCommand(pairingBase, minted.code),
+      expiresAt: minted.expiresAt.toISOString(),
+    };
+  };
   const mintPairingCode = (): PairingCodeResponse => {
     const minted = codes.mint('pair-device', pairTtlMs);
     return {
@@ -173,6 +196,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
   mountPairingRoutes(routes, {
     codes,
     devices,
+    machines,
+    mintJoinCode,
     authenticator,
     pairTtlMs,
     pairLimits: options.pairLimits,
@@ -188,13 +213,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
   });
   const notifier = attachRuntimeNamespace(io, {
     registry,
+    machines,
     authenticate: (candidate) => authenticator.runtime(candidate),
     rateLimit: options.rateLimits?.runtime ?? DEFAULT_RUNTIME_RATE_LIMIT,
     onError,
   });
-  attachRemoteNamespace(io, {
+  const detachRemotes = attachRemoteNamespace(io, {
     registry,
     devices,
+    machines,
     authenticate: (candidate) => authenticator.remote(candidate),
     rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT,
     onError,
@@ -223,10 +250,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     secure,
     registry,
     devices,
+    machines,
     authenticator,
     codes,
     pairTtlMs,
     mintPairingCode,
+    mintJoinCode,
     io,
     registerHttpRoute: (method, pathPrefix, routeHandler) => routes.register(method, pathPrefix, routeHandler),
     close: () => (closing ??= shutdown()),
@@ -234,6 +263,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   async function shutdown(): Promise<void> {
     stopStaleSweep();
+    detachRemotes();
     registry.stop();
     await new Promise<void>((resolve) => {
       io.close(() => resolve());

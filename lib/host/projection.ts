@@ -3,6 +3,7 @@ import {
   type DeviceRecord,
   type HostEvent,
   type InteractionView,
+  type MachineRecord,
   type Preferences,
 } from '../contracts';
 import { activeDevices, emptyHostFold, foldHostEvent } from '../state/host-fold';
@@ -36,6 +37,11 @@ export class HostProjection {
   /** Every device ever paired, revoked ones included (R16.4, R16.5). */
   get devices(): ReadonlyMap<string, DeviceRecord> {
     return this.fold.devices;
+  }
+
+  /** Every machine ever joined, revoked ones included (R17.1, R17.2). */
+  get machines(): ReadonlyMap<string, MachineRecord> {
+    return this.fold.machines;
   }
 
   /** Paired devices not revoked, in the order they paired. */

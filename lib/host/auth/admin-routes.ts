@@ -1,18 +1,31 @@
-import { ADMIN_API_PREFIX, type DeviceList, type PairingCodeResponse, type RevokeResponse } from '../../contracts';
+import {
+  ADMIN_API_PREFIX,
+  type DeviceList,
+  type JoinCodeResponse,
+  type MachineList,
+  type MachineRevokeResponse,
+  type PairingCodeResponse,
+  type RevokeResponse,
+} from '../../contracts';
 import { sendJson } from '../bridges/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendApiError } from './api-replies';
 import { type Authenticator } from './authenticator';
 import { type DeviceService } from './devices';
+import { type MachineService } from './machines';
 
 export interface AdminRouteOptions {
   authenticator: Authenticator;
   devices: DeviceService;
   /** Mints a pairing code with the host's TTL and the link that carries it. */
   mintPairingCode(): PairingCodeResponse;
+  machines: MachineService;
+  /** Mints a join code with the host's TTL and the command that uses it (R17.1). */
+  mintJoinCode(): JoinCodeResponse;
 }
 
 const REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/devices/([0-9a-f]{1,64})/revoke$`);
+const MACHINE_REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/machines/([0-9a-f]{16})/revoke$`);
 
 /**
  * The admin API under `/api/admin` (R16.8), for `askaway pair` and `askaway devices`: bearer
@@ -21,6 +34,9 @@ const REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/devices/([0-9a-f]{1,64})/re
  *   POST /api/admin/pairing-codes         → {code, link, expiresAt}
  *   GET  /api/admin/devices               → {devices}
  *   POST /api/admin/devices/<id>/revoke   → {device}
+ *   POST /api/admin/join-codes            → {code, hubUrl, command, expiresAt}   (R17.1)
+ *   GET  /api/admin/machines              → {machines}                           (R17.5)
+ *   POST /api/admin/machines/<id>/revoke  → {machine}                            (R17.2)
  */
 export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler {
   return (req, res, context) => {
@@ -42,6 +58,25 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     }
     if (pathname === `${ADMIN_API_PREFIX}/devices` && req.method === 'GET') {
       sendJson(res, 200, { devices: options.devices.list() } satisfies DeviceList);
+      return;
+    }
+    if (pathname === `${ADMIN_API_PREFIX}/join-codes` && req.method === 'POST') {
+      sendJson(res, 201, options.mintJoinCode());
+      return;
+    }
+    if (pathname === `${ADMIN_API_PREFIX}/machines` && req.method === 'GET') {
+      sendJson(res, 200, { machines: options.machines.list() } satisfies MachineList);
+      return;
+    }
+    const machineRevoke = MACHINE_REVOKE_PATH.exec(pathname);
+    if (machineRevoke?.[1] !== undefined && req.method === 'POST') {
+      const machineId = machineRevoke[1];
+      const outcome = options.machines.revoke(machineId);
+      if (!outcome.ok) {
+        sendApiError(res, 404, 'not-found', `No joined machine ${machineId} (see \`askaway machines\`)`);
+        return;
+      }
+      sendJson(res, 200, { machine: outcome.machine } satisfies MachineRevokeResponse);
       return;
     }
     const revoke = REVOKE_PATH.exec(pathname);

@@ -1,25 +1,39 @@
 import { type IncomingMessage } from 'node:http';
-import { ADMIN_API_PREFIX, PAIR_API_PATH, type PairingCodeResponse } from '../../contracts';
+import {
+  ADMIN_API_PREFIX,
+  JOIN_API_PATH,
+  PAIR_API_PATH,
+  WHOAMI_API_PATH,
+  type JoinCodeResponse,
+  type PairingCodeResponse,
+} from '../../contracts';
 import { type HttpRouteRegistry } from '../http/routes';
 import { type RateLimit } from '../sockets/token-bucket';
 import { createAdminRoutes } from './admin-routes';
 import { AttemptLimiter, DEFAULT_PAIR_LIMIT_GLOBAL, DEFAULT_PAIR_LIMIT_PER_ADDRESS } from './attempt-limiter';
 import { type Authenticator } from './authenticator';
 import { type DeviceService } from './devices';
+import { createJoinRoute, createWhoAmIRoute } from './join-route';
+import { type MachineService } from './machines';
 import { type OneTimeCodes } from './one-time-codes';
 import { createPairRoute } from './pair-route';
 
-/** `POST /api/pair` for the app (R16.2, R16.3) and `/api/admin/…` for the CLI (R16.8), on the host's routes. */
+/**
+ * `POST /api/pair` for the app (R16.2, R16.3), `POST /api/join` and `GET /api/agent/whoami` for
+ * other machines (R17.1, R17.8) and `/api/admin/…` for the CLI (R16.8), on the host's routes.
+ */
 export function mountPairingRoutes(
   routes: HttpRouteRegistry,
   options: {
     codes: OneTimeCodes;
     devices: DeviceService;
+    machines: MachineService;
     authenticator: Authenticator;
     pairTtlMs: number;
     pairLimits?: { perAddress: RateLimit; global: RateLimit };
     originAllowed(req: IncomingMessage): boolean;
     mintPairingCode(): PairingCodeResponse;
+    mintJoinCode(): JoinCodeResponse;
   },
 ): void {
   const limiter = new AttemptLimiter({
@@ -27,5 +41,8 @@ export function mountPairingRoutes(
     global: options.pairLimits?.global ?? DEFAULT_PAIR_LIMIT_GLOBAL,
   });
   routes.register('*', PAIR_API_PATH, createPairRoute({ ...options, limiter }));
+  // One limiter for both: guesses at any one-time code count together (R16.3).
+  routes.register('*', JOIN_API_PATH, createJoinRoute({ ...options, limiter, ttlMs: options.pairTtlMs }));
+  routes.register('*', WHOAMI_API_PATH, createWhoAmIRoute(options.machines));
   routes.register('*', ADMIN_API_PREFIX, createAdminRoutes(options));
 }

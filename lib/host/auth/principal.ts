@@ -10,7 +10,7 @@ export interface Principal {
   kind: PrincipalKind;
   /** `local` for the agent token; the device's (or machine's) id otherwise. */
   id: string;
-  /** What logs and lists call it: the device's name, or "local agent". */
+  /** What logs and lists call it: the device's or machine's name, or "local agent". */
   name: string;
 }
 
@@ -18,4 +18,5 @@ export const LOCAL_AGENT: Principal = { kind: 'local-agent', id: 'local', name: 
 
 /** The outcome of checking a credential; a refusal's message says what the credential is and what to do. */
 export type AuthResult =
-  { ok: true; principal: Principal } | { ok: false; code: 'unauthorized' | 'device-revoked'; message: string };
+  | { ok: true; principal: Principal }
+  | { ok: false; code: 'unauthorized' | 'device-revoked' | 'machine-revoked'; message: string };

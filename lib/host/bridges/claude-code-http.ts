@@ -6,7 +6,7 @@ import {
 } from '../../runtime/claude-code/handle-hook';
 import { HOOK_HTTP_PATH } from '../../runtime/claude-code/settings';
 import { parseDuration } from '../../runtime/duration';
-import { type RuntimeClientProvider } from '../../runtime/runtime-client-provider';
+import { type RuntimeFor } from './runtime-for';
 import { readJsonBody } from '../http/json-body';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendJson } from './http-replies';
@@ -20,7 +20,8 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
  * JSON reply is the hook's output. `?timeout=540s` and `?allTools=1` as for the command hook.
  */
 export function createClaudeCodeHookHandler(options: {
-  runtime: RuntimeClientProvider;
+  /** The runtime connection of the caller's machine (R17.3). */
+  runtimeFor: RuntimeFor;
   log?: (line: string) => void;
   /** How each hook's fallback deadline is kept (tests); a real timer by default. */
   deadline?: HookDeadline;
@@ -39,9 +40,11 @@ export function createClaudeCodeHookHandler(options: {
       });
       return;
     }
-    const auth = context.authenticateAgent(context.bearerToken());
-    if (!auth.ok) {
-      sendJson(res, 401, { error: `Unauthorized: ${auth.message} Send it as 'Authorization: Bearer <token>'.` });
+    const credential = context.bearerToken();
+    const auth = context.authenticateAgent(credential);
+    if (!auth.ok || credential === undefined) {
+      const message = auth.ok ? 'no token' : auth.message;
+      sendJson(res, 401, { error: `Unauthorized: ${message} Send it as 'Authorization: Bearer <token>'.` });
       return;
     }
     if (context.pathname !== CLAUDE_CODE_HOOK_PATH) {
@@ -67,7 +70,7 @@ export function createClaudeCodeHookHandler(options: {
       if (!res.writableEnded) gone.abort(new Error('Claude Code closed the hook request'));
     });
     const output = await handleClaudeCodeHook(payload, {
-      runtime: options.runtime,
+      runtime: options.runtimeFor({ principal: auth.principal, credential }),
       timeoutMs,
       allTools: query.get('allTools') === '1' || query.get('allTools') === 'true',
       signal: gone.signal,

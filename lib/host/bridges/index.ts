@@ -1,10 +1,10 @@
 import { type FollowOptions } from '../../runtime/claude-code/follow-transcript';
 import { type HookDeadline } from '../../runtime/claude-code/handle-hook';
-import { runtimeClientProvider } from '../../runtime/runtime-client-provider';
 import { type Host } from '../create-host';
 import { HOST_VERSION } from '../version';
 import { CLAUDE_CODE_HOOK_PATH, createClaudeCodeHookHandler } from './claude-code-http';
 import { createMcpHttpBridge, MCP_HTTP_PATH } from './mcp-http';
+import { runtimesByMachine } from './runtime-for';
 
 export { CLAUDE_CODE_HOOK_PATH } from './claude-code-http';
 export { MCP_HTTP_PATH } from './mcp-http';
@@ -17,26 +17,23 @@ export interface AgentBridges {
 /**
  * Mounts the agent bridges on a running host (R11.1, R11.2): MCP streamable HTTP
  * at `/mcp` and Claude Code's HTTP hook at `/hooks/claude-code`. They reach the host through its own '/runtime' namespace (loopback
- * URL and token), exactly like an external runtime.
+ * URL and token), exactly like an external runtime; a joined machine's call goes through a connection made with that
+ * machine's own credential (R17.3).
  */
 export function mountAgentBridges(
   host: Host,
   options: { log?: (line: string) => void; hookDeadline?: HookDeadline; hookFollow?: FollowOptions } = {},
 ): AgentBridges {
-  const runtime = runtimeClientProvider({
-    url: host.url,
-    token: host.token,
-    insecureTls: host.secure,
-    runtimeId: 'host-bridges',
-  });
-  const mcp = createMcpHttpBridge({ runtime, version: HOST_VERSION });
+  const runtimes = runtimesByMachine({ url: host.url, agentToken: host.token, insecureTls: host.secure });
+  const stopForgetting = host.machines.onRevoked((machineId) => void runtimes.forget(machineId));
+  const mcp = createMcpHttpBridge({ runtimeFor: runtimes.runtimeFor, version: HOST_VERSION });
   const unmount = [
     host.registerHttpRoute('*', MCP_HTTP_PATH, mcp.handler),
     host.registerHttpRoute(
       'POST',
       CLAUDE_CODE_HOOK_PATH,
       createClaudeCodeHookHandler({
-        runtime,
+        runtimeFor: runtimes.runtimeFor,
         log: options.log,
         deadline: options.hookDeadline,
         follow: options.hookFollow,
@@ -46,8 +43,9 @@ export function mountAgentBridges(
   return {
     async close() {
       for (const remove of unmount) remove();
+      stopForgetting();
       await mcp.close();
-      await runtime.close();
+      await runtimes.close();
     },
   };
 }

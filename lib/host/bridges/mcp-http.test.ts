@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeMcpContract } from '../../runtime/test-support/mcp-scenarios';
+import { callAskUserQuestion, describeMcpContract, TWO_QUESTIONS } from '../../runtime/test-support/mcp-scenarios';
+import { connectScriptedRemote } from '../../runtime/test-support/scripted-remote';
 import { type Host } from '../create-host';
 import { pairDevice } from '../test-support/devices';
+import { joinMachine } from '../test-support/machines';
 import { closeAllHosts, startTestHost } from '../test-support/test-host';
 import { mountAgentBridges, type AgentBridges } from './index';
 
@@ -64,5 +66,41 @@ describe('MCP over HTTP: access', () => {
     expect(await response.json()).toMatchObject({
       error: { message: expect.stringContaining('This is a device credential: it opens the phone app only') },
     });
+  });
+});
+
+describe('MCP over HTTP: joined machines', () => {
+  it('[R17.3] a joined machine calling with its credential asks as that machine, and only it may use its session', async () => {
+    const laptop = joinMachine(host, 'laptop');
+    const transport = new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${laptop.credential}` } },
+    });
+    const machineClient = new Client({ name: 'laptop-client', version: '1' });
+    await machineClient.connect(transport);
+    const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    try {
+      const call = callAskUserQuestion(machineClient, TWO_QUESTIONS);
+      const question = await phone.next();
+      expect(question.machine).toEqual(laptop.machine);
+      expect(question.requestId.startsWith(`${laptop.machine.id}:`)).toBe(true);
+      const response = { action: 'accept' as const, content: { answers: { 'Which database?': 'SQLite' } } };
+      expect(await phone.respond(question.requestId, response)).toMatchObject({ ok: true, status: 'accepted' });
+      expect((await call).text).toContain('"Which database?"="SQLite"');
+
+      const hijack = await fetch(`${host.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          Authorization: `Bearer ${host.token}`,
+          'mcp-session-id': transport.sessionId ?? '',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
+      });
+      expect(hijack.status).toBe(404);
+    } finally {
+      phone.close();
+      await machineClient.close();
+    }
   });
 });

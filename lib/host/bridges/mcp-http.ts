@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createAskawayMcpServer } from '../../runtime/mcp/askaway-mcp-server';
-import { type RuntimeClientProvider } from '../../runtime/runtime-client-provider';
+import { type RuntimeFor } from './runtime-for';
 import { readJsonBody } from '../http/json-body';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendJsonRpcError } from './http-replies';
@@ -22,6 +22,8 @@ export interface McpHttpBridge {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
+  /** Who opened it: only the same caller may use it (a machine cannot ride another's session). */
+  principalKey: string;
 }
 
 /**
@@ -29,7 +31,7 @@ interface Session {
  * Calls go through the host's own '/runtime' namespace like any runtime's, so there
  * is one path for every agent.
  */
-export function createMcpHttpBridge(options: { runtime: RuntimeClientProvider; version: string }): McpHttpBridge {
+export function createMcpHttpBridge(options: { runtimeFor: RuntimeFor; version: string }): McpHttpBridge {
   const sessions = new Map<string, Session>();
   const shutdown = new AbortController();
 
@@ -40,13 +42,16 @@ export function createMcpHttpBridge(options: { runtime: RuntimeClientProvider; v
   };
 
   const handler: HttpRouteHandler = async (req, res, context) => {
-    const auth = context.authenticateAgent(context.bearerToken());
-    if (!auth.ok) {
-      sendJsonRpcError(res, 401, -32001, `Unauthorized: ${auth.message} Send it as 'Authorization: Bearer <token>'.`, {
+    const credential = context.bearerToken();
+    const auth = context.authenticateAgent(credential);
+    if (!auth.ok || credential === undefined) {
+      const message = auth.ok ? 'no token' : auth.message;
+      sendJsonRpcError(res, 401, -32001, `Unauthorized: ${message} Send it as 'Authorization: Bearer <token>'.`, {
         'WWW-Authenticate': 'Bearer realm="askaway"',
       });
       return;
     }
+    const principalKey = `${auth.principal.kind}:${auth.principal.id}`;
     if (context.pathname !== MCP_HTTP_PATH) {
       sendJsonRpcError(res, 404, -32601, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
       return;
@@ -55,7 +60,7 @@ export function createMcpHttpBridge(options: { runtime: RuntimeClientProvider; v
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
-      if (!session) {
+      if (!session || session.principalKey !== principalKey) {
         sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new MCP session');
         return;
       }
@@ -88,12 +93,12 @@ export function createMcpHttpBridge(options: { runtime: RuntimeClientProvider; v
       onsessioninitialized: () => undefined,
     });
     const server = createAskawayMcpServer({
-      runtime: options.runtime,
+      runtime: options.runtimeFor({ principal: auth.principal, credential }),
       sessionId: `mcp-http-${id}`,
       version: options.version,
       shutdownSignal: shutdown.signal,
     });
-    sessions.set(id, { transport, server });
+    sessions.set(id, { transport, server, principalKey });
     transport.onclose = () => {
       sessions.delete(id);
     };

@@ -2,6 +2,7 @@ import { type Namespace, type Server, type Socket } from 'socket.io';
 import {
   DeviceRenameCommandSchema,
   DeviceRevokeCommandSchema,
+  MachineRevokeCommandSchema,
   PreferencesPatchSchema,
   REMOTE_NAMESPACE,
   REMOTE_PROTOCOL_VERSION,
@@ -9,6 +10,7 @@ import {
   RespondCommandSchema,
   type DevicesAck,
   type HostEvent,
+  type MachinesAck,
   type RemoteAuth,
   type RemoteClientToServerEvents,
   type RemoteServerToClientEvents,
@@ -16,6 +18,7 @@ import {
   type SnapshotAck,
 } from '../../contracts';
 import { type DeviceService } from '../auth/devices';
+import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { failure } from '../registry-types';
@@ -49,18 +52,22 @@ type RemoteSocket = Socket<
 /** The socket.io room of one device's connections, so a revocation reaches all of them at once. */
 const deviceRoom = (deviceId: string) => `device:${deviceId}`;
 
-/** The remotes' endpoint: a snapshot or replay on connect, then every event live. */
+/** How long machine list changes are gathered into one `machines` message (a flapping machine, R17.5). */
+export const MACHINES_BROADCAST_MS = 250;
+
+/** The remotes' endpoint: a snapshot or replay on connect, then every event live. Returns how to stop it. */
 export function attachRemoteNamespace(
   io: Server,
   options: {
     registry: InteractionRegistry;
     devices: DeviceService;
+    machines: MachineService;
     /** A paired device's credential only (R16.1). */
     authenticate(candidate: string | undefined): AuthResult;
     rateLimit: RateLimit;
     onError: (error: unknown) => void;
   },
-): void {
+): () => void {
   // socket.io types a namespace with its server's event maps; each of ours has its own.
   const namespace = io.of(REMOTE_NAMESPACE) as unknown as RemoteNamespace;
   namespace.use(
@@ -75,14 +82,24 @@ export function attachRemoteNamespace(
   );
   // R16.5: the revocation event has gone out to every remote (this device's too); now drop its connections.
   options.devices.onRevoked((deviceId) => namespace.in(deviceRoom(deviceId)).disconnectSockets(true));
+  // R17.5: agents coming and going, a join, a revocation: one whole list per quiet moment, to every remote.
+  let broadcast: ReturnType<typeof setTimeout> | undefined;
+  const stopListening = options.machines.onChange(() => {
+    broadcast ??= setTimeout(() => {
+      broadcast = undefined;
+      namespace.emit('machines', { machines: options.machines.list() });
+    }, MACHINES_BROADCAST_MS);
+    broadcast.unref();
+  });
   namespace.on('connection', (socket) => {
-    const { registry, devices, onError } = options;
+    const { registry, devices, machines, onError } = options;
     const deviceId = socket.data.principal.id;
     void socket.join(deviceRoom(deviceId));
     devices.connected(deviceId);
     socket.on('disconnect', () => devices.disconnected(deviceId));
     socket.use(rateLimiter(options.rateLimit));
     streamEvents(socket, registry);
+    socket.emit('machines', { machines: machines.list() });
     socket.on('respond', (payload, ack) =>
       handleCommand({
         schema: RespondCommandSchema,
@@ -123,6 +140,22 @@ export function attachRemoteNamespace(
         },
       }),
     );
+    socket.on('machines:list', (ack: unknown) => {
+      if (typeof ack !== 'function') return;
+      (ack as (result: MachinesAck) => void)({ ok: true, machines: machines.list() });
+    });
+    socket.on('machines:revoke', (payload, ack) =>
+      handleCommand({
+        schema: MachineRevokeCommandSchema,
+        payload,
+        ack,
+        onError,
+        run: (command): SimpleAck => {
+          const outcome = machines.revoke(command.machineId, deviceId);
+          return outcome.ok ? { ok: true } : failure('unknown-machine', `No joined machine ${command.machineId}`);
+        },
+      }),
+    );
     socket.on('device:rename', (payload, ack) =>
       handleCommand({
         schema: DeviceRenameCommandSchema,
@@ -136,6 +169,11 @@ export function attachRemoteNamespace(
       }),
     );
   });
+  return () => {
+    stopListening();
+    clearTimeout(broadcast);
+    broadcast = undefined;
+  };
 }
 
 /**

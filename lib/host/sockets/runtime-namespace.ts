@@ -13,6 +13,7 @@ import {
   type RuntimeClientToServerEvents,
   type RuntimeServerToClientEvents,
 } from '../../contracts';
+import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { type RuntimeNotifier } from '../registry-types';
@@ -43,12 +44,19 @@ function messageCost(packet: SocketEvent): number {
   return Array.isArray(entries) ? Math.min(entries.length, MAX_ANNOUNCE_BATCH) : 1;
 }
 
-/** The runtimes' endpoint: announce / announce:batch / withdraw / resolution:ack in, resolved / auto-resolution out. */
+/** The socket.io room of one machine's runtime connections, so a revocation drops all of them at once (R17.2). */
+const machineRoom = (machineId: string) => `machine:${machineId}`;
+
+/**
+ * The runtimes' endpoint: announce / announce:batch / withdraw / resolution:ack in, resolved /
+ * auto-resolution out. Each connection speaks for the machine its credential proves (R17.3).
+ */
 export function attachRuntimeNamespace(
   io: Server,
   options: {
     registry: InteractionRegistry;
-    /** The agent token only (R16.1). */
+    machines: MachineService;
+    /** The agent token or a joined machine's credential (R16.1, R17.2). */
     authenticate(candidate: string | undefined): AuthResult;
     rateLimit: RateLimit;
     onError: (error: unknown) => void;
@@ -65,16 +73,28 @@ export function attachRuntimeNamespace(
       store: (socket, auth, principal) => (socket.data = { auth, principal }),
     }),
   );
+  // R17.2: its runtimes are dropped from this namespace at once; their reconnects are refused. Not the whole
+  // transport: a client multiplexing other namespaces over it keeps them.
+  options.machines.onRevoked((machineId) => namespace.in(machineRoom(machineId)).disconnectSockets(false));
   namespace.on('connection', (socket) => {
     socket.use(rateLimiter(options.rateLimit, messageCost));
-    const { registry, onError } = options;
+    const { registry, machines, onError } = options;
+    const machine = machines.refFor(socket.data.principal);
+    // Revoked between the handshake and now: the room's disconnect has already gone by.
+    if (machine.id !== machines.hub.id && !machines.get(machine.id)) {
+      socket.disconnect(true);
+      return;
+    }
+    void socket.join(machineRoom(machine.id));
+    machines.connected(machine.id);
+    socket.on('disconnect', () => machines.disconnected(machine.id));
     socket.on('announce', (payload, ack) =>
       handleCommand({
         schema: InteractionRequestSchema,
         payload,
         ack,
         onError,
-        run: (request) => registry.announce(request, socket.id),
+        run: (request) => registry.announce(request, socket.id, machine),
       }),
     );
     socket.on('announce:batch', (payload, ack) =>
@@ -83,7 +103,7 @@ export function attachRuntimeNamespace(
         payload,
         ack,
         onError,
-        run: (batch) => registry.reannounce(batch, socket.id),
+        run: (batch) => registry.reannounce(batch, socket.id, machine),
       }),
     );
     socket.on('withdraw', (payload, ack) =>
@@ -92,7 +112,7 @@ export function attachRuntimeNamespace(
         payload,
         ack,
         onError,
-        run: (command) => registry.withdraw(command),
+        run: (command) => registry.withdraw(command, machine),
       }),
     );
     socket.on('resolution:ack', (payload, ack) =>
@@ -101,7 +121,7 @@ export function attachRuntimeNamespace(
         payload,
         ack,
         onError,
-        run: (command) => registry.acknowledgeResolution(command),
+        run: (command) => registry.acknowledgeResolution(command, machine),
       }),
     );
   });

@@ -6,6 +6,7 @@ import {
   RUNTIME_NAMESPACE,
   type EventBatch,
   type HostEvent,
+  type MachineInfo,
   type RemoteClientToServerEvents,
   type RemoteServerToClientEvents,
   type ResolvedNotice,
@@ -73,7 +74,15 @@ export async function connectRemote(
     reconnection: false,
     ...clientOptions(url),
   });
-  const state = { socket, snapshots: [] as Snapshot[], batches: [] as EventBatch[], events: [] as HostEvent[] };
+  const state = {
+    socket,
+    snapshots: [] as Snapshot[],
+    batches: [] as EventBatch[],
+    events: [] as HostEvent[],
+    /** Every `machines` list received, oldest first (R17.5). */
+    machineLists: [] as MachineInfo[][],
+  };
+  socket.on('machines', (list) => state.machineLists.push(list.machines));
   // The host always sends a snapshot or a (possibly empty) batch first; wait for it.
   const synced = new Promise<void>((resolve) => {
     socket.on('snapshot', (snapshot) => {

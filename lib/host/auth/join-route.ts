@@ -1,0 +1,118 @@
+import * as z from 'zod/mini';
+import { JOIN_API_PATH, JoinRequestSchema, type JoinResponse, type WhoAmIResponse } from '../../contracts';
+import { sendJson } from '../bridges/http-replies';
+import { readJsonBody } from '../http/json-body';
+import { type HttpRouteHandler } from '../http/routes';
+import { summarizeIssues } from '../sockets/handshake';
+import { HOST_VERSION } from '../version';
+import { describeTtl, sendApiError as fail } from './api-replies';
+import { type AttemptLimiter } from './attempt-limiter';
+import { type MachineService } from './machines';
+import { type OneTimeCodes } from './one-time-codes';
+
+const MAX_BODY_BYTES = 4 * 1024;
+
+/** The one answer for a used, expired, unknown or pre-restart join code (R17.1): a guess learns nothing from it. */
+export function invalidJoinCodeMessage(ttlMs: number, hubName: string): string {
+  return (
+    `This join code was already used or has expired: a code works once, for ${describeTtl(ttlMs)}, and not after ` +
+    `the hub restarts. Get a new one: run \`askaway invite\` on ${hubName}.`
+  );
+}
+
+/**
+ * `POST /api/join {code, name}` → `{machine, credential, hubName}` (R17.1): the only way to get a
+ * machine credential. For the askaway CLI, not for web pages (a request with an Origin is refused).
+ * Failed attempts are rate-limited together with pairing's (R16.3); a refused code or a taken name
+ * changes nothing, and a taken name does not use the code up. Neither the code nor the credential reaches a log (R17.7).
+ */
+export function createJoinRoute(options: {
+  codes: OneTimeCodes;
+  machines: MachineService;
+  limiter: AttemptLimiter;
+  ttlMs: number;
+}): HttpRouteHandler {
+  return async (req, res, context) => {
+    if (context.pathname !== JOIN_API_PATH) {
+      fail(res, 404, 'not-found', `Not found: joining is POST ${JOIN_API_PATH}`);
+      return;
+    }
+    if (req.headers.origin !== undefined) {
+      fail(res, 403, 'forbidden', 'Joining is for the askaway CLI (`askaway join`), not for web pages');
+      return;
+    }
+    if (req.method !== 'POST') {
+      fail(res, 405, 'invalid-request', `Joining is POST ${JOIN_API_PATH}`, { Allow: 'POST' });
+      return;
+    }
+    const address = req.socket.remoteAddress ?? 'unknown';
+    if (!options.limiter.allows(address)) {
+      fail(res, 429, 'rate-limited', 'Too many join attempts; wait a minute and try again', { 'Retry-After': '60' });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = await readJsonBody(req, MAX_BODY_BYTES);
+    } catch (error) {
+      options.limiter.fail(address);
+      fail(res, 400, 'invalid-request', error instanceof Error ? error.message : 'Invalid body');
+      return;
+    }
+    const parsed = z.safeParse(JoinRequestSchema, body);
+    if (!parsed.success) {
+      options.limiter.fail(address);
+      fail(res, 400, 'invalid-request', `Invalid join request: ${summarizeIssues(parsed.error)}`);
+      return;
+    }
+    // Before the code is redeemed: a taken name must not use the code up.
+    const problem = options.machines.nameProblem(parsed.data.name);
+    if (problem !== null) {
+      fail(res, 409, 'conflict', problem);
+      return;
+    }
+    if (!options.codes.redeem('join-machine', parsed.data.code)) {
+      options.limiter.fail(address);
+      fail(res, 410, 'join-code-invalid', invalidJoinCodeMessage(options.ttlMs, options.machines.hubName));
+      return;
+    }
+    const outcome = options.machines.join(parsed.data.name);
+    if (!outcome.ok) {
+      fail(res, 409, 'conflict', outcome.message);
+      return;
+    }
+    const { machine, credential, hubName } = outcome.joined;
+    sendJson(res, 200, { machine, credential, hubName } satisfies JoinResponse);
+  };
+}
+
+/**
+ * `GET /api/agent/whoami` with a runtime credential (R17.8): which hub this is and which machine
+ * the credential speaks for, so `askaway status` can say so. Refusals name what was offered.
+ */
+export function createWhoAmIRoute(machines: MachineService): HttpRouteHandler {
+  return (req, res, context) => {
+    const auth = context.authenticateAgent(context.bearerToken());
+    if (!auth.ok) {
+      fail(
+        res,
+        auth.code === 'unauthorized' ? 401 : 403,
+        auth.code === 'unauthorized' ? 'unauthorized' : 'forbidden',
+        auth.message,
+        {
+          'WWW-Authenticate': 'Bearer realm="askaway"',
+        },
+      );
+      return;
+    }
+    if (req.method !== 'GET') {
+      fail(res, 405, 'invalid-request', 'whoami is GET', { Allow: 'GET' });
+      return;
+    }
+    const reply: WhoAmIResponse = {
+      hubName: machines.hubName.slice(0, 255),
+      hubVersion: HOST_VERSION,
+      machine: machines.refFor(auth.principal),
+    };
+    sendJson(res, 200, reply);
+  };
+}

@@ -1,0 +1,229 @@
+import { type MachineInfo, type MachineRecord, type MachineRef } from '../../contracts';
+import { type InteractionRegistry } from '../registry';
+import { type CredentialStore } from '../store/credential-store';
+import { mintCredential, newCredentialId, parseCredential, secretMatches } from './credential-format';
+import { type AuthResult, type Principal } from './principal';
+
+export interface JoinedMachine {
+  machine: MachineRef;
+  credential: string;
+  hubName: string;
+}
+
+export type JoinOutcome = { ok: true; joined: JoinedMachine } | { ok: false; reason: 'name-taken'; message: string };
+export type MachineRevokeOutcome = { ok: true; machine: MachineInfo } | { ok: false; reason: 'unknown-machine' };
+
+/** How to join again, in every message a removed machine gets (R17.2). */
+export const JOIN_AGAIN_HINT = 'run `askaway invite` on the hub and `askaway join` with the new code on this machine';
+
+/**
+ * Machines joined to this hub (R17.1, R17.2, R17.5): what devices are to the remote side,
+ * machines are to the runtime side. Who they are comes from the log (joined, revoked events),
+ * their secrets' hashes from the credential store, and how many agents each has connected from
+ * memory. The hub itself is the first machine (`local`): its agents hold the agent token.
+ */
+export class MachineService {
+  /** Runtime connections open now, by machine id (the hub's own `local` included). */
+  private readonly connections = new Map<string, number>();
+  /** The hub's own last connect or disconnect: it has no credential row to keep it in. */
+  private localLastSeen: string | undefined;
+  private readonly revokedListeners = new Set<(machineId: string) => void>();
+  private readonly changeListeners = new Set<() => void>();
+
+  constructor(
+    private readonly options: {
+      registry: InteractionRegistry;
+      credentials: CredentialStore;
+      /** The hub's name, as removed machines are told. */
+      hubName: string;
+      now?: () => Date;
+    },
+  ) {}
+
+  /** The hub's own machine, which its agents (agent token) ask from. */
+  get hub(): MachineRef {
+    return this.options.registry.localMachine;
+  }
+
+  get hubName(): string {
+    return this.options.hubName;
+  }
+
+  /** Why `name` cannot be a new machine's (the hub's or an active machine's, in any case), else null. */
+  nameProblem(name: string): string | null {
+    const wanted = name.toLowerCase();
+    if (this.hub.name.toLowerCase() === wanted)
+      return `"${name}" is the hub's own name: join with --name <another name>.`;
+    const taken = this.activeRecords().find((machine) => machine.name.toLowerCase() === wanted);
+    if (taken)
+      return (
+        `A machine named "${taken.name}" is already joined to ${this.hubName}: revoke it first ` +
+        `(\`askaway machines revoke "${taken.name}"\` on the hub) or join with --name <another name>.`
+      );
+    return null;
+  }
+
+  /** Mints a credential for a new machine; the caller has redeemed a join code first. */
+  join(name: string): JoinOutcome {
+    const problem = this.nameProblem(name);
+    if (problem !== null) return { ok: false, reason: 'name-taken', message: problem };
+    const known = this.options.registry.projection.machines;
+    let machineId = newCredentialId();
+    while (known.has(machineId)) machineId = newCredentialId();
+    const at = this.now().toISOString();
+    const { credential, secretHash } = mintCredential('machine', machineId);
+    // The hash first: a crash before the event leaves a hash no listed machine owns, never the reverse.
+    this.options.credentials.add({ kind: 'machine', id: machineId, secretHash, createdAt: at });
+    this.options.registry.recordMachineEvents([{ type: 'machine.joined', at, machine: { id: machineId, name } }]);
+    this.changed();
+    return { ok: true, joined: { machine: { id: machineId, name }, credential, hubName: this.hubName } };
+  }
+
+  /** A machine credential's check: the secret first, then the log's word on the machine. */
+  authenticate(candidate: string): AuthResult {
+    const parsed = parseCredential(candidate);
+    const stored = parsed?.kind === 'machine' ? this.options.credentials.secretHash('machine', parsed.id) : undefined;
+    if (!parsed || parsed.kind !== 'machine' || !secretMatches(parsed.secret, stored)) {
+      return {
+        ok: false,
+        code: 'unauthorized',
+        message: `${this.hubName} does not know this machine (a reset data dir, or another hub). Join again: ${JOIN_AGAIN_HINT}.`,
+      };
+    }
+    const record = this.options.registry.projection.machines.get(parsed.id);
+    if (!record) {
+      return {
+        ok: false,
+        code: 'unauthorized',
+        message: `The log of ${this.hubName} has no record of this machine. Join again: ${JOIN_AGAIN_HINT}.`,
+      };
+    }
+    if (record.revokedAt !== undefined) {
+      return {
+        ok: false,
+        code: 'machine-revoked',
+        message: `This machine ("${record.name}") was removed from ${this.hubName}. Join again: ${JOIN_AGAIN_HINT}.`,
+      };
+    }
+    return { ok: true, principal: { kind: 'machine', id: record.id, name: record.name } };
+  }
+
+  /** The machine an authenticated runtime asks from (R17.3): never anything the runtime sent. */
+  refFor(principal: Principal): MachineRef {
+    if (principal.kind !== 'machine') return this.hub;
+    return {
+      id: principal.id,
+      name: this.options.registry.projection.machines.get(principal.id)?.name ?? principal.name,
+    };
+  }
+
+  /** The hub, then every joined machine not revoked, oldest first, with its agents connected now. */
+  list(): MachineInfo[] {
+    const lastSeen = this.options.credentials.lastSeen('machine');
+    return [this.hubInfo(), ...this.activeRecords().map((record) => this.info(record, lastSeen))];
+  }
+
+  get(machineId: string): MachineInfo | undefined {
+    const record = this.activeRecord(machineId);
+    return record && this.info(record, this.options.credentials.lastSeen('machine'));
+  }
+
+  /** Joined machines not revoked. */
+  count(): number {
+    return this.activeRecords().length;
+  }
+
+  /**
+   * Revokes at once (R17.2): the event refuses the credential from now on, the machine's pending
+   * interactions are withdrawn (no answer could reach it), then listeners drop its connections.
+   */
+  revoke(machineId: string, byDeviceId?: string): MachineRevokeOutcome {
+    const machine = this.get(machineId);
+    if (!machine) return { ok: false, reason: 'unknown-machine' };
+    this.options.registry.recordMachineEvents([
+      {
+        type: 'machine.revoked',
+        at: this.now().toISOString(),
+        machineId,
+        ...(byDeviceId !== undefined ? { byDeviceId } : {}),
+      },
+    ]);
+    this.options.registry.withdrawMachine(machineId, `${machine.name} was removed from ${this.hubName}`);
+    for (const listener of this.revokedListeners) listener(machineId);
+    this.changed();
+    return { ok: true, machine };
+  }
+
+  onRevoked(listener: (machineId: string) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  /** A machine joined or was revoked, or its agents came or went: the list changed (R17.5). */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** A runtime connection of this machine opened. */
+  connected(machineId: string): void {
+    this.connections.set(machineId, (this.connections.get(machineId) ?? 0) + 1);
+    this.seen(machineId);
+  }
+
+  disconnected(machineId: string): void {
+    const left = (this.connections.get(machineId) ?? 1) - 1;
+    if (left > 0) this.connections.set(machineId, left);
+    else this.connections.delete(machineId);
+    this.seen(machineId);
+  }
+
+  private seen(machineId: string): void {
+    const at = this.now().toISOString();
+    if (machineId === this.hub.id) this.localLastSeen = at;
+    else this.options.credentials.setLastSeen('machine', machineId, at);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
+  private activeRecords(): MachineRecord[] {
+    return [...this.options.registry.projection.machines.values()].filter((record) => record.revokedAt === undefined);
+  }
+
+  private activeRecord(machineId: string): MachineRecord | undefined {
+    const record = this.options.registry.projection.machines.get(machineId);
+    return record?.revokedAt === undefined ? record : undefined;
+  }
+
+  private hubInfo(): MachineInfo {
+    const connectedAgents = this.connections.get(this.hub.id) ?? 0;
+    const seen = connectedAgents > 0 ? this.now().toISOString() : this.localLastSeen;
+    return {
+      id: this.hub.id,
+      name: this.hub.name,
+      kind: 'hub',
+      connectedAgents,
+      ...(seen !== undefined ? { lastSeenAt: seen } : {}),
+    };
+  }
+
+  private info(record: MachineRecord, lastSeen: ReadonlyMap<string, string>): MachineInfo {
+    const connectedAgents = this.connections.get(record.id) ?? 0;
+    const seen = connectedAgents > 0 ? this.now().toISOString() : lastSeen.get(record.id);
+    return {
+      id: record.id,
+      name: record.name,
+      kind: 'joined',
+      joinedAt: record.joinedAt,
+      connectedAgents,
+      ...(seen !== undefined ? { lastSeenAt: seen } : {}),
+    };
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+}
