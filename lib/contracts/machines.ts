@@ -97,3 +97,20 @@ export type JoinCodeResponse = z.infer<typeof JoinCodeResponseSchema>;
 /** `POST /api/admin/machines/<id>/revoke`. */
 export const MachineRevokeResponseSchema = z.strictObject({ machine: MachineInfoSchema });
 export type MachineRevokeResponse = z.infer<typeof MachineRevokeResponseSchema>;
+
+/* ------------------------------------------------- the joined machine's side (R17.1) */
+
+/** Where `askaway join` keeps the hub's address and this machine's credential, in the machine's data dir (0600). */
+export const JOINED_HUB_FILE = 'hub.json';
+
+/** `<dataDir>/hub.json` on a joined machine. */
+export const JoinedHubFileSchema = z.strictObject({
+  /** The hub's address as given to `askaway join`. */
+  url: z.string().check(z.minLength(1), z.maxLength(2_000)),
+  /** `aw_m_<id>_<secret>`. */
+  credential: z.string().check(z.minLength(1), z.maxLength(512)),
+  machine: MachineRefSchema,
+  hubName: z.string().check(z.maxLength(255)),
+  joinedAt: IsoTimeSchema,
+});
+export type JoinedHubFile = z.infer<typeof JoinedHubFileSchema>;

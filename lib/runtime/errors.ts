@@ -1,6 +1,7 @@
 import { ConnectErrorDataSchema, PROTOCOL_VERSION } from '../contracts';
 import { FatalInteractionError } from '../protocol';
 import { START_HINT } from './host-address';
+import { describeConnectionFailure } from './transport-errors';
 
 /** Why talking to the host failed, in terms a CLI can map to exit codes and hints. */
 export type HostConnectionErrorCode =
@@ -20,15 +21,25 @@ export class HostConnectionError extends FatalInteractionError {
   }
 }
 
-export function unreachableError(url: string, detail?: string): HostConnectionError {
+/**
+ * One line naming the host (R17.6). `hubName`: the hub this machine joined, which runs elsewhere,
+ * so the hint is about reaching it rather than starting it.
+ */
+export function unreachableError(url: string, detail?: string, hubName?: string): HostConnectionError {
   const suffix = detail ? ` (${detail})` : '';
+  if (hubName !== undefined) {
+    return new HostConnectionError(
+      'unreachable',
+      `Askaway hub ${hubName} is not reachable at ${url}${suffix}: is it running, and reachable from this machine? \`askaway status\` checks.`,
+    );
+  }
   return new HostConnectionError('unreachable', `Askaway host is not reachable at ${url}${suffix}. ${START_HINT}`);
 }
 
 export function noTokenError(dataDir: string): HostConnectionError {
   return new HostConnectionError(
     'no-token',
-    `No Askaway token found: set ASKAWAY_TOKEN or start the host once so it writes ${dataDir}/token. ${START_HINT}`,
+    `No Askaway token found: set ASKAWAY_TOKEN, start the host once so it writes ${dataDir}/token, or join a hub (\`askaway join <hub URL> <code>\`). ${START_HINT}`,
   );
 }
 
@@ -40,16 +51,25 @@ export const isHostConnectionError = (error: unknown): error is HostConnectionEr
  * error a person can act on; transport trouble (and transient refusals) comes
  * back as text, because socket.io keeps retrying those.
  */
-export function classifyConnectError(url: string, error: Error & { data?: unknown }): HostConnectionError | string {
+export function classifyConnectError(
+  url: string,
+  error: Error & { data?: unknown },
+  hubName?: string,
+): HostConnectionError | string {
   const data = ConnectErrorDataSchema.safeParse(error.data);
-  if (!data.success) return error.message;
+  if (!data.success) return describeConnectionFailure(error);
   const { code, message } = data.data;
   switch (code) {
     case 'unauthorized':
       return new HostConnectionError(
         'unauthorized',
-        `The Askaway host at ${url} refused the token (${message}). Use the token from the host's data dir or set ASKAWAY_TOKEN.`,
+        hubName !== undefined
+          ? `The Askaway hub ${hubName} at ${url} refused this machine (${message})`
+          : `The Askaway host at ${url} refused the token (${message}). Use the token from the host's data dir or set ASKAWAY_TOKEN.`,
       );
+    case 'machine-revoked':
+      // The host's own message names the hub and how to join again.
+      return new HostConnectionError('unauthorized', `The Askaway hub at ${url} refused this machine: ${message}`);
     case 'protocol-mismatch':
       return new HostConnectionError(
         'protocol-mismatch',

@@ -34,6 +34,8 @@ export interface ConnectToHostOptions extends ProtocolErrorOptions {
   label?: string;
   /** Accept a self-signed certificate: only for a host reaching itself over loopback. */
   insecureTls?: boolean;
+  /** The joined hub's name, when the host is one (R17.6): unreachable and refused messages name it. */
+  hubName?: string;
   /** How long re-announces are collected into one `announce:batch`; defaults to DEFAULT_REANNOUNCE_BATCH_MS. */
   reannounceBatchMs?: number;
 }
@@ -83,7 +85,7 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   const waiters = new RequestWaiters((requestId) => announcer.forget(requestId));
   // The link calls back only once its socket connects (or fails to), by when everything below exists.
   const link = new HostLink(
-    { url: options.url, auth, insecureTls: options.insecureTls },
+    { url: options.url, auth, insecureTls: options.insecureTls, hubName: options.hubName },
     {
       connected: () => {
         announcer.reset();

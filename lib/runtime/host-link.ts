@@ -16,6 +16,8 @@ export interface HostLinkOptions {
   auth: RuntimeAuth;
   /** Accept a self-signed certificate: only for a host reaching itself over loopback. */
   insecureTls?: boolean;
+  /** The joined hub's name, for messages that name it (R17.6). */
+  hubName?: string;
 }
 
 /** What the link tells its owner; called in this order for each change. */
@@ -64,7 +66,7 @@ export class HostLink {
       }
     });
     this.socket.on('connect_error', (error: Error & { data?: unknown }) => {
-      const refusal = classifyConnectError(options.url, error);
+      const refusal = classifyConnectError(options.url, error, options.hubName);
       if (refusal instanceof HostConnectionError) {
         this.refusal = refusal;
         this.socket.disconnect();
@@ -107,7 +109,7 @@ export class HostLink {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(unreachableError(this.options.url, this.lastTransportError));
+        reject(unreachableError(this.options.url, this.lastTransportError, this.options.hubName));
       }, timeoutMs);
       this.socket.on('connect', onConnect);
       this.socket.on('connect_error', onError);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { noTokenError } from './errors';
-import { resolveDataDir, resolveHostAddress, resolveToken } from './host-address';
+import { resolveDataDir, resolveHostTarget } from './host-address';
 import { createRuntimeClient, type RuntimeClient } from './runtime-broker';
 
 /** How long a call waits for the host before reporting it unreachable. */
@@ -31,14 +31,17 @@ export function runtimeClientProvider(
       current = undefined;
       void stale?.close();
       const env = target.env ?? process.env;
-      const token = target.token ?? resolveToken(env);
+      // Read on every (re)connect: a machine joined, or a host started, after this process began.
+      const resolved = target.url !== undefined && target.token !== undefined ? undefined : resolveHostTarget(env);
+      const token = target.token ?? resolved?.token ?? null;
       if (token === null) throw noTokenError(resolveDataDir(env));
       current = createRuntimeClient({
-        url: target.url ?? resolveHostAddress(env),
+        url: target.url ?? resolved?.url ?? '',
         token,
         runtimeId,
         label,
         insecureTls: target.insecureTls,
+        ...(target.url === undefined && resolved?.hub ? { hubName: resolved.hub.name } : {}),
       });
       return current;
     },
