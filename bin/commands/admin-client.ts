@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { ADMIN_API_PREFIX, ApiErrorSchema, errorMessage } from '../../lib/contracts';
 import { readHostInfo, resolveDataDir } from '../../lib/runtime/host-address';
+import { requestJson, type JsonReply } from './http-json';
 
 /** A failure of an admin call, with the message to print and the exit code. */
 export class AdminError extends Error {
@@ -55,16 +54,16 @@ export async function adminRequest<Schema extends z.core.$ZodType>(
   schema: Schema,
 ): Promise<z.infer<Schema>> {
   const url = new URL(`${target.url}${ADMIN_API_PREFIX}${route}`);
-  let reply: { status: number; body: string };
+  let reply: JsonReply;
   try {
-    reply = await send(url, method, target.adminToken);
+    // node:http rather than fetch: a host on this machine may serve a self-signed certificate (--tls-cert);
+    // the admin token only ever goes to this machine when verification is skipped.
+    reply = await requestJson(url, { method, token: target.adminToken, insecureLoopback: true });
   } catch (error) {
     throw new AdminError(`The Askaway host at ${target.url} is not reachable (${errorMessage(error)}). Is it running?`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(reply.body);
-  } catch {
+  const json = reply.json;
+  if (json === undefined) {
     throw new AdminError(`The host at ${target.url} answered ${reply.status} with something that is not JSON.`);
   }
   if (reply.status >= 400) {
@@ -76,31 +75,4 @@ export async function adminRequest<Schema extends z.core.$ZodType>(
   const parsed = z.safeParse(schema, json);
   if (!parsed.success) throw new AdminError(`The host at ${target.url} sent an answer this askaway cannot read.`);
   return parsed.data;
-}
-
-/** node:http rather than fetch: a host on this machine may serve a self-signed certificate (--tls-cert). */
-function send(url: URL, method: string, token: string): Promise<{ status: number; body: string }> {
-  const loopback = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname);
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = client.request(
-      url,
-      {
-        method,
-        headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Length': '0' },
-        timeout: 10_000,
-        // The token only ever goes to this machine when verification is skipped.
-        ...(url.protocol === 'https:' && loopback ? { rejectUnauthorized: false } : {}),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
-    req.on('error', reject);
-    req.end();
-  });
 }

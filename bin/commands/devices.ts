@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DeviceListSchema, errorMessage, RevokeResponseSchema, type DeviceInfo } from '../../lib/contracts';
 import { AdminError, adminRequest, findAdminTarget, type AdminTarget } from './admin-client';
+import { formatTable, formatTime, lastSeen } from './list-format';
 import { type CliCommand } from './types';
 
 export const DEVICES_USAGE = `Usage:
@@ -88,38 +89,16 @@ export function findDevice(devices: readonly DeviceInfo[], which: string): Devic
 /** A table a person reads: id, name, platform, paired, last seen. */
 export function formatDevices(devices: readonly DeviceInfo[], now = new Date()): string {
   if (devices.length === 0) return 'No paired devices. `askaway pair` prints a pairing link.\n';
-  const rows = [
+  return formatTable([
     ['ID', 'NAME', 'PLATFORM', 'PAIRED', 'LAST SEEN'],
     ...devices.map((device) => [
       device.id,
       device.name,
       device.platform || '—',
       formatTime(device.pairedAt),
-      device.online ? 'online now' : device.lastSeenAt ? ago(device.lastSeenAt, now) : 'never',
+      device.online ? 'online now' : lastSeen(device.lastSeenAt, now),
     ]),
-  ];
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return `${rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')}\n`;
-}
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return `${date.toISOString().slice(0, 10)} ${date.toTimeString().slice(0, 5)}`;
-}
-
-function ago(iso: string, now: Date): string {
-  const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
-  if (seconds < 60) return 'just now';
-  if (seconds < 3_600) return `${Math.round(seconds / 60)} min ago`;
-  if (seconds < 86_400) return `${Math.round(seconds / 3_600)} h ago`;
-  return formatTime(iso);
+  ]);
 }
 
 function usageError(message: string): number {

@@ -1,8 +1,8 @@
 import QRCode from 'qrcode';
 import { type PairingCodeResponse } from '../../lib/contracts';
 
-/** "works once, until 14:32:05 (10 minutes)": a pairing link's terms, as the terminal shows them (R16.2). */
-export function pairingTerms(pairing: PairingCodeResponse, now = new Date()): string {
+/** "works once, until 14:32:05 (10 minutes)": a pairing link's or join code's terms, as the terminal shows them (R16.2, R17.1). */
+export function pairingTerms(pairing: Pick<PairingCodeResponse, 'expiresAt'>, now = new Date()): string {
   const expires = new Date(pairing.expiresAt);
   const minutes = Math.max(0, Math.round((expires.getTime() - now.getTime()) / 60_000));
   const left = minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : 'under a minute';

@@ -20,4 +20,12 @@ describe('askaway start flags', () => {
     expect(() => parse('--pair-ttl', '500ms')).toThrow(UsageError);
     expect(() => parse('--pair-ttl', '25h')).toThrow(/--pair-ttl must be a duration from 1s to 24h/);
   });
+
+  it('[R17.3] --name (or ASKAWAY_MACHINE_NAME) names the hub own machine; the host name otherwise', () => {
+    expect(parse().hostName.length).toBeGreaterThan(0);
+    expect(parse('--name', ' studio ').hostName).toBe('studio');
+    expect(parseStartOptions([], { ASKAWAY_MACHINE_NAME: 'hub-box' }, '/pkg').hostName).toBe('hub-box');
+    expect(parseStartOptions(['--name', 'flag'], { ASKAWAY_MACHINE_NAME: 'env' }, '/pkg').hostName).toBe('flag');
+    expect(() => parse('--name', 'a\u001b[2Jb')).toThrow(/--name must be 1 to 64 printable characters/);
+  });
 });

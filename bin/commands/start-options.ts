@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { errorMessage } from '../../lib/contracts';
+import { errorMessage, machineNameFrom, MachineNameSchema } from '../../lib/contracts';
 import { DEFAULT_BIND_HOST, DEFAULT_PAIR_TTL_MS, DEFAULT_PORT } from '../../lib/host';
 import { parseDuration } from '../../lib/runtime/duration';
 import { UsageError } from './types';
@@ -22,10 +22,13 @@ Options:
   --allow-origin <o>  Extra browser origin allowed to connect (repeatable; e.g. a dev server)
   --static-dir <dir>  The built web app (default out/ next to the package)
   --stale-after <d>   Withdraw a question no agent has re-announced for this long (default 5m; min 30s)
-  --pair-ttl <d>      How long a pairing link works (default ${DEFAULT_PAIR_TTL_MS / 60_000}m; 1s to 24h)
+  --pair-ttl <d>      How long a pairing link or join code works (default ${DEFAULT_PAIR_TTL_MS / 60_000}m; 1s to 24h)
+  --name <name>       This machine's name on the phone (env ASKAWAY_MACHINE_NAME, default its host name)
   -h, --help          Show this help
 
 Environment: ASKAWAY_TOKEN overrides the stored agent token.
+
+Other machines join this host with \`askaway invite\` (here) and \`askaway join\` (there).
 `;
 
 export interface StartOptions {
@@ -40,6 +43,8 @@ export interface StartOptions {
   staleAfterMs?: number;
   pairTtlMs: number;
   token?: string;
+  /** This machine's name: the hub's own machine and "removed from <host>" (R17.3). */
+  hostName: string;
   help: boolean;
 }
 
@@ -65,6 +70,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         'static-dir': { type: 'string' },
         'stale-after': { type: 'string' },
         'pair-ttl': { type: 'string' },
+        name: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -96,6 +102,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     staleAfterMs: parseStaleAfter(values['stale-after']),
     pairTtlMs: parsePairTtl(values['pair-ttl']),
     token: env.ASKAWAY_TOKEN?.trim() || undefined,
+    hostName: parseName(values.name ?? env.ASKAWAY_MACHINE_NAME),
     help: values.help === true,
   };
 }
@@ -116,6 +123,13 @@ function parsePairTtl(value: string | undefined): number {
   if (ms === null || ms < 1_000 || ms > 24 * 3_600_000)
     throw new UsageError(`--pair-ttl must be a duration from 1s to 24h (e.g. 10m), got "${value}"`);
   return ms;
+}
+
+function parseName(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return machineNameFrom(hostname());
+  const parsed = MachineNameSchema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--name must be 1 to 64 printable characters, got "${value}"`);
+  return parsed.data;
 }
 
 function parsePort(value: string | undefined): number {

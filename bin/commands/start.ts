@@ -45,6 +45,7 @@ async function runStart(argv: string[]): Promise<number> {
       allowedOrigins: options.allowedOrigins,
       staleAfterMs: options.staleAfterMs,
       pairTtlMs: options.pairTtlMs,
+      hostName: options.hostName,
       // A phone on the LAN cannot open a loopback link: point pairing links where it can reach.
       pairingBaseUrl: (port) =>
         options.publicUrl === undefined && isWildcard(options.host) ? lanUrls(options, port)[0] : undefined,
