@@ -122,9 +122,9 @@ function because(target: HostTarget, dataDir: string): string {
     case 'env':
       return 'ASKAWAY_URL is set';
     case 'joined':
-      return `this machine joined it (${path.join(dataDir, 'hub.json')})`;
+      return `joined with askaway join: ${path.join(dataDir, 'hub.json')}`;
     case 'local':
-      return `the host running on this machine (${path.join(dataDir, 'host.json')})`;
+      return `the host running on this machine: ${path.join(dataDir, 'host.json')}`;
     case 'default':
       return 'the default address: no host runs here and this machine joined no hub';
   }

@@ -45,6 +45,7 @@ export interface SpawnedCli {
   child: ChildProcess & { stdin: Writable };
   exited: Promise<number | string>;
   stdout: () => string;
+  stderr: () => string;
 }
 
 /** Starts `askaway <args>` in ONE process (no wrapper), so signals sent to `child` reach the CLI itself. */
@@ -56,9 +57,11 @@ export function spawnCli(args: readonly string[], env: Record<string, string>): 
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
+  let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
-  return { child, exited, stdout: () => stdout };
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
