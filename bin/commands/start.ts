@@ -114,6 +114,7 @@ async function printBanner(host: Host, options: StartOptions): Promise<void> {
     `  Pair:     ${pairing.link}`,
     `            ${pairingTerms(pairing)}; \`askaway pair\` prints a new one`,
     `  Data dir: ${host.dataDir}`,
+    `  Machines: ${host.machines.hub.name} (this one)${joinedMachines(host)}; \`askaway invite\` joins another`,
   ];
   if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
     lines.push(
@@ -130,6 +131,11 @@ async function printBanner(host: Host, options: StartOptions): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\nScan to pair your phone:\n${qr}\n`);
+}
+
+function joinedMachines(host: Host): string {
+  const count = host.machines.count();
+  return count === 0 ? '' : ` and ${count} joined`;
 }
 
 function isWildcard(bindHost: string): boolean {

@@ -1,10 +1,13 @@
-import { type InteractionView } from '../contracts';
+import { LOCAL_MACHINE_ID, type InteractionView } from '../contracts';
 import { type LifecycleEvent } from './registry-types';
 
 /** One concise terminal line per lifecycle change, or null for changes not worth a line. */
 export function formatLifecycle(event: LifecycleEvent): string | null {
   const { view } = event;
-  const who = view.origin && view.origin.depth > 0 ? ` (${view.origin.label})` : '';
+  const subagent = view.origin && view.origin.depth > 0 ? view.origin.label : undefined;
+  // A joined machine's questions say which machine asked (R17.3); the hub's own go without.
+  const machine = view.machine.id === LOCAL_MACHINE_ID ? undefined : `on ${view.machine.name}`;
+  const who = subagent || machine ? ` (${[subagent, machine].filter(Boolean).join(', ')})` : '';
   switch (event.type) {
     case 'requested':
       return `? ${describe(view)}${who}`;

@@ -71,6 +71,21 @@ describe('notification content', () => {
     expect(interactionPayload(view)).toMatchObject({ title: 'Topic · shop', body: 'A?\n+2 more questions' });
   });
 
+  it('[R17.3] a joined machine question says which machine asked; the hub own do not', () => {
+    const view: InteractionView = {
+      ...base,
+      requestId: '0123456789abcdef:r1',
+      machine: { id: '0123456789abcdef', name: 'laptop' },
+      kind: 'permission',
+      toolName: 'Bash',
+      input: { command: 'npm test' },
+    };
+    expect(interactionPayload(view).body).toBe('npm test\nOn laptop');
+    expect(interactionPayload(view).tag).toBe('0123456789abcdef:r1');
+    const subagent = { ...view, origin: { kind: 'subagent' as const, label: 'db', path: ['db'], depth: 1 } };
+    expect(interactionPayload(subagent).body).toBe('npm test\nAsked by subagent db on laptop');
+  });
+
   it('[R14.2] long text is clipped to what a push may carry, never inside a surrogate pair', () => {
     const long = `${'x'.repeat(PUSH_BODY_MAX - 2)}😀😀😀`;
     const clipped = clip(long, PUSH_BODY_MAX);

@@ -1,5 +1,6 @@
 import {
   INBOX_PATH,
+  LOCAL_MACHINE_ID,
   PUSH_BODY_MAX,
   PUSH_SUMMARY_TAG,
   PUSH_TEST_TAG,
@@ -70,7 +71,7 @@ export function ntfyText(payload: PushShowPayload): { title: string; body: strin
 
 function describe(view: InteractionView): { title: string; lines: string[] } {
   const project = view.context?.projectName ? ` · ${view.context.projectName}` : '';
-  const asked = originLine(view.origin);
+  const asked = [originLine(view.origin), machineLine(view)].filter(Boolean).join(' ');
   switch (view.kind) {
     case 'question': {
       const [first, ...rest] = view.input.questions;
@@ -93,6 +94,12 @@ function originLine(origin: InteractionOrigin | undefined): string {
   if (!origin || origin.kind !== 'subagent') return '';
   const chain = origin.path.length > 1 ? ` (${origin.path.join(' › ')})` : '';
   return `Asked by subagent ${origin.label}${chain}`;
+}
+
+/** Which machine asked, for a joined machine's question (R17.3); the hub's own go without. */
+function machineLine(view: InteractionView): string {
+  if (view.machine.id === LOCAL_MACHINE_ID) return '';
+  return view.origin?.kind === 'subagent' ? `on ${view.machine.name}` : `On ${view.machine.name}`;
 }
 
 function permissionSummary(input: Record<string, unknown>): string {
