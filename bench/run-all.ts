@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { errorMessage } from '../lib/contracts';
 import { runDurableLog } from './durable-log';
 import { runDrills } from './drills/run-drills';
+import { runMachines } from './machines';
 import { runPhoneStart } from './phone-start';
 import { runPwaWeight } from './pwa-weight';
 import { runReannounceLoad } from './reannounce-load';
@@ -19,6 +20,7 @@ const BENCHMARKS: { name: string; run: () => Promise<{ figures: Figure[] }> }[] 
   { name: 'pwa-weight', run: runPwaWeight },
   { name: 'restore', run: runRestore },
   { name: 'phone-start', run: runPhoneStart },
+  { name: 'machines', run: runMachines },
 ];
 
 function buildPwa(): void {
