@@ -15,10 +15,8 @@ export function MachineChip({ machine }: { machine: MachineRef }) {
   return (
     <span className="chip chip--machine" data-testid="machine-chip" data-machine-id={machine.id} title={label}>
       <Icon size={14} />
-      <span className="sr-only">{label}</span>
-      <span className="chip__text" aria-hidden="true">
-        {machine.name}
-      </span>
+      <span className="sr-only">{t('machine.prefix')} </span>
+      <span className="chip__text">{machine.name}</span>
     </span>
   );
 }

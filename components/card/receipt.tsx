@@ -85,10 +85,10 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
             {machine}
           </p>
         ) : waiting ? (
-          <p className="state state--queued receipt__to" data-testid="card.receipt-waiting">
+          // The line names the machine already; a chip beside it would wrap under the icon on a phone.
+          <p className="state state--queued" data-testid="card.receipt-waiting">
             <IconPause size={18} />
             {t('machine.deliveryWaits', { name: view.machine.name })}
-            {machine}
           </p>
         ) : null}
         <ResponseBody view={view} response={resolution.response} />

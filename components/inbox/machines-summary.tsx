@@ -26,7 +26,12 @@ export function MachinesSummary({
       </h3>
       <ul className="machines-summary__list">
         {machines.map((machine) => (
-          <li key={machine.id} className="machines-summary__item" data-machine-id={machine.id}>
+          <li
+            key={machine.id}
+            className="machines-summary__item"
+            data-testid="inbox.machines-row"
+            data-machine-id={machine.id}
+          >
             <MachineChip machine={machine} />
             <MachineState info={machine} live={live} clockOffsetMs={clockOffsetMs} />
           </li>

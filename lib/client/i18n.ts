@@ -246,6 +246,7 @@ const en = {
 
   // Machines (R17): one hub, the phone, and every computer whose agents ask through it.
   'machine.label': 'Machine: {name}',
+  'machine.prefix': 'Machine:',
   'machine.hub': 'hub',
   'machine.connectedOne': '1 agent connected',
   'machine.connected': '{n} agents connected',
@@ -507,6 +508,7 @@ const zh: Record<MessageKey, string> = {
   'common.skipToContent': '跳到内容',
 
   'machine.label': '机器：{name}',
+  'machine.prefix': '机器：',
   'machine.hub': '主机',
   'machine.connectedOne': '1 个代理已连接',
   'machine.connected': '{n} 个代理已连接',
