@@ -44,7 +44,15 @@ export class ScriptedRuntime {
     { request: Record<string, unknown>; timer: ReturnType<typeof setInterval> }
   >();
 
-  constructor(url: string, token: string) {
+  /**
+   * `token`: the agent token, or a joined machine's credential (R17.2). `onResolved` hears each
+   * resolution as it is recorded (a runtime in its own process prints them).
+   */
+  constructor(
+    url: string,
+    token: string,
+    private readonly onResolved: (notice: ResolvedNotice) => void = () => undefined,
+  ) {
     this.socket = io(`${url}${RUNTIME_NAMESPACE}`, {
       auth: { token, protocolVersion: PROTOCOL_VERSION, runtimeId: nextId('runtime'), label: 'e2e scripted runtime' },
       transports: ['websocket'],
@@ -53,9 +61,15 @@ export class ScriptedRuntime {
     });
     this.socket.on('resolved', (notice) => {
       this.resolutions.push(notice);
+      this.onResolved(notice);
       this.stop(notice.requestId);
       this.socket.emit('resolution:ack', { requestId: notice.requestId }, () => undefined);
     });
+  }
+
+  /** Whether the host still holds this runtime's connection (a revoked machine's is dropped). */
+  isConnected(): boolean {
+    return this.socket.connected;
   }
 
   connected(): Promise<void> {
@@ -112,11 +126,13 @@ export class ScriptedRuntime {
         if (parsed.data.ok && parsed.data.status === 'resolved') {
           const requestId = String(request.requestId);
           if (this.resolutionsFor(requestId).length === 0) {
-            this.resolutions.push({
+            const notice = {
               requestId,
               protocolRequestId: String(request.protocolRequestId),
               resolution: parsed.data.resolution,
-            });
+            };
+            this.resolutions.push(notice);
+            this.onResolved(notice);
             this.socket.emit('resolution:ack', { requestId }, () => undefined);
           }
           this.stop(requestId);
