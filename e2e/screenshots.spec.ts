@@ -1,6 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
+import { type Page, type TestInfo } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { joinMachine, type JoinedMachine } from './support/machines';
+import { previewQuestion, singleQuestion, threeQuestions } from './support/payloads';
 import { populate } from './support/scenario';
 
 // Not a test of behaviour: renders every screen for review and for the README.
@@ -13,24 +16,26 @@ const README = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 const VIEWPORT = /^(\d+)x(\d+)$/.exec(process.env.SCREENSHOTS_VIEWPORT ?? '');
 if (VIEWPORT) test.use({ viewport: { width: Number(VIEWPORT[1]), height: Number(VIEWPORT[2]) } });
 
+const README_SHOTS = ['inbox', 'card-preview', 'history', 'settings', 'machines-inbox', 'machines-settings'];
+
+/** Saves a screenshot for review, and the README's own images (phone, light). */
+function shooter(page: Page, testInfo: TestInfo, theme: 'light' | 'dark') {
+  return async (name: string, fullPage = false) => {
+    await page.evaluate(() => document.fonts.ready);
+    await page.screenshot({ path: path.join(OUT, `${testInfo.project.name}-${theme}-${name}.png`), fullPage });
+    if (!VIEWPORT && theme === 'light' && testInfo.project.name === 'mobile' && README_SHOTS.includes(name)) {
+      await page.screenshot({ path: path.join(README, `${name}.png`) });
+    }
+  };
+}
+
 for (const theme of ['light', 'dark'] as const) {
   test(`screens (${theme})`, async ({ app, host, runtime }, testInfo) => {
     test.setTimeout(90_000);
     const ids = await populate(host, runtime);
     const { page } = app;
     await app.setTheme(theme);
-    const shot = async (name: string, fullPage = false) => {
-      await page.evaluate(() => document.fonts.ready);
-      await page.screenshot({ path: path.join(OUT, `${testInfo.project.name}-${theme}-${name}.png`), fullPage });
-      if (
-        !VIEWPORT &&
-        theme === 'light' &&
-        testInfo.project.name === 'mobile' &&
-        ['inbox', 'card-preview', 'history', 'settings'].includes(name)
-      ) {
-        await page.screenshot({ path: path.join(README, `${name}.png`) });
-      }
-    };
+    const shot = shooter(page, testInfo, theme);
     await app.waitForInteraction(ids.previewId);
     await app.goto('/');
     await expect(app.inbox.items).toHaveCount(4);
@@ -101,3 +106,73 @@ for (const theme of ['light', 'dark'] as const) {
     }
   });
 }
+
+// One hub ("studio"), three joined machines, one of them gone with a question still waiting (R17).
+test.describe('machines', () => {
+  test.use({ hostArgs: ['--name', 'studio'] });
+  for (const theme of ['light', 'dark'] as const) {
+    test(`machine screens (${theme})`, async ({ app, host, runtime }, testInfo) => {
+      test.setTimeout(90_000);
+      const { page } = app;
+      await app.setTheme(theme);
+      const shot = shooter(page, testInfo, theme);
+      const machines: JoinedMachine[] = [];
+      try {
+        for (const name of ['laptop', 'desktop', 'ci-runner']) machines.push(await joinMachine(host, name));
+        const [laptop, desktop, ci] = machines;
+        if (!laptop || !desktop || !ci) throw new Error('three machines joined');
+        await runtime.ask(singleQuestion, { sessionId: 'sess-5d20aa', context: { cwd: '/home/ada/src/notes' } });
+        const shop = { cwd: '/home/ada/src/shop', projectName: 'shop' };
+        const answered = await laptop.runtime.ask(singleQuestion, { sessionId: 'sess-1', context: shop });
+        await laptop.runtime.ask(threeQuestions, { sessionId: 'sess-1', context: shop });
+        await desktop.runtime.ask(previewQuestion, { sessionId: 'sess-1', context: { cwd: '/srv/api' } });
+        const waiting = await ci.runtime.ask(singleQuestion, { sessionId: 'build-812', context: { cwd: '/ci/shop' } });
+        await app.waitForInteraction(`${ci.id}:${waiting}`);
+        // The CI runner's agent goes away; its question stays, waiting for it.
+        ci.runtime.close();
+        await app.goto('/');
+        await expect(app.inbox.item(`${ci.id}:${waiting}`).getByTestId('inbox.waiting-for-machine')).toBeVisible();
+        await expect(app.inbox.items).toHaveCount(5);
+        await shot('machines-inbox');
+        await shot('machines-inbox-full', true);
+
+        const card = await app.openCard(`${ci.id}:${waiting}`);
+        await expect(page.getByTestId('card.waiting-for-machine')).toBeVisible();
+        await shot('machines-card-waiting');
+        await card.choose(0, 'SQLite');
+        await card.submit();
+        await expect(card.receipt).toHaveAttribute('data-state', 'waiting-for-machine');
+        await shot('machines-receipt-waiting');
+
+        const other = await app.openCard(`${laptop.id}:${answered}`);
+        await other.choose(0, 'Redis (Recommended)');
+        await other.submit();
+        await expect(page.getByTestId('card.receipt-applied')).toBeVisible();
+        await shot('machines-receipt');
+
+        await app.goto('/sessions');
+        await expect(page.getByTestId('sessions.session')).toHaveCount(4);
+        await shot('machines-sessions');
+        await app.goto('/history');
+        await expect(page.getByTestId('history.item')).toHaveCount(2);
+        await shot('machines-history');
+        await page.getByTestId('machine-filter').getByRole('radio', { name: 'laptop' }).check();
+        await expect(page.getByTestId('history.item')).toHaveCount(1);
+        await shot('machines-history-filtered');
+        await page.getByTestId('machine-filter').getByRole('radio', { name: 'All machines' }).check();
+
+        await app.goto('/settings');
+        const list = page.getByTestId('settings.machines');
+        await expect(list.getByTestId('settings.machine-row')).toHaveCount(4);
+        await list.scrollIntoViewIfNeeded();
+        await shot('machines-settings');
+        await list.getByRole('button', { name: 'Revoke desktop' }).click();
+        await expect(page.getByTestId('settings.machine-revoke-dialog')).toBeVisible();
+        await shot('machines-revoke');
+        await page.keyboard.press('Escape');
+      } finally {
+        for (const machine of machines) await machine.remove();
+      }
+    });
+  }
+});
