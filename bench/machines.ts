@@ -107,8 +107,9 @@ async function fullInbox(page: Page): Promise<{ connectToRendered: number; items
   }));
 }
 
-async function pendingCount(host: HostProcess): Promise<number> {
-  const probe = await connectRemote(host.url, (await pairBenchDevice(host, 'bench-probe')).credential);
+/** How many interactions the hub holds pending, from a fresh snapshot (`credential`: a paired device's). */
+async function pendingCount(host: HostProcess, credential: string): Promise<number> {
+  const probe = await connectRemote(host.url, credential);
   probe.socket.disconnect();
   return 'pending' in probe.first ? probe.first.pending.length : -1;
 }
@@ -127,15 +128,18 @@ async function measure(scenario: Scenario, browser: Awaited<ReturnType<typeof la
       machines.push({ credential, agents });
     }
     await Promise.all(machines.flatMap((entry) => entry.agents).map((agent) => agent.connection.ready(60_000)));
+    // One paired phone: the probe, the Node remote and the page below all use its credential.
+    const device = await pairBenchDevice(host, 'bench-phone');
+    const probe = device.credential;
     const deadline = performance.now() + 120_000;
     for (;;) {
-      const pending = await pendingCount(host);
+      const pending = await pendingCount(host, probe);
       if (pending === TOTAL) break;
       if (performance.now() > deadline) throw new Error(`the hub holds ${pending} pending after 120 s, not ${TOTAL}`);
       await sleep(500);
     }
 
-    const phone = await connectRemote(host.url, (await pairBenchDevice(host, 'bench-phone')).credential);
+    const phone = await connectRemote(host.url, device.credential);
     const lists: MachineInfo[][] = [];
     phone.socket.on('machines', (list) => lists.push(list.machines));
 
@@ -160,6 +164,7 @@ async function measure(scenario: Scenario, browser: Awaited<ReturnType<typeof la
     // CPU and RSS from /proc: an overloaded host answers IPC late, /proc never does.
     const before = procUsage(host.pid);
     const listsBefore = lists.length;
+    const flapsBefore = flaps;
     let peakRss = before.rssBytes;
     const samples = Math.max(1, Math.round(WINDOW_MS / 1_000));
     for (let second = 0; second < samples; second += 1) {
@@ -167,11 +172,12 @@ async function measure(scenario: Scenario, browser: Awaited<ReturnType<typeof la
       peakRss = Math.max(peakRss, procUsage(host.pid).rssBytes);
     }
     const after = procUsage(host.pid);
+    const flapsInWindow = flaps - flapsBefore;
     const wallMs = after.at - before.at;
 
     // The phone opens the app while the load (and the flapping) goes on: the whole inbox, every machine.
     const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
-    await context.addInitScript(pairingInitScript(await pairBenchDevice(host, 'bench-browser')));
+    await context.addInitScript(pairingInitScript(device));
     const page = await context.newPage();
     await page.goto(`${host.url}/`);
     await fullInbox(page);
@@ -185,14 +191,14 @@ async function measure(scenario: Scenario, browser: Awaited<ReturnType<typeof la
     await context.close();
     phone.socket.disconnect();
     // A dropped machine's questions stay pending (R17.6): nothing was lost to the flapping.
-    const pendingAtEnd = await pendingCount(host);
+    const pendingAtEnd = await pendingCount(host, probe);
     if (pendingAtEnd !== TOTAL) throw new Error(`${pendingAtEnd} pending at the end, expected ${TOTAL}`);
     return {
       cpuShare: ((after.cpuMicros - before.cpuMicros) / 1000 / wallMs) * 100,
       peakRssBytes: peakRss,
       listsPerSecond: ((lists.length - listsBefore) / wallMs) * 1000,
       restoreMs: median(restores),
-      flaps,
+      flaps: flapsInWindow,
       wallMs,
     };
   } finally {
@@ -210,7 +216,7 @@ export async function runMachines(): Promise<{ figures: Figure[] }> {
     const total = TOTAL.toLocaleString('en-US');
     const note =
       `${MACHINES} machines × ${AGENTS} agents × ${PENDING} pending (${total}), re-announced every 1 s, ` +
-      `one machine's ${AGENTS} agents dropping and reconnecting every ${FLAP_MS / 1000} s (${spread.flaps} flaps), ` +
+      `one machine's ${AGENTS} agents dropping and reconnecting every ${FLAP_MS / 1000} s (${spread.flaps} flaps in the window), ` +
       `${Math.round(spread.wallMs / 1000)} s window; baseline: the same ${MACHINES * AGENTS} agents and ${total} pending ` +
       `from one machine, nothing flapping, same run`;
     return {
