@@ -44,9 +44,17 @@ export function formatDuration(ms: number, t: Translate): string {
   return t('time.seconds', { n: Math.round(ms / 1000) });
 }
 
+const RANDOM_ID = /^[0-9a-f]{8}(?:-[0-9a-f]{4,12})*$|^[0-9a-f]{12,}$/i;
+
+/**
+ * A session id short enough for a row header: a random id (Claude Code's UUIDs, hex) by its first
+ * eight characters, as people know commits; a name someone chose (`build-812`) whole, or cut with an
+ * ellipsis when long, never in the middle of what makes it readable.
+ */
 export function shortSessionId(sessionId: string): string {
-  const compact = sessionId.replace(/^(?:session|sess)[-_:]?/i, '');
-  return compact.length <= 8 ? compact : compact.slice(0, 6);
+  const compact = sessionId.replace(/^(?:session|sess)[-_:]?/i, '') || sessionId;
+  if (RANDOM_ID.test(compact)) return compact.slice(0, 8);
+  return compact.length <= 16 ? compact : `${compact.slice(0, 15)}…`;
 }
 
 export function projectLabel(context: { projectName?: string; cwd?: string } | undefined): string {
