@@ -8,6 +8,7 @@ import { SqliteEventStore } from './store/sqlite-event-store';
 import { closeAllClients, connectRemote, connectRuntime, type RuntimeClient } from './test-support/clients';
 import { pairDevice } from './test-support/devices';
 import { questionRequest } from './test-support/fixtures';
+import { joinMachine } from './test-support/machines';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
 import { waitForIo } from './test-support/wait-for-io';
 
@@ -112,6 +113,33 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     // Once it stops announcing for good, it goes too.
     await elapse(STALE_AFTER_MS);
     await waitForIo(() => expect(withdrawnEvent(remote.events, alive.requestId)).toBeDefined());
+  });
+
+  it('[R8.1][R17.6] a joined machine that never comes back has its questions withdrawn after the window; one that returns keeps the same request id', async () => {
+    fakeHostClock();
+    const host = await startTestHost(FAST);
+    const laptop = joinMachine(host, 'laptop');
+    const desktop = joinMachine(host, 'desktop');
+    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    // The same request id on both machines: the sweep must tell them apart.
+    const request = questionRequest({ requestId: 'toolu_same' });
+    const gone = await connectRuntime(host.url, laptop.credential, 'laptop');
+    const staying = await connectRuntime(host.url, desktop.credential, 'desktop');
+    await gone.socket.emitWithAck('announce', request);
+    await staying.socket.emitWithAck('announce', request);
+    gone.socket.disconnect();
+    const goneKey = `${laptop.machine.id}:toolu_same`;
+    const stayingKey = `${desktop.machine.id}:toolu_same`;
+
+    // Dropped, the laptop's question waits for it the whole window…
+    await elapse(STALE_AFTER_MS - SWEEP_MS, [staying.socket, request]);
+    expect(host.registry.projection.get(goneKey)?.status).toBe('pending');
+    // …and goes once the window has passed without it; the desktop's, announced all along, stays.
+    await elapse(SWEEP_MS, [staying.socket, request]);
+    await waitForIo(() => expect(withdrawnEvent(remote.events, goneKey)).toBeDefined());
+    expect(withdrawnEvent(remote.events, goneKey)).toMatchObject({ reason: staleReason(STALE_AFTER_MS) });
+    expect(host.registry.projection.get(stayingKey)?.status).toBe('pending');
+    expect(host.registry.snapshot().pending.map((view) => view.requestId)).toEqual([stayingKey]);
   });
 
   it('[R8.1][R10.2] after a restart, restored questions get the full window to be re-announced', async () => {
