@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { joinMachine } from './support/machines';
+import { singleQuestion } from './support/payloads';
 import { populate } from './support/scenario';
 
 async function expectNoViolations(page: Page, screen: string): Promise<void> {
@@ -57,6 +59,39 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByTestId('connection.status')).toHaveAttribute('data-status', 'connected');
       if (route === '/sessions') await page.getByTestId('sessions.node-toggle').first().click();
       await expectNoViolations(page, route);
+    }
+  });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`[R9.1][R17.3] axe finds no violations on the machine screens (${theme})`, async ({ app, host, runtime }) => {
+    test.setTimeout(60_000);
+    const { page } = app;
+    await app.setTheme(theme);
+    const laptop = await joinMachine(host, 'laptop');
+    try {
+      await runtime.ask(singleQuestion, { requestId: 'req-hub', sessionId: 'session-hub' });
+      await laptop.runtime.ask(singleQuestion, { requestId: 'req-1', sessionId: 'build-812' });
+      await app.goto('/');
+      await expect(page.getByTestId('inbox.machine')).toHaveCount(2);
+      await expectNoViolations(page, 'inbox by machine');
+
+      // The laptop drops: its question waits for it, on the inbox and on its card.
+      laptop.runtime.close();
+      const waiting = page.locator(`[data-testid="inbox.machine"][data-machine-id="${laptop.id}"]`);
+      await expect(waiting.getByTestId('machine-state')).toHaveAttribute('data-presence', 'away');
+      await expectNoViolations(page, 'inbox, machine gone');
+      await app.openCard(`${laptop.id}:req-1`);
+      await expectNoViolations(page, 'card waiting for its machine');
+
+      await app.goto('/settings');
+      await expect(page.getByTestId('settings.machine-row')).toHaveCount(2);
+      await expectNoViolations(page, 'settings machines');
+      await app.goto('/sessions');
+      await expect(page.getByTestId('machine-filter')).toBeVisible();
+      await expectNoViolations(page, 'sessions by machine');
+    } finally {
+      await laptop.remove();
     }
   });
 }
