@@ -1,16 +1,24 @@
 // R13.1: runtime announces → remote receives → remote responds → runtime has its
 // modify result, through the real broker and host connection, against a bare
 // socket.io relay of the same hops. Both servers run in child processes.
+// Diagnostics: BENCH_SEGMENTS=1 prints the median of each stretch of the trip;
+// BENCH_CPU_PROF=<dir> writes CPU profiles of the host, the relay and this process
+// (runtime and remote) over the measured questions; with BENCH_HOST=source the
+// host's frames name their source files. Read them with
+// `node --import tsx bench/support/cpu-profile-summary.ts --per <questions> <dir>/host.cpuprofile`.
+import path from 'node:path';
 import { io } from 'socket.io-client';
 import { PROTOCOL_VERSION, RUNTIME_NAMESPACE, type ResolvedNotice } from '../lib/contracts';
 import { connectToHost } from '../lib/runtime/host-connection';
 import { createRuntimeBroker } from '../lib/runtime/runtime-broker';
+import { profileDir, startCpuProfile } from './support/cpu-profiler';
 import { figure, round, type Figure } from './support/figures';
 import { startHost, type ServerProcess } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
 import { ANSWER, interactionRequest, permissionRequest } from './support/payloads';
 import { startRelay } from './support/relay-process';
 import { answerEverything, connectRemote, pairBenchDevice } from './support/remote-client';
+import { segmentRecorder, type SegmentRecorder } from './support/round-trip-segments';
 import { percentile } from './support/stats';
 
 const QUESTIONS = Number(process.env.BENCH_ROUND_TRIPS ?? 500);
@@ -89,12 +97,34 @@ async function relayPath(): Promise<Path> {
   };
 }
 
-async function timed(once: RoundTrip, from: number, count: number, samples: number[]): Promise<void> {
+async function timed(
+  once: RoundTrip,
+  from: number,
+  count: number,
+  samples: number[],
+  segments?: SegmentRecorder,
+): Promise<void> {
   for (let index = from; index < from + count; index += 1) {
     await new Promise((resolve) => setTimeout(resolve, GAP_MS));
+    segments?.begin();
     const started = performance.now();
     await withTimeout(once(index), ROUND_TRIP_TIMEOUT_MS, `round trip ${index}`);
     samples.push(performance.now() - started);
+    segments?.end();
+  }
+}
+
+/**
+ * With BENCH_CPU_PROF=<dir>, profiles this process (the runtime and remote of one
+ * path) over `run`; the servers' profiles cover every block.
+ */
+async function profiled(file: string | undefined, run: () => Promise<void>): Promise<void> {
+  if (!file) return run();
+  const profile = await startCpuProfile();
+  try {
+    await run();
+  } finally {
+    await profile.stop(file);
   }
 }
 
@@ -115,14 +145,37 @@ export async function runRoundTrip(): Promise<{ figures: Figure[] }> {
     const askawaySamples: number[] = [];
     const relaySamples: number[] = [];
     const cpuBefore = await Promise.all([askaway.server.usage(), relay.server.usage()]);
+    const profiles = profileDir();
+    const segments = process.env.BENCH_SEGMENTS ? { relay: segmentRecorder(), askaway: segmentRecorder() } : undefined;
+    if (profiles) await Promise.all([askaway.server.startProfile(), relay.server.startProfile()]);
     // Interleaved blocks, so drift on a shared machine hits both sides alike.
     const block = Math.ceil(QUESTIONS / BLOCKS);
-    for (let done = 0; done < QUESTIONS; done += block) {
+    for (let done = 0, index = 0; done < QUESTIONS; done += block, index += 1) {
       const count = Math.min(block, QUESTIONS - done);
-      await timed(relay.once, WARMUP + done, count, relaySamples);
-      await timed(askaway.once, WARMUP + done, count, askawaySamples);
+      await profiled(profiles && path.join(profiles, `bench-relay-${index}.cpuprofile`), () =>
+        timed(relay.once, WARMUP + done, count, relaySamples, segments?.relay),
+      );
+      await profiled(profiles && path.join(profiles, `bench-askaway-${index}.cpuprofile`), () =>
+        timed(askaway.once, WARMUP + done, count, askawaySamples, segments?.askaway),
+      );
     }
     const cpuAfter = await Promise.all([askaway.server.usage(), relay.server.usage()]);
+    if (profiles) {
+      await askaway.server.stopProfile(path.join(profiles, 'host.cpuprofile'));
+      await relay.server.stopProfile(path.join(profiles, 'relay.cpuprofile'));
+      console.log(`CPU profiles of ${QUESTIONS} questions each: ${profiles}`);
+    }
+    if (segments) {
+      const relayMedians = segments.relay.medians();
+      console.log('\nmedian of each stretch (ms)   askaway   relay');
+      segments.askaway
+        .medians()
+        .forEach(({ stretch, ms }, index) =>
+          console.log(
+            `${stretch.padEnd(38)} ${ms.toFixed(3).padStart(7)} ${(relayMedians[index]?.ms ?? 0).toFixed(3).padStart(7)}`,
+          ),
+        );
+    }
     const cpuPerQuestion = (side: 0 | 1) =>
       ((cpuAfter[side]?.cpuMicros ?? 0) - (cpuBefore[side]?.cpuMicros ?? 0)) / 1000 / QUESTIONS;
     const figures: Figure[] = [];

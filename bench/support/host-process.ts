@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './figures';
-import { type UsageReport } from './usage-reporter';
+import { type ProfileReply, type UsageReport } from './usage-reporter';
 
 const REPORTER = path.join(import.meta.dirname, 'usage-reporter.ts');
 /** Preloads tsx (for the reporter and source runs) and the usage reporter into a child. */
@@ -23,6 +23,10 @@ export interface HostProcess {
   output(): string;
   /** The host's own process.cpuUsage() (user + system, µs) and memory, via IPC. */
   usage(): Promise<UsageReport>;
+  /** A CPU profile of the child from now (see cpu-profiler.ts)… */
+  startProfile(): Promise<void>;
+  /** …until now, written to `file`. */
+  stopProfile(file: string): Promise<void>;
   exited: Promise<number | string>;
   kill(signal?: NodeJS.Signals): Promise<number | string>;
   /** SIGTERM and wait; SIGKILL after 5 s. */
@@ -110,23 +114,32 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
   });
 
   let nextId = 1;
-  const usage = () =>
-    new Promise<UsageReport>((resolve, reject) => {
+  /** One IPC request to the preloaded reporter; the reply carries the same id and type. */
+  const request = <Reply extends { type: string; id: number }>(
+    message: Record<string, unknown>,
+    timeoutMs = 10_000,
+  ): Promise<Reply> =>
+    new Promise<Reply>((resolve, reject) => {
       const id = nextId++;
       const timer = setTimeout(() => {
         child.off('message', onMessage);
-        reject(new Error('the host did not report its usage within 10 s'));
-      }, 10_000);
-      const onMessage = (message: unknown) => {
-        const report = message as UsageReport;
-        if (report?.type !== 'usage' || report.id !== id) return;
+        reject(new Error(`the child did not answer ${String(message.type)} within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      const onMessage = (raw: unknown) => {
+        const reply = raw as Reply;
+        if (reply?.type !== message.type || reply.id !== id) return;
         clearTimeout(timer);
         child.off('message', onMessage);
-        resolve(report);
+        resolve(reply);
       };
       child.on('message', onMessage);
-      child.send({ type: 'usage', id });
+      child.send({ ...message, id });
     });
+  const usage = () => request<UsageReport>({ type: 'usage' });
+  const profile = async (action: 'start' | 'stop', file?: string) => {
+    const reply = await request<ProfileReply>({ type: 'profile', action, file }, 60_000);
+    if (reply.error) throw new Error(`profile ${action}: ${reply.error}`);
+  };
 
   const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -139,6 +152,8 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
     child,
     output: () => output,
     usage,
+    startProfile: () => profile('start'),
+    stopProfile: (file) => profile('stop', file),
     exited,
     kill,
     stop: async () => {
