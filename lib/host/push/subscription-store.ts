@@ -19,6 +19,8 @@ export interface StoredSubscription {
  */
 export class PushSubscriptionStore {
   private readonly db: Database.Database;
+  /** Each statement is prepared once: `list` and `ntfyTopicUrl` run for every new interaction. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     try {
@@ -44,56 +46,64 @@ export class PushSubscriptionStore {
   /** Replaces the device's subscription; an endpoint moves to the device that last sent it. */
   upsert(deviceId: string, subscription: PushSubscriptionJson, now: Date): void {
     this.db.transaction(() => {
-      this.db
-        .prepare('DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id <> ?')
-        .run(subscription.endpoint, deviceId);
-      this.db
-        .prepare(
-          `INSERT INTO push_subscriptions (device_id, endpoint, p256dh, auth, updated_at) VALUES (?, ?, ?, ?, ?)
+      this.prepared('DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id <> ?').run(
+        subscription.endpoint,
+        deviceId,
+      );
+      this.prepared(
+        `INSERT INTO push_subscriptions (device_id, endpoint, p256dh, auth, updated_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (device_id) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh,
              auth = excluded.auth, updated_at = excluded.updated_at`,
-        )
-        .run(deviceId, subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth, now.toISOString());
+      ).run(deviceId, subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth, now.toISOString());
     })();
   }
 
   get(deviceId: string): StoredSubscription | undefined {
-    const row = this.db.prepare<[string], Row>('SELECT * FROM push_subscriptions WHERE device_id = ?').get(deviceId);
+    const row = this.prepared<[string], Row>('SELECT * FROM push_subscriptions WHERE device_id = ?').get(deviceId);
     return row && fromRow(row);
   }
 
   list(): StoredSubscription[] {
-    return this.db.prepare<[], Row>('SELECT * FROM push_subscriptions ORDER BY device_id').all().map(fromRow);
+    return this.prepared<[], Row>('SELECT * FROM push_subscriptions ORDER BY device_id').all().map(fromRow);
   }
 
   removeDevice(deviceId: string): boolean {
-    return this.db.prepare('DELETE FROM push_subscriptions WHERE device_id = ?').run(deviceId).changes > 0;
+    return this.prepared('DELETE FROM push_subscriptions WHERE device_id = ?').run(deviceId).changes > 0;
   }
 
   /** Only removes the endpoint that expired, not a newer one the device sent meanwhile. */
   removeEndpoint(endpoint: string): boolean {
-    return this.db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ?').run(endpoint).changes > 0;
+    return this.prepared('DELETE FROM push_subscriptions WHERE endpoint = ?').run(endpoint).changes > 0;
   }
 
   ntfyTopicUrl(): string | null {
-    const row = this.db
-      .prepare<[string], { value: string }>('SELECT value FROM push_settings WHERE key = ?')
-      .get('ntfyTopicUrl');
+    const row = this.prepared<[string], { value: string }>('SELECT value FROM push_settings WHERE key = ?').get(
+      'ntfyTopicUrl',
+    );
     return row?.value ?? null;
   }
 
   setNtfyTopicUrl(url: string | null): void {
-    if (url === null) this.db.prepare('DELETE FROM push_settings WHERE key = ?').run('ntfyTopicUrl');
+    if (url === null) this.prepared('DELETE FROM push_settings WHERE key = ?').run('ntfyTopicUrl');
     else
-      this.db
-        .prepare(
-          'INSERT INTO push_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-        )
-        .run('ntfyTopicUrl', url);
+      this.prepared(
+        'INSERT INTO push_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ).run('ntfyTopicUrl', url);
   }
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  private prepared<Params extends unknown[] = unknown[], Result = unknown>(
+    sql: string,
+  ): Database.Statement<Params, Result> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement as Database.Statement<Params, Result>;
   }
 }
 

@@ -36,6 +36,8 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement<[number, string, string, string]>;
   private readonly select: Database.Statement<[number, number], { body: string }>;
+  /** Built once: better-sqlite3 wraps a transaction in four functions each time `transaction()` is called. */
+  private readonly insertAll: (events: readonly HostEvent[]) => void;
   private seq: number;
 
   constructor(
@@ -49,6 +51,9 @@ export class SqliteEventStore implements EventStore {
       this.credentials = new SqliteCredentialStore(this.db);
       this.insert = this.db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)');
       this.select = this.db.prepare('SELECT body FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
+      this.insertAll = this.db.transaction((events: readonly HostEvent[]) => {
+        for (const event of events) this.insert.run(event.seq, event.type, event.at, JSON.stringify(event));
+      });
       const maxSeq = this.db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events');
       this.seq = maxSeq.get()?.seq ?? 0;
     } catch (error) {
@@ -59,9 +64,7 @@ export class SqliteEventStore implements EventStore {
 
   append(events: readonly NewHostEvent[]): HostEvent[] {
     const stored = withSeq(events, this.seq + 1);
-    this.db.transaction(() => {
-      for (const event of stored) this.insert.run(event.seq, event.type, event.at, JSON.stringify(event));
-    })();
+    this.insertAll(stored);
     this.seq += stored.length;
     return stored;
   }
