@@ -75,7 +75,8 @@ export class InteractionRegistry {
   /** The hub's own machine: agents holding the agent token (R17.3). */
   readonly localMachine: MachineRef;
   private readonly routes = new Map<string, RuntimeRoute>();
-  private readonly listeners = new Set<EventListener>();
+  /** Remotes' live streams first (a person may be looking), then observers such as push notifications. */
+  private readonly listeners = { live: new Set<EventListener>(), other: new Set<EventListener>() };
   private readonly timer = new DeadlineTimer(() => this.fireDeadlines());
   /** Scheduled deadlines of pending interactions, kept in step with each commit. */
   private readonly deadlines = new DeadlineQueue();
@@ -107,12 +108,15 @@ export class InteractionRegistry {
   stop(): void {
     this.timer.clear();
     this.armedFor = undefined;
-    this.listeners.clear();
+    this.listeners.live.clear();
+    this.listeners.other.clear();
   }
 
-  subscribe(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Every committed batch of events, in order; `live` listeners (a remote's socket) hear before the others. */
+  subscribe(listener: EventListener, options: { live?: boolean } = {}): () => void {
+    const set = options.live ? this.listeners.live : this.listeners.other;
+    set.add(listener);
+    return () => set.delete(listener);
   }
 
   readSince(afterSeq: number, limit: number): HostEvent[] {
@@ -367,20 +371,23 @@ export class InteractionRegistry {
   }
 
   private resolve(resolutions: InteractionResolution[]): void {
+    // The agent waiting for the answer hears first (R13.1); remotes and the log line follow.
     this.commit(
       resolutions.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })),
+      () => {
+        for (const resolution of resolutions) {
+          const route = this.routes.get(resolution.requestId);
+          if (route) {
+            // Each runtime hears of its own request by its own id (R17.4).
+            this.notifier?.resolved(route.socketId, {
+              requestId: route.runtimeRequestId,
+              protocolRequestId: route.protocolRequestId,
+              resolution: { ...resolution, requestId: route.runtimeRequestId },
+            });
+          }
+        }
+      },
     );
-    for (const resolution of resolutions) {
-      const route = this.routes.get(resolution.requestId);
-      if (route) {
-        // Each runtime hears of its own request by its own id (R17.4).
-        this.notifier?.resolved(route.socketId, {
-          requestId: route.runtimeRequestId,
-          protocolRequestId: route.protocolRequestId,
-          resolution: { ...resolution, requestId: route.runtimeRequestId },
-        });
-      }
-    }
   }
 
   /** Withdraws the pending ones among these host ids in one commit; ended ones are a harmless retry. */
@@ -403,14 +410,18 @@ export class InteractionRegistry {
     return interactionKey(machine.id, runtimeRequestId);
   }
 
-  private commit(events: NewHostEvent[]): HostEvent[] {
+  /**
+   * Appends `events` (durable once `append` returns), folds them in, runs `first`
+   * (who is waiting on this commit), then tells the listeners and the lifecycle log.
+   */
+  private commit(events: NewHostEvent[], first?: EventListener): HostEvent[] {
     const stored = this.options.store.append(events);
     const changed = stored.map((event) => {
       const view = this.projection.apply(event);
       if (view) this.syncDeadline(view.requestId);
       return view;
     });
-    for (const listener of this.listeners) {
+    for (const listener of [...(first ? [first] : []), ...this.listeners.live, ...this.listeners.other]) {
       try {
         listener(stored);
       } catch (error) {

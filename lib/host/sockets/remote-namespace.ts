@@ -190,7 +190,7 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): void
     sentSeq = fresh[fresh.length - 1]?.seq ?? sentSeq;
     socket.emit('events', { events: fresh, serverTime: new Date().toISOString() });
   };
-  const unsubscribe = registry.subscribe((events) => (live ? send(events) : held.push(...events)));
+  const unsubscribe = registry.subscribe((events) => (live ? send(events) : held.push(...events)), { live: true });
   socket.on('disconnect', unsubscribe);
 
   const resume = socket.data.auth.resume;
