@@ -1,6 +1,7 @@
 export * from './tool-types';
 export * from './tool-executor';
 export * from './format-issues';
+export * from './hot-parse';
 export * from './ask-user-question-description';
 export * from './format-model-content';
 export * from './ask-user-question-tool';

@@ -1,5 +1,6 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { formatIssues, type IssueLike } from '../core/format-issues';
+import { safeParseHot } from '../core/hot-parse';
 
 /** A message from the host that breaks the protocol: which message, and which rule it broke. */
 export interface HostProtocolError {
@@ -49,7 +50,7 @@ export class HostMessageParser {
   }
 
   private parse<T>(schema: z.core.$ZodType<T>, raw: unknown, what: Omit<HostProtocolError, 'rule'>): T | undefined {
-    const parsed = z.safeParse(schema, raw);
+    const parsed = safeParseHot(schema, raw);
     if (parsed.success) return parsed.data;
     this.report({ ...what, rule: describeIssues(parsed.error.issues) });
     return undefined;

@@ -1,5 +1,6 @@
 import { type Event as SocketEvent } from 'socket.io';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { safeParseHot } from '../../core';
 import { failure } from '../registry-types';
 import { summarizeIssues } from './handshake';
 import { TokenBucket, type RateLimit } from './token-bucket';
@@ -7,7 +8,7 @@ import { TokenBucket, type RateLimit } from './token-bucket';
 type Reply<Result> = (result: Result) => void;
 
 /**
- * Runs one client command: parse with zod (R10.4), execute, reply through the
+ * Runs one client command: parse with zod (R10.4, compiled once hot), execute, reply through the
  * ack. A client may send anything in the ack's place, and a bug must not crash
  * the host, so both are contained here.
  */
@@ -20,7 +21,7 @@ export function handleCommand<Schema extends z.core.$ZodType, Result>(options: {
 }): void {
   const reply: Reply<Result | ReturnType<typeof failure>> =
     typeof options.ack === 'function' ? (options.ack as Reply<Result | ReturnType<typeof failure>>) : () => undefined;
-  const parsed = z.safeParse(options.schema, options.payload);
+  const parsed = safeParseHot(options.schema, options.payload);
   if (!parsed.success) {
     reply(failure('invalid-message', summarizeIssues(parsed.error)));
     return;
