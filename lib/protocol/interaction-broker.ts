@@ -8,7 +8,6 @@ import {
   type InteractionRequest,
   InteractionRequestSchema,
   type InteractionResolution,
-  InteractionResolutionSchema,
   MAX_MESSAGE_BYTES,
   PermissionInputSchema,
   PlanApprovalInputSchema,
@@ -16,6 +15,7 @@ import {
   type InteractionKind,
 } from '../contracts';
 import { formatIssues } from '../core/format-issues';
+import { safeParseHot } from '../core/hot-parse';
 import { type BrokerResult, type PermissionBrokerPort, type PermissionRequest } from '../core/tool-types';
 import {
   INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,
@@ -26,7 +26,8 @@ import { responseToBrokerResult } from './response-to-broker-result';
 
 /**
  * How a broker reaches the host. `announce` resolves with the winning resolution
- * of `request.requestId` (in the ack or a later notice) and stops waiting when
+ * of `request.requestId` (in the ack or a later notice), checked against
+ * InteractionResolutionSchema where it arrived (R10.4), and stops waiting when
  * `signal` aborts; it is called again every second with a fresh protocolRequestId
  * while the request is pending (R8.1). `withdraw` ends an interaction nobody needs
  * any more (the tool call was aborted).
@@ -54,6 +55,7 @@ export class InvalidInteractionRequestError extends FatalInteractionError {
 
 /** Room for socket.io's framing (event name, ack id) around the announced request. */
 const ENVELOPE_BYTES = 1_024;
+const MAX_REQUEST_BYTES = MAX_MESSAGE_BYTES - ENVELOPE_BYTES;
 
 const INPUT_SCHEMAS = {
   question: AskUserQuestionInputSchema,
@@ -72,16 +74,10 @@ function inputSchemaFor(kind: InteractionKind, rules: InputRules | undefined) {
 export function buildInteractionRequest(request: PermissionRequest, createdAt: Date): InteractionRequest {
   const kind: InteractionKind = interactionKindForTool(request.toolName);
   const claudeCodeRules = kind === 'question' && request.inputRules === CLAUDE_CODE_INPUT_RULES;
-  const input = inputSchemaFor(kind, request.inputRules).safeParse(request.input);
-  if (!input.success) {
-    throw new InvalidInteractionRequestError(
-      `Invalid ${kind} input for ${request.toolName}: ${formatIssues(input.error.issues)}`,
-    );
-  }
   const candidate = {
     kind,
     ...(claudeCodeRules ? { inputRules: CLAUDE_CODE_INPUT_RULES } : {}),
-    input: input.data,
+    input: request.input,
     requestId: request.requestId,
     protocolRequestId: request.requestId,
     sessionId: request.sessionId,
@@ -91,18 +87,24 @@ export function buildInteractionRequest(request: PermissionRequest, createdAt: D
     context: request.context,
     createdAt: createdAt.toISOString(),
   };
-  const parsed = InteractionRequestSchema.safeParse(candidate);
+  // One pass checks the input with the rest; only a failure looks at the input alone, to name it as such.
+  const parsed = safeParseHot(InteractionRequestSchema, candidate);
   if (!parsed.success) {
+    const input = inputSchemaFor(kind, request.inputRules).safeParse(request.input);
     throw new InvalidInteractionRequestError(
-      `Invalid interaction request for ${request.toolName}: ${formatIssues(parsed.error.issues)}`,
+      input.success
+        ? `Invalid interaction request for ${request.toolName}: ${formatIssues(parsed.error.issues)}`
+        : `Invalid ${kind} input for ${request.toolName}: ${formatIssues(input.error.issues)}`,
     );
   }
   // Each field can be within its limit while the whole is not (previews, multi-byte text). The host
   // drops a connection that sends more than MAX_MESSAGE_BYTES, so re-announcing would loop forever.
-  const bytes = new TextEncoder().encode(JSON.stringify(parsed.data)).length;
-  if (bytes > MAX_MESSAGE_BYTES - ENVELOPE_BYTES) {
+  const json = JSON.stringify(parsed.data);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most requests need no encoding to know they fit.
+  const bytes = json.length * 3 <= MAX_REQUEST_BYTES ? json.length : new TextEncoder().encode(json).length;
+  if (bytes > MAX_REQUEST_BYTES) {
     throw new InvalidInteractionRequestError(
-      `${request.toolName} input is too large to send (${bytes} bytes, at most ${MAX_MESSAGE_BYTES - ENVELOPE_BYTES}): shorten previews or text`,
+      `${request.toolName} input is too large to send (${bytes} bytes, at most ${MAX_REQUEST_BYTES}): shorten previews or text`,
     );
   }
   return parsed.data;
@@ -131,12 +133,10 @@ export function createInteractionBroker(options: CreateInteractionBrokerOptions)
     async requestPermission(request, callOptions): Promise<BrokerResult> {
       const interaction = buildInteractionRequest(request, now());
       const send = async (protocolRequestId: string, signal: AbortSignal) => {
-        const raw = await transport.announce({ ...interaction, protocolRequestId }, signal);
-        const resolution = InteractionResolutionSchema.safeParse(raw);
-        // A malformed or foreign resolution is treated like a lost message: keep re-announcing.
-        if (!resolution.success) throw new Error(`Invalid resolution: ${formatIssues(resolution.error.issues)}`);
-        if (resolution.data.requestId !== interaction.requestId) throw new Error('Resolution for another request');
-        return resolution.data;
+        const resolution = await transport.announce({ ...interaction, protocolRequestId }, signal);
+        // A foreign resolution is treated like a lost message: keep re-announcing.
+        if (resolution.requestId !== interaction.requestId) throw new Error('Resolution for another request');
+        return resolution;
       };
       let resolution: InteractionResolution;
       try {

@@ -10,6 +10,18 @@ export const INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS = 1000;
  */
 const MAX_OPEN_SENDS = 2;
 
+let settledAbortReason: Error | undefined;
+
+/**
+ * Why the sends of a settled request are aborted. Made once: a DOMException captures
+ * a stack (10–20 µs), and every answer passes here on its way to the agent; nobody
+ * reads it (the winning send has its value, the others lost the race).
+ */
+function settledReason(): Error {
+  settledAbortReason ??= abortError('the interaction request was settled');
+  return settledAbortReason;
+}
+
 /** A send that rejects with this ends the recovery loop instead of being retried. */
 export class FatalInteractionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -65,7 +77,7 @@ export function withInteractionRequestRecovery<T>(
       settled = true;
       if (timer !== undefined) clearInterval(timer);
       external?.removeEventListener('abort', onAbort);
-      for (const controller of outstanding) controller.abort(abortError('the interaction request was settled'));
+      for (const controller of outstanding) controller.abort(settledReason());
       outstanding.clear();
       settle();
     };

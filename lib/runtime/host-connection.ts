@@ -105,8 +105,9 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   // R10.5: every resolution received is acknowledged, even one nobody waits for any more, until the host confirms.
   const acks = new ResolutionAcks(socket, (settled) => void inFlight.track(settled), parser);
   const resolved = (requestId: string, resolution: InteractionResolution) => {
-    acks.acknowledge(requestId);
+    // The tool call gets its answer first; the ack goes out once this turn of the event loop is done.
     waiters.settle(requestId, { resolution });
+    acks.acknowledge(requestId);
   };
   const notifyAutoResolution = (notice: AutoResolutionNotice) => {
     for (const listener of autoListeners) listener(notice);
@@ -149,9 +150,9 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       if (closed) return Promise.reject(closedError());
       if (link.failure) return Promise.reject(link.failure);
       if (signal.aborted) return Promise.reject(abortReason(signal));
-      const resolution = waiters.wait(request.requestId, signal);
+      // On its way first: nothing the host sends back is read before this call returns.
       announcer.announce(request);
-      return resolution;
+      return waiters.wait(request.requestId, signal);
     },
 
     async withdraw(requestId, reason) {
@@ -180,6 +181,7 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       closed = true;
       link.close();
       announcer.stop();
+      acks.flush();
       acks.stop();
       waiters.failAll(closedError());
       if (link.connected && inFlight.size > 0) await inFlight.drain(CLOSE_FLUSH_TIMEOUT_MS);

@@ -28,6 +28,9 @@ export class ResolutionAcks {
   private readonly unconfirmed = new Map<string, number>();
   private attempts = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Acks to send once the current turn of the event loop is done (so after the tool call has its answer). */
+  private readonly queued = new Set<string>();
+  private flushHandle: ReturnType<typeof setImmediate> | undefined;
 
   constructor(
     private readonly socket: AckSocket,
@@ -46,17 +49,33 @@ export class ResolutionAcks {
       if (this.unconfirmed.size <= MAX_UNCONFIRMED_ACKS) break;
       this.unconfirmed.delete(oldest);
     }
-    if (this.socket.connected) this.send(requestId);
+    this.queued.add(requestId);
+    this.flushHandle ??= setImmediate(() => this.flush());
+  }
+
+  /** Sends the acks queued by `acknowledge` now; a connection about to close calls it first. */
+  flush(): void {
+    clearImmediate(this.flushHandle);
+    this.flushHandle = undefined;
+    const queued = [...this.queued];
+    this.queued.clear();
+    // While disconnected they wait, unconfirmed, for resendAll on the next connect.
+    if (!this.socket.connected) return;
+    for (const requestId of queued) if (this.unconfirmed.get(requestId) === 0) this.send(requestId);
   }
 
   /** After a (re)connect: whatever the host has not confirmed goes again. */
   resendAll(): void {
+    this.queued.clear();
     for (const requestId of this.unconfirmed.keys()) this.send(requestId);
   }
 
   stop(): void {
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    clearImmediate(this.flushHandle);
+    this.flushHandle = undefined;
+    this.queued.clear();
   }
 
   private send(requestId: string): void {
