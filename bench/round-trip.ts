@@ -75,8 +75,9 @@ async function relayPath(): Promise<Path> {
   await new Promise<void>((resolve) => runtime.once('connect', () => resolve()));
   const waiting = new Map<string, (notice: ResolvedNotice) => void>();
   runtime.on('resolved', (notice: ResolvedNotice) => {
-    runtime.emit('resolution:ack', { requestId: notice.requestId }, () => undefined);
     waiting.get(notice.requestId)?.(notice);
+    // Acknowledged once the caller has its result, as the runtime does (lib/runtime/resolution-acks.ts).
+    setImmediate(() => runtime.emit('resolution:ack', { requestId: notice.requestId }, () => undefined));
   });
   return {
     server: relay,

@@ -1,12 +1,12 @@
 // BENCH_SEGMENTS=1: splits each round trip into the stretches between what the
 // benchmark's own sockets see (the runtime and the remote live in this process, so
-// one clock serves both): runtime → remote has the request, the remote answers,
+// one clock serves both): the runtime sends the request, → the remote has it, the remote answers,
 // → runtime has the resolution, → the caller has its result. Works by wrapping
 // socket.io-client's Socket, which every client in this process uses.
 import { Socket } from 'socket.io-client';
 import { percentile } from './stats';
 
-const MARKS = ['start', 'remote received', 'remote responded', 'runtime received', 'end'] as const;
+const MARKS = ['start', 'runtime sent', 'remote received', 'remote responded', 'runtime received', 'end'] as const;
 type Mark = (typeof MARKS)[number];
 
 export interface SegmentRecorder {
@@ -42,7 +42,8 @@ function patchSocket(): void {
   };
   const emit = prototype.emit;
   prototype.emit = function (this: unknown, event: string, ...args: unknown[]) {
-    if (event === 'respond') mark('remote responded');
+    if (event === 'announce') mark('runtime sent');
+    else if (event === 'respond') mark('remote responded');
     return emit.call(this, event, ...args);
   };
 }
