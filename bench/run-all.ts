@@ -65,7 +65,12 @@ async function main(): Promise<number> {
     console.log('[bench] fault drills …');
     drills = await runDrills();
   }
-  const results = saveResults({ figures, drills, replaceAll: only.length === 0, command: 'npm run bench' });
+  const results = saveResults({
+    figures,
+    drills,
+    replaceAll: only.length === 0,
+    command: ['npm run bench', ...(only.length > 0 ? ['--', ...only] : [])].join(' '),
+  });
   console.log(`\n${formatTable(figures)}\n\n${formatDrills(drills)}`);
   const machine = results.machine;
   console.log(

@@ -14,6 +14,15 @@ export interface Figure {
   /** true: within budget; false: over; absent: no budget. */
   withinBudget?: boolean;
   note?: string;
+  /** Set when a script run alone measured this figure after the file's full run (see `mergeResults`). */
+  measured?: RunStamp;
+}
+
+/** When and how a figure was measured, and how busy the machine was (timings move with the load). */
+export interface RunStamp {
+  date: string;
+  command: string;
+  loadAverage1m: number;
 }
 
 export interface DrillOutcome {
@@ -72,9 +81,38 @@ export function round(value: number, digits = 2): number {
 }
 
 /**
- * Writes `bench/results.json`. A script run alone replaces only its own figures
- * and drills (by name) and keeps the others of the last full run.
+ * Merges a run into the results. A full run (`replaceAll`, or no earlier file) replaces
+ * everything and its date, command and machine head the file. A script run alone
+ * replaces only its own figures and drills, each where it stood (new ones go last),
+ * stamps each figure it measured with its own date, command and load, and leaves the
+ * head describing the full run the other figures come from.
  */
+export function mergeResults(
+  previous: Results | undefined,
+  update: { figures: Figure[]; drills?: DrillOutcome[]; replaceAll: boolean; command: string },
+  run: { date: string; machine: Machine },
+): Results {
+  const drills = update.drills ?? [];
+  if (update.replaceAll || !previous) {
+    return { date: run.date, command: update.command, machine: run.machine, figures: update.figures, drills };
+  }
+  const stamp: RunStamp = { date: run.date, command: update.command, loadAverage1m: run.machine.loadAverage1m };
+  const figures = new Map(update.figures.map((entry) => [entry.name, { ...entry, measured: stamp }]));
+  const newDrills = new Map(drills.map((entry) => [entry.name, entry]));
+  return {
+    ...previous,
+    figures: replaceInPlace(previous.figures, figures),
+    drills: replaceInPlace(previous.drills, newDrills),
+  };
+}
+
+function replaceInPlace<Entry extends { name: string }>(previous: readonly Entry[], next: Map<string, Entry>): Entry[] {
+  const kept = previous.map((entry) => next.get(entry.name) ?? entry);
+  const known = new Set(previous.map((entry) => entry.name));
+  return [...kept, ...[...next.values()].filter((entry) => !known.has(entry.name))];
+}
+
+/** Writes `bench/results.json` (see `mergeResults`). */
 export function saveResults(update: {
   figures: Figure[];
   drills?: DrillOutcome[];
@@ -89,15 +127,7 @@ export function saveResults(update: {
       previous = undefined;
     }
   }
-  const names = new Set(update.figures.map((entry) => entry.name));
-  const drillNames = new Set((update.drills ?? []).map((entry) => entry.name));
-  const results: Results = {
-    date: new Date().toISOString(),
-    command: update.command,
-    machine: machine(),
-    figures: [...(previous?.figures ?? []).filter((entry) => !names.has(entry.name)), ...update.figures],
-    drills: [...(previous?.drills ?? []).filter((entry) => !drillNames.has(entry.name)), ...(update.drills ?? [])],
-  };
+  const results = mergeResults(previous, update, { date: new Date().toISOString(), machine: machine() });
   const temp = `${RESULTS_FILE}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(results, null, 2)}\n`);
   fs.renameSync(temp, RESULTS_FILE);
