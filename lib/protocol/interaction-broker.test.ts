@@ -99,7 +99,8 @@ describe('createInteractionBroker end to end with the executor', () => {
       content:
         'User has answered your questions: "Which DB?"="SQLite", "Cache?"="Redis". You can now continue with the user\'s answers in mind.',
     });
-    expect(expectItem(fake.announces, 0).signal.aborted).toBe(true);
+    // The send is stopped right after the answer went on its way.
+    await vi.waitFor(() => expect(expectItem(fake.announces, 0).signal.aborted).toBe(true));
   });
 
   it('[R4.3][R6.4] an auto-resolution (accept with answers {}) gives the best-judgment text', async () => {
@@ -150,6 +151,7 @@ describe('createInteractionBroker end to end with the executor', () => {
     ]);
     fake.respond({ action: 'cancel' }, 2);
     await expect(pending).resolves.toEqual({ decision: 'deny', message: 'AskUserQuestion was cancelled' });
+    await vi.advanceTimersByTimeAsync(0);
     expect(fake.announces.every((a) => a.signal.aborted)).toBe(true);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(fake.announces).toHaveLength(3);

@@ -82,6 +82,9 @@ describe('withInteractionRequestRecovery', () => {
     expect(calls).toHaveLength(3);
     expectItem(calls, 1).resolve('second');
     await expect(pending).resolves.toBe('second');
+    // The caller has the value before the sends are stopped, a turn later (an abort is an event dispatch).
+    expect(calls.map((c) => c.signal.aborted)).toEqual([true, false, false]);
+    await vi.advanceTimersByTimeAsync(0);
     expect(calls.map((c) => c.signal.aborted)).toEqual([true, true, true]);
     expectItem(calls, 2).resolve('late');
     await vi.advanceTimersByTimeAsync(5000);

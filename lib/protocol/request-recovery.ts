@@ -72,14 +72,20 @@ export function withInteractionRequestRecovery<T>(
     let settled = false;
     let timer: ReturnType<typeof setInterval> | undefined;
 
-    const finish = (settle: () => void) => {
-      if (settled) return;
-      settled = true;
+    const stop = () => {
       if (timer !== undefined) clearInterval(timer);
       external?.removeEventListener('abort', onAbort);
       for (const controller of outstanding) controller.abort(settledReason());
       outstanding.clear();
+    };
+    const finish = (settle: () => void, later = false) => {
+      if (settled) return;
+      settled = true;
       settle();
+      // An answer reaches the caller first: aborting a signal dispatches an event (~50 µs on a
+      // cold path), and nothing is re-announced once `settled` is set, so the rest can wait a turn.
+      if (later) setTimeout(stop, 0);
+      else stop();
     };
     const onAbort = () => finish(() => reject(abortError(external?.reason)));
 
@@ -99,7 +105,7 @@ export function withInteractionRequestRecovery<T>(
         attempt = Promise.reject(error);
       }
       attempt.then(
-        (value) => finish(() => resolve(value)),
+        (value) => finish(() => resolve(value), true),
         (error: unknown) => {
           outstanding.delete(controller);
           if (isFatal(error)) finish(() => reject(error));
