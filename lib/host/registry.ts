@@ -411,26 +411,32 @@ export class InteractionRegistry {
   }
 
   /**
-   * Appends `events` (durable once `append` returns), folds them in, runs `first`
-   * (who is waiting on this commit), then tells the listeners and the lifecycle log.
+   * Appends `events` (durable once `append` returns), runs `first` (who is waiting on
+   * this commit) and the remotes' live streams, which need only the events, then folds
+   * them in and tells the other listeners and the lifecycle log, which read the projection.
    */
   private commit(events: NewHostEvent[], first?: EventListener): HostEvent[] {
     const stored = this.options.store.append(events);
+    this.notify(first ? [first, ...this.listeners.live] : this.listeners.live, stored);
     const changed = stored.map((event) => {
       const view = this.projection.apply(event);
       if (view) this.syncDeadline(view.requestId);
       return view;
     });
-    for (const listener of [...(first ? [first] : []), ...this.listeners.live, ...this.listeners.other]) {
+    this.notify(this.listeners.other, stored);
+    stored.forEach((event, index) => this.reportLifecycle(event, changed[index]));
+    this.armTimer();
+    return stored;
+  }
+
+  private notify(listeners: Iterable<EventListener>, stored: HostEvent[]): void {
+    for (const listener of listeners) {
       try {
         listener(stored);
       } catch (error) {
         this.options.onError?.(error);
       }
     }
-    stored.forEach((event, index) => this.reportLifecycle(event, changed[index]));
-    this.armTimer();
-    return stored;
   }
 
   /** O(log n): re-arms only when the earliest deadline changed. */
