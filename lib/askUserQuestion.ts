@@ -1,7 +1,7 @@
 // Defensive normalization of AskUserQuestion input for display (R9.5). Imported
 // by the PWA: it must import contracts only, and it must never throw, because
 // history may hold shapes older than today's strict schema.
-import { isHtmlPreview } from './contracts/ask-user-question';
+import { isHtmlPreview } from './contracts/preview';
 import { isRecord } from './contracts/unknown';
 
 export interface AskUserQuestionDisplayOption {

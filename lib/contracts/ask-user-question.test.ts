@@ -8,10 +8,9 @@ import {
   OTHER_OPTION_MESSAGE,
   UNKNOWN_QUESTION_MESSAGE,
   askUserQuestionProviderJsonSchema,
-  isHtmlPreview,
-  validateAskUserQuestionPreview,
   withRequiredDefaultedMultiSelect,
 } from './ask-user-question';
+import { isHtmlPreview, validateAskUserQuestionPreview } from './preview';
 
 const option = (label: string, extra: Record<string, unknown> = {}) => ({
   label,

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_PREVIEW, ASK_USER_QUESTION_MAX_TEXT } from './limits';
+import { validateAskUserQuestionPreview } from './preview';
 import { isRecord } from './unknown';
 
 /** Tool name the model calls (R1.1). */
@@ -14,51 +16,10 @@ export const ASK_USER_QUESTION_MAX_QUESTIONS = 4;
 export const ASK_USER_QUESTION_MIN_OPTIONS = 2;
 export const ASK_USER_QUESTION_MAX_OPTIONS = 4;
 
-/** Bounds that keep a single tool call from growing a host's memory (R12.3). */
-export const ASK_USER_QUESTION_MAX_TEXT = 2_000;
-export const ASK_USER_QUESTION_MAX_PREVIEW = 20_000;
-export const ASK_USER_QUESTION_MAX_NOTES = 4_000;
-
 export const OTHER_OPTION_MESSAGE = 'Do not include an Other option; clients provide it automatically';
 export const ANSWERS_NOT_COLLECTED_MESSAGE = 'Answers have not been collected yet';
 export const BLANK_ANSWER_MESSAGE = 'Answers must not be blank';
 export const UNKNOWN_QUESTION_MESSAGE = 'Answer keys must be question texts of this input';
-
-// The four preview checks of R2.6. Validation is only the
-// first defence: every renderer sanitizes again with DOMPurify.
-const HTML_TAG = /<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/i;
-const HTML_COMMENT_OR_DECL = /<!(?:--|doctype)/i;
-const DOCUMENT_TAG = /<!doctype|<\/?(?:html|head|body)(?:[\s/>]|$)/i;
-const FORBIDDEN_TAG = /<\/?(?:script|style)(?:[\s/>]|$)/i;
-
-// A preview is "treated as HTML" when it opens like markup: `<` followed by a
-// letter, `/` or `!`. Text that merely starts with `<` (`< 5 ms`, `<= 10 items`)
-// stays text, like `a < b`.
-const HTML_START = /^\s*<[a-z/!]/i;
-
-/**
- * The R2.6 checks. Returns why a preview is refused, or null when it is fine.
- * A preview treated as HTML must contain a real tag, so a bare `<!-- note -->`
- * or an unterminated `<div` is refused rather than rendered as broken HTML.
- */
-export function validateAskUserQuestionPreview(preview: string): string | null {
-  const containsMarkup = HTML_TAG.test(preview) || HTML_COMMENT_OR_DECL.test(preview);
-  if (containsMarkup && DOCUMENT_TAG.test(preview)) {
-    return 'HTML previews must be fragments: no <!doctype>, <html>, <head> or <body>';
-  }
-  if (FORBIDDEN_TAG.test(preview)) {
-    return 'Previews must not contain <script> or <style>';
-  }
-  if (HTML_START.test(preview) && !HTML_TAG.test(preview)) {
-    return 'A preview treated as HTML must contain an HTML tag';
-  }
-  return null;
-}
-
-/** True when a (valid) preview should be rendered as sanitized HTML rather than text. */
-export function isHtmlPreview(preview: string): boolean {
-  return HTML_START.test(preview) && HTML_TAG.test(preview);
-}
 
 /** Attaches a description for the provider JSON Schema (R2.5); mini schemas have no `.describe()`. */
 function described<T extends z.ZodMiniType>(schema: T, description: string): T {

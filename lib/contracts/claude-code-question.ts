@@ -2,13 +2,13 @@ import * as z from 'zod/mini';
 import {
   ASK_USER_QUESTION_MAX_OPTIONS,
   ASK_USER_QUESTION_MAX_QUESTIONS,
-  ASK_USER_QUESTION_MAX_TEXT,
   ASK_USER_QUESTION_MIN_OPTIONS,
   ASK_USER_QUESTION_MIN_QUESTIONS,
   AskUserQuestionMetadataSchema,
   AskUserQuestionPreviewSchema,
   nonBlank,
 } from './ask-user-question';
+import { ASK_USER_QUESTION_MAX_TEXT } from './limits';
 
 /**
  * Claude Code's own AskUserQuestion, as it reaches the hook (R11.2, R11.5). Askaway's

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import {
   AutoResolutionStateSchema,
-  DECLINE_MESSAGE_MAX,
   IdSchema,
   InteractionContextSchema,
   InteractionIdSchema,
@@ -11,6 +10,7 @@ import {
   withPayload,
 } from './interaction';
 import { DeviceRecordSchema } from './devices';
+import { DECLINE_MESSAGE_MAX } from './limits';
 import { JoinedMachineIdSchema, MachineNameSchema, MachineRefSchema } from './machine-ref';
 import { PreferencesSchema } from './preferences';
 

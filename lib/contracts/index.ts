@@ -1,5 +1,7 @@
 export * from './ask-user-question';
 export * from './claude-code-question';
+export * from './limits';
+export * from './preview';
 export * from './interaction';
 export * from './preferences';
 export * from './events';

@@ -9,13 +9,7 @@ import {
 import { CLAUDE_CODE_INPUT_RULES, ClaudeCodeAskUserQuestionInputSchema } from './claude-code-question';
 import { INTERACTION_KEY_EXTRA } from './machine-keys';
 import { MachineRefSchema } from './machine-ref';
-
-/** Bounds on identifiers and free text carried by interactions (R12.3). */
-export const ID_MAX = 200;
-export const CONTEXT_MESSAGE_MAX = 8_000;
-export const DECLINE_MESSAGE_MAX = 2_000;
-export const PLAN_MAX = 100_000;
-export const PERMISSION_INPUT_MAX_JSON = 20_000;
+import { CONTEXT_MESSAGE_MAX, DECLINE_MESSAGE_MAX, ID_MAX, PERMISSION_INPUT_MAX_JSON, PLAN_MAX } from './limits';
 
 export const IdSchema = z.string().check(z.minLength(1), z.maxLength(ID_MAX));
 /** The host's id of an interaction: a runtime's request id, with its machine's id in front for a joined machine (R17.4). */

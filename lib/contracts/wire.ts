@@ -4,7 +4,6 @@ import { MachineInfoSchema, type MachineList } from './machines';
 import { HostEventSchema } from './events';
 import {
   AutoResolutionStateSchema,
-  DECLINE_MESSAGE_MAX,
   IdSchema,
   InteractionIdSchema,
   InteractionResolutionSchema,
@@ -12,16 +11,8 @@ import {
   InteractionViewSchema,
   IsoTimeSchema,
 } from './interaction';
+import { DECLINE_MESSAGE_MAX } from './limits';
 import { PreferencesSchema } from './preferences';
-
-/** The runtime namespace's version: bumped on any incompatible change of its messages; checked at connect. */
-export const PROTOCOL_VERSION = 1;
-/**
- * The remote namespace's version, bumped apart from the runtimes' so agents keep working across
- * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
- * 3: machines (R17): `machine` on every interaction, host-unique ids, `machines` in the snapshot and live.
- */
-export const REMOTE_PROTOCOL_VERSION = 3;
 
 export const RUNTIME_NAMESPACE = '/runtime';
 export const REMOTE_NAMESPACE = '/remote';

@@ -1,0 +1,22 @@
+// Zod-free, so the PWA's first screen (and the service worker) can import these without the schemas.
+
+/** The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect. */
+export const PROTOCOL_VERSION = 1;
+/**
+ * The remote namespace's version, bumped apart from the runtimes' so agents keep working across
+ * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
+ * 3: machines (R17): `machine` on every interaction, host-unique ids, `machines` in the snapshot and live.
+ */
+export const REMOTE_PROTOCOL_VERSION = 3;
+
+/** Bounds on identifiers and free text carried by interactions (R12.3). */
+export const ID_MAX = 200;
+export const CONTEXT_MESSAGE_MAX = 8_000;
+export const DECLINE_MESSAGE_MAX = 2_000;
+export const PLAN_MAX = 100_000;
+export const PERMISSION_INPUT_MAX_JSON = 20_000;
+
+/** Bounds that keep a single tool call from growing a host's memory (R12.3). */
+export const ASK_USER_QUESTION_MAX_TEXT = 2_000;
+export const ASK_USER_QUESTION_MAX_PREVIEW = 20_000;
+export const ASK_USER_QUESTION_MAX_NOTES = 4_000;
