@@ -114,6 +114,48 @@ const config = [
       ],
     },
   },
+  {
+    // The first screen (R13.4): what any route loads before it paints carries neither socket.io-client nor
+    // zod. Screens reach the host through lib/client/connection-loader.ts, which loads the live modules
+    // (ignored below) after the first paint; from the contracts they take types, or values from a zod-free
+    // file (limits, preview, unknown, pairing-link, push-constants).
+    files: ['lib/client/**', 'components/**', 'app/**', 'hooks/**', 'lib/askUserQuestion.ts'],
+    ignores: [
+      '**/*.test.ts',
+      '**/test-support/**',
+      'lib/client/sw/**',
+      'lib/client/app-connection.ts',
+      'lib/client/connection.ts',
+      'lib/client/answer-queue.ts',
+      'lib/client/zod-csp.ts',
+      'lib/client/push/push-client.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['socket.io-client', 'zod', 'zod/mini'].map((name) => ({
+            name,
+            message: 'not in the first screen: the live connection loads it after first paint (connection-loader.ts)',
+          })),
+          patterns: [
+            {
+              regex: '(^|/)contracts(/(index|wire|interaction|events|preferences|ask-user-question|push))?$',
+              allowTypeImports: true,
+              message:
+                'these contracts load zod: import types with `type`, values from a zod-free file (limits, preview, unknown, pairing-link, push-constants)',
+            },
+            {
+              regex: '(^|/)(app-connection|connection|answer-queue|push-client)$',
+              allowTypeImports: true,
+              message:
+                'a live module (socket.io, zod): import it dynamically, as lib/client/connection-loader.ts does, not in the first screen',
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 export default config;

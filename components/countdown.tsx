@@ -2,23 +2,27 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
 import { type AutoResolutionState } from '@/lib/contracts';
-import { formatCountdown } from '@/lib/client/format';
+import { formatCountdown, formatStamp } from '@/lib/client/format';
 import { IconClock, IconPause } from './icons';
 
 /**
  * "Agent continues on its own in 4:12", counted from the host's absolute deadline
  * with this device's clock skew removed, so every device shows the same second (R9.9).
+ * A countdown says the question is still waiting right now, which only live state knows: on a
+ * cached or disconnected inbox the deadline shows as a time of day instead ("… at 14:07").
  */
 export function Countdown({
   autoResolution,
   clockOffsetMs,
+  live,
   showWaiting = false,
 }: {
   autoResolution: AutoResolutionState;
   clockOffsetMs: number;
+  live: boolean;
   showWaiting?: boolean;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const now = useNow('second');
   if (autoResolution.status !== 'scheduled') {
     if (!showWaiting) return null;
@@ -29,15 +33,22 @@ export function Countdown({
       </p>
     );
   }
-  const remaining = now === 0 ? null : Date.parse(autoResolution.deadlineAt) - (now + clockOffsetMs);
-  const text =
-    remaining === null
-      ? ''
-      : remaining <= 0
-        ? t('countdown.continuesNow')
-        : t('countdown.continuesIn', { t: formatCountdown(remaining) });
+  const deadline = Date.parse(autoResolution.deadlineAt);
+  const remaining = now === 0 ? null : deadline - (now + clockOffsetMs);
+  let text = '';
+  if (remaining !== null && !live) {
+    const time = formatStamp(new Date(deadline - clockOffsetMs).toISOString(), lang, now);
+    text = remaining <= 0 ? t('countdown.wasDueAt', { time }) : t('countdown.continuesAt', { time });
+  } else if (remaining !== null) {
+    text = remaining <= 0 ? t('countdown.continuesNow') : t('countdown.continuesIn', { t: formatCountdown(remaining) });
+  }
   return (
-    <p className="state state--auto" data-testid="countdown" data-deadline={autoResolution.deadlineAt}>
+    <p
+      className="state state--auto"
+      data-testid="countdown"
+      data-deadline={autoResolution.deadlineAt}
+      data-live={live ? 'true' : 'false'}
+    >
       <IconClock size={16} />
       <span className="tabular">{text}</span>
     </p>

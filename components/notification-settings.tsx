@@ -5,15 +5,17 @@ import { type PushStatus } from '@/lib/contracts/push';
 import { errorMessage } from '@/lib/contracts/unknown';
 import { onPushChannelChange, pushChannelConnected } from '@/lib/client/push/channel';
 import { fill, PUSH_MESSAGES, type PushMessages } from '@/lib/client/push/messages';
-import {
-  disablePush,
-  enablePush,
-  getPushStatus,
-  PushClientError,
-  sendTestPush,
-  setNtfyTopic,
-} from '@/lib/client/push/push-client';
+import type * as PushClientModule from '@/lib/client/push/push-client';
+import { PushClientError } from '@/lib/client/push/push-error';
 import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/client/push/support';
+
+type PushClient = typeof PushClientModule;
+let pushClient: PushClient | null = null;
+
+/** The push client reads the host's replies with the contracts' zod schemas: loaded with this section, not in the first screen. */
+function loadPushClient(): Promise<PushClient> {
+  return import('@/lib/client/push/push-client').then((module) => (pushClient = module));
+}
 
 type Note = { tone: 'ok' | 'danger'; text: string } | null;
 
@@ -29,7 +31,9 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
 
   const refresh = useCallback(() => {
     if (!pushChannelConnected()) return;
-    getPushStatus().then(setStatus, () => setStatus(null));
+    loadPushClient()
+      .then((client) => client.getPushStatus())
+      .then(setStatus, () => setStatus(null));
   }, []);
 
   useEffect(() => {
@@ -45,19 +49,22 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
       .finally(() => setBusy(false));
   };
 
-  // Called straight from the click: the permission prompt needs the user's gesture.
+  // Called straight from the click: the permission prompt needs the user's gesture. The switch is
+  // enabled only once a status came back, so the client is loaded and nothing is awaited before it.
   const toggle = (on: boolean) =>
     run(async () => {
-      setStatus(await (on ? enablePush() : disablePush()));
+      const client = pushClient ?? (await loadPushClient());
+      setStatus(await (on ? client.enablePush() : client.disablePush()));
       return null;
     });
 
   const test = () =>
     run(async () => {
-      const result = await sendTestPush();
+      const client = pushClient ?? (await loadPushClient());
+      const result = await client.sendTestPush();
       // An expired subscription is gone from the host now: show the switch as off.
       if (result.webPush === 'expired') {
-        setStatus(await getPushStatus());
+        setStatus(await client.getPushStatus());
         return { tone: 'danger', text: m.test_expired };
       }
       if (result.webPush === 'failed' || result.ntfy === 'failed') {
@@ -71,7 +78,8 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
     run(async () => {
       if (value.trim() !== '' && !/^https?:\/\/\S+$/i.test(value.trim()))
         return { tone: 'danger', text: m.ntfy_invalid };
-      setStatus(await setNtfyTopic(value));
+      const client = pushClient ?? (await loadPushClient());
+      setStatus(await client.setNtfyTopic(value));
       setNtfyDraft(null);
       return { tone: 'ok', text: m.ntfy_saved };
     });

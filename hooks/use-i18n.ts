@@ -1,6 +1,21 @@
 'use client';
-import { createContext, createElement, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { translator, type Lang, type Translate } from '@/lib/client/i18n';
+import {
+  createContext,
+  createElement,
+  useContext,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import {
+  hasLanguage,
+  loadLanguage,
+  subscribeLanguages,
+  translator,
+  type Lang,
+  type Translate,
+} from '@/lib/client/i18n';
 import {
   getLocalSettings,
   getServerLocalSettings,
@@ -20,14 +35,32 @@ export function useLocalSettings(): LocalSettings {
 
 const subscribeNothing = () => () => undefined;
 
-/** The language this device chose (or its browser's), and its translate function; English while prerendering. */
+// A Chinese reader's strings start loading as the app's code runs, before React hydrates.
+if (typeof window !== 'undefined') {
+  const lang = resolveLang(getLocalSettings().lang);
+  if (lang !== 'en') loadLanguage(lang).catch(() => undefined);
+}
+
+/**
+ * The language this device chose (or its browser's), and its translate function; English while
+ * prerendering, and until the chosen language's strings have loaded.
+ */
 export function useChosenLanguage(): I18n {
   const { lang: choice } = useLocalSettings();
-  const lang = useSyncExternalStore(
+  const chosen = useSyncExternalStore(
     subscribeNothing,
     () => resolveLang(choice),
     () => 'en' as Lang,
   );
+  const loaded = useSyncExternalStore(
+    subscribeLanguages,
+    () => hasLanguage(chosen),
+    () => true,
+  );
+  useEffect(() => {
+    if (!loaded) loadLanguage(chosen).catch(() => undefined);
+  }, [chosen, loaded]);
+  const lang = loaded ? chosen : 'en';
   return useMemo(() => ({ lang, t: translator(lang) }), [lang]);
 }
 

@@ -1,6 +1,6 @@
 'use client';
 import { useSyncExternalStore } from 'react';
-import { appStore } from '@/lib/client/app-connection';
+import { appStore } from '@/lib/client/app-store';
 import { INITIAL_REMOTE_STATE, type RemoteState } from '@/lib/client/store';
 
 const serverState = () => INITIAL_REMOTE_STATE;

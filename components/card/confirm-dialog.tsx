@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useId, useRef, useState } from 'react';
-import { DECLINE_MESSAGE_MAX } from '@/lib/contracts';
+import { DECLINE_MESSAGE_MAX } from '@/lib/contracts/limits';
 
 interface Props {
   open: boolean;

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { submitResponse } from '@/lib/client/app-connection';
+import { submitResponse } from '@/lib/client/connection-loader';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type LocalAnswer } from '@/lib/client/store';
 import { Countdown } from '../countdown';
@@ -20,11 +20,13 @@ interface Props {
   local: LocalAnswer | undefined;
   myDeviceId: string | null;
   online: boolean;
+  /** The host's current state (not the cached inbox): countdowns tick only then. */
+  live: boolean;
   clockOffsetMs: number;
 }
 
 /** Plan approval (Approve / Reject with feedback) and tool permission (Allow / Deny with a reason). */
-export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
+export function DecisionCard({ view, local, myDeviceId, online, live, clockOffsetMs }: Props) {
   const { t } = useI18n();
   const [rejecting, setRejecting] = useState(false);
   // A refused answer changed nothing on the host: the buttons come back, with why.
@@ -45,7 +47,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} live={live} showWaiting />
       <div className="action-bar__buttons">
         <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">
           {plan ? t('plan.reject') : t('permission.deny')}

@@ -1,6 +1,6 @@
 'use client';
 import { useI18n } from '@/hooks/use-i18n';
-import { isHtmlPreview } from '@/lib/contracts';
+import { isHtmlPreview } from '@/lib/contracts/preview';
 import { type DisplayOption } from '@/lib/client/question-model';
 import { HtmlPreview } from './html-preview';
 

@@ -4,7 +4,7 @@ import { useDrafts } from '@/hooks/use-drafts';
 import { useI18n } from '@/hooks/use-i18n';
 import { useMediaQuery, WIDE_QUERY } from '@/hooks/use-media-query';
 import { type InteractionResponse, type InteractionView } from '@/lib/contracts';
-import { submitResponse } from '@/lib/client/app-connection';
+import { submitResponse } from '@/lib/client/connection-loader';
 import { buildAnswers, chooseOption, chooseOther, EMPTY_DRAFT, toDisplayModel } from '@/lib/client/question-model';
 import { type LocalAnswer } from '@/lib/client/store';
 import { Countdown } from '../countdown';
@@ -23,6 +23,8 @@ interface Props {
   local: LocalAnswer | undefined;
   myDeviceId: string | null;
   online: boolean;
+  /** The host's current state (not the cached inbox): countdowns tick only then. */
+  live: boolean;
   clockOffsetMs: number;
 }
 
@@ -31,7 +33,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /** R9.3, R9.4, R9.11: stepped on a phone with a review, all at once on a wide screen. */
-export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
+export function QuestionCard({ view, local, myDeviceId, online, live, clockOffsetMs }: Props) {
   const { t } = useI18n();
   const model = useMemo(() => toDisplayModel(view.input, view.inputRules), [view.input, view.inputRules]);
   const { questions, title } = model;
@@ -135,7 +137,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} live={live} showWaiting />
       <div className="action-bar__buttons">
         {stepped && step > 0 ? (
           <button type="button" className="button" onClick={() => goTo(step - 1)} data-testid="card.back">

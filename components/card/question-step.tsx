@@ -2,7 +2,7 @@
 import { memo, useId, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { chooseOption, chooseOther, type DisplayQuestion, type QuestionDraft } from '@/lib/client/question-model';
-import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts';
+import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts/limits';
 import { IconUndo } from '../icons';
 import { HeaderChip } from './header-chip';
 import { PreviewPane } from './preview-pane';

@@ -63,8 +63,11 @@ export function ResponseBody({ view, response }: { view: InteractionView; respon
 export function Receipt({ view, local, myDeviceId, online }: Props) {
   const { t, lang } = useI18n();
   const state = useRemote();
-  const resolution = view.resolution;
-  if (view.status === 'resolved' && resolution && isMine(resolution, local, myDeviceId)) {
+  // The host's ack can come before the state that shows the outcome (an answer queued on a cached card).
+  const resolution =
+    view.resolution ?? (local?.phase === 'accepted' || local?.phase === 'lost' ? local.resolution : undefined);
+  const resolved = view.status === 'resolved' || (view.status === 'pending' && resolution !== undefined);
+  if (resolved && resolution && isMine(resolution, local, myDeviceId)) {
     // The hub has the answer; the agent gets it when its machine is back (R17.6).
     const waiting = deliveryWaitsForMachine(view, state.host, machinesLive(state));
     const machine = selectShowMachines(state.host) ? <MachineChip machine={view.machine} /> : null;
@@ -95,7 +98,7 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
       </section>
     );
   }
-  if (view.status === 'resolved' && resolution) {
+  if (resolved && resolution) {
     return (
       <section className="receipt" data-testid="card.receipt" data-state="lost">
         <p className="state state--quiet" data-testid="card.receipt-status">

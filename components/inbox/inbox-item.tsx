@@ -31,10 +31,12 @@ interface Props {
   machine?: MachineRef | undefined;
   /** The machine's name when none of its agents is connected: this prompt waits for it (R17.6). */
   waitingFor?: string | undefined;
+  /** The host's current state (not the cached inbox, not a dropped connection). */
+  live: boolean;
 }
 
 /** One pending prompt. Memoized: a live event re-renders only the rows it touched. */
-export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, machine, waitingFor }: Props) {
+export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, machine, waitingFor, live }: Props) {
   const { t } = useI18n();
   const { title, detail } = headline(view, t);
   const count = view.kind === 'question' ? view.input.questions.length : 0;
@@ -72,7 +74,7 @@ export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, m
             </span>
           ) : null}
         </span>
-        <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} />
+        <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} live={live} />
         <IconChevron className="inbox-item__chevron" size={18} />
       </Link>
     </li>

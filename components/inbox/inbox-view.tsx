@@ -26,6 +26,7 @@ export function InboxView() {
   const { clockOffsetMs } = state.host;
   // More than one machine: the inbox groups by machine first (R17.3); a hub alone keeps one level.
   const showMachines = selectShowMachines(state.host);
+  // Live: the host's current state, not the cached inbox nor a dropped connection (the same rule as isLive).
   const live = machinesLive(state);
 
   useLayoutEffect(() => {
@@ -61,7 +62,7 @@ export function InboxView() {
           ) : null}
         </EmptyInbox>
       ) : showMachines ? (
-        <div className="inbox" data-testid="inbox.list">
+        <div className="inbox" data-testid="inbox.list" data-live={live ? 'true' : 'false'}>
           {selectMachineSections(state.host).map((section, index) => (
             <MachineSection
               key={section.machine.id}
@@ -74,7 +75,8 @@ export function InboxView() {
           ))}
         </div>
       ) : (
-        <div className="inbox" data-testid="inbox.list">
+        // The cached inbox and the live one are the same list: the snapshot swaps rows, not the layout.
+        <div className="inbox" data-testid="inbox.list" data-live={live ? 'true' : 'false'}>
           {groups.map((group, index) => (
             <SessionGroup
               key={group.key}
@@ -84,6 +86,7 @@ export function InboxView() {
               answers={state.answers}
               clockOffsetMs={clockOffsetMs}
               showMachine={false}
+              live={live}
               waitingFor={
                 machinePresence(machineInfo(state.host, group.machine.id), live) === 'away'
                   ? group.machine.name

@@ -6,7 +6,7 @@ import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
 import { DEVICE_NAME_MAX, REMOTE_PROTOCOL_VERSION } from '@/lib/contracts';
-import { forgetHost } from '@/lib/client/app-connection';
+import { forgetHost } from '@/lib/client/connection-loader';
 import { renameThisDevice, revokeThisDevice } from '@/lib/client/device-requests';
 import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
 import { clampDeviceName } from '@/lib/client/device-names';

@@ -1,10 +1,10 @@
 'use client';
-import '@/lib/client/zod-csp';
 import { usePathname } from 'next/navigation';
 import { useEffect } from 'react';
 import { I18nProvider, useChosenLanguage, useLocalSettings } from '@/hooks/use-i18n';
 import { usePairing, usePairingProblem } from '@/hooks/use-pairing';
-import { appStore, startConnection } from '@/lib/client/app-connection';
+import { appStore } from '@/lib/client/app-store';
+import { startConnection } from '@/lib/client/connection-loader';
 import { applyTheme } from '@/lib/client/local-settings';
 import { installTestHook } from '@/lib/client/test-hook';
 import { BottomNav } from './bottom-nav';

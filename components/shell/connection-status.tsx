@@ -2,9 +2,20 @@
 import Link from 'next/link';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
-import { type Translate } from '@/lib/client/i18n';
-import { queuedCount, type RemoteState } from '@/lib/client/store';
+import { useNow } from '@/hooks/use-now';
+import { formatStamp } from '@/lib/client/format';
+import { type Lang, type Translate } from '@/lib/client/i18n';
+import { isLive, queuedCount, type RemoteState } from '@/lib/client/store';
 import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons';
+
+/** The inbox on screen is what this device saw last time, not the host's: say so, and since when. */
+function cachedWord(state: RemoteState, t: Translate, lang: Lang, now: number): string {
+  const seenAt = state.host.seenAt;
+  const away = state.status === 'offline' || state.status === 'refused' || state.status === 'unpaired';
+  if (!seenAt || now === 0) return t('status.notLiveConnecting');
+  const time = formatStamp(seenAt, lang, now);
+  return away ? t('status.lastSeenOffline', { time }) : t('status.lastSeenConnecting', { time });
+}
 
 function statusWord(state: RemoteState, t: Translate): string {
   const queued = queuedCount(state);
@@ -29,9 +40,12 @@ function statusWord(state: RemoteState, t: Translate): string {
 /** The dot + word in every screen's header (never a spinner without words). */
 export function ConnectionPill() {
   const state = useRemote();
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
+  const now = useNow('minute');
+  const live = isLive(state);
+  const cached = state.host.cached && !state.host.hasSnapshot;
   const Icon =
-    state.status === 'connected'
+    state.status === 'connected' && !cached
       ? IconCheck
       : state.status === 'offline'
         ? IconCloudOff
@@ -39,9 +53,16 @@ export function ConnectionPill() {
           ? IconAlert
           : IconRefresh;
   return (
-    <span className="pill" data-status={state.status} data-testid="connection.status" role="status" aria-live="polite">
+    <span
+      className="pill"
+      data-status={state.status}
+      data-live={live ? 'true' : 'false'}
+      data-testid="connection.status"
+      role="status"
+      aria-live="polite"
+    >
       <Icon size={14} />
-      <span>{statusWord(state, t)}</span>
+      <span>{cached ? cachedWord(state, t, lang, now) : statusWord(state, t)}</span>
     </span>
   );
 }

@@ -35,6 +35,10 @@ export interface TestHost {
   assertNoSecretsInOutput(): void;
   /** Stops the process (SIGTERM) and starts it again on the same port and data dir. */
   restart(): Promise<void>;
+  /** Stops the process (SIGTERM), keeping its port and data dir for resume(): the host is down. */
+  halt(): Promise<void>;
+  /** Starts a halted host again on the same port and data dir. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -115,6 +119,12 @@ export async function startTestHost(
   const secrets = new Set([token, adminToken]);
   let log = '';
   const output = () => log + current.output();
+  const halt = () => stopChild(current.child);
+  const resume = async () => {
+    log += current.output();
+    current = launch(port, dataDir, token, staticDir, extraArgs, installed);
+    await current.url;
+  };
   const host: TestHost = {
     url,
     port,
@@ -146,11 +156,11 @@ export async function startTestHost(
         throw new Error(`the host printed ${leaked.length} secret(s) (token, credential or code): R16.6`);
     },
     async restart() {
-      await stopChild(current.child);
-      log += current.output();
-      current = launch(port, dataDir, token, staticDir, extraArgs, installed);
-      await current.url;
+      await halt();
+      await resume();
     },
+    halt,
+    resume,
     async stop() {
       await stopChild(current.child);
       await rm(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { type Clock, type TimerHandle } from './clock';
 import { type HostSocket } from './host-socket';
 import { type OutboxEntry } from './outbox-db';
 import { describeIssues, type ProtocolError } from './protocol-error';
-import { withAnswer, type LocalAnswer, type RemoteStore } from './store';
+import { fromOutboxEntry, withAnswer, type LocalAnswer, type RemoteStore } from './store';
 
 /** Where answers wait until the host acknowledged them (IndexedDB in the app). */
 export interface Outbox {
@@ -64,7 +64,7 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
         store.setState((s) => {
           const answers = new Map(s.answers);
           for (const entry of entries) {
-            if (!answers.has(entry.requestId)) answers.set(entry.requestId, { ...entry, phase: entry.state });
+            if (!answers.has(entry.requestId)) answers.set(entry.requestId, fromOutboxEntry(entry));
           }
           return { ...s, answers, outboxLoaded: true };
         });

@@ -1,18 +1,17 @@
+import './zod-csp';
 import { io, type Socket } from 'socket.io-client';
 import { type RemoteClientToServerEvents, type RemoteServerToClientEvents } from '../contracts';
+import { appStore } from './app-store';
 import { createConnection } from './connection';
 import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry } from './outbox-db';
 import { markDeviceRemoved, type Pairing } from './pairing';
 import { attachPushChannel } from './push/channel';
 import { clearCachedHost, loadCachedHost, scheduleCacheSave } from './state-cache';
-import { createRemoteStore } from './store';
 import { markConnected, markSynced, recordProtocolError } from './test-hook';
 
 // The app's one connection, wired to the real things: socket.io, IndexedDB, the browser's
 // network and visibility events, push, and the test hook. Everything else is in ./connection.
-
-/** What every screen renders from (hooks/use-remote.ts). */
-export const appStore = createRemoteStore();
+// Screens reach it through ./connection-loader, which loads this module after the first paint.
 
 const connection = createConnection({
   store: appStore,

@@ -64,6 +64,7 @@ describe('remote connection: state from the host', () => {
     const cached: HostView = {
       hasSnapshot: false,
       cached: true,
+      seenAt: at(20),
       lastSeq: 0,
       logId: null,
       interactions: new Map([['old', questionView('old')]]),

@@ -1,3 +1,4 @@
+import './zod-csp';
 import { type DeviceInfo } from '../contracts/devices';
 import { DevicesAckSchema, SimpleAckSchema } from '../contracts/wire';
 import { getPairingProblem, subscribePairing } from './pairing';

@@ -10,6 +10,9 @@ const en = {
   'status.offlineQueued': 'Offline — {n} answer(s) queued',
   'status.queuedCount': '{n} answer(s) queued',
   'status.notPaired': 'Not connected to a host',
+  'status.lastSeenConnecting': 'Last seen {time} · connecting…',
+  'status.lastSeenOffline': 'Last seen {time} · offline',
+  'status.notLiveConnecting': 'Not live · connecting…',
 
   'inbox.waiting': '{n} waiting',
   'inbox.nothingWaiting': 'Nothing waiting',
@@ -71,6 +74,8 @@ const en = {
 
   'countdown.continuesIn': 'Agent continues on its own in {t}',
   'countdown.continuesNow': 'Agent continues on its own now',
+  'countdown.continuesAt': 'Agent continues on its own at {time}',
+  'countdown.wasDueAt': 'Agent was to continue on its own at {time}',
   'countdown.waits': 'The agent waits for you',
 
   'receipt.applied': 'Received by the agent',
@@ -272,279 +277,58 @@ const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
-
-// Typed as the English table's keys: a key missing here, or one English does not have, fails to compile.
-const zh: Record<MessageKey, string> = {
-  'status.connected': '已连接',
-  'status.connecting': '正在连接…',
-  'status.reconnecting': '正在重新连接…',
-  'status.offline': '离线',
-  'status.offlineQueued': '离线 — {n} 个回答待发送',
-  'status.queuedCount': '{n} 个回答待发送',
-  'status.notPaired': '尚未连接主机',
-
-  'inbox.waiting': '{n} 个待回答',
-  'inbox.nothingWaiting': '没有待回答的问题',
-  'inbox.title': '收件箱',
-  'inbox.emptyTitle': '没有待回答的问题',
-  'inbox.emptyBody': '当编码代理需要你做决定时，问题会出现在这里——随时随地回答。',
-  'inbox.connectAgent': '连接代理',
-  'inbox.connectAgentBody': '在代理旁运行 “askaway start”，并添加 Askaway MCP 服务器或 Claude Code 钩子。详见 README。',
-  'inbox.questionCount': '{n} 个问题',
-  'inbox.oneQuestion': '1 个问题',
-
-  'question.other': '其他…',
-  'question.otherPlaceholder': '输入你的回答',
-  'question.otherOwn': '自己输入回答…',
-  'question.typedAnswer': '你的回答',
-  'question.numberAnswer': '你的数字',
-  'question.numberRange': '{min} 到 {max} 之间',
-  'question.numberSuggested': '建议：{value}',
-  'question.numberInvalid': '请输入一个数字，例如 12 或 3.5。',
-  'question.numberOutOfRange': '请输入 {min} 到 {max} 之间的数字。',
-  'question.numberLess': '减少',
-  'question.numberMore': '增加',
-  'question.headerFull': '显示完整标题',
-  'question.headerShort': '收起标题',
-  'question.chip': '问题',
-  'question.addNote': '添加备注',
-  'question.noteLabel': '给代理的备注',
-  'question.skip': '跳过此问题',
-  'question.unskip': '回答此问题',
-  'question.recommended': '推荐',
-  'question.skipped': '已跳过',
-
-  'answers.edit': '修改',
-  'answers.notes': '备注',
-
-  'card.skipAll': '全部跳过',
-  'card.decline': '拒绝…',
-  'card.declineTitle': '拒绝这个提问？',
-  'card.declineReason': '原因（可选）',
-  'card.declineHint': '代理会看到你拒绝了，以及你的原因。',
-  'card.declineConfirm': '拒绝',
-  'card.skipAllTitle': '跳过全部问题？',
-  'card.skipAllHint': '代理将按自己的判断继续。跳过不等于拒绝。',
-  'card.review': '检查答案',
-  'card.submit': '提交',
-  'card.next': '下一步',
-  'card.back': '返回',
-  'card.step': '第 {i} / {n} 题',
-  'card.moreActions': '更多操作',
-  'card.agentSaid': '代理说',
-  'card.showMore': '展开',
-  'card.showLess': '收起',
-  'card.notFoundTitle': '找不到',
-  'card.notFoundBody': '这个问题已不在这里，可能已在别处回答。',
-  'card.backToInbox': '返回收件箱',
-  'card.nextQuestion': '下一个问题',
-
-  'countdown.continuesIn': '{t} 后代理将自行决定',
-  'countdown.continuesNow': '代理即将自行决定',
-  'countdown.waits': '代理会一直等待你的回答',
-
-  'receipt.applied': '代理已收到',
-  'receipt.sending': '正在发送…',
-  'receipt.queued': '已排队 — 连接后发送',
-  'receipt.delivered': '已回答 · {time} 送达',
-  'receipt.lostRace': '已由{by}于 {time} 回答',
-  'receipt.byOtherDevice': '其他设备',
-  'receipt.byAuto': '自动决定',
-  'receipt.byAgent': '代理',
-  'receipt.yourAnswer': '你的回答（未发送）',
-
-  'preview.title': '预览',
-  'preview.of': '“{label}”的预览',
-  'preview.none': '此选项没有预览。',
-
-  'plan.chip': '计划',
-  'plan.title': '批准这个计划？',
-  'plan.missing': 'Claude Code 没有附上计划内容。你仍然可以批准或拒绝；计划显示在终端里。',
-  'plan.fileUnreadable': 'Claude Code 没有附上计划内容，计划文件也无法读取。你仍然可以批准或拒绝；计划显示在终端里。',
-  'plan.file': '计划文件：',
-  'plan.approve': '批准',
-  'plan.reject': '驳回',
-  'plan.rejectFeedback': '需要改什么？（可选）',
-  'plan.rejectTitle': '驳回并反馈',
-
-  'permission.title': '允许 {tool}？',
-  'permission.allow': '允许',
-  'permission.deny': '拒绝',
-  'permission.denyReason': '原因（可选）',
-  'permission.command': '命令',
-  'permission.file': '文件',
-  'permission.input': '输入',
-
-  'nav.inbox': '收件箱',
-  'nav.sessions': '会话',
-  'nav.history': '历史',
-  'nav.settings': '设置',
-
-  'pair.needed': '在电脑上运行 “askaway pair” 并打开它给出的配对链接，或输入主机地址和配对码。',
-  'pair.title': '配对此设备',
-  'pair.action': '配对',
-  'pair.linkIntro': '正在与 {host} 配对。给此设备起一个你在设备列表里认得出的名字。',
-  'pair.manualIntro':
-    '在运行 Askaway 的电脑上运行 “askaway pair”。在此设备上打开它的链接、扫描二维码，或在这里输入地址和配对码。',
-  'pair.host': '主机地址',
-  'pair.hostHint': '留空则使用当前地址。',
-  'pair.code': '配对码',
-  'pair.codeHint': '形如 ABCDE-FGHJK-MNPQR-STVWX，只能使用一次。',
-  'pair.device': '设备名称',
-  'pair.deviceHint': '显示在 设置 → 设备 中，以及你给出的回答上。',
-  'pair.submit': '配对',
-  'pair.pairing': '正在配对…',
-  'pair.saved': '已配对，正在连接…',
-  'pair.alreadyPaired': '此设备已与 {host} 配对。再次配对会把它作为新设备加入；请在 设置 → 设备 中撤销旧的那个。',
-  'pair.invalidTitle': '此配对链接已失效',
-  'pair.invalidBody':
-    '配对链接只能使用一次，几分钟内有效，主机重启后也会失效。这个链接已被使用、已过期，或来自旧版 Askaway。',
-  'pair.invalidHow': '要获取新链接，请在运行 Askaway 的电脑上运行 “askaway pair”，然后在此设备上打开链接或扫描二维码。',
-  'pair.invalidUnchanged': '没有任何改变：此设备仍与 {host} 配对。',
-  'pair.backToApp': '返回应用',
-  'pair.enterCode': '改为输入配对码',
-  'pair.rateLimited': '配对尝试次数过多，请等一分钟再试。',
-  'pair.refused': '主机拒绝了：{message}',
-
-  'removed.title': '此设备已从 {host} 移除',
-  'removed.body': '它的访问权限已被收回，不能再查看或回答问题。',
-  'removed.legacyTitle': '请重新配对此设备',
-  'removed.legacyBody':
-    'Askaway 现在为每部手机和每个浏览器分别发放可收回的密钥。此设备仍保存着旧的共享令牌，它现在只供代理使用。',
-  'removed.how': '重新配对：在 {host} 上运行 “askaway pair”，在此设备上打开它给出的链接，或扫描二维码。',
-  'removed.thatComputer': '运行 Askaway 的电脑',
-  'removed.enterCode': '输入配对码',
-
-  'error.unauthorized':
-    '主机不认识此设备（它的数据可能已被重置）。请重新配对：在电脑上运行 “askaway pair” 并打开链接。',
-  'error.protocol': '应用与主机的协议版本不一致。请更新主机或重新加载应用。',
-  'error.unreachable': '无法连接到 {url} 的主机。“askaway start” 是否正在运行，且本设备可以访问？',
-  'error.generic': '出错了：{message}',
-
-  'sessions.title': '会话',
-  'sessions.empty': '还没有会话。代理提问后会显示在这里。',
-  'sessions.pendingCount': '{n} 个待回答',
-  'sessions.resolvedCount': '{n} 个已完成',
-  'sessions.lastQuestion': '最近：{q}',
-  'sessions.statusPending': '待回答',
-  'sessions.statusResolved': '已完成',
-
-  'history.title': '历史',
-  'history.empty': '已回答和已撤回的问题会显示在这里。',
-  'history.filterSession': '会话',
-  'history.allSessions': '全部会话',
-  'history.reason': '原因：{r}',
-
-  'outcome.answered': '已回答',
-  'outcome.partly': '部分回答（{n}/{m}）',
-  'outcome.skipped': '已跳过',
-  'outcome.auto': '已自动决定',
-  'outcome.declined': '已拒绝',
-  'outcome.cancelled': '已取消',
-  'outcome.otherDevice': '已在其他设备回答',
-  'outcome.withdrawn': '代理已撤回',
-  'outcome.approved': '已批准',
-  'outcome.rejected': '已驳回',
-  'outcome.allowed': '已允许',
-  'outcome.denied': '已拒绝',
-
-  'settings.title': '设置',
-  'settings.connection': '连接',
-  'settings.host': '主机',
-  'settings.device': '本设备名称',
-  'settings.deviceHint': '显示在设备列表中，以及你给出的回答上。',
-  'settings.forget': '移除此设备',
-  'settings.forgetConfirm': '要把此设备从主机移除并在这里忘记它吗？重新配对需要 “askaway pair” 给出的新链接。',
-  'settings.pairAgain': '与其他主机配对',
-  'settings.devices': '设备',
-  'settings.devicesHint': '与此主机配对的所有手机和浏览器。要添加设备，请在电脑上运行 “askaway pair”。',
-  'settings.devicesOffline': '连接后才能管理设备。',
-  'settings.thisDevice': '本设备',
-  'settings.deviceOnline': '在线',
-  'settings.deviceLastSeen': '最后在线 {time}',
-  'settings.deviceNeverSeen': '尚未连接',
-  'settings.devicePaired': '配对于 {date}',
-  'settings.revoke': '撤销',
-  'settings.revokeLabel': '撤销 {name}',
-  'settings.revokeTitle': '撤销 {name}？',
-  'settings.revokeHint': '它会立即断开，不再收到通知，需要用新链接重新配对。',
-  'settings.revokeFailed': '撤销失败，请检查连接。',
-  'settings.autoResolution': '自动决定',
-  'settings.autoToggle': '让代理自行继续',
-  'settings.autoExplainOn':
-    '如果 {t} 内无人回答，代理会按自己的判断继续。代理会知道你没有回答——沉默不会被当成你的偏好。',
-  'settings.autoExplainOff': '关闭：代理会一直等待你的回答。',
-  'settings.autoTimeout': '继续前等待',
-  'settings.autoShared': '连接到此主机的所有设备共享此设置。',
-  'settings.autoOffline': '连接后才能修改此设置。',
-  'settings.saveFailed': '保存失败，请检查连接。',
-  'settings.notifications': '通知',
-  'settings.language': '语言',
-  'settings.languageSystem': '跟随浏览器',
-  'settings.theme': '主题',
-  'settings.themeSystem': '跟随系统',
-  'settings.themeLight': '浅色',
-  'settings.themeDark': '深色',
-  'settings.about': '关于',
-  'settings.appVersion': '应用版本',
-  'settings.hostVersion': '主机版本',
-  'settings.protocolVersion': '协议版本',
-
-  'update.ready': '新版本已就绪。',
-  'update.reload': '重新加载',
-
-  'time.minutes': '{n} 分钟',
-  'time.seconds': '{n} 秒',
-  'time.hours': '{n} 小时',
-  'time.justNow': '刚刚',
-  'time.minutesAgo': '{n} 分钟前',
-  'time.hoursAgo': '{n} 小时前',
-  'time.daysAgo': '{n} 天前',
-
-  'common.cancel': '取消',
-  'common.loading': '加载中…',
-  'common.session': '会话 {id}',
-  'common.mainAgent': '主代理',
-  'common.skipToContent': '跳到内容',
-
-  'machine.label': '机器：{name}',
-  'machine.prefix': '机器：',
-  'machine.hub': '主机',
-  'machine.connectedOne': '1 个代理已连接',
-  'machine.connected': '{n} 个代理已连接',
-  'machine.away': '没有代理连接 · 最后在线 {time}',
-  'machine.awayNever': '尚无代理连接',
-  'machine.waitingFor': '等待 {name} 重新连接',
-  'machine.waitingForHint': '现在就可以回答：回答会保存在主机上，{name} 重新连接后送达。',
-  'machine.deliveryWaits': '已保存在主机 · {name} 重新连接后送达',
-  'machine.filter': '机器',
-  'machine.allMachines': '全部机器',
-  'machine.summary': '机器',
-  'settings.machines': '机器',
-  'settings.machinesHint': '通过此主机提问的电脑，以及当前连接的代理数。',
-  'settings.machinesEmpty': '目前只有此主机。',
-  'settings.machinesHowTo':
-    '要添加电脑，请在主机上运行 “askaway invite”，然后在那台电脑上运行它打印的 “askaway join …” 命令。',
-  'settings.machinesOffline': '连接后才能管理机器。',
-  'settings.machineJoined': '加入于 {date}',
-  'settings.machineThisHub': '此主机',
-  'settings.machineRevokeHint':
-    '它的代理会立即断开，待回答的问题会被撤回。要重新添加，请在主机上运行 “askaway invite”，并在它上面运行 “askaway join …”。',
-  'settings.machineRevokeFailed': '撤销机器失败，请检查连接。',
-};
-
-export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh };
-
-export type Lang = keyof typeof MESSAGES;
+export type Messages = Record<MessageKey, string>;
+export type Lang = 'en' | 'zh';
 export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
 
+// English ships with every page; another language loads the first time a reader needs it, so each
+// reader downloads only their own strings (R13.4).
+const tables: Partial<Record<Lang, Messages>> = { en };
+const loading = new Map<Lang, Promise<void>>();
+const listeners = new Set<() => void>();
 const translators = new Map<Lang, Translate>();
 
-/** The translate function of a language; the same function every time, so it is safe in React deps. */
+export const ENGLISH: Messages = en;
+
+/** True when the language's strings are here, so translator(lang) speaks it. */
+export function hasLanguage(lang: Lang): boolean {
+  return tables[lang] !== undefined;
+}
+
+/** Loads a language's strings (once); subscribers hear when they arrive. */
+export function loadLanguage(lang: Lang): Promise<void> {
+  if (hasLanguage(lang)) return Promise.resolve();
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = import('./i18n-zh').then(
+      ({ zh }) => {
+        tables.zh = zh;
+        for (const listener of listeners) listener();
+      },
+      (error: unknown) => {
+        loading.delete(lang);
+        throw error;
+      },
+    );
+    loading.set(lang, pending);
+  }
+  return pending;
+}
+
+export function subscribeLanguages(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * The translate function of a language whose strings are loaded (English until then); the same
+ * function every time, so it is safe in React deps.
+ */
 export function translator(lang: Lang): Translate {
+  const table = tables[lang];
+  if (!table) return translator('en');
   let translate = translators.get(lang);
   if (!translate) {
-    const table = MESSAGES[lang];
     translate = (key, vars) => {
       const template = table[key];
       if (!vars) return template;

@@ -1,3 +1,4 @@
+import './zod-csp';
 import { ApiErrorSchema, PAIR_API_PATH, PairResponseSchema, type PairRequest } from '../contracts/pairing-api';
 import { errorMessage } from '../contracts/unknown';
 import { normalizeHostUrl, type Pairing } from './pairing';

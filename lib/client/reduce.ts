@@ -1,50 +1,8 @@
-import {
-  type DeviceRecord,
-  type HostEvent,
-  type InteractionView,
-  type MachineInfo,
-  type Preferences,
-  type Snapshot,
-} from '../contracts';
+import { type HostEvent, type InteractionView, type Snapshot } from '../contracts';
 import { foldHostEvent, type HostFold } from '../state/host-fold';
+import { type HostView } from './host-view';
 
-/** The host's interactions as this remote knows them: a snapshot, then events folded in as the host folds them. */
-export interface HostView {
-  /** A live snapshot from the host has arrived on this page. */
-  hasSnapshot: boolean;
-  /** Showing what this device saw last time (offline start), until a live snapshot arrives. */
-  cached: boolean;
-  lastSeq: number;
-  /** The log `lastSeq` counts in; resuming against another log gets a snapshot (R10.6). */
-  logId: string | null;
-  interactions: ReadonlyMap<string, InteractionView>;
-  preferences: Preferences | null;
-  hostVersion: string | null;
-  hostName: string | null;
-  /** Paired devices by id; revoked ones keep a record with `revokedAt` (R16.4). */
-  devices: ReadonlyMap<string, DeviceRecord>;
-  /**
-   * The hub and its joined machines with their agents connected now (R17.5): the snapshot's list,
-   * then each `machines` message replaces it whole. Empty until the host has sent one.
-   */
-  machines: readonly MachineInfo[];
-  /** serverTime − local time when the snapshot arrived (clock-skew correction, R9.9). */
-  clockOffsetMs: number;
-}
-
-export const EMPTY_HOST_VIEW: HostView = {
-  hasSnapshot: false,
-  cached: false,
-  lastSeq: 0,
-  logId: null,
-  interactions: new Map(),
-  preferences: null,
-  hostVersion: null,
-  hostName: null,
-  devices: new Map(),
-  machines: [],
-  clockOffsetMs: 0,
-};
+export { EMPTY_HOST_VIEW, type HostView } from './host-view';
 
 /** A snapshot replaces everything: after a host restart its seq may even start lower. */
 export function fromSnapshot(snapshot: Snapshot, localNow: number): HostView {
@@ -54,6 +12,7 @@ export function fromSnapshot(snapshot: Snapshot, localNow: number): HostView {
   return {
     hasSnapshot: true,
     cached: false,
+    seenAt: null,
     lastSeq: snapshot.seq,
     logId: snapshot.logId,
     interactions,

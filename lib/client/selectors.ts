@@ -1,6 +1,6 @@
 import { type InteractionView, type MachineRef } from '../contracts';
 import { projectLabel } from './format';
-import { type HostView } from './reduce';
+import { type HostView } from './host-view';
 
 /**
  * A root session on one machine (R17.4): two machines may use the same session id, so the key

@@ -1,6 +1,6 @@
 import { type InteractionView, type Preferences } from '../contracts';
 import { CACHE_STORE, run } from './outbox-db';
-import { type HostView } from './reduce';
+import { type HostView } from './host-view';
 import { markCacheSaved } from './test-hook';
 
 interface CachedHost {
@@ -10,6 +10,8 @@ interface CachedHost {
   preferences: Preferences | null;
   hostVersion: string | null;
   clockOffsetMs: number;
+  /** When it was saved: the last moment this device saw it live (absent in caches of older versions). */
+  seenAt?: string;
 }
 
 const KEY = 'host';
@@ -25,6 +27,7 @@ export async function loadCachedHost(hostUrl: string): Promise<HostView | null> 
     return {
       hasSnapshot: false,
       cached: true,
+      seenAt: cached.seenAt ?? null,
       lastSeq: 0,
       logId: null,
       interactions: new Map(cached.interactions.map((view) => [view.requestId, view])),
@@ -54,6 +57,7 @@ export function scheduleCacheSave(hostUrl: string, host: HostView): void {
       preferences: host.preferences,
       hostVersion: host.hostVersion,
       clockOffsetMs: host.clockOffsetMs,
+      seenAt: new Date().toISOString(),
     };
     void run('readwrite', (store) => store.put(value, KEY), CACHE_STORE).then(markCacheSaved, () => undefined);
   }, SAVE_DELAY_MS);

@@ -1,5 +1,6 @@
 import { type InteractionResolution, type InteractionResponse } from '../contracts';
-import { EMPTY_HOST_VIEW, type HostView } from './reduce';
+import { type OutboxEntry } from './outbox-db';
+import { EMPTY_HOST_VIEW, type HostView } from './host-view';
 
 export type ConnectionStatus =
   'idle' | 'unpaired' | 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'refused';
@@ -82,4 +83,17 @@ export function queuedCount(current: RemoteState): number {
   for (const answer of current.answers.values())
     if (answer.phase === 'queued' || answer.phase === 'sending') count += 1;
   return count;
+}
+
+/** An answer as the outbox kept it, back in the state (after a reload, or before the connection loads). */
+export function fromOutboxEntry(entry: OutboxEntry): LocalAnswer {
+  return { ...entry, phase: entry.state };
+}
+
+/**
+ * True only while the host state on screen is the host's current one: a snapshot arrived on this page
+ * and the socket is up. Anything else (the cached inbox, a dropped connection) is shown as not live.
+ */
+export function isLive(current: RemoteState): boolean {
+  return current.status === 'connected' && current.host.hasSnapshot;
 }

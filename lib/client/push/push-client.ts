@@ -1,3 +1,4 @@
+import '../zod-csp';
 import {
   PushStatusAckSchema,
   PushSubscriptionJsonSchema,
@@ -9,20 +10,7 @@ import {
 import { errorMessage } from '../../contracts/unknown';
 import { describeIssues, type IssueLike } from '../protocol-error';
 import { pushRequest } from './channel';
-
-/** Why enabling did not finish, for the settings page to explain. */
-export type EnableFailure =
-  'denied' | 'dismissed' | 'no-worker' | 'subscribe-failed' | 'host-refused' | 'not-connected';
-
-export class PushClientError extends Error {
-  constructor(
-    readonly code: EnableFailure,
-    message?: string,
-  ) {
-    super(message ?? code);
-    this.name = 'PushClientError';
-  }
-}
+import { PushClientError } from './push-error';
 
 export async function getPushStatus(): Promise<PushStatus> {
   return statusFrom(await pushRequest('push:status'));

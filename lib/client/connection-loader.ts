@@ -1,0 +1,114 @@
+import { type InteractionResponse, type PreferencesPatch } from '../contracts';
+import type * as AppConnection from './app-connection';
+import { appStore } from './app-store';
+import { showCachedStart } from './cache-first';
+import { loadOutboxEntries } from './outbox-db';
+import { getPairing, type Pairing } from './pairing';
+import { randomId } from './random-id';
+import { loadCachedHost } from './state-cache';
+import { withAnswer } from './store';
+
+// What the screens call to reach the host. The live connection (./app-connection, with socket.io-client
+// and the contracts' zod schemas) is loaded here after the first paint, so no route's first screen
+// carries it (R13.4); the inbox this device saw last is on screen before it (R9.1).
+
+type Live = typeof AppConnection;
+
+let live: Promise<Live> | null = null;
+let started: Promise<void> = Promise.resolve();
+let retryHooked = false;
+let lastPairing: Pairing | null = null;
+
+function loadLive(): Promise<Live> {
+  live ??= import('./app-connection').catch((error: unknown) => {
+    // Served by the host (and precached by the service worker): try again when things change.
+    live = null;
+    throw error;
+  });
+  return live;
+}
+
+/** Reads what this device kept for its paired host and shows it; true when a cached inbox is shown. */
+async function showCached(pairing: Pairing | null): Promise<boolean> {
+  if (!pairing) return false;
+  const [host, answers] = await Promise.all([loadCachedHost(pairing.hostUrl), loadOutboxEntries().catch(() => [])]);
+  return showCachedStart(appStore, pairing, { host, answers });
+}
+
+// Started as this module is evaluated, before React hydrates: the IndexedDB read overlaps it.
+const cachedShown: Promise<boolean> = typeof window === 'undefined' ? Promise.resolve(false) : showCached(getPairing());
+if (typeof window !== 'undefined') {
+  // Nothing cached to paint first (a first visit): fetch the connection alongside hydration instead.
+  void cachedShown.then((shown) => {
+    if (!shown && getPairing()) loadLive().catch(() => undefined);
+  });
+}
+
+/** Resolves once the browser has painted what is in the DOM now (a frame, then a task), or soon in a hidden tab. */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(fallback);
+      setTimeout(resolve, 0);
+    });
+  });
+}
+
+/** Connects (or reconnects with new credentials), after the cached inbox is painted. Idempotent for the same pairing. */
+export function startConnection(pairing: Pairing | null): void {
+  lastPairing = pairing;
+  started = started.then(async () => {
+    if (await cachedShown) await afterNextPaint();
+    try {
+      (await loadLive()).startConnection(pairing);
+    } catch (error) {
+      couldNotLoad(error);
+    }
+  });
+}
+
+function couldNotLoad(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  appStore.setState((s) => ({ ...s, status: 'reconnecting', error: { kind: 'unreachable', message } }));
+  if (retryHooked) return;
+  retryHooked = true;
+  const retry = () => {
+    if (live === null) startConnection(lastPairing);
+  };
+  window.addEventListener('online', retry);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') retry();
+  });
+}
+
+/** Queues the answer durably and sends it when connected (./answer-queue). */
+export async function submitResponse(requestId: string, response: InteractionResponse): Promise<void> {
+  let connection: Live;
+  try {
+    connection = await loadLive();
+  } catch (error) {
+    // Not even queued: bring the form back with the reason rather than drop what was written.
+    appStore.setState((s) =>
+      withAnswer(s, {
+        requestId,
+        clientResponseId: randomId(),
+        response,
+        createdAt: new Date().toISOString(),
+        phase: 'failed',
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+    return;
+  }
+  return connection.submitResponse(requestId, response);
+}
+
+export async function updatePreferences(patch: PreferencesPatch): Promise<boolean> {
+  return (await loadLive()).updatePreferences(patch);
+}
+
+/** Forget: drop the connection and what this device cached from the host. */
+export async function forgetHost(): Promise<unknown> {
+  return (await loadLive()).forgetHost();
+}
