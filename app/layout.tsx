@@ -1,11 +1,9 @@
 import { type Metadata, type Viewport } from 'next';
 import { AppShell } from '@/components/shell/app-shell';
 import { THEME_BOOT_SCRIPT } from '@/lib/client/local-settings';
+// Every screen's styles; each screen's own come with its components (a route's first screen carries only its own).
 import './styles/base.css';
 import './styles/shell.css';
-import './styles/inbox.css';
-import './styles/card.css';
-import './styles/screens.css';
 
 export const metadata: Metadata = {
   title: 'Askaway',

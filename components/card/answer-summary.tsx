@@ -1,5 +1,6 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { type AskUserQuestionAnnotations, type AskUserQuestionAnswers } from '@/lib/contracts';
+import '@/app/styles/card.css';
 
 interface Props {
   questions: ReadonlyArray<{ question: string; header: string }>;

@@ -7,6 +7,7 @@ import { useRemote } from '@/hooks/use-remote';
 import { isLive } from '@/lib/client/store';
 import { DecisionCard } from './decision-card';
 import { QuestionCard } from './question-card';
+import '@/app/styles/card.css';
 
 /** `/card?id=<requestId>` (a query param: the app is a static export). */
 export function CardScreen() {

@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useId, useRef, useState } from 'react';
 import { DECLINE_MESSAGE_MAX } from '@/lib/contracts/limits';
+import '@/app/styles/card.css';
 
 interface Props {
   open: boolean;

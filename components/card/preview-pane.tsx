@@ -1,8 +1,11 @@
 'use client';
+import { lazy, Suspense } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { isHtmlPreview } from '@/lib/contracts/preview';
 import { type DisplayOption } from '@/lib/client/question-model';
-import { HtmlPreview } from './html-preview';
+
+// Loaded with the first HTML preview shown (it loads DOMPurify then anyway), not in the card's first screen.
+const HtmlPreview = lazy(() => import('./html-preview').then((module) => ({ default: module.HtmlPreview })));
 
 /** The preview of the focused or selected option (R9.4): text in a monospace box, HTML sandboxed. */
 export function PreviewPane({ option }: { option: DisplayOption | undefined }) {
@@ -14,7 +17,9 @@ export function PreviewPane({ option }: { option: DisplayOption | undefined }) {
       {option?.preview === undefined ? (
         <p className="preview__none">{t('preview.none')}</p>
       ) : isHtmlPreview(option.preview) ? (
-        <HtmlPreview html={option.preview} title={title} />
+        <Suspense fallback={<div className="preview__frame preview__frame--loading" aria-hidden="true" />}>
+          <HtmlPreview html={option.preview} title={title} />
+        </Suspense>
       ) : (
         <pre className="preview__text" tabIndex={0}>
           {option.preview}

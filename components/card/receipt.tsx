@@ -9,6 +9,7 @@ import { type LocalAnswer } from '@/lib/client/store';
 import { IconAlert, IconCheck, IconCheckDouble, IconCloudOff, IconPause, IconRefresh, IconUndo } from '../icons';
 import { MachineChip } from '../machine-chip';
 import { AnswerSummary } from './answer-summary';
+import '@/app/styles/card.css';
 
 interface Props {
   view: InteractionView;

@@ -11,6 +11,7 @@ import { redeemPairingCode } from '@/lib/client/pair-request';
 import { clampDeviceName, defaultDeviceName, platformDescription } from '@/lib/client/device-names';
 import { savePairing } from '@/lib/client/pairing';
 import { ScreenHeader } from '../shell/screen-header';
+import '@/app/styles/screens.css';
 
 /** What the page shows: the form (with a code from a link, or typed), or the plain "no longer works" page. */
 type Phase = { kind: 'reading' } | { kind: 'form'; code: string | null; hostUrl: string } | { kind: 'invalid' };

@@ -19,6 +19,7 @@ import { Choice } from './choice';
 import { DevicesSettings } from './devices-settings';
 import { MachinesSettings } from './machines-settings';
 import { NotificationSettings } from '../notification-settings';
+import '@/app/styles/screens.css';
 
 declare const __APP_VERSION__: string | undefined;
 const APP_VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.1.0';
