@@ -38,7 +38,11 @@ export function InboxView() {
   const loading =
     !state.host.hasSnapshot &&
     !state.host.cached &&
-    (state.status === 'connecting' || state.status === 'reconnecting' || state.status === 'idle');
+    // Connected but the snapshot not in yet is loading too: an empty inbox would flash before the list.
+    (state.status === 'connecting' ||
+      state.status === 'reconnecting' ||
+      state.status === 'idle' ||
+      state.status === 'connected');
   return (
     <>
       <ScreenHeader

@@ -1,9 +1,11 @@
 'use client';
 import Link from 'next/link';
-import { usePathname } from 'next/navigation';
+import { usePathname, useRouter } from 'next/navigation';
+import { useEffect } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { selectPendingCount } from '@/lib/client/selectors';
+import { isLive } from '@/lib/client/store';
 import { IconHistory, IconInbox, IconSettings, IconTree } from '../icons';
 
 const TABS = [
@@ -13,12 +15,36 @@ const TABS = [
   { href: '/settings', key: 'nav.settings', Icon: IconSettings, id: 'settings' },
 ] as const;
 
+let prefetched = false;
+
+/**
+ * The other tabs, fetched ahead once the inbox is live and the browser is idle: prefetching them as
+ * the links appear would compete with the first screen. (The service worker has them offline anyway.)
+ */
+function usePrefetchTabsWhenIdle(live: boolean): void {
+  const router = useRouter();
+  useEffect(() => {
+    if (!live || prefetched) return;
+    const prefetch = () => {
+      prefetched = true;
+      for (const tab of TABS) router.prefetch(tab.href);
+    };
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(prefetch, { timeout: 5_000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(prefetch, 1_000);
+    return () => clearTimeout(timer);
+  }, [live, router]);
+}
+
 export function BottomNav() {
   const pathname = usePathname();
   const { t } = useI18n();
   const state = useRemote();
   const pending = selectPendingCount(state.host);
   const current = pathname.replace(/\.html$/, '').replace(/\/$/, '') || '/';
+  usePrefetchTabsWhenIdle(isLive(state));
   return (
     <nav className="tabbar" aria-label="Main" data-testid="nav">
       {TABS.map(({ href, key, Icon, id }) => {
@@ -27,6 +53,7 @@ export function BottomNav() {
           <Link
             key={href}
             href={href}
+            prefetch={false}
             className="tabbar__tab"
             aria-current={active ? 'page' : undefined}
             data-testid={`nav.${id}`}

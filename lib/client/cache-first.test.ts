@@ -97,6 +97,24 @@ describe('cache-first start: the last known inbox before the connection', () => 
     h.socket().drop();
     expect(isLive(h.state())).toBe(false);
   });
+
+  it('[R9.13] rows the snapshot did not change keep their identity, so they do not re-render', async () => {
+    const h = connectionHarness();
+    const unchanged = questionView('q1');
+    const changed = questionView('q2');
+    showCachedStart(h.store, PAIRING, { host: cachedHost([unchanged, changed]), answers: [] });
+    h.start();
+    await settle();
+    h.socket().accept();
+    const scheduled = {
+      ...questionView('q2'),
+      autoResolution: { status: 'scheduled' as const, timeoutMs: 60_000, scheduledAt: at(10), deadlineAt: at(50) },
+    };
+    h.socket().send('snapshot', snapshotOf([questionView('q1'), scheduled], 5));
+    expect(h.state().host.interactions.get('q1')).toBe(unchanged);
+    expect(h.state().host.interactions.get('q2')).not.toBe(changed);
+    expect(h.state().host.interactions.get('q2')?.autoResolution.status).toBe('scheduled');
+  });
 });
 
 describe('cache-first start: answering a cached card', () => {

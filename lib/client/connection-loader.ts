@@ -2,10 +2,11 @@ import { type InteractionResponse, type PreferencesPatch } from '../contracts';
 import type * as AppConnection from './app-connection';
 import { appStore } from './app-store';
 import { showCachedStart } from './cache-first';
+import { takeEarlyCacheRead } from './cache-prefetch';
 import { loadOutboxEntries } from './outbox-db';
 import { getPairing, type Pairing } from './pairing';
 import { randomId } from './random-id';
-import { loadCachedHost } from './state-cache';
+import { cachedHostView, loadCachedHost } from './state-cache';
 import { withAnswer } from './store';
 
 // What the screens call to reach the host. The live connection (./app-connection, with socket.io-client
@@ -30,7 +31,14 @@ function loadLive(): Promise<Live> {
 
 /** Reads what this device kept for its paired host and shows it; true when a cached inbox is shown. */
 async function showCached(pairing: Pairing | null): Promise<boolean> {
+  // Usually read already, by the inline script in <head> (./cache-prefetch.ts).
+  const early = await takeEarlyCacheRead();
   if (!pairing) return false;
+  if (early)
+    return showCachedStart(appStore, pairing, {
+      host: cachedHostView(early.host, pairing.hostUrl),
+      answers: early.outbox,
+    });
   const [host, answers] = await Promise.all([loadCachedHost(pairing.hostUrl), loadOutboxEntries().catch(() => [])]);
   return showCachedStart(appStore, pairing, { host, answers });
 }
@@ -44,14 +52,19 @@ if (typeof window !== 'undefined') {
   });
 }
 
-/** Resolves once the browser has painted what is in the DOM now (a frame, then a task), or soon in a hidden tab. */
+/**
+ * Resolves once the browser has presented what is in the DOM now: the frame after the next one has
+ * begun (two animation frames), or soon in a hidden tab, which gets no frames.
+ */
 function afterNextPaint(): Promise<void> {
   return new Promise((resolve) => {
-    const fallback = setTimeout(resolve, 100);
-    requestAnimationFrame(() => {
-      clearTimeout(fallback);
-      setTimeout(resolve, 0);
-    });
+    const fallback = setTimeout(resolve, 200);
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        clearTimeout(fallback);
+        resolve();
+      }),
+    );
   });
 }
 
@@ -60,6 +73,9 @@ export function startConnection(pairing: Pairing | null): void {
   lastPairing = pairing;
   started = started.then(async () => {
     if (await cachedShown) await afterNextPaint();
+    // Hydration reads no pairing (null) and then the stored one: act on the newest call only, or the
+    // screen would flash "not paired" between the two.
+    if (pairing !== lastPairing) return;
     try {
       (await loadLive()).startConnection(pairing);
     } catch (error) {

@@ -258,7 +258,7 @@ export function createConnection(options: ConnectionOptions): Connection {
       socket?.disconnect();
       return;
     }
-    store.setState((s) => ({ ...s, host: fromSnapshot(snapshot, clock.now()) }));
+    store.setState((s) => ({ ...s, host: fromSnapshot(snapshot, clock.now(), s.host) }));
     gap = false;
     awaitingSync = false;
     options.onSynced?.('snapshot');

@@ -16,10 +16,13 @@ export interface OutboxEntry {
   error?: string;
 }
 
-const DB_NAME = 'askaway';
-const STORE = 'outbox';
+export const DB_NAME = 'askaway';
+export const OUTBOX_STORE = 'outbox';
+const STORE = OUTBOX_STORE;
 /** Last known host state, so the app opens offline with what it last saw. */
 export const CACHE_STORE = 'cache';
+/** The one record in CACHE_STORE. */
+export const CACHED_HOST_KEY = 'host';
 
 let dbPromise: Promise<IDBDatabase> | null = null;
 

@@ -4,11 +4,18 @@ import { type HostView } from './host-view';
 
 export { EMPTY_HOST_VIEW, type HostView } from './host-view';
 
-/** A snapshot replaces everything: after a host restart its seq may even start lower. */
-export function fromSnapshot(snapshot: Snapshot, localNow: number): HostView {
+/**
+ * A snapshot replaces everything: after a host restart its seq may even start lower. Views that say
+ * what `previous` said (the cached inbox, mostly) keep their identity, so their rows do not re-render.
+ */
+export function fromSnapshot(snapshot: Snapshot, localNow: number, previous?: HostView): HostView {
   const interactions = new Map<string, InteractionView>();
-  for (const view of snapshot.history) interactions.set(view.requestId, view);
-  for (const view of snapshot.pending) interactions.set(view.requestId, view);
+  const keep = (view: InteractionView) => {
+    const old = previous?.interactions.get(view.requestId);
+    interactions.set(view.requestId, old && sameData(old, view) ? old : view);
+  };
+  for (const view of snapshot.history) keep(view);
+  for (const view of snapshot.pending) keep(view);
   return {
     hasSnapshot: true,
     cached: false,
@@ -51,4 +58,14 @@ export function applyEvents(view: HostView, events: readonly HostEvent[]): HostV
     lastSeq: fold.seq,
     devices: touchesDevices ? fold.devices : view.devices,
   };
+}
+
+/** Deep equality of JSON-like data, whatever the order of object keys (a cached view and a parsed one differ in it). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && sameData(Reflect.get(a, key), Reflect.get(b, key)));
 }

@@ -122,8 +122,18 @@ function browserController(): ServiceWorkerController {
   return controller;
 }
 
+/** Runs `work` once the page has loaded (now, if it has): installing a worker competes with the first screen. */
+function afterLoad(work: () => void): () => void {
+  if (document.readyState === 'complete') {
+    work();
+    return () => undefined;
+  }
+  window.addEventListener('load', work, { once: true });
+  return () => window.removeEventListener('load', work);
+}
+
 /**
- * Registers `/sw.js` once (on first use) and follows it. Render an update prompt while
+ * Registers `/sw.js` once (on first use, after the page's load event) and follows it. Render an update prompt while
  * `updateWaiting` is true and call `applyUpdate()` when the user accepts it.
  */
 export function useServiceWorker(): ServiceWorkerApi {
@@ -132,6 +142,6 @@ export function useServiceWorker(): ServiceWorkerApi {
     () => browserController().getSnapshot(),
     () => SERVER_STATE,
   );
-  useEffect(() => browserController().register(), []);
+  useEffect(() => afterLoad(() => browserController().register()), []);
   return { ...state, applyUpdate: () => browserController().applyUpdate() };
 }

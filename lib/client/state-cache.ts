@@ -1,9 +1,9 @@
 import { type InteractionView, type Preferences } from '../contracts';
-import { CACHE_STORE, run } from './outbox-db';
+import { CACHE_STORE, CACHED_HOST_KEY, run } from './outbox-db';
 import { type HostView } from './host-view';
 import { markCacheSaved } from './test-hook';
 
-interface CachedHost {
+export interface CachedHost {
   hostUrl: string;
   lastSeq: number;
   interactions: InteractionView[];
@@ -14,34 +14,38 @@ interface CachedHost {
   seenAt?: string;
 }
 
-const KEY = 'host';
+const KEY = CACHED_HOST_KEY;
 const SAVE_DELAY_MS = 800;
 let timer: ReturnType<typeof setTimeout> | null = null;
 
 /** The last host state this device saw, for opening offline (R9.1, R9.8). Null if none for this host. */
 export async function loadCachedHost(hostUrl: string): Promise<HostView | null> {
   try {
-    const cached =
-      (await run('readonly', (store) => store.get(KEY) as IDBRequest<CachedHost | undefined>, CACHE_STORE)) ?? null;
-    if (!cached || cached.hostUrl !== hostUrl) return null;
-    return {
-      hasSnapshot: false,
-      cached: true,
-      seenAt: cached.seenAt ?? null,
-      lastSeq: 0,
-      logId: null,
-      interactions: new Map(cached.interactions.map((view) => [view.requestId, view])),
-      preferences: cached.preferences,
-      hostVersion: cached.hostVersion,
-      hostName: null,
-      devices: new Map(),
-      // Who is connected now is only known live; the cached inbox still names each item's machine.
-      machines: [],
-      clockOffsetMs: cached.clockOffsetMs,
-    };
+    const cached = await run('readonly', (store) => store.get(KEY) as IDBRequest<CachedHost | undefined>, CACHE_STORE);
+    return cachedHostView(cached, hostUrl);
   } catch {
     return null;
   }
+}
+
+/** A saved record as the view shown until the live snapshot (marked cached); null when it is another host's. */
+export function cachedHostView(cached: CachedHost | undefined, hostUrl: string): HostView | null {
+  if (!cached || cached.hostUrl !== hostUrl) return null;
+  return {
+    hasSnapshot: false,
+    cached: true,
+    seenAt: cached.seenAt ?? null,
+    lastSeq: 0,
+    logId: null,
+    interactions: new Map(cached.interactions.map((view) => [view.requestId, view])),
+    preferences: cached.preferences,
+    hostVersion: cached.hostVersion,
+    hostName: null,
+    devices: new Map(),
+    // Who is connected now is only known live; the cached inbox still names each item's machine.
+    machines: [],
+    clockOffsetMs: cached.clockOffsetMs,
+  };
 }
 
 /** Saves a little after the last change: a burst of events costs one write. */
