@@ -1,5 +1,6 @@
 'use client';
 import { useI18n } from '@/hooks/use-i18n';
+import { useLive } from '@/hooks/use-live';
 import { useNow } from '@/hooks/use-now';
 import { type AutoResolutionState } from '@/lib/contracts';
 import { formatCountdown, formatStamp } from '@/lib/client/format';
@@ -14,15 +15,14 @@ import { IconClock, IconPause } from './icons';
 export function Countdown({
   autoResolution,
   clockOffsetMs,
-  live,
   showWaiting = false,
 }: {
   autoResolution: AutoResolutionState;
   clockOffsetMs: number;
-  live: boolean;
   showWaiting?: boolean;
 }) {
   const { t, lang } = useI18n();
+  const live = useLive();
   const now = useNow('second');
   if (autoResolution.status !== 'scheduled') {
     if (!showWaiting) return null;

@@ -55,11 +55,16 @@ test('[R9.13] opened with the host down: the cached inbox, marked not live; the 
   runtime,
 }) => {
   const { page } = app;
+  const laptop = new RemoteClient(host.url, host.token);
+  // Deadlines far enough away that nothing resolves on its own during the test.
+  await laptop.setPreferences({
+    askUserQuestionAutoResolutionEnabled: true,
+    askUserQuestionAutoResolutionTimeoutMs: 30 * 60_000,
+  });
   const answered = await runtime.ask(singleQuestion);
   const waiting = await runtime.ask(singleQuestion);
   await cacheInbox(app, [answered, waiting]);
 
-  const laptop = new RemoteClient(host.url, host.token);
   await expect(laptop.respond(answered, SQLITE)).resolves.toMatchObject({ ok: true, status: 'accepted' });
   laptop.close();
   await host.halt();
@@ -70,12 +75,17 @@ test('[R9.13] opened with the host down: the cached inbox, marked not live; the 
   await expect(page.getByTestId('inbox.list')).toHaveAttribute('data-live', 'false');
   await expectNotLive(page);
   await expect(page.getByTestId('connection.banner')).toContainText('Cannot reach the host');
+  // Not live, so no running countdown: the deadline as a time of day.
+  const countdown = app.inbox.item(waiting).getByTestId('countdown');
+  await expect(countdown).toHaveAttribute('data-live', 'false');
+  await expect(countdown).toHaveText(/^Agent continues on its own at \d\d:\d\d$/);
   const before = await app.inbox.item(waiting).boundingBox();
 
   await host.resume();
   await expect(page.getByTestId('connection.status')).toHaveAttribute('data-live', 'true', { timeout: 15_000 });
   await expect(page.getByTestId('connection.status')).toHaveText('Connected');
   await expect(page.getByTestId('inbox.list')).toHaveAttribute('data-live', 'true');
+  await expect(countdown).toHaveText(/^Agent continues on its own in \d+:\d\d$/);
   // Resolved on the laptop meanwhile: gone from the inbox, and its outcome is in the history.
   await expect(app.inbox.item(answered)).toHaveCount(0);
   await expect(app.inbox.item(waiting)).toBeVisible();

@@ -4,7 +4,6 @@ import { useSearchParams } from 'next/navigation';
 import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
-import { isLive } from '@/lib/client/store';
 import { DecisionCard } from './decision-card';
 import { QuestionCard } from './question-card';
 import '@/app/styles/card.css';
@@ -19,7 +18,6 @@ export function CardScreen() {
   const view = state.host.interactions.get(id);
   const local = state.answers.get(id);
   const online = state.status === 'connected';
-  const live = isLive(state);
   const myDeviceId = pairing?.deviceId ?? null;
 
   if (!view) {
@@ -51,7 +49,6 @@ export function CardScreen() {
         local={local}
         myDeviceId={myDeviceId}
         online={online}
-        live={live}
         clockOffsetMs={state.host.clockOffsetMs}
       />
     );
@@ -63,7 +60,6 @@ export function CardScreen() {
       local={local}
       myDeviceId={myDeviceId}
       online={online}
-      live={live}
       clockOffsetMs={state.host.clockOffsetMs}
     />
   );

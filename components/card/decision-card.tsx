@@ -20,13 +20,11 @@ interface Props {
   local: LocalAnswer | undefined;
   myDeviceId: string | null;
   online: boolean;
-  /** The host's current state (not the cached inbox): countdowns tick only then. */
-  live: boolean;
   clockOffsetMs: number;
 }
 
 /** Plan approval (Approve / Reject with feedback) and tool permission (Allow / Deny with a reason). */
-export function DecisionCard({ view, local, myDeviceId, online, live, clockOffsetMs }: Props) {
+export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
   const { t } = useI18n();
   const [rejecting, setRejecting] = useState(false);
   // A refused answer changed nothing on the host: the buttons come back, with why.
@@ -47,7 +45,7 @@ export function DecisionCard({ view, local, myDeviceId, online, live, clockOffse
 
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} live={live} showWaiting />
+      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
       <div className="action-bar__buttons">
         <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">
           {plan ? t('plan.reject') : t('permission.deny')}

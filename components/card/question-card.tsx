@@ -23,8 +23,6 @@ interface Props {
   local: LocalAnswer | undefined;
   myDeviceId: string | null;
   online: boolean;
-  /** The host's current state (not the cached inbox): countdowns tick only then. */
-  live: boolean;
   clockOffsetMs: number;
 }
 
@@ -33,7 +31,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /** R9.3, R9.4, R9.11: stepped on a phone with a review, all at once on a wide screen. */
-export function QuestionCard({ view, local, myDeviceId, online, live, clockOffsetMs }: Props) {
+export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }: Props) {
   const { t } = useI18n();
   const model = useMemo(() => toDisplayModel(view.input, view.inputRules), [view.input, view.inputRules]);
   const { questions, title } = model;
@@ -137,7 +135,7 @@ export function QuestionCard({ view, local, myDeviceId, online, live, clockOffse
 
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} live={live} showWaiting />
+      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
       <div className="action-bar__buttons">
         {stepped && step > 0 ? (
           <button type="button" className="button" onClick={() => goTo(step - 1)} data-testid="card.back">

@@ -31,12 +31,10 @@ interface Props {
   machine?: MachineRef | undefined;
   /** The machine's name when none of its agents is connected: this prompt waits for it (R17.6). */
   waitingFor?: string | undefined;
-  /** The host's current state (not the cached inbox, not a dropped connection). */
-  live: boolean;
 }
 
 /** One pending prompt. Memoized: a live event re-renders only the rows it touched. */
-export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, machine, waitingFor, live }: Props) {
+export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, machine, waitingFor }: Props) {
   const { t } = useI18n();
   const { title, detail } = headline(view, t);
   const count = view.kind === 'question' ? view.input.questions.length : 0;
@@ -74,7 +72,10 @@ export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, m
             </span>
           ) : null}
         </span>
-        <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} live={live} />
+        {/* Only rows that count down follow the connection (useLive): a long inbox stays still when it changes. */}
+        {view.autoResolution.status === 'scheduled' ? (
+          <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} />
+        ) : null}
         <IconChevron className="inbox-item__chevron" size={18} />
       </Link>
     </li>

@@ -91,7 +91,6 @@ export function InboxView() {
               answers={state.answers}
               clockOffsetMs={clockOffsetMs}
               showMachine={false}
-              live={live}
               waitingFor={
                 machinePresence(machineInfo(state.host, group.machine.id), live) === 'away'
                   ? group.machine.name

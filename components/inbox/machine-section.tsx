@@ -55,7 +55,6 @@ export function MachineSection({ section, id, answers, clockOffsetMs, live }: Pr
           clockOffsetMs={clockOffsetMs}
           showMachine
           waitingFor={away ? machine.name : undefined}
-          live={live}
         />
       ))}
     </section>

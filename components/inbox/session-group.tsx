@@ -17,12 +17,10 @@ interface Props {
   showMachine: boolean;
   /** The machine's name when it has no agent connected now: its items wait for it (R17.6). */
   waitingFor: string | undefined;
-  /** The host's current state (not the cached inbox, not a dropped connection). */
-  live: boolean;
 }
 
 /** One root session's waiting prompts, newest first. */
-export function SessionGroup({ group, id, level, answers, clockOffsetMs, showMachine, waitingFor, live }: Props) {
+export function SessionGroup({ group, id, level, answers, clockOffsetMs, showMachine, waitingFor }: Props) {
   const { t } = useI18n();
   const Heading = level === 2 ? 'h2' : 'h3';
   return (
@@ -40,7 +38,6 @@ export function SessionGroup({ group, id, level, answers, clockOffsetMs, showMac
             phase={answers.get(view.requestId)?.phase}
             machine={showMachine ? view.machine : undefined}
             waitingFor={waitingFor}
-            live={live}
           />
         ))}
       </ul>

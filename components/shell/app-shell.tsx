@@ -2,6 +2,7 @@
 import { usePathname } from 'next/navigation';
 import { useEffect } from 'react';
 import { I18nProvider, useChosenLanguage, useLocalSettings } from '@/hooks/use-i18n';
+import { LiveProvider } from '@/hooks/use-live';
 import { usePairing, usePairingProblem } from '@/hooks/use-pairing';
 import { appStore } from '@/lib/client/app-store';
 import { startConnection } from '@/lib/client/connection-loader';
@@ -41,18 +42,20 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const blocked = problem !== null && !onPairScreen;
   return (
     <I18nProvider value={i18n}>
-      <div className="app" data-focused={focused ? 'true' : undefined}>
-        <a className="skip-link" href="#main">
-          {t('common.skipToContent')}
-        </a>
-        {/* On the pair screen the page itself says what to do. */}
-        {blocked || onPairScreen ? null : <ConnectionBanner />}
-        <ServiceWorkerSlot />
-        <main id="main" className="app__main">
-          {blocked ? <PairAgainScreen problem={problem} /> : children}
-        </main>
-        {focused || blocked ? null : <BottomNav />}
-      </div>
+      <LiveProvider>
+        <div className="app" data-focused={focused ? 'true' : undefined}>
+          <a className="skip-link" href="#main">
+            {t('common.skipToContent')}
+          </a>
+          {/* On the pair screen the page itself says what to do. */}
+          {blocked || onPairScreen ? null : <ConnectionBanner />}
+          <ServiceWorkerSlot />
+          <main id="main" className="app__main">
+            {blocked ? <PairAgainScreen problem={problem} /> : children}
+          </main>
+          {focused || blocked ? null : <BottomNav />}
+        </div>
+      </LiveProvider>
     </I18nProvider>
   );
 }
