@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { errorMessage } from '../lib/contracts';
 import { runDurableLog } from './durable-log';
 import { runDrills } from './drills/run-drills';
+import { runLighthouse } from './lighthouse';
 import { runMachines } from './machines';
 import { runPhoneStart } from './phone-start';
 import { runPwaWeight } from './pwa-weight';
@@ -21,6 +22,7 @@ const BENCHMARKS: { name: string; run: () => Promise<{ figures: Figure[] }> }[] 
   { name: 'restore', run: runRestore },
   { name: 'phone-start', run: runPhoneStart },
   { name: 'machines', run: runMachines },
+  { name: 'lighthouse', run: runLighthouse },
 ];
 
 function buildPwa(): void {

@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** One measured figure; `budget` applies to `ratio` when `budgetOn` is 'ratio', else to `value`. */
+/**
+ * One measured figure; `budget` applies to `ratio` when `budgetOn` is 'ratio', else to `value`. A budget
+ * is a ceiling, or a floor when `atLeast` is set (a score).
+ */
 export interface Figure {
   name: string;
   value: number;
@@ -11,6 +14,7 @@ export interface Figure {
   ratio?: number;
   budget?: number;
   budgetOn?: 'value' | 'ratio';
+  atLeast?: boolean;
   /** true: within budget; false: over; absent: no budget. */
   withinBudget?: boolean;
   note?: string;
@@ -70,7 +74,8 @@ export function figure(input: Omit<Figure, 'ratio' | 'withinBudget'>): Figure {
   if (input.baseline !== undefined && input.baseline > 0) result.ratio = round(input.value / input.baseline, 3);
   if (input.budget !== undefined) {
     const measured = input.budgetOn === 'ratio' ? result.ratio : input.value;
-    if (measured !== undefined) result.withinBudget = measured <= input.budget;
+    if (measured !== undefined)
+      result.withinBudget = input.atLeast ? measured >= input.budget : measured <= input.budget;
   }
   return result;
 }
@@ -149,7 +154,7 @@ export function formatTable(figures: readonly Figure[]): string {
     entry.ratio === undefined ? '' : `${formatNumber(entry.ratio)}×`,
     entry.budget === undefined
       ? ''
-      : `${entry.budgetOn === 'ratio' ? '≤ ' + formatNumber(entry.budget) + '×' : '≤ ' + formatNumber(entry.budget) + ' ' + entry.unit}`,
+      : `${entry.atLeast ? '≥' : '≤'} ${formatNumber(entry.budget)}${entry.budgetOn === 'ratio' ? '×' : ` ${entry.unit}`}`,
     entry.withinBudget === undefined ? '' : entry.withinBudget ? 'ok' : 'OVER',
   ]);
   const header = ['figure', 'value', 'baseline', 'ratio', 'budget', ''];

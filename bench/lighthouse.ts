@@ -1,0 +1,232 @@
+// R13.5: Lighthouse 12 with its mobile preset (simulated slow 4G, CPU 4× slower, a phone's screen) on
+// the paired inbox with 20 pending, beside a hello-world Next page built from the same node_modules in
+// the same run. Both are served by an Askaway host (same HTTP stack, CSP, precompressed files) to
+// Debian's Chromium. Two kinds of visit, three runs of each, alternated, medians:
+// - repeat: what tapping the home-screen icon or a notification opens. The app was used before: its
+//   service worker and the inbox it last saw are on the device; hello world has its HTTP cache.
+// - first: an empty profile (Lighthouse clears storage and cache); the inbox has to wait for the socket.
+// Budgets (repeat visit): LCP and TBT ≤ 1.25× hello world's, performance score ≥ hello world's − 0.03.
+// The script prints the figures and whether each budget holds; nothing here is a test assertion.
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { chromiumPath, pairingInitScript } from './support/browser';
+import { figure, round, type Figure } from './support/figures';
+import { buildHelloWorld } from './support/hello-world';
+import { startHost } from './support/host-process';
+import { isMain, runAlone } from './support/main-guard';
+import { interactionRequest } from './support/payloads';
+import { pairBenchDevice } from './support/remote-client';
+import { seedPending } from './support/raw-runtime';
+import { median } from './support/stats';
+
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const PENDING = 20;
+const LIMIT_RATIO = 1.25;
+const SCORE_MARGIN = 0.03;
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+type Visit = 'repeat' | 'first';
+type Subject = 'inbox' | 'hello';
+
+interface Sample {
+  lcp: number;
+  tbt: number;
+  fcp: number;
+  score: number;
+  lcpElement: string;
+}
+
+/** A fresh Chromium per run (Lighthouse's advice), driven by Lighthouse through Puppeteer. */
+async function withChrome<T>(work: (port: number, browser: Browser) => Promise<T>): Promise<T> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? chromiumPath(),
+    chromeFlags: CHROME_FLAGS,
+    logLevel: 'silent',
+  });
+  let browser: Browser | undefined;
+  try {
+    browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+    return await work(chrome.port, browser);
+  } finally {
+    await browser?.disconnect();
+    chrome.kill();
+  }
+}
+
+/** The app used once before: its service worker controls the page and the live inbox is saved on the device. */
+async function installApp(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(
+    async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
+    { timeout: 60_000 },
+  );
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(
+    (pending: number) =>
+      navigator.serviceWorker.controller !== null &&
+      window.__askaway?.state.host.hasSnapshot === true &&
+      window.__askaway.pendingCount === pending &&
+      window.__askaway.cacheSavedAt !== null,
+    { timeout: 60_000 },
+    PENDING,
+  );
+}
+
+function describeElement(details: unknown): string {
+  const snippet = JSON.stringify(details).match(/"snippet":"((?:[^"\\]|\\.)*)"/)?.[1];
+  return snippet ? snippet.replace(/\\"/g, '"').slice(0, 80) : 'unknown';
+}
+
+async function measure(url: string, visit: Visit, prepare: (page: Page) => Promise<void>): Promise<Sample> {
+  return withChrome(async (port, browser) => {
+    const page = await browser.newPage();
+    await prepare(page);
+    // Lighthouse finds no navigation start in the trace of a page that never left its first about:blank.
+    await page.goto('about:blank');
+    const result = await lighthouse(
+      url,
+      {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        disableStorageReset: visit === 'repeat',
+      },
+      undefined,
+      page,
+    );
+    const lhr = result?.lhr;
+    if (!lhr) throw new Error(`Lighthouse returned no result for ${url}`);
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const numeric = (id: string) => {
+      const value = lhr.audits[id]?.numericValue;
+      if (value === undefined) throw new Error(`Lighthouse measured no ${id} for ${url}`);
+      return value;
+    };
+    const score = lhr.categories.performance?.score;
+    if (score === null || score === undefined) throw new Error(`Lighthouse gave no performance score for ${url}`);
+    return {
+      lcp: numeric('largest-contentful-paint'),
+      tbt: numeric('total-blocking-time'),
+      fcp: numeric('first-contentful-paint'),
+      score,
+      lcpElement: describeElement(lhr.audits['largest-contentful-paint-element']?.details),
+    };
+  });
+}
+
+export async function runLighthouse(): Promise<{ figures: Figure[] }> {
+  const hello = await buildHelloWorld({ served: true });
+  // BENCH_APP_STATIC_DIR: measure another build of the app (say, main's out/) with the same host and script.
+  const appStaticDir = process.env.BENCH_APP_STATIC_DIR;
+  // The seeded questions have no runtime re-announcing them: keep them pending for the whole run.
+  const app = await startHost({
+    extraArgs: ['--stale-after', '2h', ...(appStaticDir ? ['--static-dir', appStaticDir] : [])],
+  });
+  const helloHost = await startHost({ extraArgs: ['--static-dir', hello.outDir] });
+  try {
+    await seedPending(
+      app.url,
+      app.token,
+      Array.from({ length: PENDING }, (_, index) => interactionRequest(`lh-${index}`, `session-lh-${index % 4}`)),
+    );
+    const pairing = pairingInitScript(await pairBenchDevice(app, 'bench-lighthouse')).content;
+    const urls: Record<Subject, string> = { inbox: `${app.url}/`, hello: `${helloHost.url}/` };
+    const prepare: Record<Subject, Record<Visit, (page: Page) => Promise<void>>> = {
+      inbox: {
+        repeat: async (page) => {
+          await page.evaluateOnNewDocument(pairing);
+          await installApp(page, urls.inbox);
+        },
+        first: async (page) => {
+          await page.evaluateOnNewDocument(pairing);
+        },
+      },
+      hello: {
+        repeat: async (page) => {
+          await page.goto(urls.hello, { waitUntil: 'load' });
+        },
+        first: () => Promise.resolve(),
+      },
+    };
+    const samples: Record<Subject, Record<Visit, Sample[]>> = {
+      inbox: { repeat: [], first: [] },
+      hello: { repeat: [], first: [] },
+    };
+    // Discarded: the first Chromium start and the host's first requests are slower than any later one.
+    await measure(urls.inbox, 'repeat', prepare.inbox.repeat);
+    for (let run = 0; run < RUNS; run += 1) {
+      for (const visit of ['repeat', 'first'] as const) {
+        for (const subject of ['inbox', 'hello'] as const) {
+          const sample = await measure(urls[subject], visit, prepare[subject][visit]);
+          samples[subject][visit].push(sample);
+          console.log(
+            `[lighthouse] run ${run + 1}/${RUNS} ${subject} ${visit}: LCP ${Math.round(sample.lcp)} ms, ` +
+              `TBT ${Math.round(sample.tbt)} ms, FCP ${Math.round(sample.fcp)} ms, score ${sample.score} (LCP element ${sample.lcpElement})`,
+          );
+        }
+      }
+    }
+    const figures: Figure[] = [];
+    for (const visit of ['repeat', 'first'] as const) {
+      const ours = samples.inbox[visit];
+      const theirs = samples.hello[visit];
+      const pick = (list: Sample[], key: 'lcp' | 'tbt' | 'fcp' | 'score') => median(list.map((sample) => sample[key]));
+      const budgeted = visit === 'repeat';
+      const note =
+        `Lighthouse 12 mobile preset, median of ${RUNS}; ${PENDING} pending; ${visit === 'repeat' ? 'repeat visit (service worker and cached inbox in place; hello world with its HTTP cache)' : 'first visit (storage and cache cleared)'}; ` +
+        `FCP ${Math.round(pick(ours, 'fcp'))} ms (hello world ${Math.round(pick(theirs, 'fcp'))} ms); ` +
+        `LCP element: ${ours.map((sample) => sample.lcpElement).join(' | ')}`;
+      for (const [key, label] of [
+        ['lcp', 'LCP'],
+        ['tbt', 'TBT'],
+      ] as const) {
+        const baseline = round(pick(theirs, key), 0);
+        figures.push(
+          figure({
+            name: `lighthouse: inbox ${label} (${visit} visit)${budgeted ? ' (R13.5)' : ''}`,
+            value: round(pick(ours, key), 0),
+            unit: 'ms',
+            baseline,
+            budget: budgeted ? round(LIMIT_RATIO * baseline, 0) : undefined,
+            note: `${note}; budget ${LIMIT_RATIO}× hello world`,
+          }),
+        );
+      }
+      const helloScore = pick(theirs, 'score');
+      figures.push(
+        figure({
+          name: `lighthouse: inbox performance score (${visit} visit)${budgeted ? ' (R13.5)' : ''}`,
+          value: round(pick(ours, 'score'), 2),
+          unit: 'score',
+          baseline: round(helloScore, 2),
+          budget: budgeted ? round(helloScore - SCORE_MARGIN, 2) : undefined,
+          atLeast: true,
+          note: `${note}; budget: hello world's score − ${SCORE_MARGIN}`,
+        }),
+      );
+    }
+    for (const entry of figures.filter((candidate) => candidate.withinBudget !== undefined)) {
+      console.log(
+        `[lighthouse] ${entry.name}: ${entry.value} ${entry.unit} against ${entry.atLeast ? '≥' : '≤'} ${entry.budget} — ` +
+          (entry.withinBudget ? 'holds' : 'OVER'),
+      );
+    }
+    return { figures };
+  } finally {
+    await Promise.all([app.stop(), helloHost.stop()]);
+    hello.dispose();
+  }
+}
+
+if (isMain(import.meta.url)) await runAlone('lighthouse', runLighthouse);
