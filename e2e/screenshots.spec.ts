@@ -176,3 +176,39 @@ test.describe('machines', () => {
     });
   }
 });
+
+test.describe('instant open (R9.13)', () => {
+  test.use({ serviceWorkers: 'allow' });
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the cached inbox, then the live one (${theme})`, async ({ app, host, runtime }, testInfo) => {
+      test.setTimeout(90_000);
+      const mobile = testInfo.project.name === 'mobile';
+      const { page } = app;
+      await page.setViewportSize(mobile ? { width: 390, height: 844 } : { width: 1280, height: 800 });
+      await app.setTheme(theme);
+      const ids = await populate(host, runtime);
+      await app.waitForInteraction(ids.previewId);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await app.goto('/');
+      await expect(app.inbox.items).toHaveCount(4);
+      await page.waitForFunction(() => window.__askaway?.cacheSavedAt !== null);
+      const shot = async (name: string) => {
+        await page.evaluate(() => document.fonts.ready);
+        await page.screenshot({ path: path.join(OUT, `${testInfo.project.name}-${theme}-${name}.png`) });
+      };
+      await page.goto('about:blank');
+      await host.halt();
+      await app.goto('/');
+      await expect(page.getByTestId('connection.status')).toHaveText(/^Last seen .* · connecting…$/);
+      await expect(app.inbox.items).toHaveCount(4);
+      await shot('inbox-cached');
+      await app.goto(`/card?id=${encodeURIComponent(ids.multiId)}`);
+      await expect(app.card().root).toBeVisible();
+      await shot('card-cached');
+      await app.goto('/');
+      await host.resume();
+      await expect(page.getByTestId('connection.status')).toHaveAttribute('data-live', 'true', { timeout: 15_000 });
+      await shot('inbox-live');
+    });
+  }
+});

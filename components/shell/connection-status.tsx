@@ -8,13 +8,16 @@ import { type Lang, type Translate } from '@/lib/client/i18n';
 import { isLive, queuedCount, type RemoteState } from '@/lib/client/store';
 import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons';
 
-/** The inbox on screen is what this device saw last time, not the host's: say so, and since when. */
-function cachedWord(state: RemoteState, t: Translate, lang: Lang, now: number): string {
+/**
+ * The inbox on screen is what this device saw last time, not the host's: say so, and since when.
+ * Two parts, so a narrow header cuts the second ("· connecting…"), never the time.
+ */
+function cachedWords(state: RemoteState, t: Translate, lang: Lang, now: number): [string, string] {
   const seenAt = state.host.seenAt;
   const away = state.status === 'offline' || state.status === 'refused' || state.status === 'unpaired';
-  if (!seenAt || now === 0) return t('status.notLiveConnecting');
-  const time = formatStamp(seenAt, lang, now);
-  return away ? t('status.lastSeenOffline', { time }) : t('status.lastSeenConnecting', { time });
+  const lead =
+    seenAt && now !== 0 ? t('status.lastSeen', { time: formatStamp(seenAt, lang, now) }) : t('status.notLive');
+  return [lead, ` · ${away ? t('status.notLiveOffline') : t('status.notLiveConnecting')}`];
 }
 
 function statusWord(state: RemoteState, t: Translate): string {
@@ -62,7 +65,15 @@ export function ConnectionPill() {
       aria-live="polite"
     >
       <Icon size={14} />
-      <span>{cached ? cachedWord(state, t, lang, now) : statusWord(state, t)}</span>
+      {cached ? (
+        cachedWords(state, t, lang, now).map((part, index) => (
+          <span key={index} className={index === 0 ? 'pill__lead' : 'pill__rest'}>
+            {part}
+          </span>
+        ))
+      ) : (
+        <span>{statusWord(state, t)}</span>
+      )}
     </span>
   );
 }

@@ -10,9 +10,10 @@ const en = {
   'status.offlineQueued': 'Offline — {n} answer(s) queued',
   'status.queuedCount': '{n} answer(s) queued',
   'status.notPaired': 'Not connected to a host',
-  'status.lastSeenConnecting': 'Last seen {time} · connecting…',
-  'status.lastSeenOffline': 'Last seen {time} · offline',
-  'status.notLiveConnecting': 'Not live · connecting…',
+  'status.lastSeen': 'Last seen {time}',
+  'status.notLive': 'Not live',
+  'status.notLiveConnecting': 'connecting…',
+  'status.notLiveOffline': 'offline',
 
   'inbox.waiting': '{n} waiting',
   'inbox.nothingWaiting': 'Nothing waiting',
