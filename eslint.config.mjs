@@ -117,8 +117,9 @@ const config = [
   {
     // The first screen (R13.4): what any route loads before it paints carries neither socket.io-client nor
     // zod. Screens reach the host through lib/client/connection-loader.ts, which loads the live modules
-    // (ignored below) after the first paint; from the contracts they take types, or values from a zod-free
-    // file (limits, preview, unknown, pairing-link, push-constants).
+    // (ignored below) after the first paint, and settings and pairing load their requests when used; from the
+    // contracts they take types, or values from a zod-free file (limits, preview, unknown, pairing-link,
+    // push-constants, claude-code-answers).
     files: ['lib/client/**', 'components/**', 'app/**', 'hooks/**', 'lib/askUserQuestion.ts'],
     ignores: [
       '**/*.test.ts',
@@ -129,6 +130,9 @@ const config = [
       'lib/client/answer-queue.ts',
       'lib/client/zod-csp.ts',
       'lib/client/push/push-client.ts',
+      'lib/client/pair-request.ts',
+      'lib/client/device-requests.ts',
+      'lib/client/machine-requests.ts',
     ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -140,13 +144,15 @@ const config = [
           })),
           patterns: [
             {
-              regex: '(^|/)contracts(/(index|wire|interaction|events|preferences|ask-user-question|push))?$',
+              regex:
+                '(^|/)contracts(/(index|wire|interaction|events|preferences|ask-user-question|claude-code-question|devices|pairing-api|machine-ref|machines|push))?$',
               allowTypeImports: true,
               message:
-                'these contracts load zod: import types with `type`, values from a zod-free file (limits, preview, unknown, pairing-link, push-constants)',
+                'these contracts load zod: import types with `type`, values from a zod-free file (limits, preview, unknown, pairing-link, push-constants, claude-code-answers)',
             },
             {
-              regex: '(^|/)(app-connection|connection|answer-queue|push-client)$',
+              regex:
+                '(^|/)(app-connection|connection|answer-queue|push-client|pair-request|device-requests|machine-requests)$',
               allowTypeImports: true,
               message:
                 'a live module (socket.io, zod): import it dynamically, as lib/client/connection-loader.ts does, not in the first screen',

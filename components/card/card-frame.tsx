@@ -10,6 +10,7 @@ import { ConnectionPill } from '../shell/connection-status';
 import { IconBack, IconPause } from '../icons';
 import { MachineChip } from '../machine-chip';
 import { ContextBlock } from './context-block';
+import '@/lib/client/i18n-en-card';
 
 interface Props {
   view: InteractionView;

@@ -2,6 +2,7 @@
 import { useRef } from 'react';
 import { IconMore } from '../icons';
 import { useI18n } from '@/hooks/use-i18n';
+import '@/lib/client/i18n-en-card';
 
 /** Skip all and Decline live behind the overflow menu: quieter than answering, never a shortcut. */
 export function CardMenu({ onSkipAll, onDecline }: { onSkipAll?: () => void; onDecline: () => void }) {

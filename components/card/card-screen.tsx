@@ -1,12 +1,25 @@
 'use client';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
+import { lazy, Suspense } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
-import { DecisionCard } from './decision-card';
 import { QuestionCard } from './question-card';
+import '@/lib/client/i18n-en-card';
 import '@/app/styles/card.css';
+
+// Plan approvals and permission prompts load their card when one is opened: a question's card, the
+// common case, does not carry it in its first screen (R13.4).
+const DecisionCard = lazy(() => import('./decision-card').then((module) => ({ default: module.DecisionCard })));
+
+function CardSkeleton({ label }: { label: string }) {
+  return (
+    <div className="skeleton-list" aria-busy="true" aria-label={label}>
+      <div className="skeleton" />
+    </div>
+  );
+}
 
 /** `/card?id=<requestId>` (a query param: the app is a static export). */
 export function CardScreen() {
@@ -26,9 +39,7 @@ export function CardScreen() {
     return (
       <div className="empty" data-testid={waiting ? 'card.loading' : 'card.not-found'}>
         {waiting ? (
-          <div className="skeleton-list" aria-busy="true" aria-label={t('common.loading')}>
-            <div className="skeleton" />
-          </div>
+          <CardSkeleton label={t('common.loading')} />
         ) : (
           <>
             <h1 className="empty__title">{t('card.notFoundTitle')}</h1>
@@ -54,13 +65,21 @@ export function CardScreen() {
     );
   }
   return (
-    <DecisionCard
-      key={view.requestId}
-      view={view}
-      local={local}
-      myDeviceId={myDeviceId}
-      online={online}
-      clockOffsetMs={state.host.clockOffsetMs}
-    />
+    <Suspense
+      fallback={
+        <div className="empty" data-testid="card.loading">
+          <CardSkeleton label={t('common.loading')} />
+        </div>
+      }
+    >
+      <DecisionCard
+        key={view.requestId}
+        view={view}
+        local={local}
+        myDeviceId={myDeviceId}
+        online={online}
+        clockOffsetMs={state.host.clockOffsetMs}
+      />
+    </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useRef, useState } from 'react';
 import { DECLINE_MESSAGE_MAX } from '@/lib/contracts/limits';
-import '@/app/styles/card.css';
+import '@/app/styles/dialog.css';
 
 interface Props {
   open: boolean;

@@ -2,6 +2,7 @@
 import { useId, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionContext } from '@/lib/contracts';
+import '@/lib/client/i18n-en-card';
 
 const COLLAPSE_OVER = 220;
 

@@ -12,6 +12,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import { Markdown } from './markdown';
 import { NextAction } from './next-action';
 import { Receipt, SendError } from './receipt';
+import '@/lib/client/i18n-en-card';
 
 type DecisionView = Extract<InteractionView, { kind: 'plan-approval' | 'permission' }>;
 

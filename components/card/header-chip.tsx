@@ -1,7 +1,8 @@
 'use client';
 import { useState } from 'react';
-import { ASK_USER_QUESTION_TOOL_CHIP_WIDTH } from '@/lib/contracts';
+import { ASK_USER_QUESTION_TOOL_CHIP_WIDTH } from '@/lib/contracts/limits';
 import { useI18n } from '@/hooks/use-i18n';
+import '@/lib/client/i18n-en-card';
 
 /**
  * A question's header chip. Claude Code's questions may carry a header longer

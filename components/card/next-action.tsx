@@ -4,6 +4,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
 import { nextPendingId, selectInbox, sessionKey } from '@/lib/client/selectors';
+import '@/lib/client/i18n-en-card';
 
 /** After a card is answered, the one obvious next step: the next waiting question, or the inbox. */
 export function NextAction({ view }: { view: InteractionView }) {

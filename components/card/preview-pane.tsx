@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { isHtmlPreview } from '@/lib/contracts/preview';
 import { type DisplayOption } from '@/lib/client/question-model';
+import '@/lib/client/i18n-en-card';
 
 // Loaded with the first HTML preview shown (it loads DOMPurify then anyway), not in the card's first screen.
 const HtmlPreview = lazy(() => import('./html-preview').then((module) => ({ default: module.HtmlPreview })));

@@ -15,6 +15,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import { NextAction } from './next-action';
 import { Receipt, SendError, YourAnswer } from './receipt';
 import { QuestionStep } from './question-step';
+import '@/lib/client/i18n-en-card';
 
 type QuestionView = Extract<InteractionView, { kind: 'question' }>;
 

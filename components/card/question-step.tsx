@@ -7,6 +7,8 @@ import { IconUndo } from '../icons';
 import { HeaderChip } from './header-chip';
 import { PreviewPane } from './preview-pane';
 import { TypedAnswer } from './typed-answer';
+import '@/lib/client/i18n-en-card';
+import '@/app/styles/dialog.css';
 
 interface Props {
   question: DisplayQuestion;

@@ -1,8 +1,9 @@
 'use client';
 import { useId } from 'react';
-import { ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts';
+import { ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts/limits';
 import { useI18n } from '@/hooks/use-i18n';
 import { numberValueProblem, type DisplayQuestion, type QuestionDraft } from '@/lib/client/question-model';
+import '@/lib/client/i18n-en-card';
 
 interface Props {
   question: DisplayQuestion;

@@ -11,6 +11,7 @@ import { IconAlert, IconCheck, IconClock, IconUndo, IconX } from '../icons';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
+import '@/lib/client/i18n-en-screens';
 
 function label(summary: Summary, t: Translate): string {
   switch (summary.kind) {

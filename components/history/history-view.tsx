@@ -17,6 +17,7 @@ import { IconHistory } from '../icons';
 import { MachineFilter } from '../machine-filter';
 import { ScreenHeader } from '../shell/screen-header';
 import { HistoryItem } from './history-item';
+import '@/lib/client/i18n-en-screens';
 import '@/app/styles/screens.css';
 
 /** R9.7: resolved and withdrawn prompts, newest first, filterable by machine (R17.3) and session. */

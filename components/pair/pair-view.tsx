@@ -4,13 +4,13 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
-import { DEVICE_NAME_MAX } from '@/lib/contracts/devices';
-import { PAIRING_CODE_MAX } from '@/lib/contracts/pairing-api';
+import { DEVICE_NAME_MAX, PAIRING_CODE_MAX } from '@/lib/contracts/limits';
 import { parsePairingHash } from '@/lib/contracts/pairing-link';
-import { redeemPairingCode } from '@/lib/client/pair-request';
+import { preloadPairRequest, redeemPairingCode } from '@/lib/client/pair-request-loader';
 import { clampDeviceName, defaultDeviceName, platformDescription } from '@/lib/client/device-names';
 import { savePairing } from '@/lib/client/pairing';
 import { ScreenHeader } from '../shell/screen-header';
+import '@/lib/client/i18n-en-screens';
 import '@/app/styles/screens.css';
 
 /** What the page shows: the form (with a code from a link, or typed), or the plain "no longer works" page. */
@@ -45,6 +45,7 @@ export function PairView() {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- one-time read of the device and the URL fragment
     setName(defaultDeviceName());
     read();
+    preloadPairRequest();
     // A link opened while this page is already showing changes only the fragment.
     window.addEventListener('hashchange', read);
     return () => window.removeEventListener('hashchange', read);

@@ -19,6 +19,7 @@ import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { MachineFilter } from '../machine-filter';
 import { ScreenHeader } from '../shell/screen-header';
+import '@/lib/client/i18n-en-screens';
 import '@/app/styles/screens.css';
 
 function promptTitle(view: InteractionView, t: Translate): string {

@@ -3,9 +3,10 @@ import { useEffect, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
 import { type DeviceInfo, type DeviceRecord } from '@/lib/contracts/devices';
-import { listDevices, revokeDevice } from '@/lib/client/device-requests';
+import { listDevices, revokeDevice } from '@/lib/client/device-requests-loader';
 import { formatAge, formatStamp } from '@/lib/client/format';
 import { ConfirmDialog } from '../card/confirm-dialog';
+import '@/lib/client/i18n-en-screens';
 
 /**
  * Settings → Devices (R16.4, R16.5): every paired device from the host's log, this one marked,

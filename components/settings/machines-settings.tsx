@@ -4,10 +4,12 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
 import { type MachineInfo } from '@/lib/contracts';
 import { formatStamp } from '@/lib/client/format';
-import { MachineRequestError, revokeMachine } from '@/lib/client/machine-requests';
+import { MachineRequestError } from '@/lib/client/machine-request-error';
+import { revokeMachine } from '@/lib/client/machine-requests-loader';
 import { ConfirmDialog } from '../card/confirm-dialog';
 import { MachineChip } from '../machine-chip';
 import { MachineState } from '../machine-state';
+import '@/lib/client/i18n-en-screens';
 
 /**
  * Settings → Machines (R17.5, R17.2): the hub and every joined machine, when each joined, whether

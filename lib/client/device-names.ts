@@ -1,4 +1,4 @@
-import { DEVICE_NAME_MAX, DEVICE_PLATFORM_MAX } from '../contracts/devices';
+import { DEVICE_NAME_MAX, DEVICE_PLATFORM_MAX } from '../contracts/limits';
 
 // What the pairing page suggests and sends about this device (R16.4); only the pair and settings pages need it.
 

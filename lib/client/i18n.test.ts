@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ENGLISH, hasLanguage, loadLanguage, translator, type MessageKey } from './i18n';
+import { ENGLISH_EVERY_ROUTE, hasLanguage, loadLanguage, translator, type MessageKey, type Messages } from './i18n';
+import { enCard } from './i18n-en-card';
+import { enScreens } from './i18n-en-screens';
 import { zh } from './i18n-zh';
+
+const ENGLISH: Messages = { ...ENGLISH_EVERY_ROUTE, ...enCard, ...enScreens };
 
 const placeholders = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 

@@ -1,18 +1,10 @@
+import './zod-csp';
 import { SimpleAckSchema } from '../contracts/wire';
+import { MachineRequestError } from './machine-request-error';
 import { describeIssues } from './protocol-error';
 import { pushRequest } from './push/channel';
 
 // Settings → Machines (R17.2, R17.5) over the remote's socket: the acked-request channel devices use.
-
-export class MachineRequestError extends Error {
-  constructor(
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-    this.name = 'MachineRequestError';
-  }
-}
 
 /**
  * Revokes a joined machine: the hub drops its agents at once and withdraws its waiting questions;

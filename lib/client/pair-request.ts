@@ -1,5 +1,6 @@
 import './zod-csp';
-import { ApiErrorSchema, PAIR_API_PATH, PairResponseSchema, type PairRequest } from '../contracts/pairing-api';
+import { ApiErrorSchema, PairResponseSchema, type PairRequest } from '../contracts/pairing-api';
+import { PAIR_API_PATH } from '../contracts/pairing-link';
 import { errorMessage } from '../contracts/unknown';
 import { normalizeHostUrl, type Pairing } from './pairing';
 

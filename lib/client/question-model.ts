@@ -1,12 +1,6 @@
 import { toAskUserQuestionDisplayModel, type AskUserQuestionDisplayKind } from '../askUserQuestion';
-import {
-  CLAUDE_CODE_INPUT_RULES,
-  joinClaudeCodeLabels,
-  normalizeNumberAnswer,
-  type AskUserQuestionAnnotations,
-  type AskUserQuestionAnswers,
-  type InputRules,
-} from '../contracts';
+import { type AskUserQuestionAnnotations, type AskUserQuestionAnswers, type InputRules } from '../contracts';
+import { CLAUDE_CODE_INPUT_RULES, joinClaudeCodeLabels, normalizeNumberAnswer } from '../contracts/claude-code-answers';
 
 /** One option as the card renders it. `label` is exact (it is what gets sent); `text` is what shows. */
 export interface DisplayOption {

@@ -5,5 +5,5 @@ import * as z from 'zod/mini';
 // our policy without 'unsafe-eval'. The contracts are zod/mini, whose objects are interpreted, but
 // the global flag keeps any schema built on zod core from probing. The remote parses little.
 // Import it first in every module that loads schemas into the page (app-connection.ts, push/push-client.ts,
-// pair-request.ts, device-requests.ts).
+// pair-request.ts, device-requests.ts, machine-requests.ts).
 z.config({ jitless: true });

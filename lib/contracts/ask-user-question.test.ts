@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ASK_USER_QUESTION_TOOL_CHIP_WIDTH } from './limits';
 import {
   ANSWERS_NOT_COLLECTED_MESSAGE,
-  ASK_USER_QUESTION_TOOL_CHIP_WIDTH,
   AskUserQuestionAnsweredInputSchema,
   AskUserQuestionInputSchema,
   BLANK_ANSWER_MESSAGE,

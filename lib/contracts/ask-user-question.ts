@@ -1,5 +1,10 @@
 import * as z from 'zod/mini';
-import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_PREVIEW, ASK_USER_QUESTION_MAX_TEXT } from './limits';
+import {
+  ASK_USER_QUESTION_MAX_NOTES,
+  ASK_USER_QUESTION_MAX_PREVIEW,
+  ASK_USER_QUESTION_MAX_TEXT,
+  ASK_USER_QUESTION_TOOL_CHIP_WIDTH,
+} from './limits';
 import { validateAskUserQuestionPreview } from './preview';
 import { isRecord } from './unknown';
 
@@ -7,9 +12,6 @@ import { isRecord } from './unknown';
 export const ASK_USER_QUESTION_TOOL_NAME = 'AskUserQuestion';
 /** Tool name of plan approval (R3.2). */
 export const EXIT_PLAN_MODE_TOOL_NAME = 'ExitPlanMode';
-
-/** Widest header the UI renders as a chip (R2.2). */
-export const ASK_USER_QUESTION_TOOL_CHIP_WIDTH = 12;
 
 export const ASK_USER_QUESTION_MIN_QUESTIONS = 1;
 export const ASK_USER_QUESTION_MAX_QUESTIONS = 4;

@@ -10,6 +10,14 @@ import {
 } from './ask-user-question';
 import { ASK_USER_QUESTION_MAX_TEXT } from './limits';
 
+export {
+  CLAUDE_CODE_INPUT_RULES,
+  CLAUDE_CODE_NUMBER_ANSWER,
+  joinClaudeCodeLabels,
+  normalizeNumberAnswer,
+  numberAnswerProblem,
+} from './claude-code-answers';
+
 /**
  * Claude Code's own AskUserQuestion, as it reaches the hook (R11.2, R11.5). Askaway's
  * strict contract (ask-user-question.ts) stays for its MCP tool, where the model
@@ -19,10 +27,8 @@ import { ASK_USER_QUESTION_MAX_TEXT } from './limits';
  * extended kinds SDK hosts can turn on (`kind: "text" | "number"`, `title`, a
  * question `description`). Every string and list stays bounded (R12.3); question
  * texts and labels must not be blank, because answers are keyed by the one and
- * carry the other.
+ * carry the other. The answer forms (joined labels, numbers) are in claude-code-answers.ts.
  */
-export const CLAUDE_CODE_INPUT_RULES = 'claude-code';
-
 export const CLAUDE_CODE_HEADER_MAX = 200;
 export const CLAUDE_CODE_TITLE_MAX = 200;
 export const CLAUDE_CODE_LABEL_MAX = 200;
@@ -140,43 +146,3 @@ export const ClaudeCodeAskUserQuestionInputSchema = z.strictObject({
   metadata: z.optional(AskUserQuestionMetadataSchema),
 });
 export type ClaudeCodeAskUserQuestionInput = z.infer<typeof ClaudeCodeAskUserQuestionInputSchema>;
-
-/**
- * Claude Code's join of a multi-select answer (R2.9 on the hook path): labels
- * joined with ", ", a label that itself holds ", " or `"` written as a JSON
- * string. Claude Code 2.1.332 reads an answer in exactly this form as the chosen
- * options ("Your questions have been answered"); any other form reads as free
- * text the model is told to read carefully.
- */
-export function joinClaudeCodeLabels(labels: readonly string[]): string {
-  return labels
-    .map((label) => (label.includes(', ') || label.includes('"') ? JSON.stringify(label) : label))
-    .join(', ');
-}
-
-/** A number answer as Claude Code reads it: a plain decimal, no exponent, no sign but "-". */
-export const CLAUDE_CODE_NUMBER_ANSWER = /^-?\d+(\.\d+)?$/;
-
-/** What the person typed as a number answer in Claude Code's form ("0.50" stays, ".5" → "0.5"), or null. */
-export function normalizeNumberAnswer(raw: string): string | null {
-  const value = raw.trim().replace(/^\+/, '');
-  if (CLAUDE_CODE_NUMBER_ANSWER.test(value)) return value;
-  if (value === '' || !/^-?(\d+\.?\d*|\.\d+)$/.test(value)) return null;
-  const number = Number(value);
-  if (!Number.isFinite(number)) return null;
-  const plain = String(number);
-  return CLAUDE_CODE_NUMBER_ANSWER.test(plain) ? plain : null;
-}
-
-/** Why a number question's answer is refused, or null: it must be a plain decimal within min..max. */
-export function numberAnswerProblem(answer: string, question: Pick<ClaudeCodeQuestion, 'min' | 'max'>): string | null {
-  const value = answer.trim();
-  if (!CLAUDE_CODE_NUMBER_ANSWER.test(value) || !Number.isFinite(Number(value))) {
-    return 'The answer to a number question must be a number such as 12 or -3.5';
-  }
-  const number = Number(value);
-  if ((question.min !== undefined && number < question.min) || (question.max !== undefined && number > question.max)) {
-    return `The answer must lie between ${question.min ?? '-∞'} and ${question.max ?? '∞'}`;
-  }
-  return null;
-}

@@ -1,10 +1,6 @@
 import * as z from 'zod/mini';
 import { IdSchema, IsoTimeSchema } from './interaction';
-
-/** A device's name as the person gave it at pairing (or later in Settings). */
-export const DEVICE_NAME_MAX = 60;
-/** What the app says it runs on, e.g. "iPhone · Safari". */
-export const DEVICE_PLATFORM_MAX = 80;
+import { DEVICE_NAME_MAX, DEVICE_PLATFORM_MAX } from './limits';
 
 /** Printed in the host's terminal and lists: no control characters (a name must not drive the terminal). */
 const printable = z.regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { message: 'Must not contain control characters' });

@@ -20,3 +20,14 @@ export const PERMISSION_INPUT_MAX_JSON = 20_000;
 export const ASK_USER_QUESTION_MAX_TEXT = 2_000;
 export const ASK_USER_QUESTION_MAX_PREVIEW = 20_000;
 export const ASK_USER_QUESTION_MAX_NOTES = 4_000;
+
+/** Widest header the UI renders as a chip (R2.2). */
+export const ASK_USER_QUESTION_TOOL_CHIP_WIDTH = 12;
+
+/** A device's name as the person gave it at pairing (or later in Settings). */
+export const DEVICE_NAME_MAX = 60;
+/** What the app says it runs on, e.g. "iPhone · Safari". */
+export const DEVICE_PLATFORM_MAX = 80;
+
+/** Longest pairing code the host reads; real codes are 23 characters (4 groups of 5, with dashes). */
+export const PAIRING_CODE_MAX = 64;

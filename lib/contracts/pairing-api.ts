@@ -1,12 +1,10 @@
 import * as z from 'zod/mini';
 import { DeviceInfoSchema, DeviceNameSchema, DevicePlatformSchema } from './devices';
 import { IdSchema, IsoTimeSchema } from './interaction';
+import { PAIRING_CODE_MAX } from './limits';
 
 // The HTTP side of pairing (R16.2, R16.8): `POST /api/pair` for the app, `/api/admin/…` for the CLI.
 // Apart from the socket messages, so the app's first screen does not carry them.
-
-/** Longest pairing code the host reads; real codes are 23 characters (4 groups of 5, with dashes). */
-export const PAIRING_CODE_MAX = 64;
 
 const name = DeviceNameSchema;
 const platform = DevicePlatformSchema;
@@ -54,7 +52,6 @@ export type ApiError = z.infer<typeof ApiErrorSchema>;
 /* ------------------------------------------------------------- admin API (R16.8) */
 
 export const ADMIN_API_PREFIX = '/api/admin';
-export const PAIR_API_PATH = '/api/pair';
 
 /** `POST /api/admin/pairing-codes`: a fresh one-time code and the link that carries it. */
 export const PairingCodeResponseSchema = z.strictObject({

@@ -1,6 +1,9 @@
 // The pairing link `askaway start` and `askaway pair` print (and show as a QR code) and the app's /pair page reads.
 // No imports, so the PWA can take it without the schemas.
 
+/** Where the app redeems a pairing code for its device credential (`POST`, R16.2). */
+export const PAIR_API_PATH = '/api/pair';
+
 /**
  * `<baseUrl>/pair#code=…`: a one-time pairing code, not a credential (R16.2). It travels in the URL
  * fragment, which browsers never send, so it stays out of server and proxy logs (R16.6).

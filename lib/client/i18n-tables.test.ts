@@ -1,0 +1,42 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENGLISH_EVERY_ROUTE } from './i18n';
+import { enCard } from './i18n-en-card';
+import { enScreens } from './i18n-en-screens';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const TABLES = [
+  { module: 'i18n-en-card', keys: Object.keys(enCard) },
+  { module: 'i18n-en-screens', keys: Object.keys(enScreens) },
+];
+
+/** The PWA's source files that may show a string (not tests, not the tables themselves). */
+function sourceFiles(): string[] {
+  return ['app', 'components', 'hooks', path.join('lib', 'client')].flatMap((dir) =>
+    readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !/(^|\/)i18n[^/]*\.ts$/.test(file))
+      .map((file) => path.join(dir, file)),
+  );
+}
+
+describe('UI strings: each route carries its own English (R13.4)', () => {
+  it('[R9.12][R13.4] a file that shows a card or screen string imports that table', () => {
+    const missing: string[] = [];
+    for (const file of sourceFiles()) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      for (const table of TABLES) {
+        const used = table.keys.filter((key) => text.includes(`'${key}'`));
+        if (used.length > 0 && !text.includes(`/${table.module}'`))
+          missing.push(`${file} uses ${used.join(', ')} without importing ${table.module}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('[R9.12] no key is in two English tables', () => {
+    const keys = [...Object.keys(ENGLISH_EVERY_ROUTE), ...TABLES.flatMap((table) => table.keys)];
+    expect(keys.length).toBeGreaterThan(200);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
