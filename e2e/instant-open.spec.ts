@@ -55,7 +55,7 @@ test('[R9.13] opened with the host down: the cached inbox, marked not live; the 
   runtime,
 }) => {
   const { page } = app;
-  const laptop = new RemoteClient(host.url, host.token);
+  const laptop = new RemoteClient(host.url, (await host.pairDevice()).credential);
   // Deadlines far enough away that nothing resolves on its own during the test.
   await laptop.setPreferences({
     askUserQuestionAutoResolutionEnabled: true,
@@ -107,7 +107,7 @@ test('[R9.13][R9.8] answers on cached cards are queued, delivered when the host 
   const waiting = await runtime.ask(singleQuestion);
   await cacheInbox(app, [answered, waiting]);
 
-  const laptop = new RemoteClient(host.url, host.token);
+  const laptop = new RemoteClient(host.url, (await host.pairDevice()).credential);
   await expect(laptop.respond(answered, SQLITE)).resolves.toMatchObject({ ok: true, status: 'accepted' });
   laptop.close();
   await host.halt();
