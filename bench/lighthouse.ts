@@ -7,6 +7,8 @@
 // - first: an empty profile (Lighthouse clears storage and cache); the inbox has to wait for the socket.
 // Budgets (repeat visit): LCP and TBT ≤ 1.25× hello world's, performance score ≥ hello world's − 0.03.
 // The script prints the figures and whether each budget holds; nothing here is a test assertion.
+import fs from 'node:fs';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -87,7 +89,31 @@ function describeElement(details: unknown): string {
   return snippet ? snippet.replace(/\\"/g, '"').slice(0, 80) : 'unknown';
 }
 
+// BENCH_LIGHTHOUSE_REPORTS=<dir>: every run's report (JSON) is kept there, to see what the figures hide.
+let reports = 0;
+function saveReport(url: string, visit: Visit, lhr: object): void {
+  const dir = process.env.BENCH_LIGHTHOUSE_REPORTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  reports += 1;
+  const name = `${String(reports).padStart(2, '0')}-${new URL(url).port}-${visit}.json`;
+  fs.writeFileSync(path.join(dir, name), JSON.stringify(lhr));
+}
+
+/** Lighthouse now and then loses the navigation in its trace (NO_NAVSTART, NO_FCP): such a run is done again. */
 async function measure(url: string, visit: Visit, prepare: (page: Page) => Promise<void>): Promise<Sample> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await measureOnce(url, visit, prepare);
+    } catch (error) {
+      const flaky = error instanceof Error && /\bNO_(NAVSTART|FCP|LCP)\b/.test(error.message);
+      if (!flaky || attempt === 3) throw error;
+      console.log(`[lighthouse] ${url} ${visit}: ${error.message}; measuring again`);
+    }
+  }
+}
+
+async function measureOnce(url: string, visit: Visit, prepare: (page: Page) => Promise<void>): Promise<Sample> {
   return withChrome(async (port, browser) => {
     const page = await browser.newPage();
     await prepare(page);
@@ -107,6 +133,7 @@ async function measure(url: string, visit: Visit, prepare: (page: Page) => Promi
     );
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse returned no result for ${url}`);
+    saveReport(url, visit, lhr);
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const numeric = (id: string) => {
       const value = lhr.audits[id]?.numericValue;
