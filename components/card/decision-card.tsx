@@ -13,6 +13,7 @@ import { Markdown } from './markdown';
 import { NextAction } from './next-action';
 import { Receipt, SendError } from './receipt';
 import '@/lib/client/i18n-en-card';
+import '@/app/styles/decision.css';
 
 type DecisionView = Extract<InteractionView, { kind: 'plan-approval' | 'permission' }>;
 

@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
 import { UNSAFE_TAGS } from './unsafe-tags';
+import '@/app/styles/decision.css';
 
 async function render(markdown: string): Promise<string> {
   const [{ marked }, { default: DOMPurify }] = await Promise.all([import('marked'), import('dompurify')]);
