@@ -1,4 +1,5 @@
 import { type InteractionView, type Preferences } from '../contracts';
+import { REMOTE_PROTOCOL_VERSION } from '../contracts/limits';
 import { CACHE_STORE, CACHED_HOST_KEY, run } from './outbox-db';
 import { type HostView } from './host-view';
 import { markCacheSaved } from './test-hook';
@@ -12,6 +13,8 @@ export interface CachedHost {
   clockOffsetMs: number;
   /** When it was saved: the last moment this device saw it live (absent in caches of older versions). */
   seenAt?: string;
+  /** The remote protocol its views follow: a record from another version is not shown (its views lack fields). */
+  protocolVersion?: number;
 }
 
 const KEY = CACHED_HOST_KEY;
@@ -28,9 +31,9 @@ export async function loadCachedHost(hostUrl: string): Promise<HostView | null> 
   }
 }
 
-/** A saved record as the view shown until the live snapshot (marked cached); null when it is another host's. */
+/** A saved record as the view shown until the live snapshot (marked cached); null when it is another host's or another protocol version's. */
 export function cachedHostView(cached: CachedHost | undefined, hostUrl: string): HostView | null {
-  if (!cached || cached.hostUrl !== hostUrl) return null;
+  if (!cached || cached.hostUrl !== hostUrl || cached.protocolVersion !== REMOTE_PROTOCOL_VERSION) return null;
   return {
     hasSnapshot: false,
     cached: true,
@@ -62,6 +65,7 @@ export function scheduleCacheSave(hostUrl: string, host: HostView): void {
       hostVersion: host.hostVersion,
       clockOffsetMs: host.clockOffsetMs,
       seenAt: new Date().toISOString(),
+      protocolVersion: REMOTE_PROTOCOL_VERSION,
     };
     void run('readwrite', (store) => store.put(value, KEY), CACHE_STORE).then(markCacheSaved, () => undefined);
   }, SAVE_DELAY_MS);
