@@ -1,6 +1,6 @@
 'use client';
 import { usePathname } from 'next/navigation';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { I18nProvider, useChosenLanguage, useLocalSettings } from '@/hooks/use-i18n';
 import { LiveProvider } from '@/hooks/use-live';
 import { usePairing, usePairingProblem } from '@/hooks/use-pairing';
@@ -10,8 +10,31 @@ import { applyTheme } from '@/lib/client/local-settings';
 import { installTestHook } from '@/lib/client/test-hook';
 import { BottomNav } from './bottom-nav';
 import { ConnectionBanner } from './connection-status';
-import { PairAgainScreen } from './pair-again-screen';
-import { ServiceWorkerSlot } from './service-worker-slot';
+
+// Shown only to a device that must pair again (rare): its code loads when it is needed.
+const PairAgainScreen = lazy(() =>
+  import('./pair-again-screen').then((module) => ({ default: module.PairAgainScreen })),
+);
+
+// The service worker registers after the page's load event, so its code (and its update prompt) loads
+// then too, not with any route's first screen (R13.4).
+const ServiceWorkerSlot = lazy(() =>
+  import('./service-worker-slot').then((module) => ({ default: module.ServiceWorkerSlot })),
+);
+
+function subscribeLoad(listener: () => void): () => void {
+  window.addEventListener('load', listener);
+  return () => window.removeEventListener('load', listener);
+}
+
+/** True once the page's load event has fired (false while prerendering). */
+function usePageLoaded(): boolean {
+  return useSyncExternalStore(
+    subscribeLoad,
+    () => document.readyState === 'complete',
+    () => false,
+  );
+}
 
 /** Owns the connection and the language for the app's lifetime; screens only read the store and useI18n(). */
 export function AppShell({ children }: { children: React.ReactNode }) {
@@ -22,6 +45,7 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const { lang, t } = i18n;
   const pathname = usePathname();
   const onPairScreen = pathname.startsWith('/pair');
+  const loaded = usePageLoaded();
 
   useEffect(() => {
     installTestHook(appStore);
@@ -49,9 +73,19 @@ export function AppShell({ children }: { children: React.ReactNode }) {
           </a>
           {/* On the pair screen the page itself says what to do. */}
           {blocked || onPairScreen ? null : <ConnectionBanner />}
-          <ServiceWorkerSlot />
+          {loaded ? (
+            <Suspense fallback={null}>
+              <ServiceWorkerSlot />
+            </Suspense>
+          ) : null}
           <main id="main" className="app__main">
-            {blocked ? <PairAgainScreen problem={problem} /> : children}
+            {blocked ? (
+              <Suspense fallback={null}>
+                <PairAgainScreen problem={problem} />
+              </Suspense>
+            ) : (
+              children
+            )}
           </main>
           {focused || blocked ? null : <BottomNav />}
         </div>
