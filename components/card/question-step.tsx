@@ -1,14 +1,17 @@
 'use client';
-import { memo, useId, useState } from 'react';
+import { lazy, memo, Suspense, useId, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { chooseOption, chooseOther, type DisplayQuestion, type QuestionDraft } from '@/lib/client/question-model';
 import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts/limits';
 import { IconUndo } from '../icons';
 import { HeaderChip } from './header-chip';
 import { PreviewPane } from './preview-pane';
-import { TypedAnswer } from './typed-answer';
 import '@/lib/client/i18n-en-card';
 import '@/app/styles/dialog.css';
+
+// Text and number questions (Claude Code's extended kinds, R11.5) are rare: their answer box loads with
+// the first one shown, in a box of its height, so choice questions' first screen does not carry it (R13.4).
+const TypedAnswer = lazy(() => import('./typed-answer').then((module) => ({ default: module.TypedAnswer })));
 
 interface Props {
   question: DisplayQuestion;
@@ -122,7 +125,9 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
         {question.description ? <span className="question__description">{question.description}</span> : null}
       </legend>
       {question.kind !== 'choice' ? (
-        <TypedAnswer question={question} draft={draft} onChange={update} />
+        <Suspense fallback={<div className="typed-answer typed-answer--loading" aria-busy="true" />}>
+          <TypedAnswer question={question} draft={draft} onChange={update} />
+        </Suspense>
       ) : question.hasPreview ? (
         <div className="with-preview">
           {list}
