@@ -8,7 +8,7 @@ import { fill, PUSH_MESSAGES, type PushMessages } from '@/lib/client/push/messag
 import type * as PushClientModule from '@/lib/client/push/push-client';
 import { PushClientError } from '@/lib/client/push/push-error';
 import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/client/push/support';
-import '@/lib/client/i18n-en-screens';
+import '@/lib/client/i18n-en-settings';
 import '@/app/styles/screens.css';
 
 type PushClient = typeof PushClientModule;

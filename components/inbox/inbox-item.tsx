@@ -12,6 +12,7 @@ import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
 import { Age } from './age';
+import '@/lib/client/i18n-en-inbox';
 
 function headline(view: InteractionView, t: Translate): { title: string; detail?: string } {
   if (view.kind === 'question') return { title: view.input.questions[0]?.question ?? '' };

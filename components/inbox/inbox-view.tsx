@@ -17,6 +17,7 @@ import { IconInbox, IconLink } from '../icons';
 import { MachineSection } from './machine-section';
 import { MachinesSummary } from './machines-summary';
 import { SessionGroup } from './session-group';
+import '@/lib/client/i18n-en-inbox';
 import '@/app/styles/inbox.css';
 
 export function InboxView() {

@@ -6,6 +6,7 @@ import { type RemoteState } from '@/lib/client/store';
 import { IconHub, IconMachine } from '../icons';
 import { MachineState } from '../machine-state';
 import { SessionGroup } from './session-group';
+import '@/lib/client/i18n-en-inbox';
 
 interface Props {
   section: Section;

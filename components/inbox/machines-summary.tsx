@@ -3,6 +3,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { type MachineInfo } from '@/lib/contracts';
 import { MachineChip } from '../machine-chip';
 import { MachineState } from '../machine-state';
+import '@/lib/client/i18n-en-inbox';
 
 /**
  * Nothing waits: which machines are there to ask (R17.5). Only in the empty inbox, where it answers

@@ -4,7 +4,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { type Preferences } from '@/lib/contracts';
 import { updatePreferences } from '@/lib/client/connection-loader';
 import { formatDuration } from '@/lib/client/format';
-import '@/lib/client/i18n-en-screens';
+import '@/lib/client/i18n-en-settings';
 
 const TIMEOUTS_MS = [60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 3_600_000];
 

@@ -6,7 +6,7 @@ import { type DeviceInfo, type DeviceRecord } from '@/lib/contracts/devices';
 import { listDevices, revokeDevice } from '@/lib/client/device-requests-loader';
 import { formatAge, formatStamp } from '@/lib/client/format';
 import { ConfirmDialog } from '../card/confirm-dialog';
-import '@/lib/client/i18n-en-screens';
+import '@/lib/client/i18n-en-settings';
 
 /**
  * Settings → Devices (R16.4, R16.5): every paired device from the host's log, this one marked,

@@ -9,7 +9,7 @@ import { revokeMachine } from '@/lib/client/machine-requests-loader';
 import { ConfirmDialog } from '../card/confirm-dialog';
 import { MachineChip } from '../machine-chip';
 import { MachineState } from '../machine-state';
-import '@/lib/client/i18n-en-screens';
+import '@/lib/client/i18n-en-settings';
 
 /**
  * Settings → Machines (R17.5, R17.2): the hub and every joined machine, when each joined, whether

@@ -19,7 +19,7 @@ import { Choice } from './choice';
 import { DevicesSettings } from './devices-settings';
 import { MachinesSettings } from './machines-settings';
 import { NotificationSettings } from '../notification-settings';
-import '@/lib/client/i18n-en-screens';
+import '@/lib/client/i18n-en-settings';
 import '@/app/styles/screens.css';
 
 declare const __APP_VERSION__: string | undefined;

@@ -3,12 +3,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENGLISH_EVERY_ROUTE } from './i18n';
 import { enCard } from './i18n-en-card';
+import { enInbox } from './i18n-en-inbox';
 import { enScreens } from './i18n-en-screens';
+import { enSettings } from './i18n-en-settings';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const TABLES = [
+  { module: 'i18n-en-inbox', keys: Object.keys(enInbox) },
   { module: 'i18n-en-card', keys: Object.keys(enCard) },
   { module: 'i18n-en-screens', keys: Object.keys(enScreens) },
+  { module: 'i18n-en-settings', keys: Object.keys(enSettings) },
 ];
 
 /** The PWA's source files that may show a string (not tests, not the tables themselves). */
@@ -21,7 +25,7 @@ function sourceFiles(): string[] {
 }
 
 describe('UI strings: each route carries its own English (R13.4)', () => {
-  it('[R9.12][R13.4] a file that shows a card or screen string imports that table', () => {
+  it('[R9.12][R13.4] a file that shows an inbox, card or screen string imports that table', () => {
     const missing: string[] = [];
     for (const file of sourceFiles()) {
       const text = readFileSync(path.join(ROOT, file), 'utf8');

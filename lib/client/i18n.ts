@@ -1,11 +1,14 @@
 import { type enCard } from './i18n-en-card';
+import { type enInbox } from './i18n-en-inbox';
 import { type enScreens } from './i18n-en-screens';
+import { type enSettings } from './i18n-en-settings';
 
 /**
  * Every UI string, in English and Chinese. A key names the part of the app that shows the string,
  * then what the string is: `inbox.emptyTitle`, `outcome.declined` (how an interaction ended).
- * English comes in three tables: these, shown on every route, and the card's and the other screens'
- * own (./i18n-en-card.ts, ./i18n-en-screens.ts), which arrive with the components that show them.
+ * English comes in five tables: these, shown on every route, and the inbox's, the card's, Settings' and
+ * the other screens' own (./i18n-en-inbox.ts, ./i18n-en-card.ts, ./i18n-en-settings.ts,
+ * ./i18n-en-screens.ts), which arrive with the components that show them.
  */
 const en = {
   'status.connected': 'Connected',
@@ -21,16 +24,6 @@ const en = {
   'status.notLiveOffline': 'offline',
 
   'inbox.waiting': '{n} waiting',
-  'inbox.nothingWaiting': 'Nothing waiting',
-  'inbox.title': 'Inbox',
-  'inbox.emptyTitle': 'No questions waiting',
-  'inbox.emptyBody':
-    'When your coding agent needs a decision from you, its question appears here — answer it from anywhere.',
-  'inbox.connectAgent': 'Connect an agent',
-  'inbox.connectAgentBody':
-    'Run “askaway start” next to your agent and add the Askaway MCP server or the Claude Code hook. See the README for setup.',
-  'inbox.questionCount': '{n} questions',
-  'inbox.oneQuestion': '1 question',
 
   'question.chip': 'Question',
   'question.skipped': 'skipped',
@@ -112,7 +105,6 @@ const en = {
   // Machines (R17): one hub, the phone, and every computer whose agents ask through it.
   'machine.label': 'Machine: {name}',
   'machine.prefix': 'Machine:',
-  'machine.hub': 'hub',
   'machine.connectedOne': '1 agent connected',
   'machine.connected': '{n} agents connected',
   'machine.away': 'No agent connected · last seen {time}',
@@ -121,10 +113,10 @@ const en = {
   'machine.deliveryWaits': 'Kept on the hub · delivered when {name} is back',
   'machine.filter': 'Machine',
   'machine.allMachines': 'All machines',
-  'machine.summary': 'Machines',
 } as const;
 
-export type MessageKey = keyof typeof en | keyof typeof enCard | keyof typeof enScreens;
+export type MessageKey =
+  keyof typeof en | keyof typeof enInbox | keyof typeof enCard | keyof typeof enScreens | keyof typeof enSettings;
 export type Messages = Record<MessageKey, string>;
 export type Lang = 'en' | 'zh';
 export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
@@ -137,7 +129,7 @@ const loading = new Map<Lang, Promise<void>>();
 const listeners = new Set<() => void>();
 const translators = new Map<Lang, Translate>();
 
-/** The English strings every route carries (the rest: ./i18n-en-card.ts, ./i18n-en-screens.ts). */
+/** The English strings every route carries (the rest: ./i18n-en-inbox.ts, ./i18n-en-card.ts, ./i18n-en-settings.ts, ./i18n-en-screens.ts). */
 export const ENGLISH_EVERY_ROUTE = en;
 
 /** Adds a route's own English strings; their module calls this as it loads, before anything renders them. */

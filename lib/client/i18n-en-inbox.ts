@@ -1,0 +1,23 @@
+import { addEnglish } from './i18n';
+
+/**
+ * English strings only the inbox shows: they ship with the inbox, not with the other routes' first
+ * screens (R13.4). Each component that uses one imports this file, as it imports its styles;
+ * lib/client/i18n-tables.test.ts checks that.
+ */
+export const enInbox = {
+  'inbox.nothingWaiting': 'Nothing waiting',
+  'inbox.title': 'Inbox',
+  'inbox.emptyTitle': 'No questions waiting',
+  'inbox.emptyBody':
+    'When your coding agent needs a decision from you, its question appears here — answer it from anywhere.',
+  'inbox.connectAgent': 'Connect an agent',
+  'inbox.connectAgentBody':
+    'Run “askaway start” next to your agent and add the Askaway MCP server or the Claude Code hook. See the README for setup.',
+  'inbox.questionCount': '{n} questions',
+  'inbox.oneQuestion': '1 question',
+  'machine.hub': 'hub',
+  'machine.summary': 'Machines',
+} as const;
+
+addEnglish(enInbox);
