@@ -208,6 +208,8 @@ test.describe('instant open (R9.13)', () => {
       await app.goto('/');
       await host.resume();
       await expect(page.getByTestId('connection.status')).toHaveAttribute('data-live', 'true', { timeout: 15_000 });
+      // The agents reconnect to the restarted host a moment later; until then their questions wait for them (R17.6).
+      await expect(page.getByTestId('inbox.waiting-for-machine')).toHaveCount(0, { timeout: 15_000 });
       await shot('inbox-live');
     });
   }
