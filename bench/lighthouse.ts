@@ -19,7 +19,7 @@ import { startHost } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { pairBenchDevice } from './support/remote-client';
-import { seedPending } from './support/raw-runtime';
+import { announceAll, connectRawRuntime, type RawRuntimeSocket } from './support/raw-runtime';
 import { median } from './support/stats';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -161,10 +161,13 @@ export async function runLighthouse(): Promise<{ figures: Figure[] }> {
     extraArgs: ['--stale-after', '2h', ...(appStaticDir ? ['--static-dir', appStaticDir] : [])],
   });
   const helloHost = await startHost({ extraArgs: ['--static-dir', hello.outDir] });
+  let agent: RawRuntimeSocket | undefined;
   try {
-    await seedPending(
-      app.url,
-      app.token,
+    // The agent that asked stays connected for the whole run, as it would while its questions wait: without
+    // it, every row would say it waits for the machine to come back (R17.6), a line the cached inbox lacks.
+    agent = await connectRawRuntime(app.url, app.token);
+    await announceAll(
+      agent,
       Array.from({ length: PENDING }, (_, index) => interactionRequest(`lh-${index}`, `session-lh-${index % 4}`)),
     );
     const pairing = pairingInitScript(await pairBenchDevice(app, 'bench-lighthouse')).content;
@@ -251,6 +254,7 @@ export async function runLighthouse(): Promise<{ figures: Figure[] }> {
     }
     return { figures };
   } finally {
+    agent?.disconnect();
     await Promise.all([app.stop(), helloHost.stop()]);
     hello.dispose();
   }

@@ -32,16 +32,21 @@ export async function connectRawRuntime(
 export async function seedPending(url: string, token: string, requests: readonly InteractionRequest[]): Promise<void> {
   const socket = await connectRawRuntime(url, token);
   try {
-    for (let start = 0; start < requests.length; start += 100) {
-      const acks = await Promise.all(
-        requests
-          .slice(start, start + 100)
-          .map((request) => socket.timeout(30_000).emitWithAck('announce', request) as Promise<AnnounceAck>),
-      );
-      const refused = acks.find((ack) => !ack.ok || ack.status !== 'pending');
-      if (refused) throw new Error(`seeding: the host did not take an announce: ${JSON.stringify(refused)}`);
-    }
+    await announceAll(socket, requests);
   } finally {
     socket.disconnect();
+  }
+}
+
+/** Announces `requests` on a runtime connection the caller keeps (an agent that stays while its questions wait). */
+export async function announceAll(socket: RawRuntimeSocket, requests: readonly InteractionRequest[]): Promise<void> {
+  for (let start = 0; start < requests.length; start += 100) {
+    const acks = await Promise.all(
+      requests
+        .slice(start, start + 100)
+        .map((request) => socket.timeout(30_000).emitWithAck('announce', request) as Promise<AnnounceAck>),
+    );
+    const refused = acks.find((ack) => !ack.ok || ack.status !== 'pending');
+    if (refused) throw new Error(`seeding: the host did not take an announce: ${JSON.stringify(refused)}`);
   }
 }
