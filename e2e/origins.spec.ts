@@ -68,6 +68,10 @@ test('[R9.7] history summarizes each ending and filters by session', async ({ ap
   await expect(page.locator(`[data-testid="history.item"][data-request-id="${b}"]`)).toContainText(
     'Withdrawn by the agent',
   );
-  await page.getByTestId('history.filter').selectOption('sess-h-b');
+  // Options name a session by its short id ("sess-h-b" reads "h-b"); their values also name its machine.
+  const filter = page.getByTestId('history.filter');
+  const sessionB = await filter.locator('option', { hasText: 'h-b' }).getAttribute('value');
+  expect(sessionB).toMatch(/\/sess-h-b$/);
+  await filter.selectOption(sessionB ?? '');
   await expect(items).toHaveCount(1);
 });
