@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
-import { DeviceListSchema, errorMessage, RevokeResponseSchema, type DeviceInfo } from '../../lib/contracts';
-import { AdminError, adminRequest, findAdminTarget, type AdminTarget } from './admin-client';
+import { DeviceListSchema, RevokeResponseSchema, type DeviceInfo } from '../../lib/contracts';
+import { adminRequest } from './admin-client';
+import { credentialListCommand, findByIdOrName } from './credential-list-command';
 import { formatTable, formatTime, lastSeen } from './list-format';
-import { type CliCommand } from './types';
 
 export const DEVICES_USAGE = `Usage:
   askaway devices [--json] [--data-dir <dir>]
@@ -19,71 +18,29 @@ Options:
   -h, --help         Show this help
 `;
 
-export const devicesCommand: CliCommand = {
+export const devicesCommand = credentialListCommand<DeviceInfo>({
   name: 'devices',
   summary: 'List paired phones and browsers; revoke one',
-  async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: true,
-        options: { json: { type: 'boolean' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      });
-    } catch (error) {
-      return usageError(errorMessage(error));
-    }
-    const { values, positionals } = parsed;
-    if (values.help) {
-      process.stdout.write(DEVICES_USAGE);
-      return 0;
-    }
-    const [verb, ...rest] = positionals;
-    if (verb !== undefined && verb !== 'revoke') return usageError(`unknown subcommand "${verb}"`);
-    if (verb === 'revoke' && rest.length !== 1) return usageError('revoke takes one device id or name');
-    try {
-      const target = findAdminTarget(process.env, values['data-dir']);
-      const { devices } = await adminRequest(target, 'GET', '/devices', DeviceListSchema);
-      if (verb === 'revoke') return await revoke(target, devices, rest[0] ?? '');
-      process.stdout.write(values.json ? `${JSON.stringify({ devices })}\n` : formatDevices(devices));
-      return 0;
-    } catch (error) {
-      if (!(error instanceof AdminError)) throw error;
-      process.stderr.write(`askaway devices: ${error.message}\n`);
-      return error.exitCode;
-    }
+  usage: DEVICES_USAGE,
+  revokeTakes: 'one device id or name',
+  list: async (target) => (await adminRequest(target, 'GET', '/devices', DeviceListSchema)).devices,
+  async revoke(target, devices, which) {
+    const device = findDevice(devices, which);
+    const { device: revoked } = await adminRequest(
+      target,
+      'POST',
+      `/devices/${encodeURIComponent(device.id)}/revoke`,
+      RevokeResponseSchema,
+    );
+    return `Revoked ${revoked.name} (${revoked.id}): it is disconnected and must pair again.`;
   },
-};
-
-async function revoke(target: AdminTarget, devices: readonly DeviceInfo[], which: string): Promise<number> {
-  const device = findDevice(devices, which);
-  const { device: revoked } = await adminRequest(
-    target,
-    'POST',
-    `/devices/${encodeURIComponent(device.id)}/revoke`,
-    RevokeResponseSchema,
-  );
-  process.stdout.write(`Revoked ${revoked.name} (${revoked.id}): it is disconnected and must pair again.\n`);
-  return 0;
-}
+  format: (devices) => formatDevices(devices),
+  json: (devices) => ({ devices }),
+});
 
 /** An exact id, else a unique id prefix (4+ characters), else a unique name (any case). */
 export function findDevice(devices: readonly DeviceInfo[], which: string): DeviceInfo {
-  const wanted = which.trim();
-  const byId = devices.find((device) => device.id === wanted);
-  if (byId) return byId;
-  const candidates =
-    wanted.length >= 4 && devices.some((device) => device.id.startsWith(wanted))
-      ? devices.filter((device) => device.id.startsWith(wanted))
-      : devices.filter((device) => device.name.toLowerCase() === wanted.toLowerCase());
-  const [only, ...others] = candidates;
-  if (!only) throw new AdminError(`No paired device "${wanted}". \`askaway devices\` lists them.`);
-  if (others.length > 0) {
-    const ids = candidates.map((device) => `${device.id} (${device.name})`).join(', ');
-    throw new AdminError(`"${wanted}" matches ${candidates.length} devices: ${ids}. Revoke one by its id.`);
-  }
-  return only;
+  return findByIdOrName(devices, which, { one: 'paired device', many: 'devices' });
 }
 
 /** A table a person reads: id, name, platform, paired, last seen. */
@@ -99,9 +56,4 @@ export function formatDevices(devices: readonly DeviceInfo[], now = new Date()):
       device.online ? 'online now' : lastSeen(device.lastSeenAt, now),
     ]),
   ]);
-}
-
-function usageError(message: string): number {
-  process.stderr.write(`askaway devices: ${message}\n\n${DEVICES_USAGE}`);
-  return 2;
 }
