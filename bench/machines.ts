@@ -14,6 +14,7 @@ import { mintJoinCode, redeemJoinCode } from '../lib/host/test-support/machines'
 import { connectToHost, type HostConnection } from '../lib/runtime/host-connection';
 import { createRuntimeBroker } from '../lib/runtime/runtime-broker';
 import { launchBrowser, pairingInitScript } from './support/browser';
+import { MESSAGE_TIMING_SCRIPT, type MessageCost } from './support/message-timing';
 import { figure, round, type Figure } from './support/figures';
 import { procUsage, startHost, type HostProcess } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
@@ -27,6 +28,8 @@ const PENDING = Number(process.env.BENCH_MACHINE_PENDING ?? 5);
 const WINDOW_MS = Number(process.env.BENCH_MACHINES_WINDOW_MS ?? 30_000);
 const RESTORE_RUNS = Number(process.env.BENCH_MACHINES_RESTORE_RUNS ?? 5);
 const FLAP_MS = 5_000;
+/** Machine lists timed on the open page: two flaps, each an away and a back. */
+const MACHINE_LISTS_TIMED = 4;
 const TOTAL = MACHINES * AGENTS * PENDING;
 /** Let every re-announce loop reach its steady 1 s rhythm before measuring. */
 const SETTLE_MS = 3_000;
@@ -54,6 +57,8 @@ interface Measured {
   peakRssBytes: number;
   listsPerSecond: number;
   restoreMs: number;
+  /** The page's time on each `machines` list with the whole inbox open (empty when nothing flaps). */
+  machineListMs: number[];
   flaps: number;
   wallMs: number;
 }
@@ -84,27 +89,24 @@ async function dropAgents(agents: readonly Agent[]): Promise<void> {
   for (const agent of agents) agent.abort.abort();
 }
 
-/** Waits for the render that shows all TOTAL items after a connect, and reads how long it took. */
+/**
+ * Waits for the first commit after the connect that shows all TOTAL items, and reads how long it
+ * took: the first whole inbox, as R13.2 means it, not a later re-render (a `machines` list, say).
+ */
 async function fullInbox(page: Page): Promise<{ connectToRendered: number; items: number }> {
-  await page.waitForFunction(
+  const handle = await page.waitForFunction(
     (total) => {
       const hook = window.__askaway;
-      return (
-        hook !== undefined &&
-        hook.connectedAt !== null &&
-        hook.inboxRenderedAt !== null &&
-        hook.inboxRenderedAt >= hook.connectedAt &&
-        hook.inboxRenderedCount === total
-      );
+      if (hook === undefined || hook.connectedAt === null) return null;
+      const whole = hook.inboxCommits.find((commit) => commit.count === total);
+      return whole === undefined ? null : whole.at - hook.connectedAt;
     },
     TOTAL,
     { timeout: 60_000, polling: 50 },
   );
-  return page.evaluate(() => ({
-    connectToRendered:
-      (window.__askaway?.inboxRenderedAt ?? Number.NaN) - (window.__askaway?.connectedAt ?? Number.NaN),
-    items: document.querySelectorAll('[data-testid="inbox.item"]').length,
-  }));
+  const connectToRendered = (await handle.jsonValue()) ?? Number.NaN;
+  const items = await page.evaluate(() => document.querySelectorAll('[data-testid="inbox.item"]').length);
+  return { connectToRendered, items };
 }
 
 /** How many interactions the hub holds pending, from a fresh snapshot (`credential`: a paired device's). */
@@ -178,6 +180,7 @@ async function measure(scenario: Scenario, browser: Awaited<ReturnType<typeof la
     // The phone opens the app while the load (and the flapping) goes on: the whole inbox, every machine.
     const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
     await context.addInitScript(pairingInitScript(device));
+    await context.addInitScript({ content: MESSAGE_TIMING_SCRIPT });
     const page = await context.newPage();
     await page.goto(`${host.url}/`);
     await fullInbox(page);
@@ -187,6 +190,20 @@ async function measure(scenario: Scenario, browser: Awaited<ReturnType<typeof la
       const { connectToRendered, items } = await fullInbox(page);
       if (items !== TOTAL) throw new Error(`the inbox shows ${items} items, expected ${TOTAL}`);
       restores.push(connectToRendered);
+    }
+    // With the whole inbox open: what one machine list costs the page, over two flaps (away, back).
+    const machineListMs: number[] = [];
+    if (scenario.flap) {
+      await page.evaluate(() => window.__messageCosts?.splice(0));
+      const lists = await page.waitForFunction(
+        (wanted) => {
+          const costs = (window.__messageCosts ?? []).filter((cost) => cost.event === 'machines');
+          return costs.length >= wanted ? costs : null;
+        },
+        MACHINE_LISTS_TIMED,
+        { timeout: 60_000, polling: 200 },
+      );
+      machineListMs.push(...((await lists.jsonValue()) ?? []).map((cost: MessageCost) => cost.ms));
     }
     await context.close();
     phone.socket.disconnect();
@@ -198,6 +215,7 @@ async function measure(scenario: Scenario, browser: Awaited<ReturnType<typeof la
       peakRssBytes: peakRss,
       listsPerSecond: ((lists.length - listsBefore) / wallMs) * 1000,
       restoreMs: median(restores),
+      machineListMs,
       flaps: flapsInWindow,
       wallMs,
     };
@@ -243,12 +261,21 @@ export async function runMachines(): Promise<{ figures: Figure[] }> {
           note: `whole \`machines\` lists (coalesced) while one machine flaps every ${FLAP_MS / 1000} s; ${round(baseline.listsPerSecond, 2)}/s with nothing flapping`,
         }),
         figure({
+          name: 'machines: a machine list on the phone',
+          value: round(median(spread.machineListMs), 1),
+          unit: 'ms',
+          note:
+            `the page's time on one \`machines\` message (socket message → store → React commit, no paint) with the ` +
+            `whole inbox of ${total} open while one machine flaps, median of ${spread.machineListMs.length}; ` +
+            `max ${round(Math.max(...spread.machineListMs), 1)} ms`,
+        }),
+        figure({
           name: 'machines: inbox restore, connect → inbox (R17.9)',
           value: round(spread.restoreMs, 1),
           baseline: round(baseline.restoreMs, 1),
           unit: 'ms',
           budget: 300,
-          note: `page load in headless Chromium during the load, ${total} pending from ${MACHINES} machines, median of ${RESTORE_RUNS}; baseline from one machine`,
+          note: `page load in headless Chromium during the load, socket connect → first commit of the whole inbox (window.__askaway), ${total} pending from ${MACHINES} machines, median of ${RESTORE_RUNS}; baseline from one machine`,
         }),
       ],
     };

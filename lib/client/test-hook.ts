@@ -13,10 +13,17 @@ export interface AskawayTestHook {
   readonly syncedAt: number | null;
   readonly inboxRenderedAt: number | null;
   readonly inboxRenderedCount: number;
+  /** The inbox's first commits since the last socket connect (at most 20): when the whole inbox first showed. */
+  readonly inboxCommits: readonly InboxCommit[];
   /** When the host state was last written to IndexedDB for offline start. */
   readonly cacheSavedAt: number | null;
   /** Host messages that broke the contract on this page. */
   readonly protocolErrors: readonly ProtocolError[];
+}
+
+export interface InboxCommit {
+  at: number;
+  count: number;
 }
 
 declare global {
@@ -33,6 +40,8 @@ const marks = {
   inboxRenderedCount: 0,
   cacheSavedAt: null as number | null,
 };
+const inboxCommits: InboxCommit[] = [];
+const MAX_INBOX_COMMITS = 20;
 /** The latest ones only: a host that keeps sending broken messages must not grow the page's memory. */
 const protocolErrors: ProtocolError[] = [];
 const MAX_PROTOCOL_ERRORS = 50;
@@ -70,6 +79,7 @@ export function installTestHook(store: RemoteStore): void {
     get inboxRenderedCount() {
       return marks.inboxRenderedCount;
     },
+    inboxCommits,
     get cacheSavedAt() {
       return marks.cacheSavedAt;
     },
@@ -83,6 +93,7 @@ function now(): number | null {
 
 export function markConnected(): void {
   marks.connectedAt = now();
+  inboxCommits.length = 0;
 }
 
 export function markSynced(how: 'snapshot' | 'resume'): void {
@@ -93,6 +104,8 @@ export function markSynced(how: 'snapshot' | 'resume'): void {
 export function markInboxRendered(count: number): void {
   marks.inboxRenderedAt = now();
   marks.inboxRenderedCount = count;
+  if (marks.inboxRenderedAt !== null && inboxCommits.length < MAX_INBOX_COMMITS)
+    inboxCommits.push({ at: marks.inboxRenderedAt, count });
 }
 
 export function markCacheSaved(): void {
