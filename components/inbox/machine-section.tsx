@@ -1,4 +1,5 @@
 'use client';
+import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { LOCAL_MACHINE_ID } from '@/lib/contracts/machine-keys';
 import { machinePresence, type MachineSection as Section } from '@/lib/client/machine-selectors';
@@ -20,8 +21,9 @@ interface Props {
 /**
  * One machine's waiting prompts (R17.3): a heading with its name, whether its agents are there now
  * and how many prompts wait, then its sessions. Only machines with something waiting get one.
+ * Memoized: a machine list that changes another machine leaves this section as it is (R17.9).
  */
-export function MachineSection({ section, id, answers, clockOffsetMs, live }: Props) {
+export const MachineSection = memo(function MachineSection({ section, id, answers, clockOffsetMs, live }: Props) {
   const { t } = useI18n();
   const { machine, info } = section;
   const hub = machine.id === LOCAL_MACHINE_ID;
@@ -60,4 +62,4 @@ export function MachineSection({ section, id, answers, clockOffsetMs, live }: Pr
       ))}
     </section>
   );
-}
+});

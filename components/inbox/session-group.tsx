@@ -1,4 +1,5 @@
 'use client';
+import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { shortSessionId } from '@/lib/client/format';
 import { type InboxGroup } from '@/lib/client/selectors';
@@ -19,8 +20,16 @@ interface Props {
   waitingFor: string | undefined;
 }
 
-/** One root session's waiting prompts, newest first. */
-export function SessionGroup({ group, id, level, answers, clockOffsetMs, showMachine, waitingFor }: Props) {
+/** One root session's waiting prompts, newest first. Memoized: its machine's state line changing leaves it be. */
+export const SessionGroup = memo(function SessionGroup({
+  group,
+  id,
+  level,
+  answers,
+  clockOffsetMs,
+  showMachine,
+  waitingFor,
+}: Props) {
   const { t } = useI18n();
   const Heading = level === 2 ? 'h2' : 'h3';
   return (
@@ -43,4 +52,4 @@ export function SessionGroup({ group, id, level, answers, clockOffsetMs, showMac
       </ul>
     </section>
   );
-}
+});

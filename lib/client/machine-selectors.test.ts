@@ -91,6 +91,22 @@ describe('machines on the phone: the inbox by machine, then session', () => {
     expect(selectMachineSections(state)).toBe(sections);
   });
 
+  it('[R17.9] a machine list that changes one machine keeps every other machine’s section as it was', () => {
+    const views = host([ask(HUB, 'a', 's', 1), ask(LAPTOP, 'b', 's', 2), ask(CI, 'c', 's', 3)], []).interactions;
+    const before = selectMachineSections({ interactions: views, machines: [hubInfo, laptopInfo, ciInfo] });
+    // The CI runner's agent is back: a new list, with equal but new entries for the other two.
+    const after = selectMachineSections({
+      interactions: views,
+      machines: [{ ...hubInfo }, { ...laptopInfo }, { ...ciInfo, connectedAgents: 1 }],
+    });
+    expect(after.map((section) => section.machine.id)).toEqual([CI.id, LAPTOP.id, HUB.id]);
+    expect(expectItem(after, 1)).toBe(expectItem(before, 1));
+    expect(expectItem(after, 2)).toBe(expectItem(before, 2));
+    expect(expectItem(after, 0)).not.toBe(expectItem(before, 0));
+    expect(expectItem(after, 0).info?.connectedAgents).toBe(1);
+    expect(expectItem(after, 0).groups).toBe(expectItem(before, 0).groups);
+  });
+
   it('[R17.3] a section is named as the hub lists the machine now, else as it asked', () => {
     const renamed = { ...laptopInfo, name: 'Ada’s laptop' };
     expect(selectMachineSections(host([ask(LAPTOP, 'a', 's', 1)], [hubInfo, renamed]))[0]?.machine.name).toBe(
