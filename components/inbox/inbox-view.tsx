@@ -3,13 +3,8 @@ import Link from 'next/link';
 import { useLayoutEffect } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
-import {
-  machineInfo,
-  machinePresence,
-  machinesLive,
-  selectMachineSections,
-  selectShowMachines,
-} from '@/lib/client/machine-selectors';
+import { machineInfo, machinePresence, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
+import { selectMachineSections } from '@/lib/client/machine-sections';
 import { selectInbox, selectPendingCount } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
 import { ScreenHeader } from '../shell/screen-header';

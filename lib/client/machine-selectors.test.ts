@@ -7,10 +7,10 @@ import {
   machinePresence,
   onMachine,
   selectMachineOptions,
-  selectMachineSections,
   selectShowMachines,
   waitsForMachine,
 } from './machine-selectors';
+import { selectMachineSections } from './machine-sections';
 import { fromSnapshot, type HostView } from './reduce';
 import { nextPendingId, selectHistory, selectInbox, selectSessions, sessionKey } from './selectors';
 import { at, questionView, snapshotOf } from './test-support/fixtures';
