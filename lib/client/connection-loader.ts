@@ -1,4 +1,5 @@
 import { type InteractionResponse, type PreferencesPatch } from '../contracts';
+import { errorMessage } from '../contracts/unknown';
 import type * as AppConnection from './app-connection';
 import { appStore } from './app-store';
 import { showCachedStart } from './cache-first';
@@ -39,6 +40,8 @@ async function showCached(pairing: Pairing | null): Promise<boolean> {
       host: cachedHostView(early.host, pairing.hostUrl),
       answers: early.outbox,
     });
+  // An outbox that cannot be read now only leaves receipts off the cached paint: the live connection's
+  // answer queue reads it again and reports what fails there.
   const [host, answers] = await Promise.all([loadCachedHost(pairing.hostUrl), loadOutboxEntries().catch(() => [])]);
   return showCachedStart(appStore, pairing, { host, answers });
 }
@@ -48,6 +51,7 @@ const cachedShown: Promise<boolean> = typeof window === 'undefined' ? Promise.re
 if (typeof window !== 'undefined') {
   // Nothing cached to paint first (a first visit): fetch the connection alongside hydration instead.
   void cachedShown.then((shown) => {
+    // A prefetch: if it fails, startConnection's own load fails the same way and says so on screen.
     if (!shown && getPairing()) loadLive().catch(() => undefined);
   });
 }
@@ -85,8 +89,11 @@ export function startConnection(pairing: Pairing | null): void {
 }
 
 function couldNotLoad(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  appStore.setState((s) => ({ ...s, status: 'reconnecting', error: { kind: 'unreachable', message } }));
+  appStore.setState((s) => ({
+    ...s,
+    status: 'reconnecting',
+    error: { kind: 'unreachable', message: errorMessage(error) },
+  }));
   if (retryHooked) return;
   retryHooked = true;
   const retry = () => {
@@ -112,7 +119,7 @@ export async function submitResponse(requestId: string, response: InteractionRes
         response,
         createdAt: new Date().toISOString(),
         phase: 'failed',
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       }),
     );
     return;
