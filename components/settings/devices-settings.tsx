@@ -5,7 +5,7 @@ import { useNow } from '@/hooks/use-now';
 import { type DeviceInfo, type DeviceRecord } from '@/lib/contracts/devices';
 import { listDevices, revokeDevice } from '@/lib/client/device-requests-loader';
 import { formatAge, formatStamp } from '@/lib/client/format';
-import { ConfirmDialog } from '../card/confirm-dialog';
+import { RevokeButton, RevokeConfirmation, useRevocation } from './revocation';
 import '@/lib/client/i18n-en-settings';
 
 /**
@@ -25,8 +25,7 @@ export function DevicesSettings({
   const { t, lang } = useI18n();
   const now = useNow('minute');
   const [seen, setSeen] = useState<ReadonlyMap<string, DeviceInfo>>(new Map());
-  const [revoking, setRevoking] = useState<DeviceRecord | null>(null);
-  const [failed, setFailed] = useState(false);
+  const revocation = useRevocation((device: DeviceRecord) => revokeDevice(device.id));
 
   useEffect(() => {
     if (!connected) return;
@@ -85,19 +84,7 @@ export function DevicesSettings({
                   </span>
                 </div>
                 {mine ? null : (
-                  <button
-                    type="button"
-                    className="button button--danger"
-                    disabled={!connected}
-                    aria-label={t('settings.revokeLabel', { name: device.name })}
-                    onClick={() => {
-                      setFailed(false);
-                      setRevoking(device);
-                    }}
-                    data-testid="settings.revoke"
-                  >
-                    {t('settings.revoke')}
-                  </button>
+                  <RevokeButton item={device} revocation={revocation} disabled={!connected} testId="settings.revoke" />
                 )}
               </li>
             );
@@ -106,27 +93,14 @@ export function DevicesSettings({
         <p className="settings__explain form__hint">
           {connected ? t('settings.devicesHint') : t('settings.devicesOffline')}
         </p>
-        {failed ? (
-          <p className="form__error" role="alert" data-testid="settings.revoke-error">
-            {t('settings.revokeFailed')}
-          </p>
-        ) : null}
+        <RevokeConfirmation
+          revocation={revocation}
+          hint={t('settings.revokeHint')}
+          failedText={t('settings.revokeFailed')}
+          testId="settings.revoke-dialog"
+          errorTestId="settings.revoke-error"
+        />
       </div>
-      <ConfirmDialog
-        open={revoking !== null}
-        title={t('settings.revokeTitle', { name: revoking?.name ?? '' })}
-        hint={t('settings.revokeHint')}
-        confirmLabel={t('settings.revoke')}
-        cancelLabel={t('common.cancel')}
-        danger
-        testId="settings.revoke-dialog"
-        onClose={() => setRevoking(null)}
-        onConfirm={() => {
-          const device = revoking;
-          setRevoking(null);
-          if (device) revokeDevice(device.id).catch(() => setFailed(true));
-        }}
-      />
     </section>
   );
 }

@@ -1,14 +1,13 @@
 'use client';
-import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
 import { type MachineInfo } from '@/lib/contracts';
 import { formatStamp } from '@/lib/client/format';
 import { MachineRequestError } from '@/lib/client/machine-request-error';
 import { revokeMachine } from '@/lib/client/machine-requests-loader';
-import { ConfirmDialog } from '../card/confirm-dialog';
 import { MachineChip } from '../machine-chip';
 import { MachineState } from '../machine-state';
+import { RevokeButton, RevokeConfirmation, useRevocation } from './revocation';
 import '@/lib/client/i18n-en-settings';
 
 /**
@@ -27,8 +26,12 @@ export function MachinesSettings({
 }) {
   const { t, lang } = useI18n();
   const now = useNow('minute');
-  const [revoking, setRevoking] = useState<MachineInfo | null>(null);
-  const [failed, setFailed] = useState(false);
+  const revocation = useRevocation((machine: MachineInfo) =>
+    revokeMachine(machine.id).catch((error: unknown) => {
+      // Revoked meanwhile (another device, the hub's terminal): the list already says so.
+      if (!(error instanceof MachineRequestError && error.code === 'unknown-machine')) throw error;
+    }),
+  );
   const joined = machines.filter((machine) => machine.kind === 'joined');
 
   return (
@@ -64,19 +67,12 @@ export function MachinesSettings({
                     </span>
                   </div>
                   {hub ? null : (
-                    <button
-                      type="button"
-                      className="button button--danger"
+                    <RevokeButton
+                      item={machine}
+                      revocation={revocation}
                       disabled={!live}
-                      aria-label={t('settings.revokeLabel', { name: machine.name })}
-                      onClick={() => {
-                        setFailed(false);
-                        setRevoking(machine);
-                      }}
-                      data-testid="settings.machine-revoke"
-                    >
-                      {t('settings.revoke')}
-                    </button>
+                      testId="settings.machine-revoke"
+                    />
                   )}
                 </li>
               );
@@ -93,32 +89,14 @@ export function MachinesSettings({
             ? `${joined.length > 0 ? `${t('settings.machinesHint')} ` : ''}${t('settings.machinesHowTo')}`
             : t('settings.machinesOffline')}
         </p>
-        {failed ? (
-          <p className="form__error" role="alert" data-testid="settings.machine-revoke-error">
-            {t('settings.machineRevokeFailed')}
-          </p>
-        ) : null}
+        <RevokeConfirmation
+          revocation={revocation}
+          hint={t('settings.machineRevokeHint')}
+          failedText={t('settings.machineRevokeFailed')}
+          testId="settings.machine-revoke-dialog"
+          errorTestId="settings.machine-revoke-error"
+        />
       </div>
-      <ConfirmDialog
-        open={revoking !== null}
-        title={t('settings.revokeTitle', { name: revoking?.name ?? '' })}
-        hint={t('settings.machineRevokeHint')}
-        confirmLabel={t('settings.revoke')}
-        cancelLabel={t('common.cancel')}
-        danger
-        testId="settings.machine-revoke-dialog"
-        onClose={() => setRevoking(null)}
-        onConfirm={() => {
-          const machine = revoking;
-          setRevoking(null);
-          if (!machine) return;
-          revokeMachine(machine.id).catch((error: unknown) => {
-            // Revoked meanwhile (another device, the hub's terminal): the list already says so.
-            if (error instanceof MachineRequestError && error.code === 'unknown-machine') return;
-            setFailed(true);
-          });
-        }}
-      />
     </section>
   );
 }
