@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
-import { errorMessage } from '../../lib/contracts';
 import { AdminError, findAdminTarget, type AdminTarget } from './admin-client';
+import { parseFlags, usageError as printUsageError } from './parse-flags';
 import { type CliCommand } from './types';
 
 /** One kind of credential holder the host lists and revokes: paired devices, joined machines. */
@@ -22,30 +21,20 @@ export interface CredentialListSpec<Item> {
  * through the running host's admin API, with the admin token from its data dir.
  */
 export function credentialListCommand<Item>(spec: CredentialListSpec<Item>): CliCommand {
-  const usageError = (message: string) => {
-    process.stderr.write(`askaway ${spec.name}: ${message}\n\n${spec.usage}`);
-    return 2;
-  };
+  const usageError = (message: string) => printUsageError(spec.name, spec.usage, message);
   return {
     name: spec.name,
     summary: spec.summary,
     async run(argv) {
-      let parsed;
-      try {
-        parsed = parseArgs({
-          args: argv,
-          strict: true,
-          allowPositionals: true,
-          options: { json: { type: 'boolean' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-        });
-      } catch (error) {
-        return usageError(errorMessage(error));
-      }
+      const parsed = parseFlags(
+        spec.name,
+        spec.usage,
+        argv,
+        { json: { type: 'boolean' }, 'data-dir': { type: 'string' } },
+        true,
+      );
+      if ('exit' in parsed) return parsed.exit;
       const { values, positionals } = parsed;
-      if (values.help) {
-        process.stdout.write(spec.usage);
-        return 0;
-      }
       const [verb, ...rest] = positionals;
       if (verb !== undefined && verb !== 'revoke') return usageError(`unknown subcommand "${verb}"`);
       if (verb === 'revoke' && rest.length !== 1) return usageError(`revoke takes ${spec.revokeTakes}`);

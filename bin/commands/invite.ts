@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
-import { errorMessage, joinCommand, JoinCodeResponseSchema, type JoinCodeResponse } from '../../lib/contracts';
+import { joinCommand, JoinCodeResponseSchema, type JoinCodeResponse } from '../../lib/contracts';
 import { AdminError, adminRequest, findAdminTarget } from './admin-client';
 import { pairingQr, pairingTerms } from './pairing-output';
+import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 
 export const INVITE_USAGE = `Usage: askaway invite [--url <hub URL>] [--json] [--data-dir <dir>]
@@ -29,26 +29,13 @@ export const inviteCommand: CliCommand = {
   name: 'invite',
   summary: 'Print a one-time code that joins another machine to this hub',
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        strict: true,
-        options: {
-          url: { type: 'string' },
-          json: { type: 'boolean' },
-          'data-dir': { type: 'string' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      }));
-    } catch (error) {
-      process.stderr.write(`askaway invite: ${errorMessage(error)}\n\n${INVITE_USAGE}`);
-      return 2;
-    }
-    if (values.help) {
-      process.stdout.write(INVITE_USAGE);
-      return 0;
-    }
+    const parsed = parseFlags('invite', INVITE_USAGE, argv, {
+      url: { type: 'string' },
+      json: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+    });
+    if ('exit' in parsed) return parsed.exit;
+    const { values } = parsed;
     const url = values.url === undefined ? undefined : hubUrlProblem(values.url);
     if (typeof url === 'object') {
       process.stderr.write(`askaway invite: ${url.problem}\n\n${INVITE_USAGE}`);

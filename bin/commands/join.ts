@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
 import {
   ApiErrorSchema,
@@ -15,6 +14,7 @@ import { resolveDataDir } from '../../lib/runtime/host-address';
 import { readJoinedHub, writeJoinedHub } from '../../lib/runtime/joined-hub';
 import { describeConnectionFailure } from '../../lib/runtime/transport-errors';
 import { requestJson, type JsonReply } from './http-json';
+import { parseFlags, usageError as printUsageError } from './parse-flags';
 import { type CliCommand } from './types';
 
 export const JOIN_USAGE = `Usage: askaway join <hub URL> <code> [--name <name>] [--data-dir <dir>]
@@ -39,22 +39,15 @@ export const joinMachineCommand: CliCommand = {
   name: 'join',
   summary: 'Join this machine to a hub with a code from `askaway invite`',
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: true,
-        options: { name: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      });
-    } catch (error) {
-      return usageError(errorMessage(error));
-    }
+    const parsed = parseFlags(
+      'join',
+      JOIN_USAGE,
+      argv,
+      { name: { type: 'string' }, 'data-dir': { type: 'string' } },
+      true,
+    );
+    if ('exit' in parsed) return parsed.exit;
     const { values, positionals } = parsed;
-    if (values.help) {
-      process.stdout.write(JOIN_USAGE);
-      return 0;
-    }
     const [rawUrl, code, ...extra] = positionals;
     if (rawUrl === undefined || code === undefined || extra.length > 0)
       return usageError('join takes the hub URL and the code, as `askaway invite` printed them');
@@ -150,6 +143,5 @@ function isLoopbackOrTailnet(url: string): boolean {
 }
 
 function usageError(message: string): number {
-  process.stderr.write(`askaway join: ${message}\n\n${JOIN_USAGE}`);
-  return 2;
+  return printUsageError('join', JOIN_USAGE, message);
 }

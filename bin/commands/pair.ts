@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
-import { errorMessage, PairingCodeResponseSchema } from '../../lib/contracts';
+import { PairingCodeResponseSchema } from '../../lib/contracts';
 import { AdminError, adminRequest, findAdminTarget } from './admin-client';
 import { pairingQr, pairingTerms } from './pairing-output';
+import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 
 export const PAIR_USAGE = `Usage: askaway pair [--json] [--data-dir <dir>]
@@ -21,21 +21,9 @@ export const pairCommand: CliCommand = {
   name: 'pair',
   summary: 'Print a fresh one-time pairing link and QR code for a phone',
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        strict: true,
-        options: { json: { type: 'boolean' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      }));
-    } catch (error) {
-      process.stderr.write(`askaway pair: ${errorMessage(error)}\n\n${PAIR_USAGE}`);
-      return 2;
-    }
-    if (values.help) {
-      process.stdout.write(PAIR_USAGE);
-      return 0;
-    }
+    const parsed = parseFlags('pair', PAIR_USAGE, argv, { json: { type: 'boolean' }, 'data-dir': { type: 'string' } });
+    if ('exit' in parsed) return parsed.exit;
+    const { values } = parsed;
     try {
       const target = findAdminTarget(process.env, values['data-dir']);
       const pairing = await adminRequest(target, 'POST', '/pairing-codes', PairingCodeResponseSchema);

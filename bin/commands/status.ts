@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   ApiErrorSchema,
-  errorMessage,
   MachineListSchema,
   WHOAMI_API_PATH,
   WhoAmIResponseSchema,
@@ -13,6 +11,7 @@ import { resolveDataDir, resolveHostTarget, type HostTarget } from '../../lib/ru
 import { describeConnectionFailure } from '../../lib/runtime/transport-errors';
 import { adminRequest, findAdminTarget } from './admin-client';
 import { requestJson } from './http-json';
+import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 
 export const STATUS_USAGE = `Usage: askaway status [--json] [--data-dir <dir>]
@@ -48,21 +47,12 @@ export const statusCommand: CliCommand = {
   name: 'status',
   summary: 'Which hub this machine uses, whether it is reachable, and as which machine',
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        strict: true,
-        options: { json: { type: 'boolean' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      }));
-    } catch (error) {
-      process.stderr.write(`askaway status: ${errorMessage(error)}\n\n${STATUS_USAGE}`);
-      return 2;
-    }
-    if (values.help) {
-      process.stdout.write(STATUS_USAGE);
-      return 0;
-    }
+    const parsed = parseFlags('status', STATUS_USAGE, argv, {
+      json: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+    });
+    if ('exit' in parsed) return parsed.exit;
+    const { values } = parsed;
     const env = values['data-dir'] ? { ...process.env, ASKAWAY_DATA_DIR: values['data-dir'] } : process.env;
     const report = await checkStatus(env);
     process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatStatus(report));
