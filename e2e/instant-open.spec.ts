@@ -89,7 +89,9 @@ test('[R9.13] opened with the host down: the cached inbox, marked not live; the 
   // Resolved on the laptop meanwhile: gone from the inbox, and its outcome is in the history.
   await expect(app.inbox.item(answered)).toHaveCount(0);
   await expect(app.inbox.item(waiting)).toBeVisible();
-  // The same list: the row that stays keeps its size.
+  // The same list: once its agent is back (a hub restart drops every agent for a moment, and the row
+  // says so while it waits), the row that stays keeps its size.
+  await expect(app.inbox.item(waiting).getByTestId('inbox.waiting-for-machine')).toHaveCount(0);
   const after = await app.inbox.item(waiting).boundingBox();
   expect(after?.height).toBe(before?.height);
   expect(after?.width).toBe(before?.width);
