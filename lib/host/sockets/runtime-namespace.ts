@@ -125,8 +125,10 @@ export function attachRuntimeNamespace(
       }),
     );
   });
+  // The socket itself, not a room broadcast to its id: the same message to the same one socket (one host
+  // process, the in-memory adapter), without building a broadcast for it on the answer's path.
   return {
-    resolved: (socketId, notice) => namespace.to(socketId).emit('resolved', notice),
-    autoResolution: (socketId, notice) => namespace.to(socketId).emit('auto-resolution', notice),
+    resolved: (socketId, notice) => namespace.sockets.get(socketId)?.emit('resolved', notice),
+    autoResolution: (socketId, notice) => namespace.sockets.get(socketId)?.emit('auto-resolution', notice),
   };
 }
