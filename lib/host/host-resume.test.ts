@@ -76,6 +76,8 @@ describe('remotes racing and resuming', () => {
     await vi.waitFor(() => expect(Math.max(0, ...seqs(back.events))).toBe(host.registry.projection.seq));
 
     expect(back.snapshots).toEqual([]);
+    // Resumed by seq, so no snapshot brought the machines: the list comes on its own.
+    expect(back.machineLists.map((list) => list.map((machine) => machine.id))).toEqual([['local']]);
     const expected = Array.from({ length: host.registry.projection.seq - lastSeq }, (_, index) => lastSeq + 1 + index);
     expect(seqs(back.events)).toEqual(expected);
     expect(headWhileAway).toBeGreaterThan(lastSeq);

@@ -98,8 +98,8 @@ export function attachRemoteNamespace(
     devices.connected(deviceId);
     socket.on('disconnect', () => devices.disconnected(deviceId));
     socket.use(rateLimiter(options.rateLimit));
-    streamEvents(socket, registry);
-    socket.emit('machines', { machines: machines.list() });
+    // A snapshot carries the machine list; a resume by seq does not, so it gets the list on its own.
+    if (streamEvents(socket, registry) === 'resumed') socket.emit('machines', { machines: machines.list() });
     socket.on('respond', (payload, ack) =>
       handleCommand({
         schema: RespondCommandSchema,
@@ -180,7 +180,7 @@ export function attachRemoteNamespace(
  * Resume without gaps or duplicates: subscribe first, then send a snapshot or
  * replay `seq > lastSeq`, then release live events, dropping any seq already sent.
  */
-function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): void {
+function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'snapshot' | 'resumed' {
   let sentSeq = 0;
   let live = false;
   const held: HostEvent[] = [];
@@ -196,12 +196,12 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): void
   const resume = socket.data.auth.resume;
   const headSeq = registry.projection.seq;
   // Another log's seq (a reset data dir, R10.6), or one ahead of this log: start over from a snapshot.
-  if (
+  const fromSnapshot =
     resume === undefined ||
     resume.logId !== registry.logId ||
     resume.lastSeq > headSeq ||
-    headSeq - resume.lastSeq > MAX_REPLAY_EVENTS
-  ) {
+    headSeq - resume.lastSeq > MAX_REPLAY_EVENTS;
+  if (fromSnapshot) {
     const snapshot = registry.snapshot();
     sentSeq = snapshot.seq;
     socket.emit('snapshot', snapshot);
@@ -220,4 +220,5 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): void
   }
   live = true;
   send(held);
+  return fromSnapshot ? 'snapshot' : 'resumed';
 }
