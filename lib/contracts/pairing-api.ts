@@ -9,11 +9,30 @@ import { PAIRING_CODE_MAX } from './limits';
 const name = DeviceNameSchema;
 const platform = DevicePlatformSchema;
 
+/** `aw_d_<16 hex id>_<43 base64url>`: the shape of a device credential, checked before any secret is. */
+export const DeviceCredentialSchema = z
+  .string()
+  .check(
+    z.regex(/^aw_d_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/, { message: 'Must be a device credential (aw_d_<id>_<secret>)' }),
+  );
+
+/**
+ * Pairing again (R16.9): the credential this app still holds for this same host. If the host
+ * still honours it, the new device takes that one's place: it is revoked as from Settings, and
+ * with `keepName` (the person left the offered name alone) the new entry keeps its name.
+ */
+export const PairReplacesSchema = z.strictObject({
+  credential: DeviceCredentialSchema,
+  keepName: z.boolean(),
+});
+export type PairReplaces = z.infer<typeof PairReplacesSchema>;
+
 /** `POST /api/pair`: a one-time code from a pairing link, exchanged for this device's credential. */
 export const PairRequestSchema = z.strictObject({
   code: z.string().check(z.minLength(1), z.maxLength(PAIRING_CODE_MAX)),
   name,
   platform,
+  replaces: z.optional(PairReplacesSchema),
 });
 export type PairRequest = z.infer<typeof PairRequestSchema>;
 

@@ -1,4 +1,4 @@
-import { type DeviceInfo, type DeviceRecord } from '../../contracts';
+import { type DeviceInfo, type DeviceRecord, type NewDeviceEvent, type PairReplaces } from '../../contracts';
 import { type InteractionRegistry } from '../registry';
 import { type CredentialStore } from '../store/credential-store';
 import { mintCredential, newCredentialId, parseCredential, secretMatches } from './credential-format';
@@ -39,18 +39,29 @@ export class DeviceService {
     return this.options.hostName;
   }
 
-  /** Mints a credential for a new device; the caller has redeemed a pairing code first. */
-  pair(device: { name: string; platform: string }): PairedDevice {
+  /**
+   * Mints a credential for a new device; the caller has redeemed a pairing code first. Pairing
+   * again (R16.9): when `replaces` holds a credential this host still honours, the new device
+   * takes its place in the same commit — its name unless the person typed another, and the old
+   * one revoked as from Settings. A credential that no longer works changes nothing here.
+   */
+  pair(device: { name: string; platform: string; replaces?: PairReplaces }): PairedDevice {
     const known = this.options.registry.projection.devices;
     let deviceId = newCredentialId();
     while (known.has(deviceId)) deviceId = newCredentialId();
     const at = this.now().toISOString();
+    const previous = device.replaces && this.authenticate(device.replaces.credential);
+    const replaced = previous?.ok ? previous.principal : undefined;
+    const name = replaced && device.replaces?.keepName ? replaced.name : device.name;
     const { credential, secretHash } = mintCredential('device', deviceId);
     // The hash first: a crash before the event leaves a hash no listed device owns, never the reverse.
     this.options.credentials.add({ kind: 'device', id: deviceId, secretHash, createdAt: at });
-    this.options.registry.recordDeviceEvents([
-      { type: 'device.paired', at, device: { id: deviceId, name: device.name, platform: device.platform } },
-    ]);
+    const events: NewDeviceEvent[] = [
+      { type: 'device.paired', at, device: { id: deviceId, name, platform: device.platform } },
+    ];
+    if (replaced) events.push({ type: 'device.revoked', at, deviceId: replaced.id, byDeviceId: deviceId });
+    this.options.registry.recordDeviceEvents(events);
+    if (replaced) for (const listener of this.revokedListeners) listener(replaced.id);
     return { deviceId, credential, hostName: this.options.hostName };
   }
 

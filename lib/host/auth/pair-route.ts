@@ -31,8 +31,9 @@ export function invalidCodeMessage(pairTtlMs: number): string {
 }
 
 /**
- * `POST /api/pair {code, name, platform}` → `{deviceId, credential, hostName}` (R16.2): the only
- * way to get a device credential. Failed attempts are rate-limited per address and overall (R16.3);
+ * `POST /api/pair {code, name, platform, replaces?}` → `{deviceId, credential, hostName}` (R16.2):
+ * the only way to get a device credential; `replaces` lets a device that pairs again take its old
+ * entry's place (R16.9). Failed attempts are rate-limited per address and overall (R16.3);
  * a refused code changes nothing. The code and the credential never reach a log line (R16.6).
  */
 export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
@@ -95,7 +96,8 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
       fail(res, 410, 'pairing-code-invalid', invalidCodeMessage(options.pairTtlMs), cors);
       return;
     }
-    const paired: PairResponse = options.devices.pair({ name: parsed.data.name, platform: parsed.data.platform });
+    // Only after the code: a credential in `replaces` is never checked for someone without one (R16.9).
+    const paired: PairResponse = options.devices.pair(parsed.data);
     sendJson(res, 200, paired, cors);
   };
 }
