@@ -191,3 +191,53 @@ test('[R16.1] the agent token is refused on the remote side; a device credential
   expect(mcp.status).toBe(401);
   expect(await mcp.text()).toContain('This is a device credential');
 });
+
+test('[R16.9] a paired phone that opens a new pairing link replaces its own entry, in every tab', async ({
+  page,
+  host,
+}) => {
+  const app = new AppPage(page, host);
+  await app.pair('Anna’s phone');
+  const before = await app.storedPairing();
+  // A second tab of the same browser holds the same credential and stays open throughout.
+  const tab = new AppPage(await page.context().newPage(), host);
+  await tab.goto('/');
+  await tab.waitConnected();
+
+  const { link } = await host.mintPairingCode();
+  await page.goto(link);
+  await expect(page.getByTestId('pair.already')).toBeVisible();
+  // The name it already has is offered; left alone, the host keeps the name it knows.
+  await expect(page.getByTestId('pair.device')).toHaveValue('Anna’s phone');
+  await page.getByTestId('pair.submit').click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await app.waitConnected();
+  const after = await app.storedPairing();
+  expect(after?.deviceId).toMatch(/^[0-9a-f]{16}$/);
+  expect(after?.deviceId).not.toBe(before?.deviceId);
+  host.rememberSecret(after?.credential ?? '');
+
+  await page.getByTestId('nav.settings').click();
+  const rows = page.getByTestId('settings.device-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toHaveAttribute('data-current', 'true');
+  await expect(rows).toHaveAttribute('data-device-id', after?.deviceId ?? '');
+  await expect(rows).toContainText('Anna’s phone');
+  await expect(rows).toContainText('This device');
+  const { devices } = DeviceListSchema.parse(
+    await (
+      await fetch(`${host.url}/api/admin/devices`, { headers: { Authorization: `Bearer ${host.adminToken}` } })
+    ).json(),
+  );
+  expect(devices.map((device) => [device.id, device.name])).toEqual([[after?.deviceId, 'Anna’s phone']]);
+
+  // The other tab, without a reload, heard its old credential revoked and follows the new pairing
+  // instead of showing "removed" (or writing that over the new credential).
+  await tab.page.getByTestId('nav.settings').click();
+  const mine = tab.page.locator('[data-testid="settings.device-row"][data-current="true"]');
+  await expect(mine).toHaveAttribute('data-device-id', after?.deviceId ?? '');
+  await expect(tab.page.getByTestId('settings.device-row')).toHaveCount(1);
+  await expect(tab.page.getByTestId('pair-again')).toHaveCount(0);
+  await tab.waitConnected();
+  expect(await app.storedPairing()).toEqual(after);
+});
