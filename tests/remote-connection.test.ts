@@ -34,7 +34,7 @@ function connect(host: Host) {
     },
     outbox: { load: unavailable, put: unavailable, delete: unavailable },
     onSynced: (how) => synced.push(how),
-    onRevoked: () => revoked.push(deviceId),
+    onRevoked: (id) => revoked.push(id),
   });
   connections.push(connection);
   const { deviceId, credential } = pairDevice(host, 'Phone');

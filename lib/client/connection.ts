@@ -48,8 +48,8 @@ export interface ConnectionOptions {
   onConnect?: () => void;
   /** The state caught up with the host: from a snapshot, or from the events replayed since lastSeq. */
   onSynced?: (how: 'snapshot' | 'resume') => void;
-  /** The host revoked this device (R16.5): its credential is useless from now on. */
-  onRevoked?: () => void;
+  /** The host revoked this device (R16.5): the credential of the device with this id is useless from now on. */
+  onRevoked?: (deviceId: string) => void;
 }
 
 /** The remote's one connection to its host: state in, answers and preference changes out. */
@@ -179,6 +179,7 @@ export function createConnection(options: ConnectionOptions): Connection {
 
   /** R16.5: this device was revoked. What it cached from the host goes; the screen says how to pair again. */
   function revoked(message: string): void {
+    const deviceId = current?.deviceId;
     stop();
     store.setState((s) => ({
       ...s,
@@ -187,7 +188,7 @@ export function createConnection(options: ConnectionOptions): Connection {
       error: { kind: 'device-revoked', message },
     }));
     void hostCache.clear();
-    options.onRevoked?.();
+    if (deviceId !== undefined) options.onRevoked?.(deviceId);
   }
 
   function stop(): void {

@@ -42,13 +42,27 @@ describe('pairing kept on the device', () => {
     expect(pairing.getPairing()).toEqual(PAIRED);
     const heard: unknown[] = [];
     pairing.subscribePairing(() => heard.push(pairing.getPairingProblem()));
-    pairing.markDeviceRemoved();
+    pairing.markDeviceRemoved(PAIRED.deviceId);
     expect(pairing.getPairing()).toBeNull();
     expect(heard).toEqual([{ kind: 'device-revoked', hostUrl: PAIRED.hostUrl, hostName: 'workstation' }]);
     expect(storage.raw('askaway.pairing')).not.toContain('aw_d_');
     pairing.savePairing({ ...PAIRED, hostUrl: 'https://phone.test/' });
     expect(pairing.getPairingProblem()).toBeNull();
     expect(pairing.getPairing()?.hostUrl).toBe('');
+  });
+
+  it('[R16.9] the revocation of a credential this device already replaced leaves the new pairing alone', async () => {
+    const { pairing, storage } = await load(PAIRED);
+    expect(pairing.getPairing()).toEqual(PAIRED);
+    // Another tab paired again: storage holds the new credential, this tab's memory the old one.
+    const fresh = { ...PAIRED, deviceId: 'fedcba9876543210', credential: 'aw_d_fedcba9876543210_new' };
+    storage.setItem('askaway.pairing', JSON.stringify(fresh));
+    const heard: unknown[] = [];
+    pairing.subscribePairing(() => heard.push(pairing.getPairing()));
+    pairing.markDeviceRemoved(PAIRED.deviceId);
+    expect(heard).toEqual([fresh]);
+    expect(pairing.getPairingProblem()).toBeNull();
+    expect(JSON.parse(storage.raw('askaway.pairing') ?? 'null')).toEqual(fresh);
   });
 
   it('[R16.4] describes the device for the host’s list', async () => {

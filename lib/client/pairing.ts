@@ -78,8 +78,23 @@ export function getPairingProblem(): PairingProblem | null {
   return stored().problem;
 }
 
+/** Re-reads what is stored, for when another tab of this app may have changed it. */
+function reload(): void {
+  cached = read();
+  for (const listener of listeners) listener();
+}
+
+let followingTabs = false;
+
 export function subscribePairing(listener: () => void): () => void {
   listeners.add(listener);
+  if (!followingTabs && typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
+    followingTabs = true;
+    // Another tab paired again or was removed (R16.9): every tab follows the one stored pairing.
+    window.addEventListener('storage', (event) => {
+      if (event.key === KEY || event.key === null) reload();
+    });
+  }
   return () => listeners.delete(listener);
 }
 
@@ -98,10 +113,17 @@ export function savePairing(pairing: Pairing): void {
   write({ ...pairing, hostUrl: normalizeHostUrl(pairing.hostUrl) } satisfies Pairing);
 }
 
-/** The host revoked this device (R16.5): the credential is useless, so it goes; the host's name stays for the message. */
-export function markDeviceRemoved(): void {
-  const pairing = getPairing();
-  if (!pairing) return;
+/**
+ * The host revoked the device `deviceId` (R16.5): its credential is useless, so it goes; the host's
+ * name stays for the message. Read afresh, not from this tab's memory: when this device paired again
+ * (R16.9), the old id's revocation must not wipe the new credential another tab (or this one) stored.
+ */
+export function markDeviceRemoved(deviceId: string): void {
+  const pairing = typeof window === 'undefined' ? null : read().pairing;
+  if (pairing?.deviceId !== deviceId) {
+    reload();
+    return;
+  }
   write({ removed: 'device-revoked', hostUrl: pairing.hostUrl, hostName: pairing.hostName });
 }
 
