@@ -8,7 +8,7 @@ import { DEVICE_NAME_MAX, PAIRING_CODE_MAX } from '@/lib/contracts/limits';
 import { parsePairingHash } from '@/lib/contracts/pairing-link';
 import { preloadPairRequest, redeemPairingCode } from '@/lib/client/pair-request-loader';
 import { clampDeviceName, defaultDeviceName, platformDescription } from '@/lib/client/device-names';
-import { savePairing } from '@/lib/client/pairing';
+import { getPairing, normalizeHostUrl, savePairing } from '@/lib/client/pairing';
 import { ScreenHeader } from '../shell/screen-header';
 import '@/lib/client/i18n-en-screens';
 import '@/app/styles/screens.css';
@@ -29,6 +29,8 @@ export function PairView() {
   const [host, setHost] = useState('');
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
+  // The name the form offered: left as it is, a device pairing again keeps the name its host knows (R16.9).
+  const [offeredName, setOfferedName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -42,8 +44,10 @@ export function PairView() {
       else if (parsed) setPhase({ kind: 'form', code: parsed.code, hostUrl: parsed.hostUrl });
       else setPhase((current) => (current.kind === 'reading' ? { kind: 'form', code: null, hostUrl: '' } : current));
     };
+    const offered = getPairing()?.deviceName || defaultDeviceName();
     // eslint-disable-next-line react-hooks/set-state-in-effect -- one-time read of the device and the URL fragment
-    setName(defaultDeviceName());
+    setName(offered);
+    setOfferedName(offered);
     read();
     preloadPairRequest();
     // A link opened while this page is already showing changes only the fragment.
@@ -52,6 +56,9 @@ export function PairView() {
   }, []);
 
   const pairedHost = pairing ? pairing.hostName || pairing.hostUrl || window.location.host : '';
+  const targetHost = phase.kind === 'form' && phase.code !== null ? phase.hostUrl : host;
+  // Pairing again with the host this device is paired with replaces its entry there (R16.9).
+  const sameHost = pairing !== null && normalizeHostUrl(targetHost) === pairing.hostUrl;
 
   async function submit(): Promise<void> {
     if (phase.kind !== 'form' || busy) return;
@@ -61,10 +68,17 @@ export function PairView() {
     if (!pairingCode) return;
     setBusy(true);
     setError(null);
+    // The credential goes only to the host that issued it, in the body (R16.6), never to another host.
+    const held = getPairing();
+    const replaces =
+      held && normalizeHostUrl(hostUrl) === held.hostUrl
+        ? { replaces: { credential: held.credential, keepName: deviceName === clampDeviceName(offeredName) } }
+        : {};
     const outcome = await redeemPairingCode(hostUrl, {
       code: pairingCode,
       name: deviceName,
       platform: platformDescription(),
+      ...replaces,
     });
     setBusy(false);
     if (outcome.ok) {
@@ -126,8 +140,8 @@ export function PairView() {
               : t('pair.linkIntro', { host: phase.hostUrl || window.location.host })}
           </p>
           {pairing ? (
-            <p className="form__note" data-testid="pair.already">
-              {t('pair.alreadyPaired', { host: pairedHost })}
+            <p className="form__note" data-testid="pair.already" data-same-host={sameHost ? 'true' : 'false'}>
+              {t(sameHost ? 'pair.alreadyPaired' : 'pair.pairedElsewhere', { host: pairedHost })}
             </p>
           ) : null}
           {error ? (

@@ -19,7 +19,9 @@ export const enScreens = {
   'pair.submit': 'Pair',
   'pair.pairing': 'Pairing…',
   'pair.alreadyPaired':
-    'This device is already paired with {host}. Pairing again adds it as a new device; revoke the old one in Settings → Devices.',
+    'This device is already paired with {host}. Pairing again replaces its entry in Settings → Devices, keeping its name unless you change it.',
+  'pair.pairedElsewhere':
+    'This device is paired with {host}. Pairing with another host replaces that pairing here; {host} lists this device until you revoke it there.',
   'pair.invalidTitle': 'This pairing link no longer works',
   'pair.invalidBody':
     'A pairing link works once, for a few minutes, and not after the host restarts. This one was already used, has expired, or comes from an older version of Askaway.',

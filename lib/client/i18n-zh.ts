@@ -131,7 +131,10 @@ export const zh: Messages = {
   'pair.submit': '配对',
   'pair.pairing': '正在配对…',
   'pair.saved': '已配对，正在连接…',
-  'pair.alreadyPaired': '此设备已与 {host} 配对。再次配对会把它作为新设备加入；请在 设置 → 设备 中撤销旧的那个。',
+  'pair.alreadyPaired':
+    '此设备已与 {host} 配对。再次配对会替换它在 设置 → 设备 中的条目；除非你改名，否则沿用原来的名字。',
+  'pair.pairedElsewhere':
+    '此设备已与 {host} 配对。与另一台主机配对会替换这里的配对；在你到 {host} 上撤销之前，它仍会列出此设备。',
   'pair.invalidTitle': '此配对链接已失效',
   'pair.invalidBody':
     '配对链接只能使用一次，几分钟内有效，主机重启后也会失效。这个链接已被使用、已过期，或来自旧版 Askaway。',
