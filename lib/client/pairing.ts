@@ -119,11 +119,14 @@ export function savePairing(pairing: Pairing): void {
  * (R16.9), the old id's revocation must not wipe the new credential another tab (or this one) stored.
  */
 export function markDeviceRemoved(deviceId: string): void {
-  const pairing = typeof window === 'undefined' ? null : read().pairing;
-  if (pairing?.deviceId !== deviceId) {
+  const stored = typeof window === 'undefined' ? null : read().pairing;
+  if (stored && stored.deviceId !== deviceId) {
     reload();
     return;
   }
+  // Nothing readable stored (private mode, or already marked): this tab's memory decides.
+  const pairing = getPairing();
+  if (pairing?.deviceId !== deviceId) return;
   write({ removed: 'device-revoked', hostUrl: pairing.hostUrl, hostName: pairing.hostName });
 }
 
