@@ -28,20 +28,25 @@ interface Marks {
   domItems: number;
 }
 
-function readMarks(page: Page): Promise<Marks> {
-  return page.evaluate(() => {
+/** The marks, with `renderedAt` the first commit since the connect that showed `total` items (NaN if none yet). */
+function readMarks(page: Page, total: number): Promise<Marks> {
+  return page.evaluate((count) => {
     const hook = window.__askaway;
+    const whole = hook?.inboxCommits.find((commit) => commit.count === count);
     return {
       connectedAt: hook?.connectedAt ?? Number.NaN,
       snapshotAt: hook?.snapshotAt ?? Number.NaN,
       syncedAt: hook?.syncedAt ?? Number.NaN,
-      renderedAt: hook?.inboxRenderedAt ?? Number.NaN,
+      renderedAt: whole?.at ?? Number.NaN,
       domItems: document.querySelectorAll('[data-testid="inbox.item"]').length,
     };
-  });
+  }, total);
 }
 
-/** Waits for the render that shows all TOTAL items after a connect later than `after`, and reads the marks. */
+/**
+ * Waits for the first commit that shows all TOTAL items after a connect later than `after` (the
+ * whole inbox as R13.2 means it, not a later re-render), and reads the marks.
+ */
 async function waitForFullInbox(page: Page, after: number): Promise<Marks> {
   await page.waitForFunction(
     ([total, since]) => {
@@ -50,15 +55,13 @@ async function waitForFullInbox(page: Page, after: number): Promise<Marks> {
         hook !== undefined &&
         hook.connectedAt !== null &&
         hook.connectedAt > since &&
-        hook.inboxRenderedAt !== null &&
-        hook.inboxRenderedAt >= hook.connectedAt &&
-        hook.inboxRenderedCount === total
+        hook.inboxCommits.some((commit) => commit.count === total)
       );
     },
     [TOTAL, after] as const,
     { timeout: 60_000, polling: 50 },
   );
-  return readMarks(page);
+  return readMarks(page, TOTAL);
 }
 
 /** Waits until the state caught up (snapshot or replay) after a connect later than `after`, and reads the marks. */
@@ -77,7 +80,7 @@ async function waitForCatchUp(page: Page, after: number): Promise<Marks> {
     after,
     { timeout: 60_000, polling: 50 },
   );
-  return readMarks(page);
+  return readMarks(page, TOTAL);
 }
 
 function check(marks: Marks): Marks {
