@@ -6,6 +6,10 @@
 //   service worker and the inbox it last saw are on the device; hello world has its HTTP cache.
 // - first: an empty profile (Lighthouse clears storage and cache); the inbox has to wait for the socket.
 // Budgets (repeat visit): LCP and TBT ≤ 1.25× hello world's, performance score ≥ hello world's − 0.03.
+// A second reference, repeat visit only, not budgeted: the same hello world installed as a PWA with the app's
+// own Workbox service worker (precache on install, pages and scripts served cache-first), so its HTML paints
+// as early as ours. TBT counts only after the first paint: hello world's network-served HTML puts its long
+// tasks before it, ours and this reference's after it. The ratio to it is what the app itself costs.
 // The script prints the figures and whether each budget holds; nothing here is a test assertion.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,14 +17,21 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { chromiumPath, pairingInitScript } from './support/browser';
-import { figure, round, type Figure } from './support/figures';
+import { type Figure } from './support/figures';
 import { buildHelloWorld } from './support/hello-world';
+import {
+  lighthouseFigures,
+  printVerdicts,
+  type Sample,
+  type Samples,
+  type Subject,
+  type Visit,
+} from './support/lighthouse-figures';
 import { startHost } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { pairBenchDevice } from './support/remote-client';
 import { announceAll, connectRawRuntime, type RawRuntimeSocket } from './support/raw-runtime';
-import { median } from './support/stats';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const PENDING = 20;
@@ -37,16 +48,7 @@ const CHROME_FLAGS = [
   '--no-first-run',
 ];
 
-type Visit = 'repeat' | 'first';
-type Subject = 'inbox' | 'hello';
-
-interface Sample {
-  lcp: number;
-  tbt: number;
-  fcp: number;
-  score: number;
-  lcpElement: string;
-}
+type Prepare = (page: Page) => Promise<void>;
 
 /** A fresh Chromium per run (Lighthouse's advice), driven by Lighthouse through Puppeteer. */
 async function withChrome<T>(work: (port: number, browser: Browser) => Promise<T>): Promise<T> {
@@ -84,6 +86,20 @@ async function installApp(page: Page, url: string): Promise<void> {
   );
 }
 
+/** Hello world used once before as a PWA: its service worker (registered here, as the page has no code for it) controls it. */
+async function installHelloServiceWorker(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.register('/sw.js');
+  });
+  await page.waitForFunction(
+    async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
+    { timeout: 60_000 },
+  );
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, { timeout: 60_000 });
+}
+
 function describeElement(details: unknown): string {
   const snippet = JSON.stringify(details).match(/"snippet":"((?:[^"\\]|\\.)*)"/)?.[1];
   return snippet ? snippet.replace(/\\"/g, '"').slice(0, 80) : 'unknown';
@@ -101,7 +117,7 @@ function saveReport(url: string, visit: Visit, lhr: object): void {
 }
 
 /** Lighthouse now and then loses the navigation in its trace (NO_NAVSTART, NO_FCP): such a run is done again. */
-async function measure(url: string, visit: Visit, prepare: (page: Page) => Promise<void>): Promise<Sample> {
+async function measure(url: string, visit: Visit, prepare: Prepare): Promise<Sample> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await measureOnce(url, visit, prepare);
@@ -113,7 +129,7 @@ async function measure(url: string, visit: Visit, prepare: (page: Page) => Promi
   }
 }
 
-async function measureOnce(url: string, visit: Visit, prepare: (page: Page) => Promise<void>): Promise<Sample> {
+async function measureOnce(url: string, visit: Visit, prepare: Prepare): Promise<Sample> {
   return withChrome(async (port, browser) => {
     const page = await browser.newPage();
     await prepare(page);
@@ -153,14 +169,17 @@ async function measureOnce(url: string, visit: Visit, prepare: (page: Page) => P
 }
 
 export async function runLighthouse(): Promise<{ figures: Figure[] }> {
-  const hello = await buildHelloWorld({ served: true });
+  // One build serves both references: the plain one never registers the service worker it carries.
+  const hello = await buildHelloWorld({ served: true, serviceWorker: true });
   // BENCH_APP_STATIC_DIR: measure another build of the app (say, main's out/) with the same host and script.
   const appStaticDir = process.env.BENCH_APP_STATIC_DIR;
   // The seeded questions have no runtime re-announcing them: keep them pending for the whole run.
   const app = await startHost({
     extraArgs: ['--stale-after', '2h', ...(appStaticDir ? ['--static-dir', appStaticDir] : [])],
   });
+  // Two origins, so that nothing one reference leaves in the browser can reach the other.
   const helloHost = await startHost({ extraArgs: ['--static-dir', hello.outDir] });
+  const helloSwHost = await startHost({ extraArgs: ['--static-dir', hello.outDir] });
   let agent: RawRuntimeSocket | undefined;
   try {
     // The agent that asked stays connected for the whole run, as it would while its questions wait: without
@@ -171,13 +190,20 @@ export async function runLighthouse(): Promise<{ figures: Figure[] }> {
       Array.from({ length: PENDING }, (_, index) => interactionRequest(`lh-${index}`, `session-lh-${index % 4}`)),
     );
     const pairing = pairingInitScript(await pairBenchDevice(app, 'bench-lighthouse')).content;
-    const urls: Record<Subject, string> = { inbox: `${app.url}/`, hello: `${helloHost.url}/` };
-    const prepare: Record<Subject, Record<Visit, (page: Page) => Promise<void>>> = {
+    const urls: Record<Subject, string> = {
+      inbox: `${app.url}/`,
+      hello: `${helloHost.url}/`,
+      helloSw: `${helloSwHost.url}/`,
+    };
+    // What each subject's visit finds in place. The service-worker reference has no first visit: with storage
+    // cleared it is plain hello world.
+    const installInbox: Prepare = async (page) => {
+      await page.evaluateOnNewDocument(pairing);
+      await installApp(page, urls.inbox);
+    };
+    const prepare: Record<Subject, Partial<Record<Visit, Prepare>>> = {
       inbox: {
-        repeat: async (page) => {
-          await page.evaluateOnNewDocument(pairing);
-          await installApp(page, urls.inbox);
-        },
+        repeat: installInbox,
         first: async (page) => {
           await page.evaluateOnNewDocument(pairing);
         },
@@ -188,17 +214,21 @@ export async function runLighthouse(): Promise<{ figures: Figure[] }> {
         },
         first: () => Promise.resolve(),
       },
+      helloSw: { repeat: (page) => installHelloServiceWorker(page, urls.helloSw) },
     };
-    const samples: Record<Subject, Record<Visit, Sample[]>> = {
+    const samples: Samples = {
       inbox: { repeat: [], first: [] },
       hello: { repeat: [], first: [] },
+      helloSw: { repeat: [], first: [] },
     };
     // Discarded: the first Chromium start and the host's first requests are slower than any later one.
-    await measure(urls.inbox, 'repeat', prepare.inbox.repeat);
+    await measure(urls.inbox, 'repeat', installInbox);
     for (let run = 0; run < RUNS; run += 1) {
       for (const visit of ['repeat', 'first'] as const) {
-        for (const subject of ['inbox', 'hello'] as const) {
-          const sample = await measure(urls[subject], visit, prepare[subject][visit]);
+        for (const subject of ['inbox', 'hello', 'helloSw'] as const) {
+          const preparation = prepare[subject][visit];
+          if (!preparation) continue;
+          const sample = await measure(urls[subject], visit, preparation);
           samples[subject][visit].push(sample);
           console.log(
             `[lighthouse] run ${run + 1}/${RUNS} ${subject} ${visit}: LCP ${Math.round(sample.lcp)} ms, ` +
@@ -207,55 +237,17 @@ export async function runLighthouse(): Promise<{ figures: Figure[] }> {
         }
       }
     }
-    const figures: Figure[] = [];
-    for (const visit of ['repeat', 'first'] as const) {
-      const ours = samples.inbox[visit];
-      const theirs = samples.hello[visit];
-      const pick = (list: Sample[], key: 'lcp' | 'tbt' | 'fcp' | 'score') => median(list.map((sample) => sample[key]));
-      const budgeted = visit === 'repeat';
-      const note =
-        `Lighthouse 12 mobile preset, median of ${RUNS}; ${PENDING} pending; ${visit === 'repeat' ? 'repeat visit (service worker and cached inbox in place; hello world with its HTTP cache)' : 'first visit (storage and cache cleared)'}; ` +
-        `FCP ${Math.round(pick(ours, 'fcp'))} ms (hello world ${Math.round(pick(theirs, 'fcp'))} ms); ` +
-        `LCP element: ${ours.map((sample) => sample.lcpElement).join(' | ')}`;
-      for (const [key, label] of [
-        ['lcp', 'LCP'],
-        ['tbt', 'TBT'],
-      ] as const) {
-        const baseline = round(pick(theirs, key), 0);
-        figures.push(
-          figure({
-            name: `lighthouse: inbox ${label} (${visit} visit)${budgeted ? ' (R13.5)' : ''}`,
-            value: round(pick(ours, key), 0),
-            unit: 'ms',
-            baseline,
-            budget: budgeted ? round(LIMIT_RATIO * baseline, 0) : undefined,
-            note: `${note}; budget ${LIMIT_RATIO}× hello world`,
-          }),
-        );
-      }
-      const helloScore = pick(theirs, 'score');
-      figures.push(
-        figure({
-          name: `lighthouse: inbox performance score (${visit} visit)${budgeted ? ' (R13.5)' : ''}`,
-          value: round(pick(ours, 'score'), 2),
-          unit: 'score',
-          baseline: round(helloScore, 2),
-          budget: budgeted ? round(helloScore - SCORE_MARGIN, 2) : undefined,
-          atLeast: true,
-          note: `${note}; budget: hello world's score − ${SCORE_MARGIN}`,
-        }),
-      );
-    }
-    for (const entry of figures.filter((candidate) => candidate.withinBudget !== undefined)) {
-      console.log(
-        `[lighthouse] ${entry.name}: ${entry.value} ${entry.unit} against ${entry.atLeast ? '≥' : '≤'} ${entry.budget} — ` +
-          (entry.withinBudget ? 'holds' : 'OVER'),
-      );
-    }
+    const figures = lighthouseFigures(samples, {
+      runs: RUNS,
+      pending: PENDING,
+      limitRatio: LIMIT_RATIO,
+      scoreMargin: SCORE_MARGIN,
+    });
+    printVerdicts(figures, samples);
     return { figures };
   } finally {
     agent?.disconnect();
-    await Promise.all([app.stop(), helloHost.stop()]);
+    await Promise.all([app.stop(), helloHost.stop(), helloSwHost.stop()]);
     hello.dispose();
   }
 }

@@ -12,12 +12,22 @@ export interface HelloWorld {
   dispose(): void;
 }
 
+export interface HelloWorldOptions {
+  /** Run the PWA build's steps for serving (CSP meta and header file, .br/.gz siblings). */
+  served?: boolean;
+  /**
+   * Also write the app's own service worker (scripts/build-pwa/service-worker.mjs: the same Workbox worker,
+   * precaching this export's files). The page does not register it: whoever measures a visit does.
+   */
+  serviceWorker?: boolean;
+}
+
 /**
  * `next build` of a one-page app with the same Next, outside the repo, sharing this repo's node_modules.
- * `served: true` also runs the PWA build's steps for serving (CSP meta and header file, .br/.gz siblings),
- * so the Askaway host serves it exactly as it serves the app.
+ * With `served`, the Askaway host serves it exactly as it serves the app, in the build's order (CSP, service
+ * worker, compression: the precache's revisions are of the files as served).
  */
-export async function buildHelloWorld(options: { served?: boolean } = {}): Promise<HelloWorld> {
+export async function buildHelloWorld(options: HelloWorldOptions = {}): Promise<HelloWorld> {
   const dir = tempDir('askaway-bench-hello-');
   const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
@@ -44,12 +54,18 @@ export async function buildHelloWorld(options: { served?: boolean } = {}): Promi
     const outDir = path.join(dir, 'out');
     if (!fs.existsSync(path.join(outDir, 'index.html')))
       throw new Error('the hello-world build wrote no out/index.html');
-    if (options.served) {
+    if (options.served)
       await buildStep<{ applyCsp: (dir: string) => Promise<unknown> }>('csp.mjs').then((step) => step.applyCsp(outDir));
+    if (options.serviceWorker) {
+      const step = await buildStep<{
+        buildServiceWorker: (dirs: { root: string; outDir: string }) => Promise<unknown>;
+      }>('service-worker.mjs');
+      await step.buildServiceWorker({ root: ROOT, outDir });
+    }
+    if (options.served)
       await buildStep<{ compressStaticFiles: (dir: string) => Promise<unknown> }>('compress.mjs').then((step) =>
         step.compressStaticFiles(outDir),
       );
-    }
     return { outDir, dispose };
   } catch (error) {
     dispose();
