@@ -203,12 +203,17 @@ test('[R16.9] a paired phone that opens a new pairing link replaces its own entr
   const tab = new AppPage(await page.context().newPage(), host);
   await tab.goto('/');
   await tab.waitConnected();
+  // Renamed since it paired: the host's name is the one to keep.
+  await page.getByTestId('nav.settings').click();
+  await page.getByTestId('settings.device').fill('Anna’s Pixel');
+  await page.getByTestId('settings.device').blur();
+  await expect(page.locator('[data-testid="settings.device-row"][data-current="true"]')).toContainText('Anna’s Pixel');
 
   const { link } = await host.mintPairingCode();
   await page.goto(link);
   await expect(page.getByTestId('pair.already')).toBeVisible();
-  // The name it already has is offered; left alone, the host keeps the name it knows.
-  await expect(page.getByTestId('pair.device')).toHaveValue('Anna’s phone');
+  // The name it has now is offered; left alone, the host keeps the name it knows.
+  await expect(page.getByTestId('pair.device')).toHaveValue('Anna’s Pixel');
   await page.getByTestId('pair.submit').click();
   await page.waitForURL((url) => url.pathname === '/');
   await app.waitConnected();
@@ -222,14 +227,14 @@ test('[R16.9] a paired phone that opens a new pairing link replaces its own entr
   await expect(rows).toHaveCount(1);
   await expect(rows).toHaveAttribute('data-current', 'true');
   await expect(rows).toHaveAttribute('data-device-id', after?.deviceId ?? '');
-  await expect(rows).toContainText('Anna’s phone');
+  await expect(rows).toContainText('Anna’s Pixel');
   await expect(rows).toContainText('This device');
   const { devices } = DeviceListSchema.parse(
     await (
       await fetch(`${host.url}/api/admin/devices`, { headers: { Authorization: `Bearer ${host.adminToken}` } })
     ).json(),
   );
-  expect(devices.map((device) => [device.id, device.name])).toEqual([[after?.deviceId, 'Anna’s phone']]);
+  expect(devices.map((device) => [device.id, device.name])).toEqual([[after?.deviceId, 'Anna’s Pixel']]);
 
   // The other tab, without a reload, heard its old credential revoked and follows the new pairing
   // instead of showing "removed" (or writing that over the new credential).

@@ -4,7 +4,7 @@ import { type RemoteClientToServerEvents, type RemoteServerToClientEvents } from
 import { appStore } from './app-store';
 import { createConnection } from './connection';
 import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry } from './outbox-db';
-import { markDeviceRemoved, type Pairing } from './pairing';
+import { getPairing, markDeviceRemoved, rememberDeviceName, type Pairing } from './pairing';
 import { attachPushChannel } from './push/channel';
 import { clearCachedHost, loadCachedHost, scheduleCacheSave } from './state-cache';
 import { markConnected, markSynced, recordProtocolError } from './test-hook';
@@ -34,6 +34,17 @@ const connection = createConnection({
   onSynced: markSynced,
   onProtocolError: recordProtocolError,
   onRevoked: markDeviceRemoved,
+});
+
+// The pairing keeps the host's name for this device, which a rename changes.
+let devicesSeen = appStore.getState().host.devices;
+appStore.subscribe(() => {
+  const { devices } = appStore.getState().host;
+  if (devices === devicesSeen) return;
+  devicesSeen = devices;
+  const deviceId = getPairing()?.deviceId;
+  const name = deviceId === undefined ? undefined : devices.get(deviceId)?.name;
+  if (deviceId !== undefined && name !== undefined) rememberDeviceName(deviceId, name);
 });
 
 let windowHooked = false;

@@ -65,6 +65,15 @@ describe('pairing kept on the device', () => {
     expect(JSON.parse(storage.raw('askaway.pairing') ?? 'null')).toEqual(fresh);
   });
 
+  it('[R16.9] keeps the host’s name for this device, so pairing again offers it; another device’s name changes nothing', async () => {
+    const { pairing, storage } = await load(PAIRED);
+    pairing.rememberDeviceName('fedcba9876543210', 'Someone else');
+    expect(pairing.getPairing()?.deviceName).toBe('Phone');
+    pairing.rememberDeviceName(PAIRED.deviceId, 'Pixel in the kitchen');
+    expect(pairing.getPairing()).toEqual({ ...PAIRED, deviceName: 'Pixel in the kitchen' });
+    expect(JSON.parse(storage.raw('askaway.pairing') ?? 'null')).toMatchObject({ deviceName: 'Pixel in the kitchen' });
+  });
+
   it('[R16.4] describes the device for the host’s list', async () => {
     const names = await import('./device-names');
     const pixel =

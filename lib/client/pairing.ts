@@ -130,6 +130,16 @@ export function markDeviceRemoved(deviceId: string): void {
   write({ removed: 'device-revoked', hostUrl: pairing.hostUrl, hostName: pairing.hostName });
 }
 
+/**
+ * The host's name for this device (a rename in Settings, here or on another screen of it): kept with
+ * the pairing, so the pairing page offers it when this device pairs again (R16.9).
+ */
+export function rememberDeviceName(deviceId: string, name: string): void {
+  const pairing = getPairing();
+  if (pairing?.deviceId !== deviceId || pairing.deviceName === name) return;
+  savePairing({ ...pairing, deviceName: name });
+}
+
 export function forgetPairing(): void {
   write(null);
 }
