@@ -162,10 +162,13 @@ test('[R11.7] interactive UI: a plan rejected in the terminal withdraws its card
     .toEqual({
       reason: 'Answered in the terminal',
     });
-  expect(ws.model.toolResult('toolu_tui_plan3')).toMatchObject({
-    isError: true,
-    content: expect.stringContaining('the user said:\nsplit it in two'),
-  });
+  // The transcript has the answer before Claude Code sends the model its next request.
+  await expect
+    .poll(() => ws.model.toolResult('toolu_tui_plan3'), { timeout: 10_000 })
+    .toMatchObject({
+      isError: true,
+      content: expect.stringContaining('the user said:\nsplit it in two'),
+    });
 
   // The model's second plan: the first one's answer in the transcript does not withdraw this card.
   const second = await remote.next((pending) => JSON.stringify(pending.input).includes('Do it in two steps'), 30_000);
@@ -205,6 +208,11 @@ test('[R11.7] interactive UI, --all-tools: a Write allowed in the terminal first
     .toEqual({
       reason: 'Answered in the terminal',
     });
-  expect(ws.model.toolResult('toolu_tui_write5')).toMatchObject({ isError: false });
+  // The transcript has the result (which withdrew the card) before the model's next request carries it.
+  await expect
+    .poll(() => ws.model.toolResult('toolu_tui_write5'), { timeout: 10_000 })
+    .toMatchObject({
+      isError: false,
+    });
   expect(await readFile(target, 'utf8')).toBe('db=sqlite\n');
 });
