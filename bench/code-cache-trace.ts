@@ -13,6 +13,7 @@ import puppeteer, { type Page } from 'puppeteer-core';
 import { chromiumPath, pairingInitScript } from './support/browser';
 import { buildHelloWorld } from './support/hello-world';
 import { startHost } from './support/host-process';
+import { installApp } from './support/installed-app';
 import { isMain } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { pairBenchDevice } from './support/remote-client';
@@ -104,7 +105,12 @@ async function plainTrace(url: string, page: Page, label: string): Promise<strin
   }
   await page.tracing.start({ categories: CATEGORIES });
   await page.goto(url, { waitUntil: 'load' });
-  await new Promise<void>((resolve) => setTimeout(resolve, 3000));
+  // Everything after load too: the app until its live inbox is in (its socket is not network activity
+  // that settles), then any page until the network is quiet.
+  await page.waitForFunction(() => window.__askaway === undefined || window.__askaway.state.host.hasSnapshot, {
+    timeout: 60_000,
+  });
+  await page.waitForNetworkIdle({ idleTime: 500, timeout: 60_000 });
   const buffer = await page.tracing.stop();
   if (profiler && profileDir) {
     const { profile } = await profiler.send('Profiler.stop');
@@ -191,23 +197,7 @@ async function main(): Promise<void> {
       `${app.url}/`,
       async (page) => {
         await page.evaluateOnNewDocument(pairing);
-        await page.goto(`${app.url}/`, { waitUntil: 'load' });
-        await page.waitForFunction(
-          async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
-          { timeout: 60_000 },
-        );
-        for (let visit = 0; visit <= extraVisits; visit += 1) {
-          await page.reload({ waitUntil: 'load' });
-          await page.waitForFunction(
-            (pending: number) =>
-              navigator.serviceWorker.controller !== null &&
-              window.__askaway?.state.host.hasSnapshot === true &&
-              window.__askaway.pendingCount === pending &&
-              window.__askaway.cacheSavedAt !== null,
-            { timeout: 60_000 },
-            PENDING,
-          );
-        }
+        await installApp(page, `${app.url}/`, PENDING, extraVisits + 1);
       },
       'inbox-repeat',
     );

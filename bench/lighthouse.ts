@@ -28,6 +28,7 @@ import {
   type Visit,
 } from './support/lighthouse-figures';
 import { startHost } from './support/host-process';
+import { installApp } from './support/installed-app';
 import { isMain, runAlone } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { pairBenchDevice } from './support/remote-client';
@@ -65,25 +66,6 @@ async function withChrome<T>(work: (port: number, browser: Browser) => Promise<T
     await browser?.disconnect();
     chrome.kill();
   }
-}
-
-/** The app used once before: its service worker controls the page and the live inbox is saved on the device. */
-async function installApp(page: Page, url: string): Promise<void> {
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(
-    async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
-    { timeout: 60_000 },
-  );
-  await page.reload({ waitUntil: 'load' });
-  await page.waitForFunction(
-    (pending: number) =>
-      navigator.serviceWorker.controller !== null &&
-      window.__askaway?.state.host.hasSnapshot === true &&
-      window.__askaway.pendingCount === pending &&
-      window.__askaway.cacheSavedAt !== null,
-    { timeout: 60_000 },
-    PENDING,
-  );
 }
 
 /** Hello world used once before as a PWA: its service worker (registered here, as the page has no code for it) controls it. */
@@ -199,7 +181,7 @@ export async function runLighthouse(): Promise<{ figures: Figure[] }> {
     // cleared it is plain hello world.
     const installInbox: Prepare = async (page) => {
       await page.evaluateOnNewDocument(pairing);
-      await installApp(page, urls.inbox);
+      await installApp(page, urls.inbox, PENDING);
     };
     const prepare: Record<Subject, Partial<Record<Visit, Prepare>>> = {
       inbox: {
