@@ -1,16 +1,12 @@
-import * as z from 'zod/mini';
 import { JOIN_API_PATH, JoinRequestSchema, type JoinResponse, type WhoAmIResponse } from '../../contracts';
 import { sendJson } from '../bridges/http-replies';
-import { readJsonBody } from '../http/json-body';
 import { type HttpRouteHandler } from '../http/routes';
-import { summarizeIssues } from '../sockets/handshake';
 import { HOST_VERSION } from '../version';
 import { describeTtl, sendApiError as fail } from './api-replies';
 import { type AttemptLimiter } from './attempt-limiter';
+import { readCodeExchange } from './code-exchange-request';
 import { type MachineService } from './machines';
 import { type OneTimeCodes } from './one-time-codes';
-
-const MAX_BODY_BYTES = 4 * 1024;
 
 /** The one answer for a used, expired, unknown or pre-restart join code (R17.1): a guess learns nothing from it. */
 export function invalidJoinCodeMessage(ttlMs: number, hubName: string): string {
@@ -45,37 +41,25 @@ export function createJoinRoute(options: {
       fail(res, 405, 'invalid-request', `Joining is POST ${JOIN_API_PATH}`, { Allow: 'POST' });
       return;
     }
-    const address = req.socket.remoteAddress ?? 'unknown';
-    if (!options.limiter.allows(address)) {
-      fail(res, 429, 'rate-limited', 'Too many join attempts; wait a minute and try again', { 'Retry-After': '60' });
-      return;
-    }
-    let body: unknown;
-    try {
-      body = await readJsonBody(req, MAX_BODY_BYTES);
-    } catch (error) {
-      options.limiter.fail(address);
-      fail(res, 400, 'invalid-request', error instanceof Error ? error.message : 'Invalid body');
-      return;
-    }
-    const parsed = z.safeParse(JoinRequestSchema, body);
-    if (!parsed.success) {
-      options.limiter.fail(address);
-      fail(res, 400, 'invalid-request', `Invalid join request: ${summarizeIssues(parsed.error)}`);
-      return;
-    }
+    const request = await readCodeExchange(req, res, {
+      limiter: options.limiter,
+      schema: JoinRequestSchema,
+      what: 'join',
+    });
+    if (!request) return;
+    const { data, address } = request;
     // Before the code is redeemed: a taken name must not use the code up.
-    const problem = options.machines.nameProblem(parsed.data.name);
+    const problem = options.machines.nameProblem(data.name);
     if (problem !== null) {
       fail(res, 409, 'conflict', problem);
       return;
     }
-    if (!options.codes.redeem('join-machine', parsed.data.code)) {
+    if (!options.codes.redeem('join-machine', data.code)) {
       options.limiter.fail(address);
       fail(res, 410, 'join-code-invalid', invalidJoinCodeMessage(options.ttlMs, options.machines.hubName));
       return;
     }
-    const outcome = options.machines.join(parsed.data.name);
+    const outcome = options.machines.join(data.name);
     if (!outcome.ok) {
       fail(res, 409, 'conflict', outcome.message);
       return;

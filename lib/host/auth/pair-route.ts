@@ -1,16 +1,12 @@
 import { type IncomingMessage } from 'node:http';
-import * as z from 'zod/mini';
 import { PAIR_API_PATH, PairRequestSchema, type PairResponse } from '../../contracts';
 import { sendJson } from '../bridges/http-replies';
-import { readJsonBody } from '../http/json-body';
 import { type HttpRouteHandler } from '../http/routes';
-import { summarizeIssues } from '../sockets/handshake';
 import { describeTtl, sendApiError as fail } from './api-replies';
 import { type AttemptLimiter } from './attempt-limiter';
+import { readCodeExchange } from './code-exchange-request';
 import { type DeviceService } from './devices';
 import { type OneTimeCodes } from './one-time-codes';
-
-const MAX_BODY_BYTES = 4 * 1024;
 
 export interface PairRouteOptions {
   codes: OneTimeCodes;
@@ -69,35 +65,21 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
       fail(res, 405, 'invalid-request', `Pairing is POST ${PAIR_API_PATH}`, { ...cors, Allow: 'POST, OPTIONS' });
       return;
     }
-    const address = req.socket.remoteAddress ?? 'unknown';
-    if (!options.limiter.allows(address)) {
-      fail(res, 429, 'rate-limited', 'Too many pairing attempts; wait a minute and try again', {
-        ...cors,
-        'Retry-After': '60',
-      });
-      return;
-    }
-    let body: unknown;
-    try {
-      body = await readJsonBody(req, MAX_BODY_BYTES);
-    } catch (error) {
-      options.limiter.fail(address);
-      fail(res, 400, 'invalid-request', error instanceof Error ? error.message : 'Invalid body', cors);
-      return;
-    }
-    const parsed = z.safeParse(PairRequestSchema, body);
-    if (!parsed.success) {
-      options.limiter.fail(address);
-      fail(res, 400, 'invalid-request', `Invalid pairing request: ${summarizeIssues(parsed.error)}`, cors);
-      return;
-    }
-    if (!options.codes.redeem('pair-device', parsed.data.code)) {
+    const request = await readCodeExchange(req, res, {
+      limiter: options.limiter,
+      schema: PairRequestSchema,
+      what: 'pairing',
+      headers: cors,
+    });
+    if (!request) return;
+    const { data, address } = request;
+    if (!options.codes.redeem('pair-device', data.code)) {
       options.limiter.fail(address);
       fail(res, 410, 'pairing-code-invalid', invalidCodeMessage(options.pairTtlMs), cors);
       return;
     }
     // Only after the code: a credential in `replaces` is never checked for someone without one (R16.9).
-    const paired: PairResponse = options.devices.pair(parsed.data);
+    const paired: PairResponse = options.devices.pair(data);
     sendJson(res, 200, paired, cors);
   };
 }
