@@ -106,6 +106,32 @@ test.describe('a short --pair-ttl', () => {
   });
 });
 
+test('[R16.9] typing a host on the pairing form switches the paired note without moving the fields', async ({
+  page,
+  host,
+}) => {
+  const app = new AppPage(page, host);
+  await app.pair('Phone');
+  await app.goto('/pair');
+  const note = page.getByTestId('pair.already');
+  const code = page.getByTestId('pair.code');
+  // No host typed: this host, the one the device is paired with.
+  await expect(note).toHaveAttribute('data-same-host', 'true');
+  // innerText: what is on screen (the other wording is laid out but hidden).
+  await expect(note).toContainText('already paired', { useInnerText: true });
+  const before = await code.boundingBox();
+
+  await page.getByTestId('pair.host').pressSequentially('http://192.168.1.20:4417');
+  await expect(note).toHaveAttribute('data-same-host', 'false');
+  await expect(note).toContainText('Pairing with another host replaces that pairing here', { useInnerText: true });
+  await expect(note).not.toContainText('already paired', { useInnerText: true });
+  expect(await code.boundingBox()).toEqual(before);
+
+  await page.getByTestId('pair.host').fill(host.url);
+  await expect(note).toHaveAttribute('data-same-host', 'true');
+  expect(await code.boundingBox()).toEqual(before);
+});
+
 test('[R16.4][R16.5] revoked from another device’s Settings: it drops at once and says so; the other keeps working', async ({
   app,
   openDevice,

@@ -140,9 +140,12 @@ export function PairView() {
               : t('pair.linkIntro', { host: phase.hostUrl || window.location.host })}
           </p>
           {pairing ? (
-            <p className="form__note" data-testid="pair.already" data-same-host={sameHost ? 'true' : 'false'}>
-              {t(sameHost ? 'pair.alreadyPaired' : 'pair.pairedElsewhere', { host: pairedHost })}
-            </p>
+            <PairedNote
+              sameHost={sameHost}
+              // Typing a host can switch the note; with both texts laid out, the fields below stay put.
+              both={phase.code === null}
+              text={(same) => t(same ? 'pair.alreadyPaired' : 'pair.pairedElsewhere', { host: pairedHost })}
+            />
           ) : null}
           {error ? (
             <p className="form__error" role="alert" data-testid="pair.error">
@@ -211,5 +214,23 @@ export function PairView() {
         </form>
       ) : null}
     </>
+  );
+}
+
+/**
+ * Which host this device is paired with, and what pairing here does to that. With `both`, the
+ * other wording is laid out too, hidden, in the same grid cell: the note is as tall as the longer
+ * one whichever shows.
+ */
+function PairedNote({ sameHost, both, text }: { sameHost: boolean; both: boolean; text: (same: boolean) => string }) {
+  return (
+    <p
+      className={both ? 'form__note form__note--stable' : 'form__note'}
+      data-testid="pair.already"
+      data-same-host={sameHost ? 'true' : 'false'}
+    >
+      <span>{text(sameHost)}</span>
+      {both ? <span aria-hidden="true">{text(!sameHost)}</span> : null}
+    </p>
   );
 }
