@@ -205,6 +205,37 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
     await app.waitConnected();
     await app.screenshot('inbox-dark');
   });
+
+  it('[R9.13] opened while the host is unreachable: the inbox it saw last, marked not live, then the live one', async () => {
+    const asked = [await runtime.ask(singleQuestion), await runtime.ask(singleQuestion)];
+    for (const requestId of asked) await app.visible(inboxItem(requestId));
+    await app.waitFor(
+      'the inbox saved for next time',
+      `return (${CACHED_REQUEST_IDS_FN})().then((ids) => arguments[0].every((id) => ids.includes(id)))`,
+      [asked],
+    );
+
+    proxy.cut();
+    await webkit.driver.navigate().refresh();
+    // Read from IndexedDB as the page loads (the service worker serves it): on screen, and not called live.
+    for (const requestId of asked) await app.visible(inboxItem(requestId));
+    await app.waitForAttribute(testId('inbox.list'), 'data-live', /^false$/);
+    await app.waitForAttribute(testId('connection.status'), 'data-live', /^false$/);
+    // textContent: WebKitWebDriver reads the pill's rendered text as empty.
+    expect(await app.evaluate<string>(TEXT_CONTENT, testId('connection.status'))).toMatch(
+      /^Last seen (?:\d{1,2} [A-Z][a-z]+ )?\d\d:\d\d · connecting…$/,
+    );
+    await app.screenshot('instant-open-cached');
+    const cachedRows = await app.evaluate<string>(ROW_BOXES, testId('inbox.item'));
+
+    proxy.restore();
+    await app.waitForAttribute(testId('inbox.list'), 'data-live', /^true$/, 20_000);
+    await app.waitConnected();
+    for (const requestId of asked) await app.visible(inboxItem(requestId));
+    // The live snapshot swaps what the rows hold, not where they are.
+    expect(await app.evaluate<string>(ROW_BOXES, testId('inbox.item'))).toBe(cachedRows);
+    await app.screenshot('instant-open-live');
+  });
 });
 
 /** Taps a theme segment; returns the page background once the theme has applied. */
@@ -218,6 +249,29 @@ async function chooseTheme(theme: 'light' | 'dark'): Promise<string> {
     [theme],
   );
 }
+
+const TEXT_CONTENT = `return document.querySelector(arguments[0])?.textContent.replace(/\\s+/g, ' ').trim() ?? ''`;
+
+/** Where each inbox row is on screen, as one comparable string. */
+const ROW_BOXES = `return JSON.stringify([...document.querySelectorAll(arguments[0])].map((row) => {
+  const box = row.getBoundingClientRect();
+  return [row.getAttribute('data-request-id'), box.top, box.left, box.width, box.height];
+}))`;
+
+function inboxItem(requestId: string): string {
+  return `${testId('inbox.item')}[data-request-id="${requestId}"]`;
+}
+
+/** The request ids of the host state this device saved for its next start (IndexedDB). */
+const CACHED_REQUEST_IDS_FN = `() => new Promise((resolve, reject) => {
+  const open = indexedDB.open('askaway');
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const request = open.result.transaction('cache', 'readonly').objectStore('cache').get('host');
+    request.onsuccess = () => { open.result.close(); resolve((request.result?.interactions ?? []).map((view) => view.requestId)); };
+    request.onerror = () => reject(request.error);
+  };
+})`;
 
 const OUTBOX_ENTRIES_FN = `() => new Promise((resolve, reject) => {
   const open = indexedDB.open('askaway');
