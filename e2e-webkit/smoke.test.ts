@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { By } from 'selenium-webdriver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../bench/drills/tcp-proxy';
 import { type AskUserQuestionInput, type InteractionResolution } from '../lib/contracts';
 import { formatModelContent } from '../lib/core/format-model-content';
 import { startTestHost, type TestHost } from '../e2e/support/host';
-import { singleQuestion, STORAGE_QUESTION } from '../e2e/support/payloads';
+import { hostilePreviews, singleQuestion, STORAGE_QUESTION } from '../e2e/support/payloads';
 import { ScriptedRuntime } from '../e2e/support/scripted-runtime';
+import { startBeacon } from './support/beacon';
 import { option, testId, WebKitApp } from './support/webkit-app';
 import { startWebKit, type WebKitSession } from './support/webkit-driver';
 import { startXvfb, type VirtualDisplay } from './support/xvfb';
@@ -236,6 +238,60 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
     expect(await app.evaluate<string>(ROW_BOXES, testId('inbox.item'))).toBe(cachedRows);
     await app.screenshot('instant-open-live');
   });
+
+  it('[R12.2] hostile previews and a hostile plan run no script and load nothing', async () => {
+    // Every URL the hostile markup names points here, so a load shows up as a request.
+    const beacon = await startBeacon();
+    try {
+      const input = hostilePreviews(beacon.url);
+      await app.openCard(await runtime.ask(input));
+      for (const { label } of input.questions[0]?.options ?? []) {
+        await app.click(option(0, label));
+        await app.waitForAttribute(testId('card.preview'), 'data-label', exactly(label));
+        const frame = await app.visible(testId('card.preview-frame'));
+        expect(await frame.getAttribute('sandbox')).toBe('');
+        expect(await frame.getAttribute('srcdoc')).toMatch(PREVIEW_CSP);
+        // Inside the frame: it has rendered (and its link is there to be tapped) before effects are looked for.
+        await webkit.driver.switchTo().frame(frame);
+        try {
+          await webkit.driver.findElement(By.css('body'));
+          if (label === 'javascript link') await webkit.driver.findElement(By.linkText('click')).click();
+        } finally {
+          await webkit.driver.switchTo().defaultContent();
+        }
+      }
+      const plan = [
+        '# Plan',
+        `<img src="${beacon.url}/img.png"><video src="${beacon.url}/v.mp4"></video>`,
+        `<script>window.__pwned = 1</script><iframe src="${beacon.url}/frame"></iframe>`,
+        '',
+        '1. Add the **cache** layer',
+      ].join('\n');
+      await app.openCard(await runtime.plan(plan));
+      const rendered = await app.visible(`div.markdown${testId('card.plan')}`);
+      expect(await rendered.getText()).toContain('Add the cache layer');
+      expect(await app.evaluate<string>('return arguments[0].innerHTML', rendered)).not.toMatch(
+        /<(?:img|video|script|iframe)\b/i,
+      );
+      // Give anything that slipped through two frames and a network round trip to show itself.
+      await app.evaluate('return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(
+        await webkit.driver
+          .switchTo()
+          .alert()
+          .then(
+            (alert) => alert.getText(),
+            () => null,
+          ),
+      ).toBeNull();
+      expect(await app.evaluate<unknown>('return window.__pwned')).toBeNull();
+      expect(beacon.requests).toEqual([]);
+      await app.screenshot('hostile-plan');
+    } finally {
+      await beacon.close();
+    }
+  });
 });
 
 /** Taps a theme segment; returns the page background once the theme has applied. */
@@ -257,6 +313,14 @@ const ROW_BOXES = `return JSON.stringify([...document.querySelectorAll(arguments
   const box = row.getBoundingClientRect();
   return [row.getAttribute('data-request-id'), box.top, box.left, box.width, box.height];
 }))`;
+
+/** The policy every preview document starts with: nothing loads but inline styles and data: images. */
+const PREVIEW_CSP =
+  /^<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">/;
+
+function exactly(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
 
 function inboxItem(requestId: string): string {
   return `${testId('inbox.item')}[data-request-id="${requestId}"]`;
