@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { By } from 'selenium-webdriver';
+import { By, error as seleniumError } from 'selenium-webdriver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../bench/drills/tcp-proxy';
 import { type AskUserQuestionInput, type InteractionResolution } from '../lib/contracts';
@@ -252,13 +252,10 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
         expect(await frame.getAttribute('sandbox')).toBe('');
         expect(await frame.getAttribute('srcdoc')).toMatch(PREVIEW_CSP);
         // Inside the frame: it has rendered (and its link is there to be tapped) before effects are looked for.
-        await webkit.driver.switchTo().frame(frame);
-        try {
+        await inPreviewFrame(async () => {
           await webkit.driver.findElement(By.css('body'));
           if (label === 'javascript link') await webkit.driver.findElement(By.linkText('click')).click();
-        } finally {
-          await webkit.driver.switchTo().defaultContent();
-        }
+        });
       }
       const plan = [
         '# Plan',
@@ -293,6 +290,28 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
     }
   });
 });
+
+/**
+ * Runs `work` inside the preview frame. A new preview's document may still be replacing the last one
+ * when the frame is entered (WebKitWebDriver: "Callback was not called before the unload event"):
+ * then the frame is entered again, once its new document is there.
+ */
+async function inPreviewFrame(work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await webkit.driver.switchTo().frame(await app.visible(testId('card.preview-frame')));
+      await work();
+      return;
+    } catch (caught) {
+      const replaced =
+        caught instanceof seleniumError.NoSuchFrameError || caught instanceof seleniumError.StaleElementReferenceError;
+      if (!replaced || attempt === 5) throw caught;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await webkit.driver.switchTo().defaultContent();
+    }
+  }
+}
 
 /** Taps a theme segment; returns the page background once the theme has applied. */
 async function chooseTheme(theme: 'light' | 'dark'): Promise<string> {
