@@ -128,6 +128,13 @@ export const IconUndo = (p: IconProps) => (
     <path d="M21 17a9 9 0 0 0-15-6.7L3 13" />
   </Svg>
 );
+/** Skipped by the person: forward past it (the undo arrow means the agent took it back). */
+export const IconSkip = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="m5 5 10 7-10 7z" />
+    <path d="M19 5v14" />
+  </Svg>
+);
 export const IconX = (p: IconProps) => (
   <Svg {...p}>
     <path d="M18 6 6 18M6 6l12 12" />

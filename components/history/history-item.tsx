@@ -7,7 +7,7 @@ import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
 import { historyTime } from '@/lib/client/selectors';
 import { ResponseBody } from '../card/receipt';
-import { IconAlert, IconCheck, IconClock, IconUndo, IconX } from '../icons';
+import { IconAlert, IconCheck, IconClock, IconSkip, IconUndo, IconX } from '../icons';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
@@ -44,7 +44,8 @@ function label(summary: Summary, t: Translate): string {
 
 function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
   if (kind === 'auto') return <IconClock size={16} />;
-  if (kind === 'withdrawn' || kind === 'skipped' || kind === 'cancelled') return <IconUndo size={16} />;
+  if (kind === 'skipped') return <IconSkip size={16} />;
+  if (kind === 'withdrawn' || kind === 'cancelled') return <IconUndo size={16} />;
   if (kind === 'declined' || kind === 'rejected' || kind === 'denied') return <IconX size={16} />;
   if (kind === 'other-device') return <IconAlert size={16} />;
   return <IconCheck size={16} />;
