@@ -154,6 +154,33 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
     await app.screenshot('receipt');
   });
 
+  it('[R2.9][R4.2] typed "Other" text and a note go with the answer; a skipped question is left out', async () => {
+    const requestId = await runtime.ask(singleAndMulti);
+    await app.openCard(requestId);
+    const first = `${testId('card.question')}[data-index="0"]`;
+    await app.click(`${first} ${testId('card.option-other')}`);
+    await (await app.visible(`${first} ${testId('card.other-input')}`)).sendKeys('SQLite, for now');
+    await app.click(`${first} ${testId('card.add-note')}`);
+    await (await app.visible(`${first} ${testId('card.note-input')}`)).sendKeys('Postgres once we have users');
+    await app.screenshot('other-and-note');
+    await app.click(testId('card.next'));
+    await app.click(`${testId('card.question')}[data-index="1"] ${testId('card.skip')}`);
+    await app.click(testId('card.next'));
+    await app.visible(testId('card.review'));
+    await app.screenshot('review-partial');
+    await app.click(testId('card.submit'));
+
+    const resolution = await resolutionOf(requestId);
+    expect(resolution.response).toEqual({
+      action: 'accept',
+      content: {
+        answers: { [DATABASE]: 'SQLite, for now' },
+        annotations: { [DATABASE]: { notes: 'Postgres once we have users' } },
+      },
+    });
+    await app.waitForAttribute(testId('card.receipt'), 'data-state', /^(delivered|applied)$/);
+  });
+
   it('[R9.8][R9.1] an answer given while the host is unreachable waits in IndexedDB, survives a reload and is delivered once', async () => {
     const requestId = await runtime.ask(singleQuestion);
     await app.openCard(requestId);
