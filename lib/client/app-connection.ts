@@ -5,6 +5,7 @@ import { appStore } from './app-store';
 import { createConnection } from './connection';
 import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry } from './outbox-db';
 import { getPairing, markDeviceRemoved, rememberDeviceName, type Pairing } from './pairing';
+import { followReplacement } from './pairing-replacement';
 import { attachPushChannel } from './push/channel';
 import { clearCachedHost, loadCachedHost, scheduleCacheSave } from './state-cache';
 import { markConnected, markSynced, recordProtocolError } from './test-hook';
@@ -34,6 +35,7 @@ const connection = createConnection({
   onSynced: markSynced,
   onProtocolError: recordProtocolError,
   onRevoked: markDeviceRemoved,
+  onReplaced: followReplacement,
 });
 
 // The pairing keeps the host's name for this device, which a rename changes.

@@ -331,6 +331,34 @@ describe('remote connection: malformed host messages are reported, never dropped
     expect(revoked).toBe(1);
   });
 
+  it('[R16.9] paired again: its revocation for the device paired in the same commit stops the connection without removing anything', () => {
+    const replaced: [string, string][] = [];
+    let revoked = 0;
+    let cleared = 0;
+    const h = connectionHarness({
+      onRevoked: () => (revoked += 1),
+      onReplaced: (deviceId, byDeviceId) => replaced.push([deviceId, byDeviceId]),
+      hostCache: { load: () => Promise.resolve(null), save: () => undefined, clear: () => Promise.resolve(cleared++) },
+    });
+    h.start();
+    h.socket().accept();
+    h.socket().send('snapshot', snapshotOf([questionView('q1')], 3));
+    h.socket().send('events', {
+      events: [
+        { seq: 4, at: at(32), type: 'device.paired', device: { id: 'phone-2', name: 'phone', platform: '' } },
+        { seq: 5, at: at(32), type: 'device.revoked', deviceId: 'phone', byDeviceId: 'phone-2' },
+      ],
+      serverTime: at(32),
+    });
+    expect(replaced).toEqual([['phone', 'phone-2']]);
+    expect(revoked).toBe(0);
+    expect(cleared).toBe(0);
+    expect(h.state().status).toBe('connecting');
+    expect(h.state().error).toBeNull();
+    expect(h.state().host.interactions.has('q1')).toBe(true);
+    expect(h.socket().connected).toBe(false);
+  });
+
   it('[R16.5] after the host closes the connection it asks again, so the handshake can say why', () => {
     const h = connectionHarness();
     h.start();

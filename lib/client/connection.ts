@@ -50,6 +50,12 @@ export interface ConnectionOptions {
   onSynced?: (how: 'snapshot' | 'resume') => void;
   /** The host revoked this device (R16.5): the credential of the device with this id is useless from now on. */
   onRevoked?: (deviceId: string) => void;
+  /**
+   * This device paired again (R16.9): a tab of this app exchanged a new code, and the host revoked the
+   * credential in use here for the new device `byDeviceId` in the same commit. That tab stores the new
+   * credential when its response arrives; this connection stops and waits to be started with it.
+   */
+  onReplaced?: (deviceId: string, byDeviceId: string) => void;
 }
 
 /** The remote's one connection to its host: state in, answers and preference changes out. */
@@ -191,6 +197,14 @@ export function createConnection(options: ConnectionOptions): Connection {
     if (deviceId !== undefined) options.onRevoked?.(deviceId);
   }
 
+  /** R16.9: the same device under a new credential. The inbox stays; the new pairing restarts the connection. */
+  function replaced(byDeviceId: string): void {
+    const deviceId = current?.deviceId;
+    stop();
+    setStatus('connecting');
+    if (deviceId !== undefined) options.onReplaced?.(deviceId, byDeviceId);
+  }
+
   function stop(): void {
     socket?.removeAllListeners();
     socket?.disconnect();
@@ -226,7 +240,14 @@ export function createConnection(options: ConnectionOptions): Connection {
       return;
     }
     const mine = current?.deviceId;
-    if (parsed.data.events.some((event) => event.type === 'device.revoked' && event.deviceId === mine)) {
+    const revocation = parsed.data.events.find((event) => event.type === 'device.revoked' && event.deviceId === mine);
+    if (revocation?.type === 'device.revoked') {
+      const by = revocation.byDeviceId;
+      // Paired again: the device that revoked this one was paired in the same commit (R16.9).
+      if (by && parsed.data.events.some((event) => event.type === 'device.paired' && event.device.id === by)) {
+        replaced(by);
+        return;
+      }
       // The host closes this connection next; say so now rather than after the round trip (R16.5).
       revoked('This device was removed from the host.');
       return;

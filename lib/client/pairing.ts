@@ -86,6 +86,17 @@ function reload(): void {
 
 let followingTabs = false;
 
+/**
+ * True when storage holds the pairing of device `deviceId` (another tab stored it); this tab then
+ * follows it. Nothing is re-read otherwise: a re-read hands out a new object, and the app would
+ * reconnect with the credential it already has.
+ */
+export function adoptStoredPairing(deviceId: string): boolean {
+  if (typeof window === 'undefined' || read().pairing?.deviceId !== deviceId) return false;
+  if (getPairing()?.deviceId !== deviceId) reload();
+  return true;
+}
+
 export function subscribePairing(listener: () => void): () => void {
   listeners.add(listener);
   if (!followingTabs && typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
