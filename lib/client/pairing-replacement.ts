@@ -3,7 +3,7 @@ import { adoptStoredPairing, getPairing, markDeviceRemoved, subscribePairing } f
 // Apart from ./pairing, which every first screen loads: only the live connection needs this.
 
 /** How long a tab waits for the tab that paired again to store the new credential (R16.9). */
-export const REPLACEMENT_WAIT_MS = 15_000;
+const REPLACEMENT_WAIT_MS = 15_000;
 
 /**
  * This device paired again (R16.9): the host revoked `deviceId` for the new device `byDeviceId`. The tab

@@ -27,8 +27,14 @@ const PAIRED = {
   credential: 'aw_d_0123456789abcdef_secret',
 };
 
+/** The same device paired again: a new id and credential. */
+const REPAIRED = { ...PAIRED, deviceId: 'fedcba9876543210', credential: 'aw_d_fedcba9876543210_new' };
+
 beforeEach(() => vi.unstubAllGlobals());
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
 
 describe('pairing kept on the device', () => {
   it('[R16.7] an app paired with the old shared token has no pairing, and is told to pair again', async () => {
@@ -55,74 +61,59 @@ describe('pairing kept on the device', () => {
     const { pairing, storage } = await load(PAIRED);
     expect(pairing.getPairing()).toEqual(PAIRED);
     // Another tab paired again: storage holds the new credential, this tab's memory the old one.
-    const fresh = { ...PAIRED, deviceId: 'fedcba9876543210', credential: 'aw_d_fedcba9876543210_new' };
-    storage.setItem('askaway.pairing', JSON.stringify(fresh));
+    storage.setItem('askaway.pairing', JSON.stringify(REPAIRED));
     const heard: unknown[] = [];
     pairing.subscribePairing(() => heard.push(pairing.getPairing()));
     pairing.markDeviceRemoved(PAIRED.deviceId);
-    expect(heard).toEqual([fresh]);
+    expect(heard).toEqual([REPAIRED]);
     expect(pairing.getPairingProblem()).toBeNull();
-    expect(JSON.parse(storage.raw('askaway.pairing') ?? 'null')).toEqual(fresh);
+    expect(JSON.parse(storage.raw('askaway.pairing') ?? 'null')).toEqual(REPAIRED);
   });
 
   it('[R16.9] paired again: the tab follows the new credential when it is stored, and marks nothing removed', async () => {
     vi.useFakeTimers();
-    try {
-      const { pairing, storage } = await load(PAIRED);
-      const fresh = { ...PAIRED, deviceId: 'fedcba9876543210', credential: 'aw_d_fedcba9876543210_new' };
-      pairing.followReplacement(PAIRED.deviceId, fresh.deviceId, 1_000);
-      // The pairing tab's response arrives after the revocation reached this tab.
-      pairing.savePairing(fresh);
-      vi.advanceTimersByTime(5_000);
-      expect(pairing.getPairing()).toEqual(fresh);
-      expect(pairing.getPairingProblem()).toBeNull();
-      expect(JSON.parse(storage.raw('askaway.pairing') ?? 'null')).toEqual(fresh);
-    } finally {
-      vi.useRealTimers();
-    }
+    const { pairing, storage } = await load(PAIRED);
+    pairing.followReplacement(PAIRED.deviceId, REPAIRED.deviceId, 1_000);
+    // The pairing tab's response arrives after the revocation reached this tab.
+    pairing.savePairing(REPAIRED);
+    vi.advanceTimersByTime(5_000);
+    expect(pairing.getPairing()).toEqual(REPAIRED);
+    expect(pairing.getPairingProblem()).toBeNull();
+    expect(JSON.parse(storage.raw('askaway.pairing') ?? 'null')).toEqual(REPAIRED);
   });
 
   it('[R16.9] paired again in another tab that already stored the new credential: followed at once', async () => {
     const { pairing, storage } = await load(PAIRED);
     // This tab holds the old credential; storage, the new one (the storage event is still on its way).
     expect(pairing.getPairing()).toEqual(PAIRED);
-    const fresh = { ...PAIRED, deviceId: 'fedcba9876543210', credential: 'aw_d_fedcba9876543210_new' };
-    storage.setItem('askaway.pairing', JSON.stringify(fresh));
+    storage.setItem('askaway.pairing', JSON.stringify(REPAIRED));
     const heard: unknown[] = [];
     pairing.subscribePairing(() => heard.push(pairing.getPairing()));
-    pairing.followReplacement(PAIRED.deviceId, fresh.deviceId, 1_000);
-    expect(heard).toEqual([fresh]);
+    pairing.followReplacement(PAIRED.deviceId, REPAIRED.deviceId, 1_000);
+    expect(heard).toEqual([REPAIRED]);
   });
 
   it('[R16.9] while it waits, the old pairing is not handed out again (a new object would reconnect with it)', async () => {
     vi.useFakeTimers();
-    try {
-      const { pairing } = await load(PAIRED);
-      const before = pairing.getPairing();
-      const heard: unknown[] = [];
-      pairing.subscribePairing(() => heard.push(pairing.getPairing()));
-      pairing.followReplacement(PAIRED.deviceId, 'fedcba9876543210', 1_000);
-      vi.advanceTimersByTime(500);
-      expect(heard).toEqual([]);
-      expect(pairing.getPairing()).toBe(before);
-    } finally {
-      vi.useRealTimers();
-    }
+    const { pairing } = await load(PAIRED);
+    const before = pairing.getPairing();
+    const heard: unknown[] = [];
+    pairing.subscribePairing(() => heard.push(pairing.getPairing()));
+    pairing.followReplacement(PAIRED.deviceId, REPAIRED.deviceId, 1_000);
+    vi.advanceTimersByTime(500);
+    expect(heard).toEqual([]);
+    expect(pairing.getPairing()).toBe(before);
   });
 
   it('[R16.9] paired again, but the new credential never arrives: after the wait the device is removed', async () => {
     vi.useFakeTimers();
-    try {
-      const { pairing } = await load(PAIRED);
-      pairing.followReplacement(PAIRED.deviceId, 'fedcba9876543210', 1_000);
-      vi.advanceTimersByTime(999);
-      expect(pairing.getPairing()).toEqual(PAIRED);
-      vi.advanceTimersByTime(1);
-      expect(pairing.getPairing()).toBeNull();
-      expect(pairing.getPairingProblem()).toMatchObject({ kind: 'device-revoked', hostName: 'workstation' });
-    } finally {
-      vi.useRealTimers();
-    }
+    const { pairing } = await load(PAIRED);
+    pairing.followReplacement(PAIRED.deviceId, REPAIRED.deviceId, 1_000);
+    vi.advanceTimersByTime(999);
+    expect(pairing.getPairing()).toEqual(PAIRED);
+    vi.advanceTimersByTime(1);
+    expect(pairing.getPairing()).toBeNull();
+    expect(pairing.getPairingProblem()).toMatchObject({ kind: 'device-revoked', hostName: 'workstation' });
   });
 
   it('[R16.9] keeps the host’s name for this device, so pairing again offers it; another device’s name changes nothing', async () => {
