@@ -297,9 +297,8 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
       expect(await app.evaluate<string>('return arguments[0].innerHTML', rendered)).not.toMatch(
         /<(?:img|video|script|iframe)\b/i,
       );
-      // Give anything that slipped through two frames and a network round trip to show itself.
+      // The page has drawn twice since: anything that slipped through has been asked for.
       await app.evaluate('return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-      await new Promise((resolve) => setTimeout(resolve, 300));
       expect(
         await webkit.driver
           .switchTo()
@@ -324,20 +323,26 @@ describe.sequential('WebKit (MiniBrowser) smoke', () => {
  * then the frame is entered again, once its new document is there.
  */
 async function inPreviewFrame(work: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await webkit.driver.switchTo().frame(await app.visible(testId('card.preview-frame')));
-      await work();
-      return;
-    } catch (caught) {
-      const replaced =
-        caught instanceof seleniumError.NoSuchFrameError || caught instanceof seleniumError.StaleElementReferenceError;
-      if (!replaced || attempt === 5) throw caught;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    } finally {
-      await webkit.driver.switchTo().defaultContent();
-    }
-  }
+  await webkit.driver.wait(
+    async () => {
+      try {
+        await webkit.driver.switchTo().frame(await app.visible(testId('card.preview-frame')));
+        await work();
+        return true;
+      } catch (caught) {
+        if (
+          caught instanceof seleniumError.NoSuchFrameError ||
+          caught instanceof seleniumError.StaleElementReferenceError
+        )
+          return false;
+        throw caught;
+      } finally {
+        await webkit.driver.switchTo().defaultContent();
+      }
+    },
+    10_000,
+    'the preview frame to hold its new document',
+  );
 }
 
 /** Taps a theme segment; returns the page background once the theme has applied. */
