@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView, type MachineRef } from '@/lib/contracts';
@@ -43,7 +43,6 @@ export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, m
     <li className="inbox-item" data-kind={view.kind}>
       <Link
         href={`/card?id=${encodeURIComponent(view.requestId)}`}
-        prefetch={false}
         className="inbox-item__link"
         data-testid="inbox.item"
         data-request-id={view.requestId}

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useMachineFilter } from '@/hooks/use-machine-filter';
@@ -127,7 +127,6 @@ function TreeNode({ node }: { node: SessionNode }) {
             <li key={view.requestId}>
               <Link
                 href={`/card?id=${encodeURIComponent(view.requestId)}`}
-                prefetch={false}
                 className="tree__prompt"
                 data-testid="sessions.prompt"
                 data-status={view.status}

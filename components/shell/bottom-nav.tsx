@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
@@ -53,7 +53,6 @@ export function BottomNav() {
           <Link
             key={href}
             href={href}
-            prefetch={false}
             className="tabbar__tab"
             aria-current={active ? 'page' : undefined}
             data-testid={`nav.${id}`}
