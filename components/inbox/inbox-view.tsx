@@ -1,6 +1,7 @@
 'use client';
 import { Link } from '../link';
 import { useLayoutEffect } from 'react';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { machineInfo, machinePresence, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
@@ -25,6 +26,7 @@ export function InboxView() {
   const showMachines = selectShowMachines(state.host);
   // Live: the host's current state, not the cached inbox nor a dropped connection (the same rule as isLive).
   const live = machinesLive(state);
+  const hydrated = useHydrated();
 
   useLayoutEffect(() => {
     // Committed to the DOM: what the R13.2 benchmark and the tests wait for.
@@ -51,11 +53,10 @@ export function InboxView() {
             : '\u00a0'
         }
       />
-      {loading ? (
-        <div className="skeleton-list" aria-busy="true" aria-label={t('common.loading')}>
-          <div className="skeleton" />
-          <div className="skeleton" />
-        </div>
+      {!hydrated ? (
+        <BootInbox />
+      ) : loading ? (
+        <InboxSkeleton />
       ) : groups.length === 0 ? (
         <EmptyInbox paired={state.status !== 'unpaired'}>
           {showMachines ? (
@@ -100,10 +101,45 @@ export function InboxView() {
   );
 }
 
-function EmptyInbox({ paired, children }: { paired: boolean; children?: React.ReactNode }) {
+/**
+ * The inbox as the prerendered HTML has it (R9.14): a paired device waits for its inbox (the cached one comes
+ * right after hydration, R9.13), one that never paired sees how to pair; first-paint.css shows the one that applies.
+ */
+function BootInbox() {
+  return (
+    <>
+      <InboxSkeleton className="boot-paired" />
+      <EmptyInbox paired={false} className="boot-unpaired" />
+    </>
+  );
+}
+
+function InboxSkeleton({ className }: { className?: string }) {
   const { t } = useI18n();
   return (
-    <div className="empty" data-testid="inbox.empty">
+    <div
+      className={className ? `skeleton-list ${className}` : 'skeleton-list'}
+      aria-busy="true"
+      aria-label={t('common.loading')}
+    >
+      <div className="skeleton" />
+      <div className="skeleton" />
+    </div>
+  );
+}
+
+function EmptyInbox({
+  paired,
+  className,
+  children,
+}: {
+  paired: boolean;
+  className?: string;
+  children?: React.ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className={className ? `empty ${className}` : 'empty'} data-testid="inbox.empty">
       <IconInbox size={40} />
       <h2>{t('inbox.emptyTitle')}</h2>
       <p>{t('inbox.emptyBody')}</p>
