@@ -53,17 +53,16 @@ export function InboxView() {
             : '\u00a0'
         }
       />
-      {!hydrated ? (
-        <BootInbox />
-      ) : loading ? (
-        <InboxSkeleton />
-      ) : groups.length === 0 ? (
-        <EmptyInbox paired={state.status !== 'unpaired'}>
-          {showMachines ? (
+      {/* While hydrating, both what a paired device and an unpaired one see first, each where it stays (R9.14). */}
+      {!hydrated || loading ? <InboxSkeleton className={hydrated ? undefined : 'boot-paired'} /> : null}
+      {!hydrated || (!loading && groups.length === 0) ? (
+        <EmptyInbox paired={hydrated && state.status !== 'unpaired'} className={hydrated ? undefined : 'boot-unpaired'}>
+          {hydrated && showMachines ? (
             <MachinesSummary machines={state.host.machines} live={live} clockOffsetMs={clockOffsetMs} />
           ) : null}
         </EmptyInbox>
-      ) : showMachines ? (
+      ) : null}
+      {!hydrated || loading || groups.length === 0 ? null : showMachines ? (
         <div className="inbox" data-testid="inbox.list" data-live={live ? 'true' : 'false'}>
           {selectMachineSections(state.host).map((section, index) => (
             <MachineSection
@@ -97,19 +96,6 @@ export function InboxView() {
           ))}
         </div>
       )}
-    </>
-  );
-}
-
-/**
- * The inbox as the prerendered HTML has it (R9.14): a paired device waits for its inbox (the cached one comes
- * right after hydration, R9.13), one that never paired sees how to pair; first-paint.css shows the one that applies.
- */
-function BootInbox() {
-  return (
-    <>
-      <InboxSkeleton className="boot-paired" />
-      <EmptyInbox paired={false} className="boot-unpaired" />
     </>
   );
 }
