@@ -12,8 +12,8 @@ import { buildHelloWorld } from './support/hello-world';
 import { isMain, runAlone } from './support/main-guard';
 
 const OUT = path.join(ROOT, 'out');
-/** Every route's first screen, JS + CSS, gzip (R13.4). */
-export const FIRST_SCREEN_BUDGET_GZIP = 200 * 1024;
+/** Every route's first screen, JS + CSS, gzip (R13.4): 200 KiB with at least 10 KiB to spare. */
+export const FIRST_SCREEN_BUDGET_GZIP = 190 * 1024;
 
 /** Text that survives minification in each library's bundle, and whether a first screen should carry it. */
 const MARKERS: { name: string; pattern: RegExp; lazy: boolean }[] = [

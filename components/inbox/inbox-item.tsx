@@ -6,6 +6,7 @@ import { type InteractionView, type MachineRef } from '@/lib/contracts';
 import { type Translate } from '@/lib/client/i18n';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
+import { loadCardKind } from '../card/card-kinds';
 import { Countdown } from '../countdown';
 import { IconChevron, IconCloudOff, IconPause } from '../icons';
 import { KindChip } from '../kind-chip';
@@ -46,6 +47,9 @@ export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, m
         className="inbox-item__link"
         data-testid="inbox.item"
         data-request-id={view.requestId}
+        // The card's own chunk (R13.4), started as the finger comes down rather than once the card route runs.
+        onPointerDown={() => void loadCardKind(view.kind)}
+        onFocus={() => void loadCardKind(view.kind)}
       >
         <span className="inbox-item__top">
           <KindChip view={view} />

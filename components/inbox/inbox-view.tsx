@@ -1,6 +1,6 @@
 'use client';
 import { Link } from '../link';
-import { useLayoutEffect } from 'react';
+import { useEffect, useLayoutEffect, useMemo } from 'react';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
@@ -8,6 +8,7 @@ import { machineInfo, machinePresence, machinesLive, selectShowMachines } from '
 import { selectMachineSections } from '@/lib/client/machine-sections';
 import { selectInbox, selectPendingCount } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
+import { loadCardKind } from '../card/card-kinds';
 import { ScreenHeader } from '../shell/screen-header';
 import { IconInbox, IconLink } from '../icons';
 import { MachineSection } from './machine-section';
@@ -32,6 +33,21 @@ export function InboxView() {
     // Committed to the DOM: what the R13.2 benchmark and the tests wait for.
     if (state.host.hasSnapshot) markInboxRendered(pending);
   }, [state.host, pending]);
+
+  // The cards of the kinds waiting here, fetched while nothing else runs: a tap opens one without a wait.
+  const kinds = useMemo(() => new Set(groups.flatMap((group) => group.items.map((view) => view.kind))), [groups]);
+  useEffect(() => {
+    if (!live || kinds.size === 0) return;
+    const load = () => {
+      for (const kind of kinds) void loadCardKind(kind);
+    };
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(load, 1_000);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(load, { timeout: 5_000 });
+    return () => cancelIdleCallback(handle);
+  }, [live, kinds]);
 
   const loading =
     !state.host.hasSnapshot &&

@@ -71,6 +71,9 @@ export const zh: Messages = {
   'card.notFoundTitle': '找不到',
   'card.notFoundBody': '这个问题已不在这里，可能已在别处回答。',
   'card.backToInbox': '返回收件箱',
+  'card.loadFailedTitle': '无法加载这张卡片',
+  'card.loadFailedBody': '应用的这一部分没有送达。请检查与主机的连接后重试。',
+  'card.loadAgain': '重试',
   'card.nextQuestion': '下一个问题',
 
   'countdown.continuesIn': '{t} 后代理将自行决定',

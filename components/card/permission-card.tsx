@@ -1,0 +1,33 @@
+'use client';
+import { useI18n } from '@/hooks/use-i18n';
+import { summarizePermission } from '@/lib/client/permission-summary';
+import { type CardProps } from './card-kinds';
+import { DecisionCard } from './decision-card';
+import '@/lib/client/i18n-en-card';
+import '@/app/styles/decision.css';
+
+/** Any other tool's permission prompt: Allow, or Deny with a reason (R3.2). */
+export function PermissionCard(props: CardProps<'permission'>) {
+  return <DecisionCard {...props} body={<PermissionBody view={props.view} />} />;
+}
+
+function PermissionBody({ view }: { view: CardProps<'permission'>['view'] }) {
+  const { t } = useI18n();
+  const summary = summarizePermission(view.toolName, view.input);
+  const label =
+    summary.kind === 'command'
+      ? t('permission.command')
+      : summary.kind === 'file'
+        ? t('permission.file')
+        : t('permission.input');
+  return (
+    <section className="decision">
+      <h1 className="decision__title">{t('permission.title', { tool: view.toolName })}</h1>
+      {summary.description ? <p className="decision__description">{summary.description}</p> : null}
+      <h2 className="decision__label">{label}</h2>
+      <pre className="code-box" data-testid="card.permission-input" tabIndex={0}>
+        {summary.text}
+      </pre>
+    </section>
+  );
+}
