@@ -1,6 +1,7 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { type AskUserQuestionAnnotations, type AskUserQuestionAnswers } from '@/lib/contracts';
-import '@/app/styles/card.css';
+import '@/app/styles/answers.css';
+import '@/lib/client/i18n-en-prompts';
 
 interface Props {
   questions: ReadonlyArray<{ question: string; header: string }>;

@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useSyncExternalStore, type ComponentType } from 'react';
+import { type ComponentType } from 'react';
 import { type InteractionView } from '@/lib/contracts';
 import { type LocalAnswer } from '@/lib/client/store';
 
@@ -17,7 +17,7 @@ export interface CardProps<Kind extends CardKind = CardKind> {
   clockOffsetMs: number;
 }
 
-type Cards = { [Kind in CardKind]: ComponentType<CardProps<Kind>> };
+export type Cards = { [Kind in CardKind]: ComponentType<CardProps<Kind>> };
 
 /** One loader per kind; TypeScript refuses a kind of the contract without one. */
 const LOADERS: { [Kind in CardKind]: () => Promise<Cards[Kind]> } = {
@@ -39,7 +39,7 @@ function changed(): void {
   for (const listener of listeners) listener();
 }
 
-function snapshot() {
+export function cardKindsSnapshot() {
   return current;
 }
 
@@ -71,22 +71,7 @@ export function loadCardKind(kind: CardKind): Promise<void> {
   return pending;
 }
 
-function subscribe(listener: () => void): () => void {
+export function subscribeCardKinds(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-/** The cards loaded so far (a kind still loading has none), and whether the one asked for failed to load. */
-export interface CardKindState {
-  cards: Partial<Cards>;
-  failed: boolean;
-}
-
-/** The loaded cards, loading `kind` if it is not yet; re-renders when it arrives or fails. */
-export function useCardKind(kind: CardKind | undefined): CardKindState {
-  const version = useSyncExternalStore(subscribe, snapshot, snapshot);
-  useEffect(() => {
-    if (kind) void loadCardKind(kind);
-  }, [kind]);
-  return { cards: version.cards, failed: kind !== undefined && version.failed.has(kind) };
 }

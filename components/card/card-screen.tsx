@@ -6,9 +6,9 @@ import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
 import { Link } from '../link';
-import { loadCardKind, useCardKind, type CardKindState, type CardProps } from './card-kinds';
+import { loadCardKind, type CardProps } from './card-kinds';
+import { useCardKind, type CardKindState } from './use-card-kind';
 import '@/lib/client/i18n-en-card';
-import '@/app/styles/card.css';
 
 /** Longer than a card's chunk takes from the service worker's cache: a skeleton shows only when the wait is real. */
 const SKELETON_AFTER_MS = 300;

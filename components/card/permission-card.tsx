@@ -5,6 +5,7 @@ import { type CardProps } from './card-kinds';
 import { DecisionCard } from './decision-card';
 import '@/lib/client/i18n-en-card';
 import '@/app/styles/decision.css';
+import '@/lib/client/i18n-en-prompts';
 
 /** Any other tool's permission prompt: Allow, or Deny with a reason (R3.2). */
 export function PermissionCard(props: CardProps<'permission'>) {

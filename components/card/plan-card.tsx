@@ -1,11 +1,12 @@
 'use client';
 import { useI18n } from '@/hooks/use-i18n';
-import { IconAlert } from '../icons';
+import { IconAlert } from '../icons/shell';
 import { type CardProps } from './card-kinds';
 import { DecisionCard } from './decision-card';
 import { Markdown } from './markdown';
 import '@/lib/client/i18n-en-card';
 import '@/app/styles/decision.css';
+import '@/lib/client/i18n-en-prompts';
 
 /** ExitPlanMode's plan to approve or reject (R11.2), with marked and DOMPurify loaded as it shows. */
 export function PlanCard(props: CardProps<'plan-approval'>) {

@@ -3,11 +3,12 @@ import { lazy, memo, Suspense, useId, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { chooseOption, chooseOther, type DisplayQuestion, type QuestionDraft } from '@/lib/client/question-model';
 import { ASK_USER_QUESTION_MAX_NOTES, ASK_USER_QUESTION_MAX_TEXT } from '@/lib/contracts/limits';
-import { IconUndo } from '../icons';
+import { IconUndo } from '../icons/outcomes';
 import { HeaderChip } from './header-chip';
 import { PreviewPane } from './preview-pane';
 import '@/lib/client/i18n-en-card';
 import '@/app/styles/dialog.css';
+import '@/lib/client/i18n-en-prompts';
 
 // Text and number questions (Claude Code's extended kinds, R11.5) are rare: their answer box loads with
 // the first one shown, in a box of its height, so choice questions' first screen does not carry it (R13.4).

@@ -8,12 +8,15 @@ import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
 import { loadCardKind } from '../card/card-kinds';
 import { Countdown } from '../countdown';
-import { IconChevron, IconCloudOff, IconPause } from '../icons';
+import { IconChevron } from '../icons/navigation';
+import { IconPause } from '../icons/outcomes';
+import { IconCloudOff } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
 import { Age } from './age';
 import '@/lib/client/i18n-en-inbox';
+import '@/lib/client/i18n-en-prompts';
 
 function headline(view: InteractionView, t: Translate): { title: string; detail?: string } {
   if (view.kind === 'question') return { title: view.input.questions[0]?.question ?? '' };

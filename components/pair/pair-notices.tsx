@@ -2,7 +2,7 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { Link } from '../link';
 import { BootText, bootTemplate } from '../shell/boot-text';
-import '@/lib/client/i18n-en-screens';
+import '@/lib/client/i18n-en-pair';
 
 /**
  * The plain "no longer works" page (R16.3). `pairedHost`: the host this device is paired with, which nothing

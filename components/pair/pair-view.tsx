@@ -12,8 +12,8 @@ import { getPairing, normalizeHostUrl, savePairing } from '@/lib/client/pairing'
 import { BootText, bootTemplate } from '../shell/boot-text';
 import { ScreenHeader } from '../shell/screen-header';
 import { BootPairedNotes, InvalidLinkNotice, PairedNote } from './pair-notices';
-import '@/lib/client/i18n-en-screens';
-import '@/app/styles/screens.css';
+import '@/lib/client/i18n-en-pair';
+import '@/app/styles/forms.css';
 
 /** What the page shows: the form (with a code from a link, or typed), or the plain "no longer works" page. */
 type Phase = { kind: 'form'; code: string | null; hostUrl: string } | { kind: 'invalid' };

@@ -13,14 +13,16 @@ import {
   selectMachineOptions,
   selectShowMachines,
 } from '@/lib/client/machine-selectors';
-import { selectSessions, subtreeCounts, type SessionNode } from '@/lib/client/selectors';
-import { IconChevron, IconTree } from '../icons';
+import { selectSessions, subtreeCounts, type SessionNode } from '@/lib/client/session-tree';
+import { IconChevron } from '../icons/navigation';
+import { IconTree } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { MachineFilter } from '../machine-filter';
 import { ScreenHeader } from '../shell/screen-header';
 import '@/lib/client/i18n-en-screens';
-import '@/app/styles/screens.css';
+import '@/app/styles/sessions.css';
+import '@/lib/client/i18n-en-prompts';
 
 function promptTitle(view: InteractionView, t: Translate): string {
   if (view.kind === 'question') return view.input.questions[0]?.question ?? '';

@@ -4,9 +4,9 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
-import { selectPendingCount } from '@/lib/client/selectors';
+import { selectPendingCount } from '@/lib/client/pending-count';
 import { isLive } from '@/lib/client/store';
-import { IconHistory, IconInbox, IconSettings, IconTree } from '../icons';
+import { IconHistory, IconInbox, IconSettings, IconTree } from '../icons/shell';
 
 const TABS = [
   { href: '/', key: 'nav.inbox', Icon: IconInbox, id: 'inbox' },

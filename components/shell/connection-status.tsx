@@ -7,7 +7,7 @@ import { useNow } from '@/hooks/use-now';
 import { formatStamp } from '@/lib/client/format';
 import { type Lang, type Translate } from '@/lib/client/i18n';
 import { isLive, queuedCount, type RemoteState } from '@/lib/client/store';
-import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons';
+import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons/shell';
 
 /**
  * The inbox on screen is what this device saw last time, not the host's: say so, and since when.

@@ -1,7 +1,7 @@
 'use client';
 import { useI18n } from '@/hooks/use-i18n';
 import { type PairingProblem } from '@/lib/client/pairing';
-import { IconShield } from '../icons';
+import { IconShield } from '../icons/shell';
 import { Link } from '../link';
 import { BootText, bootTemplate } from './boot-text';
 
