@@ -96,6 +96,9 @@ describe('text previews, read as agents write them (R9.15)', () => {
     const columns = 'name    size\nredis   12 MB\nsqlite  3 MB';
     expect(parsePreview(columns)).toEqual([{ kind: 'art', text: columns }]);
     expect(parsePreview('    indented\n      more')).toEqual([{ kind: 'art', text: 'indented\n  more' }]);
+    // Code pasted without a fence keeps its indentation.
+    const sql = 'CREATE TABLE cache (\n  k TEXT PRIMARY KEY,\n  v BLOB\n);';
+    expect(parsePreview(sql)).toEqual([{ kind: 'art', text: sql }]);
     // Prose keeps its line breaks and wraps; a sentence with two spaces once is still prose.
     expect(parsePreview('First line.  Then more\nsecond line')).toEqual([
       { kind: 'paragraph', lines: [[text('First line.  Then more')], [text('second line')]] },

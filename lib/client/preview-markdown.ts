@@ -42,11 +42,13 @@ const DRAWING = /[\u2190-\u21ff\u2500-\u259f\u25a0-\u25ff]/;
 const RULED = /[-=_+|]{3,}|[|+][-=]|[-=][|+]|^\s*\|/;
 
 /**
- * Lines that read as drawn rather than written: drawing characters, rules and corners, a gap of three or more
- * spaces between words or two-space gaps on two lines (columns aligned by hand). Prose wraps; these do not.
+ * Lines that read as laid out rather than written: drawing characters, rules and corners, a line indented by
+ * two or more spaces (code pasted without a fence), a gap of three or more spaces between words or two-space
+ * gaps on two lines (columns aligned by hand). Prose wraps; these do not.
  */
 function isDrawn(lines: readonly string[]): boolean {
-  if (lines.some((line) => DRAWING.test(line) || RULED.test(line) || /\S {3,}\S/.test(line))) return true;
+  const laidOut = (line: string) => DRAWING.test(line) || RULED.test(line) || /^ {2}|\S {3,}\S/.test(line);
+  if (lines.some(laidOut)) return true;
   return lines.filter((line) => /\S {2}\S/.test(line)).length >= 2;
 }
 
