@@ -9,7 +9,7 @@ import { type AnswerPhase } from '@/lib/client/store';
 import { loadCardKind } from '../card/card-kinds';
 import { Countdown } from '../countdown';
 import { IconChevron } from '../icons/navigation';
-import { IconPause } from '../icons/outcomes';
+import { IconPause } from '../icons/time';
 import { IconCloudOff } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
