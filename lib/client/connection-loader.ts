@@ -66,8 +66,8 @@ const cachedShown: Promise<boolean> =
         if (shown) markPhase('cached-shown');
         return shown;
       });
-// The host's answer on the socket <head> opened (./socket-prefetch.ts): when it comes first, the live inbox is
-// what should paint first (R13.8).
+// The host's answer on the socket <head> opened (./socket-prefetch.ts): when it comes before hydration ends, the
+// live inbox is what should paint first (R13.8).
 const earlyAnswer: Promise<void> = whenEarlyAnswer();
 // Not paired: said in the first render after hydration, as the prerendered HTML already says it (R9.14), and
 // without the live connection's code, which has nothing to connect to.
@@ -90,36 +90,13 @@ if (typeof window !== 'undefined' && getPairing()) {
 }
 
 /**
- * Resolves once the browser has presented what is in the DOM now: after the next frame (the message posted
- * from its animation frame callback runs once that frame is painted), or soon in a hidden tab, which gets none.
+ * Connects (or reconnects with new credentials). Idempotent for the same pairing. The app shell calls it once
+ * hydrated: a cached inbox read by then is committed in that same render, so the connection's code, which loads
+ * now, follows its paint (R9.13, R13.6) instead of waiting for it (R13.8).
  */
-function afterNextPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    const fallback = setTimeout(resolve, 200);
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        clearTimeout(fallback);
-        resolve();
-      };
-      channel.port2.postMessage(null);
-    });
-  });
-}
-
-/**
- * What the live connection waits for: the cached inbox painted first, so its code does not hold that paint up
- * (R9.13, R13.6) — unless the host answered the early socket first (R13.8), or there is nothing cached.
- */
-function liveMayStart(): Promise<unknown> {
-  return Promise.race([earlyAnswer, cachedShown.then((shown) => (shown ? afterNextPaint() : undefined))]);
-}
-
-/** Connects (or reconnects with new credentials). Idempotent for the same pairing. */
 export function startConnection(pairing: Pairing | null): void {
   lastPairing = pairing;
   started = started.then(async () => {
-    if (live === null) await liveMayStart();
     // A newer call (another pairing) supersedes this one.
     if (pairing !== lastPairing) return;
     // Never connected on this page: nothing to stop.
