@@ -63,7 +63,17 @@ async function reloadPlain(page: Page): Promise<number> {
 
 export async function runReloadFloor(browser: Browser, runs: number): Promise<Figure[]> {
   const plain = await startPlainPage(PENDING);
-  const host = await startHost({ extraArgs: ['--stale-after', '2h', '--allow-origin', plain.origin] });
+  // BENCH_APP_STATIC_DIR: another build of the app (say, main's out/), as bench/lighthouse.ts takes it.
+  const appStaticDir = process.env.BENCH_APP_STATIC_DIR;
+  const host = await startHost({
+    extraArgs: [
+      '--stale-after',
+      '2h',
+      '--allow-origin',
+      plain.origin,
+      ...(appStaticDir ? ['--static-dir', appStaticDir] : []),
+    ],
+  });
   const agent = await connectRawRuntime(host.url, host.token);
   try {
     // The agent stays connected while its questions wait, as a real one does (no "waiting for" line, R17.6).
