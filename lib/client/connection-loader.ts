@@ -81,8 +81,13 @@ function markUnpaired(): void {
 
 if (typeof window !== 'undefined' && getPairing()) {
   // Prefetches: a load that fails here fails the same way in startConnection, which says so on screen.
-  // The snapshot is here already (a fast network): load the live connection at once, beside hydration.
-  void earlyAnswer.then(() => loadLive().catch(() => undefined));
+  // The host has answered already (a fast network): load the live connection and connect at once, beside
+  // hydration, with the stored pairing; the app shell's own call once hydrated finds it connected (R13.8).
+  void earlyAnswer.then(async () => {
+    const pairing = getPairing();
+    const connection = await loadLive().catch(() => null);
+    if (pairing && connection && lastPairing === null) connection.startConnection(pairing);
+  });
   // Nothing cached to paint first (a first visit): load it alongside hydration too.
   void cachedShown.then((shown) => {
     if (!shown) loadLive().catch(() => undefined);
