@@ -55,6 +55,7 @@ async function runStart(argv: string[]): Promise<number> {
       },
       onError: (error) =>
         process.stderr.write(`askaway: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+      log,
     });
   } catch (error) {
     if (!(error instanceof HostStartError)) throw error;

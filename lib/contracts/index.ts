@@ -11,4 +11,6 @@ export * from './pairing-api';
 export * from './wire';
 export * from './push';
 export * from './unknown';
+export * from './json-shape';
+export * from './text-safety';
 export * from './pairing-link';

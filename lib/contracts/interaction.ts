@@ -7,6 +7,7 @@ import {
   EXIT_PLAN_MODE_TOOL_NAME,
 } from './ask-user-question';
 import { CLAUDE_CODE_INPUT_RULES, ClaudeCodeAskUserQuestionInputSchema } from './claude-code-question';
+import { jsonShapeProblem, TOOL_INPUT_SHAPE_LIMITS } from './json-shape';
 import { INTERACTION_KEY_EXTRA } from './machine-keys';
 import { MachineRefSchema } from './machine-ref';
 import { CONTEXT_MESSAGE_MAX, DECLINE_MESSAGE_MAX, ID_MAX, PERMISSION_INPUT_MAX_JSON, PLAN_MAX } from './limits';
@@ -77,9 +78,20 @@ export const PlanApprovalInputSchema = z.looseObject({
 });
 export type PlanApprovalInput = z.infer<typeof PlanApprovalInputSchema>;
 
+/**
+ * Any tool's input, bounded (R12.3): its shape first, so that measuring it as JSON can never
+ * recurse past the stack, whatever a runtime sends.
+ */
 export const PermissionInputSchema = z.record(z.string(), z.unknown()).check(
-  z.refine((input) => JSON.stringify(input).length <= PERMISSION_INPUT_MAX_JSON, {
-    message: `Tool input must be at most ${PERMISSION_INPUT_MAX_JSON} characters of JSON`,
+  z.superRefine((input, context) => {
+    const problem = jsonShapeProblem(input, TOOL_INPUT_SHAPE_LIMITS);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: `Tool input ${problem}`, input });
+    else if (JSON.stringify(input).length > PERMISSION_INPUT_MAX_JSON)
+      context.addIssue({
+        code: 'custom',
+        message: `Tool input must be at most ${PERMISSION_INPUT_MAX_JSON} characters of JSON`,
+        input,
+      });
   }),
 );
 export type PermissionInput = z.infer<typeof PermissionInputSchema>;

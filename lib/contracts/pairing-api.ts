@@ -60,6 +60,11 @@ export const ApiErrorCodeSchema = z.enum([
   'not-found',
   'conflict',
   'origin-not-allowed',
+  /** The host's disk refused the write (R10.4): nothing changed, the code still works; try again. */
+  'storage-unavailable',
+  /** The request named a host this server does not answer for (DNS rebinding, R12.4): status 421. */
+  'misdirected',
+  'internal',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 

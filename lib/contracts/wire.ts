@@ -38,6 +38,10 @@ export const ErrorCodeSchema = z.enum([
   'machine-revoked',
   /** A machine command about a machine that is not (or no longer) joined. */
   'unknown-machine',
+  /** The host's disk refused the write (full, failing): nothing changed; the same message may be sent again later. */
+  'storage-unavailable',
+  /** The machine already has as many interactions waiting as the host allows (`--max-pending`, R12.3). */
+  'too-many-pending',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 

@@ -23,6 +23,7 @@ import { HostStartError } from './errors';
 import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
 import { SecurityHeaders } from './http/security-headers';
+import { MessageIncidents } from './message-incidents';
 import { InteractionRegistry } from './registry';
 import { type LifecycleEvent } from './registry-types';
 import { startStaleSweep } from './stale-sweep';
@@ -32,6 +33,8 @@ import { attachRuntimeNamespace } from './sockets/runtime-namespace';
 import { DEFAULT_REMOTE_RATE_LIMIT, DEFAULT_RUNTIME_RATE_LIMIT, type RateLimit } from './sockets/token-bucket';
 import { type EventStore } from './store/event-store';
 import { SqliteEventStore } from './store/sqlite-event-store';
+import { withStorageHealth } from './store/storage-guarded-store';
+import { StorageHealth } from './store/storage-health';
 import { HOST_VERSION } from './version';
 
 export const DEFAULT_PORT = 4417;
@@ -74,6 +77,8 @@ export interface HostOptions {
   staleSweepIntervalMs?: number;
   onLifecycle?: (event: LifecycleEvent) => void;
   onError?: (error: unknown) => void;
+  /** Operational lines: refused messages, a full disk and its recovery. Default: stderr. */
+  log?: (line: string) => void;
   /** Write `<dataDir>/host.json` while running. Default true. */
   writeHostFile?: boolean;
 }
@@ -117,8 +122,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const hostName = options.hostName ?? os.hostname();
   const pairTtlMs = options.pairTtlMs ?? DEFAULT_PAIR_TTL_MS;
   const publicBase = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
-  const store = options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName });
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const health = new StorageHealth({ dataDir, log });
+  const store = withStorageHealth(
+    options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName }),
+    health,
+  );
   const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
+  const incidents = new MessageIncidents(log);
   let registry: InteractionRegistry;
   try {
     registry = new InteractionRegistry({
@@ -175,7 +186,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     routes,
     headers: new SecurityHeaders(staticDir),
     authenticateAgent: (candidate) => authenticator.runtime(candidate),
-    onError,
+    incidents,
   });
   const server = options.tls
     ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
@@ -216,6 +227,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticate: (candidate) => authenticator.runtime(candidate),
     rateLimit: options.rateLimits?.runtime ?? DEFAULT_RUNTIME_RATE_LIMIT,
+    incidents,
     onError,
   });
   const detachRemotes = attachRemoteNamespace(io, {
@@ -224,6 +236,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticate: (candidate) => authenticator.remote(candidate),
     rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT,
+    incidents,
     onError,
   });
   registry.start(notifier);
