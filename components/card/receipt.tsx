@@ -136,9 +136,11 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
         {failed ? <IconAlert size={18} /> : sending ? <IconRefresh size={18} /> : <IconCloudOff size={18} />}
         {failed
           ? t('error.generic', { message: local.error ?? '' })
-          : sending
-            ? t('receipt.sending')
-            : t('receipt.queued')}
+          : local.retryReason !== undefined
+            ? t('receipt.retrying', { message: local.retryReason })
+            : sending
+              ? t('receipt.sending')
+              : t('receipt.queued')}
       </p>
       <ResponseBody view={view} response={local.response} />
     </section>

@@ -82,6 +82,7 @@ export const zh: Messages = {
   'receipt.applied': '代理已收到',
   'receipt.sending': '正在发送…',
   'receipt.queued': '已排队 — 连接后发送',
+  'receipt.retrying': '已保存在本设备，稍后重新发送：{message}',
   'receipt.delivered': '已回答 · {time} 送达',
   'receipt.lostRace': '已由{by}于 {time} 回答',
   'receipt.byOtherDevice': '其他设备',

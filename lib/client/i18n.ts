@@ -40,6 +40,7 @@ const en = {
   'receipt.applied': 'Received by the agent',
   'receipt.sending': 'Sending…',
   'receipt.queued': 'Queued — will send when connected',
+  'receipt.retrying': 'Kept on this device, sent again shortly: {message}',
   'receipt.delivered': 'Answered · delivered {time}',
   'receipt.lostRace': 'Already answered {by} at {time}',
   'receipt.byOtherDevice': 'by another device',

@@ -34,7 +34,7 @@ import { DEFAULT_REMOTE_RATE_LIMIT, DEFAULT_RUNTIME_RATE_LIMIT, type RateLimit }
 import { type EventStore } from './store/event-store';
 import { SqliteEventStore } from './store/sqlite-event-store';
 import { withStorageHealth } from './store/storage-guarded-store';
-import { StorageHealth } from './store/storage-health';
+import { StorageHealth, StorageUnavailableError } from './store/storage-health';
 import { HOST_VERSION } from './version';
 
 export const DEFAULT_PORT = 4417;
@@ -57,7 +57,7 @@ export interface HostOptions {
   pairingBaseUrl?: string | ((port: number) => string | undefined);
   /** The machine's name, as a removed device is told (R16.5). Default: the OS host name. */
   hostName?: string;
-  pairLimits?: { perAddress: RateLimit; global: RateLimit };
+  pairLimits?: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number };
   /** The PWA's static export. Default `out/` of the current directory. */
   staticDir?: string;
   /** PEM contents: serve HTTPS. */
@@ -128,7 +128,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName }),
     health,
   );
-  const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
+  const report = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
+  // The disk's refusals are said once by the storage health (R12.6), not again by every timer that hits one.
+  const onError = (error: unknown) => {
+    if (!(error instanceof StorageUnavailableError)) report(error);
+  };
   const incidents = new MessageIncidents(log);
   let registry: InteractionRegistry;
   try {

@@ -4,6 +4,7 @@ import {
   PROTOCOL_VERSION,
   ResolvedNoticeSchema,
   SimpleAckSchema,
+  terminalSafe,
   type AutoResolutionNotice,
   type InteractionRequest,
   type InteractionResolution,
@@ -112,6 +113,8 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   const notifyAutoResolution = (notice: AutoResolutionNotice) => {
     for (const listener of autoListeners) listener(notice);
   };
+  // One line per request and reason, not one per re-announce.
+  const deferred = new Map<string, string>();
   const announcer = new Announcer(
     socket,
     parser,
@@ -119,6 +122,14 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       resolved,
       ended: (requestId, error) => waiters.settle(requestId, { error }),
       autoResolution: notifyAutoResolution,
+      deferred: (requestId, reason) => {
+        if (deferred.get(requestId) === reason) return;
+        if (deferred.size > 1_000) deferred.clear();
+        deferred.set(requestId, reason);
+        (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+          `askaway: the host did not take question ${requestId} yet, it is sent again every second: ${terminalSafe(reason)}`,
+        );
+      },
     },
     options.reannounceBatchMs ?? DEFAULT_REANNOUNCE_BATCH_MS,
   );

@@ -94,7 +94,9 @@ export function acceptedAck(command: RespondCommand): RespondAck {
   return { ok: true, status: 'accepted', resolution: resolution(command.requestId, command.clientResponseId) };
 }
 
-export function refusedAck(code: 'invalid-response' | 'rate-limited' | 'internal' | 'unknown-interaction'): RespondAck {
+export function refusedAck(
+  code: 'invalid-response' | 'rate-limited' | 'internal' | 'unknown-interaction' | 'storage-unavailable',
+): RespondAck {
   return { ok: false, error: { code, message: `refused: ${code}` } };
 }
 

@@ -58,7 +58,7 @@ export class StorageHealth {
     }
     if (this.failing) {
       this.failing = false;
-      this.options.log(`askaway: ${what} takes writes again; new questions, answers and pairings work.`);
+      this.options.log(`askaway: writing ${what} works again; new questions, answers and pairings are taken.`);
     }
     return result;
   }
