@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { errorMessage, machineNameFrom, MachineNameSchema } from '../../lib/contracts';
+import { DEFAULT_MAX_PENDING_PER_MACHINE, errorMessage, machineNameFrom, MachineNameSchema } from '../../lib/contracts';
 import { DEFAULT_BIND_HOST, DEFAULT_PAIR_TTL_MS, DEFAULT_PORT } from '../../lib/host';
 import { parseDuration } from '../../lib/runtime/duration';
 import { UsageError } from './types';
@@ -24,6 +24,7 @@ Options:
   --stale-after <d>   Withdraw a question no agent has re-announced for this long (default 5m; min 30s)
   --pair-ttl <d>      How long a pairing link or join code works (default ${DEFAULT_PAIR_TTL_MS / 60_000}m; 1s to 24h)
   --name <name>       This machine's name on the phone (env ASKAWAY_MACHINE_NAME, default its host name)
+  --max-pending <n>   Questions one machine may have waiting at once (default ${DEFAULT_MAX_PENDING_PER_MACHINE})
   -h, --help          Show this help
 
 Environment: ASKAWAY_TOKEN overrides the stored agent token.
@@ -45,6 +46,8 @@ export interface StartOptions {
   token?: string;
   /** This machine's name: the hub's own machine and "removed from <host>" (R17.3). */
   hostName: string;
+  /** Interactions one machine may have waiting (R12.7). */
+  maxPending: number;
   help: boolean;
 }
 
@@ -71,6 +74,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         'stale-after': { type: 'string' },
         'pair-ttl': { type: 'string' },
         name: { type: 'string' },
+        'max-pending': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -103,6 +107,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     pairTtlMs: parsePairTtl(values['pair-ttl']),
     token: env.ASKAWAY_TOKEN?.trim() || undefined,
     hostName: parseName(values.name ?? env.ASKAWAY_MACHINE_NAME),
+    maxPending: parseMaxPending(values['max-pending']),
     help: values.help === true,
   };
 }
@@ -130,6 +135,14 @@ function parseName(value: string | undefined): string {
   const parsed = MachineNameSchema.safeParse(value);
   if (!parsed.success) throw new UsageError(`--name must be 1 to 64 printable characters, got "${value}"`);
   return parsed.data;
+}
+
+function parseMaxPending(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_PENDING_PER_MACHINE;
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || count < 1 || count > 100_000)
+    throw new UsageError(`--max-pending must be a number from 1 to 100000, got "${value}"`);
+  return count;
 }
 
 function parsePort(value: string | undefined): number {

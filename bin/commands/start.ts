@@ -46,6 +46,7 @@ async function runStart(argv: string[]): Promise<number> {
       staleAfterMs: options.staleAfterMs,
       pairTtlMs: options.pairTtlMs,
       hostName: options.hostName,
+      maxPendingPerMachine: options.maxPending,
       // A phone on the LAN cannot open a loopback link: point pairing links where it can reach.
       pairingBaseUrl: (port) =>
         options.publicUrl === undefined && isWildcard(options.host) ? lanUrls(options, port)[0] : undefined,

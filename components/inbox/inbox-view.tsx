@@ -11,6 +11,7 @@ import { ScreenHeader } from '../shell/screen-header';
 import { IconInbox, IconLink } from '../icons';
 import { MachineSection } from './machine-section';
 import { MachinesSummary } from './machines-summary';
+import { MorePending } from './more-pending';
 import { SessionGroup } from './session-group';
 import '@/lib/client/i18n-en-inbox';
 import '@/app/styles/inbox.css';
@@ -19,7 +20,8 @@ export function InboxView() {
   const state = useRemote();
   const { t } = useI18n();
   const groups = selectInbox(state.host);
-  const pending = selectPendingCount(state.host);
+  // Beyond the page the host sent, more may wait (R12.7): the header counts them all.
+  const pending = Math.max(selectPendingCount(state.host), state.host.hasSnapshot ? state.host.pendingTotal : 0);
   const { clockOffsetMs } = state.host;
   // More than one machine: the inbox groups by machine first (R17.3); a hub alone keeps one level.
   const showMachines = selectShowMachines(state.host);
@@ -74,6 +76,7 @@ export function InboxView() {
               live={live}
             />
           ))}
+          <MorePending host={state.host} />
         </div>
       ) : (
         // The cached inbox and the live one are the same list: the snapshot swaps rows, not the layout.
@@ -94,6 +97,7 @@ export function InboxView() {
               }
             />
           ))}
+          <MorePending host={state.host} />
         </div>
       )}
     </>

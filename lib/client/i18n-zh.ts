@@ -19,6 +19,9 @@ export const zh: Messages = {
 
   'inbox.waiting': '{n} 个待回答',
   'inbox.nothingWaiting': '没有待回答的问题',
+  'inbox.moreWaiting': '主机上还有 {n} 个待回答',
+  'inbox.moreLoad': '显示更多',
+  'inbox.moreFailed': '无法加载更多；请检查连接后重试。',
   'inbox.title': '收件箱',
   'inbox.emptyTitle': '没有待回答的问题',
   'inbox.emptyBody': '当编码代理需要你做决定时，问题会出现在这里——随时随地回答。',

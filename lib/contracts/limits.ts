@@ -6,8 +6,9 @@ export const PROTOCOL_VERSION = 1;
  * The remote namespace's version, bumped apart from the runtimes' so agents keep working across
  * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
  * 3: machines (R17): `machine` on every interaction, host-unique ids, `machines` in the snapshot and live.
+ * 4: bounded snapshots (R12.7): a page of pending interactions with their total, `pending:more` for the rest.
  */
-export const REMOTE_PROTOCOL_VERSION = 3;
+export const REMOTE_PROTOCOL_VERSION = 4;
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;
@@ -15,6 +16,14 @@ export const CONTEXT_MESSAGE_MAX = 8_000;
 export const DECLINE_MESSAGE_MAX = 2_000;
 export const PLAN_MAX = 100_000;
 export const PERMISSION_INPUT_MAX_JSON = 20_000;
+
+/** Interactions one machine may have waiting at once (R12.7); `askaway start --max-pending` changes it. */
+export const DEFAULT_MAX_PENDING_PER_MACHINE = 500;
+/** What a snapshot (or a `pending:more` page) carries of the pending interactions at most, by count and JSON size (R12.7). */
+export const PENDING_PAGE_MAX = 1_000;
+export const PENDING_PAGE_MAX_BYTES = 2 * 1024 * 1024;
+/** What a snapshot carries of history at most, by JSON size (its count is the host's history limit). */
+export const HISTORY_PAGE_MAX_BYTES = 1024 * 1024;
 
 /** Bounds that keep a single tool call from growing a host's memory (R12.3). */
 export const ASK_USER_QUESTION_MAX_TEXT = 2_000;

@@ -30,7 +30,12 @@ import { startStaleSweep } from './stale-sweep';
 import { originAllowed } from './sockets/handshake';
 import { attachRemoteNamespace } from './sockets/remote-namespace';
 import { attachRuntimeNamespace } from './sockets/runtime-namespace';
-import { DEFAULT_REMOTE_RATE_LIMIT, DEFAULT_RUNTIME_RATE_LIMIT, type RateLimit } from './sockets/token-bucket';
+import {
+  DEFAULT_NEW_INTERACTION_LIMIT,
+  DEFAULT_REMOTE_RATE_LIMIT,
+  DEFAULT_RUNTIME_RATE_LIMIT,
+  type RateLimit,
+} from './sockets/token-bucket';
 import { type EventStore } from './store/event-store';
 import { SqliteEventStore } from './store/sqlite-event-store';
 import { withStorageHealth } from './store/storage-guarded-store';
@@ -69,7 +74,9 @@ export interface HostOptions {
   httpRoutes?: HttpRoute[];
   /** Default: SQLite at `<dataDir>/askaway.db`. The host closes it on close(). */
   store?: EventStore;
-  rateLimits?: { runtime?: RateLimit; remote?: RateLimit };
+  rateLimits?: { runtime?: RateLimit; remote?: RateLimit; newInteractions?: RateLimit };
+  /** Interactions one machine may have waiting (R12.7); `--max-pending`. Default 500. */
+  maxPendingPerMachine?: number;
   historyLimit?: number;
   /** Withdraw a pending interaction its runtime has not announced for this long (died without withdrawing). Default 5 minutes. */
   staleAfterMs?: number;
@@ -141,6 +148,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       hostName,
       listMachines: () => machines.list(),
       historyLimit: options.historyLimit,
+      maxPendingPerMachine: options.maxPendingPerMachine,
       onLifecycle: options.onLifecycle,
       onError,
     });
@@ -231,6 +239,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticate: (candidate) => authenticator.runtime(candidate),
     rateLimit: options.rateLimits?.runtime ?? DEFAULT_RUNTIME_RATE_LIMIT,
+    newInteractionLimit: options.rateLimits?.newInteractions ?? DEFAULT_NEW_INTERACTION_LIMIT,
     incidents,
     onError,
   });

@@ -59,6 +59,7 @@ export function snapshotOf(pending: InteractionView[], seq: number, serverTime =
     seq,
     hostName: 'workstation',
     pending,
+    pendingTotal: pending.length,
     history: [],
     preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
     devices: [],

@@ -4,6 +4,7 @@ import {
   DeviceRenameCommandSchema,
   DeviceRevokeCommandSchema,
   MachineRevokeCommandSchema,
+  PendingMoreCommandSchema,
   PreferencesPatchSchema,
   REMOTE_NAMESPACE,
   REMOTE_PROTOCOL_VERSION,
@@ -12,6 +13,7 @@ import {
   type DevicesAck,
   type HostEvent,
   type MachinesAck,
+  type PendingMoreAck,
   type RemoteAuth,
   type RemoteClientToServerEvents,
   type RemoteServerToClientEvents,
@@ -138,6 +140,10 @@ export function attachRemoteNamespace(
     );
     command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
     query('snapshot:get', (): SnapshotAck => ({ ok: true, snapshot: registry.snapshot() }));
+    command('pending:more', PendingMoreCommandSchema, (more): PendingMoreAck => ({
+      ok: true,
+      ...registry.pendingPage(more.after),
+    }));
     query('devices:list', (): DevicesAck => ({ ok: true, devices: devices.list() }));
     command('devices:revoke', DeviceRevokeCommandSchema, (revoke): SimpleAck => {
       const outcome = devices.revoke(revoke.deviceId, deviceId);
@@ -173,7 +179,11 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
     const fresh = events.filter((event) => event.seq > sentSeq);
     if (fresh.length === 0) return;
     sentSeq = fresh[fresh.length - 1]?.seq ?? sentSeq;
-    socket.emit('events', { events: fresh, serverTime: new Date().toISOString() });
+    socket.emit('events', {
+      events: fresh,
+      serverTime: new Date().toISOString(),
+      pendingTotal: registry.projection.pendingCount(),
+    });
   };
   const unsubscribe = registry.subscribe((events) => (live ? send(events) : held.push(...events)), { live: true });
   socket.on('disconnect', unsubscribe);
@@ -201,7 +211,12 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
       send(batch);
     }
     // An empty batch still tells the remote that it is up to date, with the server's clock.
-    if (sentSeq === lastSeq) socket.emit('events', { events: [], serverTime: new Date().toISOString() });
+    if (sentSeq === lastSeq)
+      socket.emit('events', {
+        events: [],
+        serverTime: new Date().toISOString(),
+        pendingTotal: registry.projection.pendingCount(),
+      });
   }
   live = true;
   send(held);

@@ -21,7 +21,7 @@ import { handshakeGuard } from './handshake';
 import { type MessageIncidents } from '../message-incidents';
 import { contained, shapeGuard, type MessageSource } from './message-guard';
 import { handleCommand, rateLimiter } from './message-handling';
-import { type RateLimit } from './token-bucket';
+import { TokenBucket, type RateLimit } from './token-bucket';
 
 export interface RuntimeSocketData {
   auth: RuntimeAuth;
@@ -61,6 +61,8 @@ export function attachRuntimeNamespace(
     /** The agent token or a joined machine's credential (R16.1, R17.2). */
     authenticate(candidate: string | undefined): AuthResult;
     rateLimit: RateLimit;
+    /** New interactions per connection (R12.7). */
+    newInteractionLimit: RateLimit;
     /** Where refused and failed messages are logged (R10.4). */
     incidents: MessageIncidents;
     onError: (error: unknown) => void;
@@ -90,6 +92,11 @@ export function attachRuntimeNamespace(
     };
     socket.use(shapeGuard(source));
     socket.use(rateLimiter(options.rateLimit, messageCost));
+    // New interactions apart from re-announces (R12.7): a burst of a subagent fan-out passes, a flood does not.
+    const newInteractions = new TokenBucket(
+      options.newInteractionLimit.capacity,
+      options.newInteractionLimit.refillPerSecond,
+    );
     // Revoked between the handshake and now: the room's disconnect has already gone by.
     if (machine.id !== machines.hub.id && !machines.get(machine.id)) {
       socket.disconnect(true);
@@ -110,7 +117,7 @@ export function attachRuntimeNamespace(
           payload,
           ack,
           source,
-          run: (request) => registry.announce(request, socket.id, machine),
+          run: (request) => registry.announce(request, socket.id, machine, () => newInteractions.take()),
         }),
       ),
     );
