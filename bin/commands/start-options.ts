@@ -20,6 +20,8 @@ Options:
   --tls-key <file>    PEM private key for --tls-cert
   --public-url <url>  Address phones use (tunnel/proxy); used in the pairing link and QR code
   --allow-origin <o>  Extra browser origin allowed to connect (repeatable; e.g. a dev server)
+  --allowed-host <n>  Another name this host answers for, e.g. its LAN name (repeatable; loopback,
+                      its addresses and the --public-url host always work; others get 421)
   --static-dir <dir>  The built web app (default out/ next to the package)
   --stale-after <d>   Withdraw a question no agent has re-announced for this long (default 5m; min 30s)
   --pair-ttl <d>      How long a pairing link or join code works (default ${DEFAULT_PAIR_TTL_MS / 60_000}m; 1s to 24h)
@@ -40,6 +42,8 @@ export interface StartOptions {
   tls?: { cert: Buffer; key: Buffer };
   publicUrl?: string;
   allowedOrigins: string[];
+  /** Names besides loopback, its addresses and the public URL's that the host answers for (R12.4). */
+  allowedHosts: string[];
   staticDir: string;
   staleAfterMs?: number;
   pairTtlMs: number;
@@ -70,6 +74,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         'tls-key': { type: 'string' },
         'public-url': { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
         'static-dir': { type: 'string' },
         'stale-after': { type: 'string' },
         'pair-ttl': { type: 'string' },
@@ -102,6 +107,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         : undefined,
     publicUrl,
     allowedOrigins: values['allow-origin'] ?? [],
+    allowedHosts: (values['allowed-host'] ?? []).map(parseAllowedHost),
     staticDir: path.resolve(values['static-dir'] ?? path.join(packageRoot, 'out')),
     staleAfterMs: parseStaleAfter(values['stale-after']),
     pairTtlMs: parsePairTtl(values['pair-ttl']),
@@ -135,6 +141,14 @@ function parseName(value: string | undefined): string {
   const parsed = MachineNameSchema.safeParse(value);
   if (!parsed.success) throw new UsageError(`--name must be 1 to 64 printable characters, got "${value}"`);
   return parsed.data;
+}
+
+/** A host name or an address as it appears in a Host header, without a scheme, port or path. */
+function parseAllowedHost(value: string): string {
+  const name = value.trim().toLowerCase();
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?)$/.test(name))
+    throw new UsageError(`--allowed-host must be a host name or an address (no scheme, port or path), got "${value}"`);
+  return name;
 }
 
 function parseMaxPending(value: string | undefined): number {

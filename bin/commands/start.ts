@@ -43,6 +43,7 @@ async function runStart(argv: string[]): Promise<number> {
       tls: options.tls,
       publicUrl: options.publicUrl,
       allowedOrigins: options.allowedOrigins,
+      allowedHosts: options.allowedHosts,
       staleAfterMs: options.staleAfterMs,
       pairTtlMs: options.pairTtlMs,
       hostName: options.hostName,

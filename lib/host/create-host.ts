@@ -20,6 +20,7 @@ import { mountPairingRoutes } from './auth/mount-routes';
 import { OneTimeCodes } from './auth/one-time-codes';
 import { loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
+import { AllowedHosts, guardHostHeader } from './http/allowed-hosts';
 import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
 import { SecurityHeaders } from './http/security-headers';
@@ -71,6 +72,8 @@ export interface HostOptions {
   publicUrl?: string;
   /** Extra browser origins allowed to connect (e.g. a dev server). */
   allowedOrigins?: string[];
+  /** More names the host answers for besides loopback, its addresses and the public URL's (R12.4). */
+  allowedHosts?: string[];
   httpRoutes?: HttpRoute[];
   /** Default: SQLite at `<dataDir>/askaway.db`. The host closes it on close(). */
   store?: EventStore;
@@ -234,6 +237,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     allowRequest: (req, callback) => callback(null, originAllowed(req, secure, extraOrigins)),
     ...(options.allowedOrigins?.length ? { cors: { origin: options.allowedOrigins } } : {}),
   });
+  // After socket.io has attached: the check runs before its handshake and upgrade too (R12.4).
+  guardHostHeader(
+    server,
+    new AllowedHosts({ bindHost: options.host ?? DEFAULT_BIND_HOST, publicUrl: publicBase, names: options.allowedHosts }),
+  );
   const notifier = attachRuntimeNamespace(io, {
     registry,
     machines,
