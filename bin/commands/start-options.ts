@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_PENDING_PER_MACHINE, errorMessage, machineNameFrom, MachineNameSchema } from '../../lib/contracts';
+import {
+  DEFAULT_MAX_PENDING_PER_MACHINE,
+  errorMessage,
+  machineNameFrom,
+  NewMachineNameSchema,
+} from '../../lib/contracts';
 import { DEFAULT_BIND_HOST, DEFAULT_PAIR_TTL_MS, DEFAULT_PORT } from '../../lib/host';
 import { parseDuration } from '../../lib/runtime/duration';
 import { UsageError } from './types';
@@ -138,7 +143,7 @@ function parsePairTtl(value: string | undefined): number {
 
 function parseName(value: string | undefined): string {
   if (value === undefined || value.trim() === '') return machineNameFrom(hostname());
-  const parsed = MachineNameSchema.safeParse(value);
+  const parsed = NewMachineNameSchema.safeParse(value);
   if (!parsed.success) throw new UsageError(`--name must be 1 to 64 printable characters, got "${value}"`);
   return parsed.data;
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { DeviceNameSchema, NewDeviceNameSchema } from './devices';
 import { jsonShapeProblem, MESSAGE_SHAPE_LIMITS } from './json-shape';
+import { machineNameFrom } from './machine-keys';
+import { MachineNameSchema, NewMachineNameSchema } from './machine-ref';
+import { JoinRequestSchema } from './machines';
+import { PairRequestSchema } from './pairing-api';
 import { hasUnsafeCharacters, terminalSafe } from './text-safety';
 
 const nested = (levels: number) => {
@@ -36,5 +41,22 @@ describe('[R12.8] terminalSafe', () => {
     expect(terminalSafe('Which DB? 数据库 — «ok»')).toBe('Which DB? 数据库 — «ok»');
     expect(hasUnsafeCharacters('laptop')).toBe(false);
     expect(hasUnsafeCharacters('lap\u2066top')).toBe(true);
+  });
+});
+
+describe('[R12.8] names given now', () => {
+  it('[R12.8] refuse zero-width and bidi characters; names the log already holds still read', () => {
+    for (const name of ['lap\u202etop', 'lap\u200btop', '\u2066laptop\u2069', 'lap\ufefftop']) {
+      expect(NewDeviceNameSchema.safeParse(name).success, JSON.stringify(name)).toBe(false);
+      expect(NewMachineNameSchema.safeParse(name).success, JSON.stringify(name)).toBe(false);
+      expect(JoinRequestSchema.safeParse({ code: 'c', name }).success).toBe(false);
+      expect(PairRequestSchema.safeParse({ code: 'c', name, platform: 'p' }).success).toBe(false);
+      // A record written before the rule still reads: the log is never made unreadable.
+      expect(DeviceNameSchema.safeParse(name).success).toBe(true);
+      expect(MachineNameSchema.safeParse(name).success).toBe(true);
+    }
+    expect(NewDeviceNameSchema.safeParse('Anna’s iPhone — 工作').success).toBe(true);
+    expect(NewMachineNameSchema.safeParse('שרת-בית').success).toBe(true);
+    expect(machineNameFrom('lap\u202etop\u200b')).toBe('laptop');
   });
 });

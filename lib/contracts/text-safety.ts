@@ -13,6 +13,11 @@ export function hasUnsafeCharacters(text: string): boolean {
   return UNSAFE.test(text);
 }
 
+/** `text` without any of those characters. */
+export function stripUnsafeCharacters(text: string): string {
+  return text.replace(UNSAFE, '');
+}
+
 /**
  * Text from outside (a question, an answer, a reason, a name, a tool name) made fit for a line of
  * the host's terminal: each unsafe character becomes a visible escape (`\u001b`), so nothing it

@@ -240,7 +240,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
   // After socket.io has attached: the check runs before its handshake and upgrade too (R12.4).
   guardHostHeader(
     server,
-    new AllowedHosts({ bindHost: options.host ?? DEFAULT_BIND_HOST, publicUrl: publicBase, names: options.allowedHosts }),
+    new AllowedHosts({
+      bindHost: options.host ?? DEFAULT_BIND_HOST,
+      publicUrl: publicBase,
+      names: options.allowedHosts,
+    }),
   );
   const notifier = attachRuntimeNamespace(io, {
     registry,

@@ -1,12 +1,16 @@
-import { LOCAL_MACHINE_ID, type InteractionView } from '../contracts';
+import { LOCAL_MACHINE_ID, terminalSafe, type InteractionView } from '../contracts';
 import { type LifecycleEvent } from './registry-types';
 
-/** One concise terminal line per lifecycle change, or null for changes not worth a line. */
+/**
+ * One concise terminal line per lifecycle change, or null for changes not worth a line. Every text in it
+ * from outside (a question, an answer, a reason, a name, a tool name) goes through `clip`, which escapes
+ * what could drive the terminal (R12.8): a decline cannot erase the line above and forge an approval.
+ */
 export function formatLifecycle(event: LifecycleEvent): string | null {
   const { view } = event;
-  const subagent = view.origin && view.origin.depth > 0 ? view.origin.label : undefined;
+  const subagent = view.origin && view.origin.depth > 0 ? clip(view.origin.label, 60) : undefined;
   // A joined machine's questions say which machine asked (R17.3); the hub's own go without.
-  const machine = view.machine.id === LOCAL_MACHINE_ID ? undefined : `on ${view.machine.name}`;
+  const machine = view.machine.id === LOCAL_MACHINE_ID ? undefined : `on ${clip(view.machine.name, 64)}`;
   const who = subagent || machine ? ` (${[subagent, machine].filter(Boolean).join(', ')})` : '';
   switch (event.type) {
     case 'requested':
@@ -20,7 +24,7 @@ export function formatLifecycle(event: LifecycleEvent): string | null {
       if (!resolution) return null;
       const response = resolution.response;
       if (resolution.resolvedBy === 'auto') return `~ auto-resolved (agent uses its judgment): ${describe(view)}`;
-      const by = resolution.device?.label ?? resolution.device?.id ?? resolution.resolvedBy;
+      const by = clip(resolution.device?.label ?? resolution.device?.id ?? resolution.resolvedBy, 60);
       if (response.action === 'cancel') return `x cancelled by ${by}: ${describe(view)}`;
       if (response.action === 'decline')
         return `x declined by ${by}: ${describe(view)}${response.message ? ` — ${clip(response.message, 60)}` : ''}`;
@@ -42,11 +46,12 @@ function describe(view: InteractionView): string {
     case 'plan-approval':
       return 'plan approval';
     case 'permission':
-      return `permission for ${view.toolName}`;
+      return `permission for ${clip(view.toolName, 60)}`;
   }
 }
 
+/** One line of at most `max` characters, then escaped: the escapes are what it holds, visibly. */
 function clip(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  const line = text.replace(/[ \t\n\r\f\v]+/g, ' ').trim();
+  return terminalSafe(line.length > max ? `${line.slice(0, max - 1)}…` : line);
 }

@@ -1,6 +1,7 @@
 import {
   errorMessage,
   PUSH_SUMMARY_TAG,
+  terminalSafe,
   type HostEvent,
   type InteractionView,
   type PushPayload,
@@ -56,7 +57,9 @@ export class PushService {
 
   constructor(private readonly options: PushServiceOptions) {
     this.now = options.now ?? (() => new Date());
-    this.log = options.log ?? (() => undefined);
+    // Push services and ntfy servers answer with text of their own: it never drives the terminal (R12.8).
+    const log = options.log;
+    this.log = log ? (message) => log(terminalSafe(message)) : () => undefined;
     this.ntfy = options.sendNtfy ?? ((url, message) => sendNtfy(url, message));
     this.presence.onVisible((deviceId) => this.throttles.get(deviceId)?.forgetShown());
   }
