@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { errorMessage, type MachineRef } from '../../contracts';
 import { HostStartError } from '../errors';
+import { createOwnerOnly, tightenToOwner } from './owner-only';
 
 /**
  * 1: the events table. 2: device events in the log, plus `credentials` (hashes of device
@@ -60,6 +61,8 @@ export function durabilityFromEnv(value = process.env.ASKAWAY_DURABILITY): Durab
 export function openEventDatabase(file: string, durability: Durability): Database.Database {
   let db: Database.Database | undefined;
   try {
+    // A new log is the owner's only from its first byte (R12.9); its WAL inherits the mode.
+    createOwnerOnly(file);
     db = new Database(file, { timeout: 1_000 });
     // Before any read, so WAL never needs the shared-memory file (single process by design).
     db.pragma('locking_mode = EXCLUSIVE');
@@ -73,6 +76,8 @@ export function openEventDatabase(file: string, durability: Durability): Databas
     db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
     // Take the write lock now, so a second host fails at start rather than on its first answer.
     db.exec('BEGIN EXCLUSIVE; COMMIT;');
+    // Only once it is known good (a refused log is left as it was): an older install's log may be 0644.
+    tightenToOwner(file, `${file}-wal`, `${file}-shm`);
     return db;
   } catch (error) {
     db?.close();
