@@ -78,6 +78,8 @@ export function createClaudeCodeHookHandler(options: {
       follow: options.follow,
       startedAt: receivedAt,
       log: options.log,
+      // A joined machine's paths are that machine's: the hub opens no file it names.
+      localFiles: auth.principal.kind !== 'machine',
     });
     sendJson(res, 200, output);
   };

@@ -5,6 +5,7 @@ import { tempDir } from '../../host/test-support/test-host';
 import { claudeCodeHookHarness, type Via } from '../test-support/claude-code-hook-harness';
 import { runCli } from '../test-support/run-cli';
 import { pairDevice } from '../../host/test-support/devices';
+import { joinMachine } from '../../host/test-support/machines';
 
 const harness = claudeCodeHookHarness();
 const { payload, deadlines } = harness;
@@ -224,6 +225,29 @@ describe('Claude Code HTTP hook endpoint', () => {
     const accepted = await post('', { Authorization: `Bearer ${harness.host().token}` });
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toEqual({});
+  });
+
+  it("[R17.2] a joined machine's call opens no file on the hub: its transcript and plan file paths are that machine's", async () => {
+    const dir = tempDir('askaway-hub-files-');
+    const planFilePath = path.join(dir, 'secret.md');
+    writeFileSync(planFilePath, '# ONLY-ON-THE-HUB plan');
+    const transcript = path.join(dir, 'transcript.jsonl');
+    writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'ONLY-ON-THE-HUB message' }] } })}\n`,
+    );
+    const laptop = joinMachine(harness.host(), 'laptop');
+    const body = { ...payload('PermissionRequest', 'ExitPlanMode', { planFilePath }), transcript_path: transcript };
+    const reply = fetch(`${harness.host().url}/hooks/claude-code`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { Authorization: `Bearer ${laptop.credential}`, 'Content-Type': 'application/json' },
+    });
+    const plan = await phone().next((record) => record.machine.id === laptop.machine.id, 20_000);
+    expect(plan).toMatchObject({ kind: 'plan-approval', input: { planFilePath } });
+    expect(JSON.stringify(plan)).not.toContain('ONLY-ON-THE-HUB');
+    await phone().respond(plan.requestId, { action: 'accept' });
+    expect((await reply).status).toBe(200);
   });
 
   it('[R11.2] a garbled body from the command hook (a real process) yields no output and exit code 0', async () => {

@@ -65,6 +65,12 @@ export interface ClaudeCodeHookOptions {
    */
   startedAt?: number;
   log?: (line: string) => void;
+  /**
+   * Whether the paths in the payload (transcript, plan file) name files of this machine. False on the hub
+   * for a joined machine's HTTP hook: its paths are that machine's, and the hub opens no file a machine
+   * names (its credential is for the runtime side only). Default true.
+   */
+  localFiles?: boolean;
 }
 
 const NO_OPINION: ClaudeCodeHookOutput = {};
@@ -134,11 +140,14 @@ async function approve(
   startedAt: number,
 ): Promise<ClaudeCodeHookOutput> {
   const log = options.log ?? (() => undefined);
-  const input = what === 'plan' ? await toPlanApprovalInput(payload.tool_input, log) : payload.tool_input;
+  const localFiles = options.localFiles ?? true;
+  const input =
+    what === 'plan' ? await toPlanApprovalInput(payload.tool_input, log, { readFile: localFiles }) : payload.tool_input;
   // Claude Code shows its own dialog while this hook runs, and may leave the hook running once the
   // person answered there: the transcript says so.
-  const answeredInTerminal: ElsewhereWatch = (settle) =>
-    watchTerminalAnswer(payload, startedAt, () => settle(ANSWERED_IN_TERMINAL_REASON), options.follow);
+  const answeredInTerminal: ElsewhereWatch | undefined = localFiles
+    ? (settle) => watchTerminalAnswer(payload, startedAt, () => settle(ANSWERED_IN_TERMINAL_REASON), options.follow)
+    : undefined;
   const outcome = await requestDecision(payload, options, input, undefined, answeredInTerminal);
   // Without a decision, Claude Code shows its own permission dialog (or already took the answer).
   if (!outcome.ok) return NO_OPINION;
@@ -199,7 +208,7 @@ async function requestDecision(
         toolUseId: payload.tool_use_id || undefined,
         input,
         origin,
-        context: await contextOf(payload),
+        context: await contextOf(payload, options.localFiles ?? true),
         ...(inputRules === undefined ? {} : { inputRules }),
       },
       { signal: controller.signal },
@@ -250,9 +259,9 @@ function routing(payload: ClaudeCodeHookPayload, broker: PermissionBrokerPort) {
   return { broker, sessionId: payload.session_id, origin };
 }
 
-async function contextOf(payload: ClaudeCodeHookPayload): Promise<InteractionContext | undefined> {
+async function contextOf(payload: ClaudeCodeHookPayload, localFiles: boolean): Promise<InteractionContext | undefined> {
   const context: InteractionContext = {};
-  const message = await readLastAssistantMessage(payload.transcript_path);
+  const message = localFiles ? await readLastAssistantMessage(payload.transcript_path) : undefined;
   if (message) context.agentMessage = message;
   if (payload.cwd) {
     context.cwd = payload.cwd.slice(0, 1_000);

@@ -68,13 +68,14 @@ export async function readPlanFile(file: string, log: (line: string) => void): P
 export async function toPlanApprovalInput(
   toolInput: Record<string, unknown>,
   log: (line: string) => void,
+  options: { readFile?: boolean } = {},
 ): Promise<PlanApprovalInput> {
   const input: PlanApprovalInput = {};
   const file = toolInput.planFilePath;
   if (typeof file === 'string' && file.trim() !== '' && file.length <= PLAN_FILE_PATH_MAX) input.planFilePath = file;
   const plan = toolInput.plan;
   if (typeof plan === 'string' && plan.trim() !== '') input.plan = clipPlan(plan);
-  else if (input.planFilePath !== undefined) {
+  else if (input.planFilePath !== undefined && options.readFile !== false) {
     const fromFile = await readPlanFile(input.planFilePath, log);
     if (fromFile !== undefined) input.plan = fromFile;
   }
