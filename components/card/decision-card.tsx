@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
 import { submitResponse } from '@/lib/client/connection-loader';
-import { summarizePermission } from '@/lib/client/permission-summary';
+import { clipPermissionText, summarizePermission } from '@/lib/client/permission-summary';
 import { type LocalAnswer } from '@/lib/client/store';
 import { Countdown } from '../countdown';
 import { IconAlert } from '../icons';
@@ -111,8 +111,11 @@ function PlanBody({ view }: { view: Extract<InteractionView, { kind: 'plan-appro
 }
 
 function PermissionBody({ view }: { view: Extract<InteractionView, { kind: 'permission' }> }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
+  const [whole, setWhole] = useState(false);
   const summary = summarizePermission(view.toolName, view.input);
+  // A huge input (deep, pretty-printed) would take seconds to lay out: a screenful first, the rest on a tap.
+  const { shown, clipped } = clipPermissionText(summary.text);
   const label =
     summary.kind === 'command'
       ? t('permission.command')
@@ -125,8 +128,18 @@ function PermissionBody({ view }: { view: Extract<InteractionView, { kind: 'perm
       {summary.description ? <p className="decision__description">{summary.description}</p> : null}
       <h2 className="decision__label">{label}</h2>
       <pre className="code-box" data-testid="card.permission-input" tabIndex={0}>
-        {summary.text}
+        {whole ? summary.text : shown}
       </pre>
+      {clipped && !whole ? (
+        <button
+          type="button"
+          className="link-button"
+          data-testid="card.permission-whole"
+          onClick={() => setWhole(true)}
+        >
+          {t('permission.showWhole', { n: summary.text.length.toLocaleString(lang) })}
+        </button>
+      ) : null}
     </section>
   );
 }

@@ -67,6 +67,7 @@ export const enCard = {
   'permission.command': 'Command',
   'permission.file': 'File',
   'permission.input': 'Input',
+  'permission.showWhole': 'Show the whole input ({n} characters)',
 
   'machine.waitingForHint': 'You can answer now: your answer is kept on the hub and delivered when {name} is back.',
 } as const;

@@ -114,6 +114,7 @@ export const zh: Messages = {
   'permission.command': '命令',
   'permission.file': '文件',
   'permission.input': '输入',
+  'permission.showWhole': '显示完整输入（{n} 个字符）',
 
   'nav.inbox': '收件箱',
   'nav.sessions': '会话',
