@@ -64,6 +64,13 @@ export function CardScreen() {
       />
     );
   }
+  if (view.kind === 'approval' || view.kind === 'form') {
+    return (
+      <div className="empty" data-testid="card.unsupported">
+        <p>{t('card.notFoundBody')}</p>
+      </div>
+    );
+  }
   return (
     <Suspense
       fallback={

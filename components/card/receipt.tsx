@@ -51,6 +51,11 @@ export function ResponseBody({ view, response }: { view: InteractionView; respon
   if (response.action === 'cancel') return <p className="receipt__line">{t('outcome.cancelled')}</p>;
   if (view.kind === 'plan-approval') return <p className="receipt__line">{t('outcome.approved')}</p>;
   if (view.kind === 'permission') return <p className="receipt__line">{t('outcome.allowed')}</p>;
+  if (view.kind === 'approval') {
+    const choice = view.input.choices.find((candidate) => candidate.id === response.content?.choice);
+    return <p className="receipt__line">{choice?.label ?? t('outcome.allowed')}</p>;
+  }
+  if (view.kind === 'form') return <p className="receipt__line">{t('outcome.allowed')}</p>;
   return (
     <AnswerSummary
       questions={view.input.questions}

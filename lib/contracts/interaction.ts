@@ -6,7 +6,14 @@ import {
   AskUserQuestionInputSchema,
   EXIT_PLAN_MODE_TOOL_NAME,
 } from './ask-user-question';
-import { CLAUDE_CODE_INPUT_RULES, ClaudeCodeAskUserQuestionInputSchema } from './claude-code-question';
+import { AgentRefSchema } from './agent';
+import { ApprovalInputSchema } from './approval';
+import {
+  AGENT_INPUT_RULES,
+  CLAUDE_CODE_INPUT_RULES,
+  ClaudeCodeAskUserQuestionInputSchema,
+} from './claude-code-question';
+import { FormInputSchema, FormValuesSchema } from './form';
 import { jsonShapeProblem, TOOL_INPUT_SHAPE_LIMITS } from './json-shape';
 import { INTERACTION_KEY_EXTRA } from './machine-keys';
 import { MachineRefSchema } from './machine-ref';
@@ -20,8 +27,11 @@ export const IsoTimeSchema = z.iso.datetime({ offset: true });
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 
-/** What kind of prompt an interaction is (R3.2). */
-export const InteractionKindSchema = z.enum(['question', 'plan-approval', 'permission']);
+/**
+ * What kind of prompt an interaction is (R3.2): a question, a plan to approve, a tool permission (Allow /
+ * Deny), an agent's approval with the choices it offers (R18.3), or an MCP server's form (R18.4).
+ */
+export const InteractionKindSchema = z.enum(['question', 'plan-approval', 'permission', 'approval', 'form']);
 export type InteractionKind = z.infer<typeof InteractionKindSchema>;
 
 /**
@@ -100,9 +110,10 @@ export type PermissionInput = z.infer<typeof PermissionInputSchema>;
  * Which contract a question's input follows. Absent: Askaway's strict
  * AskUserQuestion contract. `claude-code`: what Claude Code itself accepts, for
  * questions that come through its hook (R11.5); the remote then keeps an option
- * labelled "Other" as an ordinary option and shows the extended kinds.
+ * labelled "Other" as an ordinary option and shows the extended kinds. `agent`: the
+ * same lenient contract for another agent's own question tool (Codex, OpenCode).
  */
-export const InputRulesSchema = z.enum(['askaway', CLAUDE_CODE_INPUT_RULES]);
+export const InputRulesSchema = z.enum(['askaway', CLAUDE_CODE_INPUT_RULES, AGENT_INPUT_RULES]);
 export type InputRules = z.infer<typeof InputRulesSchema>;
 
 /** The input of an interaction for each kind (R3.2). */
@@ -117,8 +128,15 @@ const payloadShapes = {
     inputRules: z.literal(CLAUDE_CODE_INPUT_RULES),
     input: ClaudeCodeAskUserQuestionInputSchema,
   },
+  agentQuestion: {
+    kind: z.literal('question'),
+    inputRules: z.literal(AGENT_INPUT_RULES),
+    input: ClaudeCodeAskUserQuestionInputSchema,
+  },
   planApproval: { kind: z.literal('plan-approval'), input: PlanApprovalInputSchema },
   permission: { kind: z.literal('permission'), input: PermissionInputSchema },
+  approval: { kind: z.literal('approval'), input: ApprovalInputSchema },
+  form: { kind: z.literal('form'), input: FormInputSchema },
 };
 
 /** A strict object tagged by kind (and, for questions, by input rules), whose input matches the kind. */
@@ -127,9 +145,12 @@ export function withPayload<Shape extends z.core.$ZodShape>(shape: Shape) {
     z.discriminatedUnion('inputRules', [
       z.strictObject({ ...shape, ...payloadShapes.question }),
       z.strictObject({ ...shape, ...payloadShapes.claudeCodeQuestion }),
+      z.strictObject({ ...shape, ...payloadShapes.agentQuestion }),
     ]),
     z.strictObject({ ...shape, ...payloadShapes.planApproval }),
     z.strictObject({ ...shape, ...payloadShapes.permission }),
+    z.strictObject({ ...shape, ...payloadShapes.approval }),
+    z.strictObject({ ...shape, ...payloadShapes.form }),
   ]);
 }
 
@@ -160,6 +181,10 @@ export const InteractionResponseSchema = z.discriminatedUnion('action', [
       z.strictObject({
         answers: z.optional(AskUserQuestionAnswersSchema),
         annotations: z.optional(AskUserQuestionAnnotationsSchema),
+        /** An approval (R18.3): the id of the choice taken, one whose effect allows. */
+        choice: z.optional(IdSchema),
+        /** A form (R18.4): the value of each field filled in, by field name. */
+        values: z.optional(FormValuesSchema),
       }),
     ),
   }),
@@ -192,6 +217,8 @@ export const InteractionRequestSchema = withPayload({
   requestId: IdSchema,
   protocolRequestId: IdSchema,
   sessionId: IdSchema,
+  /** Which agent asked (R18.1); absent from runtimes older than agents, inferred then (`agentOf`). */
+  agent: z.optional(AgentRefSchema),
   origin: z.optional(InteractionOriginSchema),
   toolName: z.string().check(z.minLength(1), z.maxLength(ID_MAX)),
   toolUseId: z.optional(IdSchema),
@@ -210,6 +237,7 @@ export const InteractionViewSchema = withPayload({
   /** The machine that asked (R17.3); sessions are grouped within it, since two machines may share a session id. */
   machine: MachineRefSchema,
   sessionId: IdSchema,
+  agent: z.optional(AgentRefSchema),
   origin: z.optional(InteractionOriginSchema),
   toolName: text(ID_MAX),
   toolUseId: z.optional(IdSchema),

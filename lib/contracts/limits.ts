@@ -30,6 +30,9 @@ export const ASK_USER_QUESTION_MAX_TEXT = 2_000;
 export const ASK_USER_QUESTION_MAX_PREVIEW = 20_000;
 export const ASK_USER_QUESTION_MAX_NOTES = 4_000;
 
+/** What remotes get in place of a secret answer (R18.5). */
+export const SECRET_ANSWER_MASK = '••••••';
+
 /** Widest header the UI renders as a chip (R2.2). */
 export const ASK_USER_QUESTION_TOOL_CHIP_WIDTH = 12;
 

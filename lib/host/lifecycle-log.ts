@@ -29,11 +29,18 @@ export function formatLifecycle(event: LifecycleEvent): string | null {
       if (response.action === 'decline')
         return `x declined by ${by}: ${describe(view)}${response.message ? ` — ${clip(response.message, 60)}` : ''}`;
       const answers = Object.entries(response.content?.answers ?? {});
+      if (view.kind === 'form') return `✓ filled in by ${by}: ${describe(view)}`;
       if (view.kind !== 'question') return `✓ approved by ${by}: ${describe(view)}`;
+      // A secret answer never reaches the terminal (R18.5).
+      if (hasSecret(view)) return `✓ answered by ${by}: ${describe(view)}`;
       if (answers.length === 0) return `✓ skipped by ${by}: ${describe(view)}`;
       return `✓ answered by ${by}: ${answers.map(([q, a]) => `"${clip(q, 40)}"="${clip(a, 40)}"`).join(', ')}`;
     }
   }
+}
+
+function hasSecret(view: Extract<InteractionView, { kind: 'question' }>): boolean {
+  return view.input.questions.some((question) => 'secret' in question && question.secret === true);
 }
 
 function describe(view: InteractionView): string {
@@ -47,6 +54,12 @@ function describe(view: InteractionView): string {
       return 'plan approval';
     case 'permission':
       return `permission for ${clip(view.toolName, 60)}`;
+    case 'approval': {
+      const what = view.input.command ?? view.input.changes?.map((change) => change.path).join(', ') ?? view.toolName;
+      return `approval: ${clip(what, 70)}`;
+    }
+    case 'form':
+      return `form from ${clip(view.input.serverName, 40)}: ${clip(view.input.message, 60)}`;
   }
 }
 

@@ -87,6 +87,19 @@ function describe(view: InteractionView): { title: string; lines: string[] } {
       };
     case 'permission':
       return { title: `Allow ${view.toolName}?${project}`, lines: [permissionSummary(view.input), asked] };
+    case 'approval': {
+      const title =
+        view.input.subject === 'file-change'
+          ? 'Change files?'
+          : view.input.subject === 'command'
+            ? 'Run a command?'
+            : 'Allow?';
+      const what =
+        view.input.command ?? view.input.changes?.map((change) => change.path).join(', ') ?? view.input.reason ?? '';
+      return { title: `${title}${project}`, lines: [what, asked] };
+    }
+    case 'form':
+      return { title: `${view.input.serverName} asks${project}`, lines: [view.input.message, asked] };
   }
 }
 

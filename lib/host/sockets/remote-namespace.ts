@@ -14,6 +14,8 @@ import {
   type HostEvent,
   type MachinesAck,
   type PendingMoreAck,
+  type RespondAck,
+  type Snapshot,
   type RemoteAuth,
   type RemoteClientToServerEvents,
   type RemoteServerToClientEvents,
@@ -25,6 +27,7 @@ import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { failure } from '../registry-types';
+import { redactEventForRemotes, redactResolutionForRemotes, redactViewForRemotes } from '../redact-secrets';
 import { handshakeGuard } from './handshake';
 import { type MessageIncidents } from '../message-incidents';
 import { contained, shapeGuard, type MessageSource } from './message-guard';
@@ -135,11 +138,14 @@ export function attachRemoteNamespace(
         }),
       );
     // The device's name as the log has it now (a rename shows on later answers).
-    command('respond', RespondCommandSchema, (respond) =>
-      registry.respond(respond, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId }),
-    );
+    command('respond', RespondCommandSchema, (respond): RespondAck => {
+      const ack = registry.respond(respond, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId });
+      return ack.ok
+        ? { ...ack, resolution: redactResolutionForRemotes(ack.resolution, registry.projection.get(respond.requestId)) }
+        : ack;
+    });
     command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
-    query('snapshot:get', (): SnapshotAck => ({ ok: true, snapshot: registry.snapshot() }));
+    query('snapshot:get', (): SnapshotAck => ({ ok: true, snapshot: remoteSnapshot(registry) }));
     command('pending:more', PendingMoreCommandSchema, (more): PendingMoreAck => ({
       ok: true,
       ...registry.pendingPage(more.after),
@@ -175,12 +181,13 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
   let sentSeq = 0;
   let live = false;
   const held: HostEvent[] = [];
+  const viewOf = (requestId: string) => registry.projection.get(requestId);
   const send = (events: readonly HostEvent[]) => {
     const fresh = events.filter((event) => event.seq > sentSeq);
     if (fresh.length === 0) return;
     sentSeq = fresh[fresh.length - 1]?.seq ?? sentSeq;
     socket.emit('events', {
-      events: fresh,
+      events: fresh.map((event) => redactEventForRemotes(event, viewOf)),
       serverTime: new Date().toISOString(),
       pendingTotal: registry.projection.pendingCount(),
     });
@@ -197,7 +204,7 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
     resume.lastSeq > headSeq ||
     headSeq - resume.lastSeq > MAX_REPLAY_EVENTS;
   if (fromSnapshot) {
-    const snapshot = registry.snapshot();
+    const snapshot = remoteSnapshot(registry);
     sentSeq = snapshot.seq;
     socket.emit('snapshot', snapshot);
   } else {
@@ -221,4 +228,10 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
   live = true;
   send(held);
   return fromSnapshot ? 'snapshot' : 'resumed';
+}
+
+/** The snapshot as remotes get it: secret answers masked (R18.5). */
+function remoteSnapshot(registry: InteractionRegistry): Snapshot {
+  const snapshot = registry.snapshot();
+  return { ...snapshot, history: snapshot.history.map(redactViewForRemotes) };
 }
