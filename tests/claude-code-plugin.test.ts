@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mcpCommand } from '../bin/commands/mcp';
 import { expectItem } from '../lib/core/test-support/expect-item';
-import { askawayHookSettings } from '../lib/runtime/claude-code/settings';
+import { askawayHookSettings } from '../lib/runtime/agents/claude-code/install';
 
 // The Claude Code plugins in plugins/ (listed by .claude-plugin/marketplace.json) wire the installed `askaway`
 // command. This checks that they run what `askaway hook install` writes; e2e/claude-plugin.spec.ts has the real

@@ -1,13 +1,13 @@
 import { homedir } from 'node:os';
 import { errorMessage } from '../../lib/contracts';
-import { claudeCodeHookMain, parseHookFlags } from '../../lib/runtime/claude-code/hook-command';
-import { httpHookUrlProblem } from '../../lib/runtime/claude-code/http-hook-address';
+import { claudeCodeHookMain, parseHookFlags } from '../../lib/runtime/agents/claude-code/hook-command';
+import { httpHookUrlProblem } from '../../lib/runtime/agents/claude-code/http-hook-address';
 import {
   askawayHookSettings,
   settingsPath,
   writeHookSettings,
   type HookInstallOptions,
-} from '../../lib/runtime/claude-code/settings';
+} from '../../lib/runtime/agents/claude-code/install';
 import { resolveHostAddress } from '../../lib/runtime/host-address';
 import { type CliCommand } from './types';
 

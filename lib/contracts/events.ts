@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { AgentRefSchema } from './agent';
 import {
   AutoResolutionStateSchema,
   IdSchema,
@@ -24,6 +25,8 @@ export const InteractionRecordSchema = withPayload({
   /** Set by the host from the asking connection's credential (R17.3); logs from before machines move to `local`. */
   machine: MachineRefSchema,
   sessionId: IdSchema,
+  /** Which agent asked (R18.1); events from before agents have none (`agentOf` infers it). */
+  agent: z.optional(AgentRefSchema),
   origin: z.optional(InteractionOriginSchema),
   toolName: z.string().check(z.maxLength(200)),
   toolUseId: z.optional(IdSchema),

@@ -1,10 +1,10 @@
-import { type FollowOptions } from '../../runtime/claude-code/follow-transcript';
+import { type FollowOptions } from '../../runtime/agents/claude-code/follow-transcript';
 import {
   handleClaudeCodeHook,
   DEFAULT_HOOK_TIMEOUT_MS,
   type HookDeadline,
-} from '../../runtime/claude-code/handle-hook';
-import { HOOK_HTTP_PATH } from '../../runtime/claude-code/settings';
+} from '../../runtime/agents/claude-code/handle-hook';
+import { HOOK_HTTP_PATH } from '../../runtime/agents/claude-code/install';
 import { parseDuration } from '../../runtime/duration';
 import { type RuntimeFor } from './runtime-for';
 import { readJsonBody } from '../http/json-body';

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type HostEvent } from '../../contracts';
-import { connectRemote } from '../../host/test-support/clients';
-import { cliTestHost, WAIT } from '../test-support/cli-test-host';
+import { type HostEvent } from '../../../contracts';
+import { connectRemote } from '../../../host/test-support/clients';
+import { cliTestHost, WAIT } from '../../test-support/cli-test-host';
 import { HOOK_CANCELLED_REASON } from './handle-hook';
-import { pairDevice } from '../../host/test-support/devices';
+import { pairDevice } from '../../../host/test-support/devices';
 
 const { host: testHost, spawn } = cliTestHost();
 

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PLAN_MAX, PlanApprovalInputSchema } from '../../contracts';
-import { tempDir } from '../../host/test-support/test-host';
+import { PLAN_MAX, PlanApprovalInputSchema } from '../../../contracts';
+import { tempDir } from '../../../host/test-support/test-host';
 import { clipPlan, PLAN_MAX_BYTES, PLAN_TRUNCATED_NOTE, toPlanApprovalInput } from './plan-input';
 
 const bytes = (text: string) => new TextEncoder().encode(text).length;

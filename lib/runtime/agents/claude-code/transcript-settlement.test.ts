@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectItem } from '../../core/test-support/expect-item';
+import { expectItem } from '../../../core/test-support/expect-item';
 import {
   hookCalls,
   planTranscript,

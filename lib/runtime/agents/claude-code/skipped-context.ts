@@ -1,5 +1,5 @@
-import { NO_ANSWERS_TEXT } from '../../core';
-import { unansweredQuestions } from './question-input';
+import { NO_ANSWERS_TEXT } from '../../../core';
+import { unansweredQuestions } from './to-answer';
 
 const QUESTION_CLIP = 80;
 

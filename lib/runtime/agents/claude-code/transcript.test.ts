@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../host/test-support/test-host';
+import { tempDir } from '../../../host/test-support/test-host';
 import { readLastAssistantMessage } from './transcript';
 
 const assistant = (text: string) =>

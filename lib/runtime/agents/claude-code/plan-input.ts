@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { PLAN_FILE_PATH_MAX, PLAN_MAX, type PlanApprovalInput } from '../../contracts';
-import { errorMessage } from '../../contracts';
+import { PLAN_FILE_PATH_MAX, PLAN_MAX, type PlanApprovalInput } from '../../../contracts';
+import { errorMessage } from '../../../contracts';
 
 /**
  * Room for the plan in one announce: the host drops a message over 256 KB, and

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../host/test-support/test-host';
-import { runCli } from '../test-support/run-cli';
-import { askawayHookSettings, mergeHookSettings, settingsPath, writeHookSettings } from './settings';
+import { tempDir } from '../../../host/test-support/test-host';
+import { runCli } from '../../test-support/run-cli';
+import { askawayHookSettings, mergeHookSettings, settingsPath, writeHookSettings } from './install';
 
 const existing = {
   permissions: { allow: ['Bash(npm test)'] },

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { expectItem } from '../../core/test-support/expect-item';
-import { tempDir } from '../../host/test-support/test-host';
-import { claudeCodeHookHarness, type Via } from '../test-support/claude-code-hook-harness';
+import { expectItem } from '../../../core/test-support/expect-item';
+import { tempDir } from '../../../host/test-support/test-host';
+import { claudeCodeHookHarness, type Via } from '../../test-support/claude-code-hook-harness';
 import { hookCalls, planTranscript, toolTranscript, type CapturedHookCall } from './fixtures';
 import { ANSWERED_IN_TERMINAL_REASON } from './terminal-answer';
 

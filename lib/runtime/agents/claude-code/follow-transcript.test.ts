@@ -1,8 +1,8 @@
 import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { expectItem } from '../../core/test-support/expect-item';
-import { tempDir } from '../../host/test-support/test-host';
+import { expectItem } from '../../../core/test-support/expect-item';
+import { tempDir } from '../../../host/test-support/test-host';
 import { followTranscript, type Every, type TranscriptFollower } from './follow-transcript';
 import { TRANSCRIPT_TAIL_BYTES } from './transcript';
 

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ASK_USER_QUESTION_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME } from '../../contracts';
+import { ASK_USER_QUESTION_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME } from '../../../contracts';
 
 /** Claude Code's own limit for a hook, in seconds; our fallback fires before it. */
 export const CLAUDE_CODE_HOOK_TIMEOUT_S = 600;

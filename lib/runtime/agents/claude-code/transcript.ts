@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { isRecord } from '../../contracts';
+import { isRecord } from '../../../contracts';
 
 /** Only the tail of a transcript is read: sessions grow to many megabytes. */
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;

@@ -1,6 +1,6 @@
-import { errorMessage } from '../../contracts';
-import { parseDuration } from '../duration';
-import { runtimeClientProvider } from '../runtime-client-provider';
+import { errorMessage } from '../../../contracts';
+import { parseDuration } from '../../duration';
+import { runtimeClientProvider } from '../../runtime-client-provider';
 import { type FollowOptions } from './follow-transcript';
 import { DEFAULT_HOOK_TIMEOUT_MS, handleClaudeCodeHook, type HookDeadline } from './handle-hook';
 

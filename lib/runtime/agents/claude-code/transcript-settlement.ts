@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { isRecord } from '../../contracts';
+import { isRecord } from '../../../contracts';
 
 /** The permission prompt a PermissionRequest hook waits on, as far as the transcript can tell it apart. */
 export interface PendingPrompt {

@@ -1,22 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import {
+  AGENT_NAMES,
   ASK_USER_QUESTION_TOOL_NAME,
+  type AgentRef,
   CLAUDE_CODE_INPUT_RULES,
   errorMessage,
   EXIT_PLAN_MODE_TOOL_NAME,
   type InputRules,
   type InteractionContext,
   type InteractionOrigin,
-} from '../../contracts';
+} from '../../../contracts';
 import {
   childSubagentContext,
   type BrokerResult,
   type PermissionBrokerPort,
   withSubagentInteractionBroker,
-} from '../../core';
-import { type RuntimeClient } from '../runtime-broker';
-import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
+} from '../../../core';
+import { type RuntimeClient } from '../../runtime-broker';
+import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../../runtime-client-provider';
 import { type FollowOptions } from './follow-transcript';
 import {
   ClaudeCodeHookPayloadSchema,
@@ -25,7 +27,8 @@ import {
   type PreToolUseOutput,
 } from './hook-payload';
 import { toPlanApprovalInput } from './plan-input';
-import { toAskUserQuestionInput, toUpdatedInput } from './question-input';
+import { toUpdatedInput } from './to-answer';
+import { toAskUserQuestionInput } from './to-interaction';
 import { skippedContext } from './skipped-context';
 import { ANSWERED_IN_TERMINAL_REASON, watchTerminalAnswer } from './terminal-answer';
 import { readLastAssistantMessage } from './transcript';
@@ -74,6 +77,7 @@ export interface ClaudeCodeHookOptions {
 }
 
 const NO_OPINION: ClaudeCodeHookOutput = {};
+const CLAUDE_CODE_AGENT: AgentRef = { kind: 'claude-code', name: AGENT_NAMES['claude-code'] };
 
 /**
  * One Claude Code hook call (R11.2): PreToolUse for AskUserQuestion answers the
@@ -208,6 +212,7 @@ async function requestDecision(
         toolUseId: payload.tool_use_id || undefined,
         input,
         origin,
+        agent: CLAUDE_CODE_AGENT,
         context: await contextOf(payload, options.localFiles ?? true),
         ...(inputRules === undefined ? {} : { inputRules }),
       },
