@@ -1,10 +1,12 @@
 import { type Metadata, type Viewport } from 'next';
 import { AppShell } from '@/components/shell/app-shell';
 import { CACHE_PREFETCH_SCRIPT } from '@/lib/client/cache-prefetch';
+import { FIRST_PAINT_SCRIPT } from '@/lib/client/first-paint';
 import { THEME_BOOT_SCRIPT } from '@/lib/client/local-settings';
 // Every screen's styles; each screen's own come with its components (a route's first screen carries only its own).
 import './styles/base.css';
 import './styles/shell.css';
+import './styles/first-paint.css';
 
 export const metadata: Metadata = {
   title: 'Askaway',
@@ -38,6 +40,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
       <head>
         {/* Before first paint, so a chosen dark theme never flashes light. */}
         <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+        {/* Before first paint too: which of the first screens in this HTML applies to this device (R9.14). */}
+        <script dangerouslySetInnerHTML={{ __html: FIRST_PAINT_SCRIPT }} />
         {/* Starts reading the last known inbox while the scripts load (lib/client/cache-prefetch.ts). */}
         <script dangerouslySetInnerHTML={{ __html: CACHE_PREFETCH_SCRIPT }} />
       </head>

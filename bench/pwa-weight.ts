@@ -6,13 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { loaderChunks } from '../scripts/build-pwa/paint-first.mjs';
 import { figure, ROOT, type Figure } from './support/figures';
 import { buildHelloWorld } from './support/hello-world';
 import { isMain, runAlone } from './support/main-guard';
 
 const OUT = path.join(ROOT, 'out');
-/** Every route's first screen, JS + CSS, gzip (R13.4). */
-export const FIRST_SCREEN_BUDGET_GZIP = 200 * 1024;
+/** Every route's first screen, JS + CSS, gzip (R13.4): 200 KiB with at least 10 KiB to spare. */
+export const FIRST_SCREEN_BUDGET_GZIP = 190 * 1024;
 
 /** Text that survives minification in each library's bundle, and whether a first screen should carry it. */
 const MARKERS: { name: string; pattern: RegExp; lazy: boolean }[] = [
@@ -34,9 +35,13 @@ export interface RouteWeight {
   libraries: string[];
 }
 
-/** Script and stylesheet URLs an exported HTML page loads up front (`nomodule` scripts listed apart too). */
+/**
+ * Script and stylesheet URLs an exported HTML page loads up front (`nomodule` scripts listed apart too): its
+ * script tags and the chunks its loader adds (scripts/build-pwa/paint-first.mjs), and its stylesheets, linked or
+ * inlined (an inlined one keeps its link, disabled: the same bytes, in the HTML).
+ */
 function referencedAssets(html: string): { js: string[]; css: string[]; noModule: string[] } {
-  const js = new Set<string>();
+  const js = new Set<string>(loaderChunks(html));
   const css = new Set<string>();
   const noModule: string[] = [];
   for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) {

@@ -4,7 +4,8 @@ import { useLive } from '@/hooks/use-live';
 import { useNow } from '@/hooks/use-now';
 import { type AutoResolutionState } from '@/lib/contracts';
 import { formatCountdown, formatStamp } from '@/lib/client/format';
-import { IconClock, IconPause } from './icons';
+import { IconClock, IconPause } from './icons/outcomes';
+import '@/lib/client/i18n-en-prompts';
 
 /**
  * "Agent continues on its own in 4:12", counted from the host's absolute deadline

@@ -1,6 +1,8 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { IconPlan, IconQuestion, IconShield } from './icons';
+import { IconPlan, IconQuestion } from './icons/kinds';
+import { IconShield } from './icons/shell';
+import '@/lib/client/i18n-en-prompts';
 
 /** The header chip: the question's header, or what kind of prompt this is. */
 export function KindChip({ view, header }: { view: InteractionView; header?: string }) {

@@ -1,7 +1,7 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { type MachineRef } from '@/lib/contracts';
 import { LOCAL_MACHINE_ID } from '@/lib/contracts/machine-keys';
-import { IconHub, IconMachine } from './icons';
+import { IconHub, IconMachine } from './icons/machines';
 
 /**
  * Which machine a prompt came from (R17.3): its name beside a computer icon (the hub's own agents

@@ -3,7 +3,9 @@ import { useI18n } from '@/hooks/use-i18n';
 import { LOCAL_MACHINE_ID } from '@/lib/contracts/machine-keys';
 import { setMachineFilter } from '@/lib/client/machine-filter';
 import { type MachineOption } from '@/lib/client/machine-selectors';
-import { IconCheck, IconHub, IconMachine } from './icons';
+import { IconHub, IconMachine } from './icons/machines';
+import { IconCheck } from './icons/shell';
+import '@/app/styles/machine-filter.css';
 
 /**
  * Sessions and History by machine (R17.3): one tap per machine, as radio buttons shaped like chips

@@ -9,7 +9,7 @@ import type * as PushClientModule from '@/lib/client/push/push-client';
 import { PushClientError } from '@/lib/client/push/push-error';
 import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/client/push/support';
 import '@/lib/client/i18n-en-settings';
-import '@/app/styles/screens.css';
+import '@/app/styles/settings.css';
 
 type PushClient = typeof PushClientModule;
 let pushClient: PushClient | null = null;

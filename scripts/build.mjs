@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npm run build`: static export → CSP → service worker → precompressed files → CLI bundle. Offline; stops at the first error.
+// `npm run build`: static export → paint first (inline styles, chunks after the paint) → CSP → service worker → precompressed files → CLI bundle. Offline; stops at the first error.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { compressStaticFiles } from './build-pwa/compress.mjs';
 import { applyCsp } from './build-pwa/csp.mjs';
+import { paintFirst } from './build-pwa/paint-first.mjs';
 import { buildServiceWorker } from './build-pwa/service-worker.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -38,6 +39,10 @@ try {
   );
   if (!existsSync(path.join(outDir, 'index.html')))
     throw new Error('next build wrote no out/index.html (is output: "export" set?)');
+  await step('paint first (styles inline, chunks after the first paint)', async () => {
+    const { pages, stylesheets } = await paintFirst(outDir);
+    return `${pages} pages, ${stylesheets} stylesheets inlined`;
+  });
   await step('content security policy', async () => {
     const { pages, hashes } = await applyCsp(outDir);
     return `${pages} pages, ${hashes} inline script hashes`;

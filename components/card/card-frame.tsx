@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
@@ -7,10 +7,13 @@ import { projectLabel } from '@/lib/client/format';
 import { machinesLive, selectShowMachines, waitsForMachine } from '@/lib/client/machine-selectors';
 import { originLabel } from '@/lib/client/selectors';
 import { ConnectionPill } from '../shell/connection-status';
-import { IconBack, IconPause } from '../icons';
+import { IconBack } from '../icons/navigation';
+import { IconPause } from '../icons/outcomes';
 import { MachineChip } from '../machine-chip';
 import { ContextBlock } from './context-block';
 import '@/lib/client/i18n-en-card';
+// With every kind's chunk (./card-kinds.ts), not the card route's first screen.
+import '@/app/styles/card.css';
 
 interface Props {
   view: InteractionView;

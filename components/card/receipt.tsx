@@ -1,15 +1,17 @@
 'use client';
-import { type InteractionResolution, type InteractionResponse, type InteractionView } from '@/lib/contracts';
+import { type InteractionResolution, type InteractionView } from '@/lib/contracts';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type Translate } from '@/lib/client/i18n';
 import { formatClock } from '@/lib/client/format';
 import { deliveryWaitsForMachine, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
 import { type LocalAnswer } from '@/lib/client/store';
-import { IconAlert, IconCheck, IconCheckDouble, IconCloudOff, IconPause, IconRefresh, IconUndo } from '../icons';
+import { IconCheckDouble, IconPause, IconUndo } from '../icons/outcomes';
+import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons/shell';
 import { MachineChip } from '../machine-chip';
-import { AnswerSummary } from './answer-summary';
-import '@/app/styles/card.css';
+import { ResponseBody } from './response-body';
+import '@/app/styles/answers.css';
+import '@/lib/client/i18n-en-prompts';
 
 interface Props {
   view: InteractionView;
@@ -29,40 +31,6 @@ function byWhom(resolution: InteractionResolution, t: Translate): string {
   return resolution.device?.label
     ? `${t('receipt.byOtherDevice')} (${resolution.device.label})`
     : t('receipt.byOtherDevice');
-}
-
-/** What a response said, readable (answers, decline reason, approval). */
-export function ResponseBody({ view, response }: { view: InteractionView; response: InteractionResponse }) {
-  const { t } = useI18n();
-  if (response.action === 'decline') {
-    const label =
-      view.kind === 'plan-approval'
-        ? t('outcome.rejected')
-        : view.kind === 'permission'
-          ? t('outcome.denied')
-          : t('outcome.declined');
-    return (
-      <p className="receipt__line" data-testid="response.declined">
-        {label}
-        {response.message ? ` — ${response.message}` : ''}
-      </p>
-    );
-  }
-  if (response.action === 'cancel') return <p className="receipt__line">{t('outcome.cancelled')}</p>;
-  if (view.kind === 'plan-approval') return <p className="receipt__line">{t('outcome.approved')}</p>;
-  if (view.kind === 'permission') return <p className="receipt__line">{t('outcome.allowed')}</p>;
-  if (view.kind === 'approval') {
-    const choice = view.input.choices.find((candidate) => candidate.id === response.content?.choice);
-    return <p className="receipt__line">{choice?.label ?? t('outcome.allowed')}</p>;
-  }
-  if (view.kind === 'form') return <p className="receipt__line">{t('outcome.allowed')}</p>;
-  return (
-    <AnswerSummary
-      questions={view.input.questions}
-      answers={response.content?.answers ?? {}}
-      annotations={response.content?.annotations}
-    />
-  );
 }
 
 /** The card after submit: delivery state in words (delivery is always visible), in place of the form. */

@@ -5,13 +5,15 @@ import { type InteractionView } from '@/lib/contracts';
 import { type Translate } from '@/lib/client/i18n';
 import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
-import { historyTime } from '@/lib/client/selectors';
-import { ResponseBody } from '../card/receipt';
-import { IconAlert, IconCheck, IconClock, IconSkip, IconUndo, IconX } from '../icons';
+import { historyTime } from '@/lib/client/history-selectors';
+import { ResponseBody } from '../card/response-body';
+import { IconClock, IconSkip, IconUndo, IconX } from '../icons/outcomes';
+import { IconAlert, IconCheck } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
 import '@/lib/client/i18n-en-screens';
+import '@/lib/client/i18n-en-prompts';
 
 function label(summary: Summary, t: Translate): string {
   switch (summary.kind) {

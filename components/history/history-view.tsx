@@ -12,13 +12,14 @@ import {
   selectMachineOptions,
   selectShowMachines,
 } from '@/lib/client/machine-selectors';
-import { selectHistory, sessionKey } from '@/lib/client/selectors';
-import { IconHistory } from '../icons';
+import { selectHistory } from '@/lib/client/history-selectors';
+import { sessionKey } from '@/lib/client/selectors';
+import { IconHistory } from '../icons/shell';
 import { MachineFilter } from '../machine-filter';
 import { ScreenHeader } from '../shell/screen-header';
 import { HistoryItem } from './history-item';
 import '@/lib/client/i18n-en-screens';
-import '@/app/styles/screens.css';
+import '@/app/styles/history.css';
 
 /** R9.7: resolved and withdrawn prompts, newest first, filterable by machine (R17.3) and session. */
 export function HistoryView() {

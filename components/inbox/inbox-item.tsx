@@ -1,18 +1,22 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView, type MachineRef } from '@/lib/contracts';
 import { type Translate } from '@/lib/client/i18n';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
+import { loadCardKind } from '../card/card-kinds';
 import { Countdown } from '../countdown';
-import { IconChevron, IconCloudOff, IconPause } from '../icons';
+import { IconChevron } from '../icons/navigation';
+import { IconPause } from '../icons/outcomes';
+import { IconCloudOff } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
 import { Age } from './age';
 import '@/lib/client/i18n-en-inbox';
+import '@/lib/client/i18n-en-prompts';
 
 function headline(view: InteractionView, t: Translate): { title: string; detail?: string } {
   if (view.kind === 'question') return { title: view.input.questions[0]?.question ?? '' };
@@ -43,10 +47,12 @@ export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, m
     <li className="inbox-item" data-kind={view.kind}>
       <Link
         href={`/card?id=${encodeURIComponent(view.requestId)}`}
-        prefetch={false}
         className="inbox-item__link"
         data-testid="inbox.item"
         data-request-id={view.requestId}
+        // The card's own chunk (R13.4), started as the finger comes down rather than once the card route runs.
+        onPointerDown={() => void loadCardKind(view.kind)}
+        onFocus={() => void loadCardKind(view.kind)}
       >
         <span className="inbox-item__top">
           <KindChip view={view} />

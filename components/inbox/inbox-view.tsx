@@ -1,20 +1,27 @@
 'use client';
-import Link from 'next/link';
-import { useLayoutEffect } from 'react';
+import { Link } from '../link';
+import { useEffect, useLayoutEffect, useMemo } from 'react';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
+import { lazyPart } from '@/hooks/use-lazy-part';
 import { useRemote } from '@/hooks/use-remote';
 import { machineInfo, machinePresence, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
-import { selectMachineSections } from '@/lib/client/machine-sections';
-import { selectInbox, selectPendingCount } from '@/lib/client/selectors';
+import { selectPendingCount } from '@/lib/client/pending-count';
+import { selectInbox } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
+import { loadCardKind } from '../card/card-kinds';
 import { ScreenHeader } from '../shell/screen-header';
-import { IconInbox, IconLink } from '../icons';
-import { MachineSection } from './machine-section';
-import { MachinesSummary } from './machines-summary';
-import { MorePending } from './more-pending';
+import { IconLink } from '../icons/navigation';
+import { IconInbox } from '../icons/shell';
 import { SessionGroup } from './session-group';
 import '@/lib/client/i18n-en-inbox';
 import '@/app/styles/inbox.css';
+
+// More than one machine (R17.3) is rarer: its grouping loads when the inbox first sees a second machine.
+const machineList = lazyPart(() => import('./machine-inbox').then((module) => module.MachineList));
+const machinesSummary = lazyPart(() => import('./machine-inbox').then((module) => module.MachinesSummary));
+// Only a flooded inbox has more waiting than the host's first page (R12.7).
+const morePending = lazyPart(() => import('./more-pending').then((module) => module.MorePending));
 
 export function InboxView() {
   const state = useRemote();
@@ -27,11 +34,29 @@ export function InboxView() {
   const showMachines = selectShowMachines(state.host);
   // Live: the host's current state, not the cached inbox nor a dropped connection (the same rule as isLive).
   const live = machinesLive(state);
+  const hydrated = useHydrated();
 
+  // Rows grouped by machine are MachineList's to mark: they are in the DOM once its chunk is.
+  const byMachine = showMachines && groups.length > 0;
   useLayoutEffect(() => {
     // Committed to the DOM: what the R13.2 benchmark and the tests wait for.
-    if (state.host.hasSnapshot) markInboxRendered(pending);
-  }, [state.host, pending]);
+    if (state.host.hasSnapshot && !byMachine) markInboxRendered(pending);
+  }, [state.host, pending, byMachine]);
+
+  // The cards of the kinds waiting here, fetched while nothing else runs: a tap opens one without a wait.
+  const kinds = useMemo(() => new Set(groups.flatMap((group) => group.items.map((view) => view.kind))), [groups]);
+  useEffect(() => {
+    if (!live || kinds.size === 0) return;
+    const load = () => {
+      for (const kind of kinds) void loadCardKind(kind);
+    };
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(load, 1_000);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(load, { timeout: 5_000 });
+    return () => cancelIdleCallback(handle);
+  }, [live, kinds]);
 
   const loading =
     !state.host.hasSnapshot &&
@@ -53,31 +78,17 @@ export function InboxView() {
             : '\u00a0'
         }
       />
-      {loading ? (
-        <div className="skeleton-list" aria-busy="true" aria-label={t('common.loading')}>
-          <div className="skeleton" />
-          <div className="skeleton" />
-        </div>
-      ) : groups.length === 0 ? (
-        <EmptyInbox paired={state.status !== 'unpaired'}>
-          {showMachines ? (
-            <MachinesSummary machines={state.host.machines} live={live} clockOffsetMs={clockOffsetMs} />
+      {/* While hydrating, both what a paired device and an unpaired one see first, each where it stays (R9.14). */}
+      {!hydrated || loading ? <InboxSkeleton className={hydrated ? undefined : 'boot-paired'} /> : null}
+      {!hydrated || (!loading && groups.length === 0) ? (
+        <EmptyInbox paired={hydrated && state.status !== 'unpaired'} className={hydrated ? undefined : 'boot-unpaired'}>
+          {hydrated && showMachines ? (
+            <machinesSummary.Slot machines={state.host.machines} live={live} clockOffsetMs={clockOffsetMs} />
           ) : null}
         </EmptyInbox>
-      ) : showMachines ? (
-        <div className="inbox" data-testid="inbox.list" data-live={live ? 'true' : 'false'}>
-          {selectMachineSections(state.host).map((section, index) => (
-            <MachineSection
-              key={section.machine.id}
-              section={section}
-              id={`m-${index}`}
-              answers={state.answers}
-              clockOffsetMs={clockOffsetMs}
-              live={live}
-            />
-          ))}
-          <MorePending host={state.host} />
-        </div>
+      ) : null}
+      {!hydrated || loading || groups.length === 0 ? null : showMachines ? (
+        <machineList.Slot state={state} live={live} />
       ) : (
         // The cached inbox and the live one are the same list: the snapshot swaps rows, not the layout.
         <div className="inbox" data-testid="inbox.list" data-live={live ? 'true' : 'false'}>
@@ -97,17 +108,41 @@ export function InboxView() {
               }
             />
           ))}
-          <MorePending host={state.host} />
         </div>
       )}
+      {hydrated && !loading && groups.length > 0 && state.host.pendingCursor !== null ? (
+        <morePending.Slot host={state.host} />
+      ) : null}
     </>
   );
 }
 
-function EmptyInbox({ paired, children }: { paired: boolean; children?: React.ReactNode }) {
+function InboxSkeleton({ className }: { className?: string }) {
   const { t } = useI18n();
   return (
-    <div className="empty" data-testid="inbox.empty">
+    <div
+      className={className ? `skeleton-list ${className}` : 'skeleton-list'}
+      aria-busy="true"
+      aria-label={t('common.loading')}
+    >
+      <div className="skeleton" />
+      <div className="skeleton" />
+    </div>
+  );
+}
+
+function EmptyInbox({
+  paired,
+  className,
+  children,
+}: {
+  paired: boolean;
+  className?: string;
+  children?: React.ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className={className ? `empty ${className}` : 'empty'} data-testid="inbox.empty">
       <IconInbox size={40} />
       <h2>{t('inbox.emptyTitle')}</h2>
       <p>{t('inbox.emptyBody')}</p>

@@ -5,7 +5,7 @@ import { LOCAL_MACHINE_ID } from '@/lib/contracts/machine-keys';
 import { machinePresence } from '@/lib/client/machine-selectors';
 import { type MachineSection as Section } from '@/lib/client/machine-sections';
 import { type RemoteState } from '@/lib/client/store';
-import { IconHub, IconMachine } from '../icons';
+import { IconHub, IconMachine } from '../icons/machines';
 import { MachineState } from '../machine-state';
 import { SessionGroup } from './session-group';
 import '@/lib/client/i18n-en-inbox';

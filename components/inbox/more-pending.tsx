@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { loadMorePending } from '@/lib/client/connection-loader';
 import { type HostView } from '@/lib/client/host-view';
-import { selectPendingCount } from '@/lib/client/selectors';
-import '@/lib/client/i18n-en-inbox';
+import { selectPendingCount } from '@/lib/client/pending-count';
+import '@/lib/client/i18n-en-more-pending';
+import '@/lib/client/i18n-en-prompts';
+import '@/app/styles/more-pending.css';
 
 /**
  * The waiting interactions beyond the page the host sent first (R12.7): how many, and a button that

@@ -1,7 +1,7 @@
 'use client';
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { DEVICE_NAME_MAX, PAIRING_CODE_MAX } from '@/lib/contracts/limits';
@@ -9,12 +9,33 @@ import { parsePairingHash } from '@/lib/contracts/pairing-link';
 import { preloadPairRequest, redeemPairingCode } from '@/lib/client/pair-request-loader';
 import { clampDeviceName, defaultDeviceName, platformDescription } from '@/lib/client/device-names';
 import { getPairing, normalizeHostUrl, savePairing } from '@/lib/client/pairing';
+import { BootText, bootTemplate } from '../shell/boot-text';
 import { ScreenHeader } from '../shell/screen-header';
-import '@/lib/client/i18n-en-screens';
-import '@/app/styles/screens.css';
+import { BootPairedNotes, InvalidLinkNotice, PairedNote } from './pair-notices';
+import '@/lib/client/i18n-en-pair';
+import '@/app/styles/forms.css';
 
 /** What the page shows: the form (with a code from a link, or typed), or the plain "no longer works" page. */
-type Phase = { kind: 'reading' } | { kind: 'form'; code: string | null; hostUrl: string } | { kind: 'invalid' };
+type Phase = { kind: 'form'; code: string | null; hostUrl: string } | { kind: 'invalid' };
+
+const TYPED: Phase = { kind: 'form', code: null, hostUrl: '' };
+
+/** What a fragment asks for; no code keeps what the page shows (`current`). */
+function phaseFor(hash: string, current: Phase): Phase {
+  const parsed = parsePairingHash(hash);
+  if (parsed?.kind === 'legacy-token') return { kind: 'invalid' };
+  if (parsed) return { kind: 'form', code: parsed.code, hostUrl: parsed.hostUrl };
+  return current;
+}
+
+/** Read once, in the first render on the client: hydration shows every variant anyway (R9.14). */
+function initialPhase(): Phase {
+  return typeof window === 'undefined' ? TYPED : phaseFor(window.location.hash, TYPED);
+}
+
+function offeredName(): string {
+  return typeof window === 'undefined' ? '' : getPairing()?.deviceName || defaultDeviceName();
+}
 
 /**
  * `/pair#code=…` (R16.2): the code leaves the address bar at once and stays in memory; the
@@ -25,32 +46,29 @@ export function PairView() {
   const { t } = useI18n();
   const router = useRouter();
   const pairing = usePairing();
-  const [phase, setPhase] = useState<Phase>({ kind: 'reading' });
+  const hydrated = useHydrated();
+  const [phase, setPhase] = useState<Phase>(initialPhase);
   const [host, setHost] = useState('');
   const [code, setCode] = useState('');
-  const [name, setName] = useState('');
+  const [name, setName] = useState(offeredName);
   // The name the form offered: left as it is, a device pairing again keeps the name its host knows (R16.9).
-  const [offeredName, setOfferedName] = useState('');
+  const [offered] = useState(offeredName);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    const read = () => {
-      const parsed = parsePairingHash(window.location.hash);
-      // Strip the code from the address bar and history before anything else happens.
+    const strip = () => {
+      // The code stays in memory only: off the address bar and history before anything else happens.
       if (window.location.hash) history.replaceState(null, '', window.location.pathname + window.location.search);
-      if (parsed) setError(null);
-      if (parsed?.kind === 'legacy-token') setPhase({ kind: 'invalid' });
-      else if (parsed) setPhase({ kind: 'form', code: parsed.code, hostUrl: parsed.hostUrl });
-      else setPhase((current) => (current.kind === 'reading' ? { kind: 'form', code: null, hostUrl: '' } : current));
     };
-    const offered = getPairing()?.deviceName || defaultDeviceName();
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- one-time read of the device and the URL fragment
-    setName(offered);
-    setOfferedName(offered);
-    read();
-    preloadPairRequest();
     // A link opened while this page is already showing changes only the fragment.
+    const read = () => {
+      if (parsePairingHash(window.location.hash)) setError(null);
+      setPhase((current) => phaseFor(window.location.hash, current));
+      strip();
+    };
+    strip();
+    preloadPairRequest();
     window.addEventListener('hashchange', read);
     return () => window.removeEventListener('hashchange', read);
   }, []);
@@ -72,7 +90,7 @@ export function PairView() {
     const held = getPairing();
     const replaces =
       held && normalizeHostUrl(hostUrl) === held.hostUrl
-        ? { replaces: { credential: held.credential, keepName: deviceName === clampDeviceName(offeredName) } }
+        ? { replaces: { credential: held.credential, keepName: deviceName === clampDeviceName(offered) } }
         : {};
     const outcome = await redeemPairingCode(hostUrl, {
       code: pairingCode,
@@ -93,57 +111,47 @@ export function PairView() {
     else setError(t('pair.refused', { message: outcome.message }));
   }
 
+  // While hydrating, every variant the HTML carries: first-paint.css shows the one this page was opened for (R9.14).
+  const boot = !hydrated;
+  const link = phase.kind === 'form' && phase.code !== null;
+  const typed = boot || (phase.kind === 'form' && phase.code === null);
   return (
     <>
       <ScreenHeader title={t('pair.title')} />
-      {phase.kind === 'invalid' ? (
-        <section className="notice" data-testid="pair.invalid" aria-labelledby="pair-invalid-title">
-          <h2 id="pair-invalid-title" className="notice__title">
-            {t('pair.invalidTitle')}
-          </h2>
-          <p>{t('pair.invalidBody')}</p>
-          <p>{t('pair.invalidHow')}</p>
-          {pairing ? (
-            <p className="notice__quiet" data-testid="pair.unchanged">
-              {t('pair.invalidUnchanged', { host: pairedHost })}
-            </p>
-          ) : null}
-          <div className="notice__actions">
-            {pairing ? (
-              <Link href="/" className="button button--primary" data-testid="pair.back">
-                {t('pair.backToApp')}
-              </Link>
-            ) : null}
-            <button
-              type="button"
-              className="button"
-              onClick={() => setPhase({ kind: 'form', code: null, hostUrl: '' })}
-              data-testid="pair.enter-code"
-            >
-              {t('pair.enterCode')}
-            </button>
-          </div>
-        </section>
-      ) : phase.kind === 'form' ? (
+      {boot || phase.kind === 'invalid' ? (
+        <InvalidLinkNotice boot={boot} pairedHost={pairing ? pairedHost : null} onEnterCode={() => setPhase(TYPED)} />
+      ) : null}
+      {boot || phase.kind === 'form' ? (
         <form
-          className="form"
+          className={boot ? 'form boot-pair-form' : 'form'}
           data-testid="pair.form"
-          data-mode={phase.code === null ? 'manual' : 'link'}
+          data-mode={boot ? undefined : link ? 'link' : 'manual'}
           onSubmit={(event) => {
             event.preventDefault();
             void submit();
           }}
         >
           <p className="form__intro">
-            {phase.code === null
-              ? t('pair.manualIntro')
-              : t('pair.linkIntro', { host: phase.hostUrl || window.location.host })}
+            {boot ? (
+              <>
+                <span className="boot-pair-link">
+                  {bootTemplate(t, 'pair.linkIntro', 'host', <BootText slot="link-host" />)}
+                </span>
+                <span className="boot-pair-manual">{t('pair.manualIntro')}</span>
+              </>
+            ) : link ? (
+              t('pair.linkIntro', { host: (phase.kind === 'form' && phase.hostUrl) || window.location.host })
+            ) : (
+              t('pair.manualIntro')
+            )}
           </p>
-          {pairing ? (
+          {boot ? (
+            <BootPairedNotes />
+          ) : pairing ? (
             <PairedNote
               sameHost={sameHost}
               // Typing a host can switch the note; with both texts laid out, the fields below stay put.
-              both={phase.code === null}
+              both={!link}
               text={(same) => t(same ? 'pair.alreadyPaired' : 'pair.pairedElsewhere', { host: pairedHost })}
             />
           ) : null}
@@ -152,9 +160,9 @@ export function PairView() {
               {error}
             </p>
           ) : null}
-          {phase.code === null ? (
+          {typed ? (
             <>
-              <label className="form__field">
+              <label className={boot ? 'form__field boot-pair-manual' : 'form__field'}>
                 <span className="form__label">{t('pair.host')}</span>
                 <input
                   className="field"
@@ -168,7 +176,7 @@ export function PairView() {
                 />
                 <span className="form__hint">{t('pair.hostHint')}</span>
               </label>
-              <label className="form__field">
+              <label className={boot ? 'form__field boot-pair-manual' : 'form__field'}>
                 <span className="form__label">{t('pair.code')}</span>
                 <input
                   className="field mono"
@@ -194,7 +202,8 @@ export function PairView() {
               required
               maxLength={DEVICE_NAME_MAX}
               autoComplete="off"
-              value={name}
+              // The prerendered HTML has no name to offer; the field's box is the same with one.
+              value={boot ? '' : name}
               onChange={(event) => setName(event.target.value)}
               data-testid="pair.device"
             />
@@ -214,23 +223,5 @@ export function PairView() {
         </form>
       ) : null}
     </>
-  );
-}
-
-/**
- * Which host this device is paired with, and what pairing here does to that. With `both`, the
- * other wording is laid out too, hidden, in the same grid cell: the note is as tall as the longer
- * one whichever shows.
- */
-function PairedNote({ sameHost, both, text }: { sameHost: boolean; both: boolean; text: (same: boolean) => string }) {
-  return (
-    <p
-      className={both ? 'form__note form__note--stable' : 'form__note'}
-      data-testid="pair.already"
-      data-same-host={sameHost ? 'true' : 'false'}
-    >
-      <span>{text(sameHost)}</span>
-      {both ? <span aria-hidden="true">{text(!sameHost)}</span> : null}
-    </p>
   );
 }

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useMachineFilter } from '@/hooks/use-machine-filter';
@@ -13,14 +13,16 @@ import {
   selectMachineOptions,
   selectShowMachines,
 } from '@/lib/client/machine-selectors';
-import { selectSessions, subtreeCounts, type SessionNode } from '@/lib/client/selectors';
-import { IconChevron, IconTree } from '../icons';
+import { selectSessions, subtreeCounts, type SessionNode } from '@/lib/client/session-tree';
+import { IconChevron } from '../icons/navigation';
+import { IconTree } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { MachineFilter } from '../machine-filter';
 import { ScreenHeader } from '../shell/screen-header';
 import '@/lib/client/i18n-en-screens';
-import '@/app/styles/screens.css';
+import '@/app/styles/sessions.css';
+import '@/lib/client/i18n-en-prompts';
 
 function promptTitle(view: InteractionView, t: Translate): string {
   if (view.kind === 'question') return view.input.questions[0]?.question ?? '';
@@ -127,7 +129,6 @@ function TreeNode({ node }: { node: SessionNode }) {
             <li key={view.requestId}>
               <Link
                 href={`/card?id=${encodeURIComponent(view.requestId)}`}
-                prefetch={false}
                 className="tree__prompt"
                 data-testid="sessions.prompt"
                 data-status={view.status}

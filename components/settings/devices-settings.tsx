@@ -7,6 +7,7 @@ import { listDevices, revokeDevice } from '@/lib/client/device-requests-loader';
 import { formatAge, formatStamp } from '@/lib/client/format';
 import { RevokeButton, RevokeConfirmation, useRevocation } from './revocation';
 import '@/lib/client/i18n-en-settings';
+import '@/app/styles/settings.css';
 
 /**
  * Settings → Devices (R16.4, R16.5): every paired device from the host's log, this one marked,

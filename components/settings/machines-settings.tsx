@@ -9,6 +9,7 @@ import { MachineChip } from '../machine-chip';
 import { MachineState } from '../machine-state';
 import { RevokeButton, RevokeConfirmation, useRevocation } from './revocation';
 import '@/lib/client/i18n-en-settings';
+import '@/app/styles/settings.css';
 
 /**
  * Settings → Machines (R17.5, R17.2): the hub and every joined machine, when each joined, whether

@@ -1,33 +1,27 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
+import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
-import { DEVICE_NAME_MAX, REMOTE_PROTOCOL_VERSION } from '@/lib/contracts/limits';
+import { DEVICE_NAME_MAX } from '@/lib/contracts/limits';
 import { forgetHost } from '@/lib/client/connection-loader';
 import { renameThisDevice, revokeThisDevice } from '@/lib/client/device-requests-loader';
-import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
 import { clampDeviceName } from '@/lib/client/device-names';
-import { machinesLive } from '@/lib/client/machine-selectors';
 import { forgetPairing } from '@/lib/client/pairing';
 import { ConfirmDialog } from '../card/confirm-dialog';
 import { ScreenHeader } from '../shell/screen-header';
-import { AutoResolutionSettings } from './auto-resolution-settings';
-import { Choice } from './choice';
+import { lazyPart } from '@/hooks/use-lazy-part';
 import { DevicesSettings } from './devices-settings';
-import { MachinesSettings } from './machines-settings';
-import { NotificationSettings } from '../notification-settings';
 import '@/lib/client/i18n-en-settings';
-import '@/app/styles/screens.css';
+import '@/app/styles/forms.css';
+import '@/app/styles/settings.css';
 
-declare const __APP_VERSION__: string | undefined;
-const APP_VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.1.0';
+const settingsBelow = lazyPart(() => import('./settings-below').then((module) => module.SettingsBelow));
 
 export function SettingsView() {
   const { t } = useI18n();
-  const settings = useLocalSettings();
   const pairing = usePairing();
   const state = useRemote();
   const router = useRouter();
@@ -94,60 +88,8 @@ export function SettingsView() {
           <DevicesSettings devices={state.host.devices} myDeviceId={pairing.deviceId} connected={connected} />
         ) : null}
 
-        {pairing ? (
-          <MachinesSettings
-            machines={state.host.machines}
-            live={machinesLive(state)}
-            clockOffsetMs={state.host.clockOffsetMs}
-          />
-        ) : null}
-
-        <AutoResolutionSettings preferences={state.host.preferences} connected={connected} />
-
-        <NotificationSettings connected={connected} />
-
-        <Choice<LangChoice>
-          id="language"
-          title={t('settings.language')}
-          value={settings.lang}
-          onChange={(lang) => updateLocalSettings({ lang })}
-          options={[
-            { value: 'system', label: t('settings.languageSystem') },
-            { value: 'en', label: 'English', lang: 'en' },
-            { value: 'zh', label: '中文', lang: 'zh-CN' },
-          ]}
-        />
-        <Choice<ThemeChoice>
-          id="theme"
-          title={t('settings.theme')}
-          value={settings.theme}
-          onChange={(theme) => updateLocalSettings({ theme })}
-          options={[
-            { value: 'system', label: t('settings.themeSystem') },
-            { value: 'light', label: t('settings.themeLight') },
-            { value: 'dark', label: t('settings.themeDark') },
-          ]}
-        />
-
-        <section className="settings__section" aria-labelledby="s-about" data-testid="settings.about">
-          <h2 id="s-about" className="settings__title">
-            {t('settings.about')}
-          </h2>
-          <dl className="settings__group settings__about">
-            <div className="settings__row">
-              <dt className="settings__label">{t('settings.appVersion')}</dt>
-              <dd className="settings__value">{APP_VERSION}</dd>
-            </div>
-            <div className="settings__row">
-              <dt className="settings__label">{t('settings.hostVersion')}</dt>
-              <dd className="settings__value">{state.host.hostVersion ?? '—'}</dd>
-            </div>
-            <div className="settings__row">
-              <dt className="settings__label">{t('settings.protocolVersion')}</dt>
-              <dd className="settings__value">{REMOTE_PROTOCOL_VERSION}</dd>
-            </div>
-          </dl>
-        </section>
+        {/* Below the first screen, in a chunk of its own (R13.4): it follows within a frame or two. */}
+        <settingsBelow.Slot />
       </div>
       <ConfirmDialog
         open={forgetting}

@@ -1,6 +1,7 @@
 'use client';
 import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { I18nProvider, useChosenLanguage, useLocalSettings } from '@/hooks/use-i18n';
 import { LiveProvider } from '@/hooks/use-live';
 import { usePairing, usePairingProblem } from '@/hooks/use-pairing';
@@ -10,11 +11,9 @@ import { applyTheme } from '@/lib/client/local-settings';
 import { installTestHook } from '@/lib/client/test-hook';
 import { BottomNav } from './bottom-nav';
 import { ConnectionBanner } from './connection-status';
-
-// Shown only to a device that must pair again (rare): its code loads when it is needed.
-const PairAgainScreen = lazy(() =>
-  import('./pair-again-screen').then((module) => ({ default: module.PairAgainScreen })),
-);
+// In every route's prerendered HTML (R9.14), so its code is in every first screen: a lazy one would blank the
+// screen between hydration and its chunk.
+import { PairAgainScreen } from './pair-again-screen';
 
 // The service worker registers after the page's load event, so its code (and its update prompt) loads
 // then too, not with any route's first screen (R13.4).
@@ -46,6 +45,7 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const pathname = usePathname();
   const onPairScreen = pathname.startsWith('/pair');
   const loaded = usePageLoaded();
+  const hydrated = useHydrated();
 
   useEffect(() => {
     installTestHook(appStore);
@@ -64,10 +64,12 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const focused = pathname.startsWith('/card');
   // A removed device (or one holding the old shared token) sees only how to pair again; /pair still works.
   const blocked = problem !== null && !onPairScreen;
+  // While hydrating, the pair-again screen is in the page beside the route, for first-paint.css to choose (R9.14).
+  const gate = !hydrated && !onPairScreen;
   return (
     <I18nProvider value={i18n}>
       <LiveProvider>
-        <div className="app" data-focused={focused ? 'true' : undefined}>
+        <div className="app" data-focused={focused ? 'true' : undefined} data-boot-gate={gate ? 'true' : undefined}>
           <a className="skip-link" href="#main">
             {t('common.skipToContent')}
           </a>
@@ -79,13 +81,9 @@ export function AppShell({ children }: { children: React.ReactNode }) {
             </Suspense>
           ) : null}
           <main id="main" className="app__main">
-            {blocked ? (
-              <Suspense fallback={null}>
-                <PairAgainScreen problem={problem} />
-              </Suspense>
-            ) : (
-              children
-            )}
+            {/* One place for both, so the screen the HTML showed is the one hydration keeps. */}
+            {gate || blocked ? <PairAgainScreen problem={blocked ? problem : null} /> : null}
+            {blocked ? null : children}
           </main>
           {focused || blocked ? null : <BottomNav />}
         </div>

@@ -1,12 +1,12 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
-import { selectPendingCount } from '@/lib/client/selectors';
+import { selectPendingCount } from '@/lib/client/pending-count';
 import { isLive } from '@/lib/client/store';
-import { IconHistory, IconInbox, IconSettings, IconTree } from '../icons';
+import { IconHistory, IconInbox, IconSettings, IconTree } from '../icons/shell';
 
 const TABS = [
   { href: '/', key: 'nav.inbox', Icon: IconInbox, id: 'inbox' },
@@ -53,7 +53,6 @@ export function BottomNav() {
           <Link
             key={href}
             href={href}
-            prefetch={false}
             className="tabbar__tab"
             aria-current={active ? 'page' : undefined}
             data-testid={`nav.${id}`}

@@ -1,12 +1,13 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '../link';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { useNow } from '@/hooks/use-now';
 import { formatStamp } from '@/lib/client/format';
 import { type Lang, type Translate } from '@/lib/client/i18n';
 import { isLive, queuedCount, type RemoteState } from '@/lib/client/store';
-import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons';
+import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons/shell';
 
 /**
  * The inbox on screen is what this device saw last time, not the host's: say so, and since when.
@@ -45,6 +46,19 @@ export function ConnectionPill() {
   const state = useRemote();
   const { t, lang } = useI18n();
   const now = useNow('minute');
+  const hydrated = useHydrated();
+  // In the prerendered HTML: a device that never paired is told so at first paint (R9.14).
+  if (!hydrated)
+    return (
+      <>
+        <Pill status="idle" live={false} className="boot-paired" Icon={IconRefresh}>
+          <span>{t('status.connecting')}</span>
+        </Pill>
+        <Pill status="unpaired" live={false} className="boot-unpaired" Icon={IconAlert} decorative>
+          <span>{t('status.notPaired')}</span>
+        </Pill>
+      </>
+    );
   const live = isLive(state);
   const cached = state.host.cached && !state.host.hasSnapshot;
   const Icon =
@@ -56,15 +70,7 @@ export function ConnectionPill() {
           ? IconAlert
           : IconRefresh;
   return (
-    <span
-      className="pill"
-      data-status={state.status}
-      data-live={live ? 'true' : 'false'}
-      data-testid="connection.status"
-      role="status"
-      aria-live="polite"
-    >
-      <Icon size={14} />
+    <Pill status={state.status} live={live} Icon={Icon}>
       {cached ? (
         cachedWords(state, t, lang, now).map((part, index) => (
           <span key={index} className={index === 0 ? 'pill__lead' : 'pill__rest'}>
@@ -74,6 +80,37 @@ export function ConnectionPill() {
       ) : (
         <span>{statusWord(state, t)}</span>
       )}
+    </Pill>
+  );
+}
+
+/** `decorative`: a second pill the first paint may show instead of the first; tests and the live region use one. */
+function Pill({
+  status,
+  live,
+  className,
+  Icon,
+  decorative,
+  children,
+}: {
+  status: string;
+  live: boolean;
+  className?: string;
+  Icon: typeof IconAlert;
+  decorative?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <span
+      className={className ? `pill ${className}` : 'pill'}
+      data-status={status}
+      data-live={live ? 'true' : 'false'}
+      data-testid={decorative ? undefined : 'connection.status'}
+      role={decorative ? undefined : 'status'}
+      aria-live={decorative ? undefined : 'polite'}
+    >
+      <Icon size={14} />
+      {children}
     </span>
   );
 }
@@ -82,9 +119,12 @@ export function ConnectionPill() {
 export function ConnectionBanner() {
   const state = useRemote();
   const { t } = useI18n();
+  const hydrated = useHydrated();
   let message: string | null = null;
   let action: React.ReactNode = null;
-  if (state.status === 'unpaired') {
+  // In the prerendered HTML, for a device that never paired (R9.14).
+  const boot = !hydrated;
+  if (boot || state.status === 'unpaired') {
     message = t('pair.needed');
     action = (
       <Link href="/pair" className="banner__action">
@@ -108,7 +148,11 @@ export function ConnectionBanner() {
   }
   if (!message) return null;
   return (
-    <div className="banner" data-testid="connection.banner" data-kind={state.error?.kind ?? state.status}>
+    <div
+      className={boot ? 'banner boot-unpaired' : 'banner'}
+      data-testid="connection.banner"
+      data-kind={boot ? 'unpaired' : (state.error?.kind ?? state.status)}
+    >
       <IconAlert size={18} />
       <p>{message}</p>
       {action}

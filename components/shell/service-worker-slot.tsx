@@ -1,7 +1,7 @@
 'use client';
 import { useI18n } from '@/hooks/use-i18n';
 import { useServiceWorker } from '@/lib/client/service-worker-registration';
-import { IconRefresh } from '../icons';
+import { IconRefresh } from '../icons/shell';
 
 /** Registers the service worker and offers the waiting update; never reloads on its own. */
 export function ServiceWorkerSlot() {

@@ -48,6 +48,15 @@ async function showCached(pairing: Pairing | null): Promise<boolean> {
 
 // Started as this module is evaluated, before React hydrates: the IndexedDB read overlaps it.
 const cachedShown: Promise<boolean> = typeof window === 'undefined' ? Promise.resolve(false) : showCached(getPairing());
+// Not paired: said in the first render after hydration, as the prerendered HTML already says it (R9.14), and
+// without the live connection's code, which has nothing to connect to.
+if (typeof window !== 'undefined' && getPairing() === null) markUnpaired();
+
+function markUnpaired(): void {
+  appStore.setState((s) =>
+    s.status === 'unpaired' && s.error === null ? s : { ...s, status: 'unpaired', error: null },
+  );
+}
 if (typeof window !== 'undefined') {
   // Nothing cached to paint first (a first visit): fetch the connection alongside hydration instead.
   void cachedShown.then((shown) => {
@@ -80,6 +89,11 @@ export function startConnection(pairing: Pairing | null): void {
     // Hydration reads no pairing (null) and then the stored one: act on the newest call only, or the
     // screen would flash "not paired" between the two.
     if (pairing !== lastPairing) return;
+    // Never connected on this page: nothing to stop.
+    if (pairing === null && live === null) {
+      markUnpaired();
+      return;
+    }
     try {
       (await loadLive()).startConnection(pairing);
     } catch (error) {

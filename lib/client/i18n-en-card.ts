@@ -8,6 +8,7 @@ import { addEnglish } from './i18n';
 export const enCard = {
   'question.other': 'Other…',
   'question.otherPlaceholder': 'Type your answer',
+  'question.secretAnswer': 'Type the secret (hidden as you type)',
   'question.otherOwn': 'Type my own answer…',
   'question.typedAnswer': 'Your answer',
   'question.numberAnswer': 'Your number',
@@ -45,6 +46,9 @@ export const enCard = {
   'card.notFoundTitle': 'Not found',
   'card.notFoundBody': 'This question is no longer here. It may have been answered elsewhere.',
   'card.backToInbox': 'Back to inbox',
+  'card.loadFailedTitle': 'This card could not load',
+  'card.loadFailedBody': 'Its part of the app did not arrive. Check the connection to the host and try again.',
+  'card.loadAgain': 'Try again',
   'card.nextQuestion': 'Next question',
 
   'preview.title': 'Preview',

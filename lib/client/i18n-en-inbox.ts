@@ -16,9 +16,6 @@ export const enInbox = {
     'Run “askaway start” next to your agent and add the Askaway MCP server or the Claude Code hook. See the README for setup.',
   'inbox.questionCount': '{n} questions',
   'inbox.oneQuestion': '1 question',
-  'inbox.moreWaiting': '{n} more waiting on the host',
-  'inbox.moreLoad': 'Show more',
-  'inbox.moreFailed': 'Could not load more; check the connection and try again.',
   'machine.hub': 'hub',
   'machine.summary': 'Machines',
 } as const;

@@ -4,13 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { ENGLISH_EVERY_ROUTE } from './i18n';
 import { enCard } from './i18n-en-card';
 import { enInbox } from './i18n-en-inbox';
+import { enPair } from './i18n-en-pair';
+import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
 import { enSettings } from './i18n-en-settings';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const TABLES = [
   { module: 'i18n-en-inbox', keys: Object.keys(enInbox) },
+  { module: 'i18n-en-prompts', keys: Object.keys(enPrompts) },
   { module: 'i18n-en-card', keys: Object.keys(enCard) },
+  { module: 'i18n-en-pair', keys: Object.keys(enPair) },
   { module: 'i18n-en-screens', keys: Object.keys(enScreens) },
   { module: 'i18n-en-settings', keys: Object.keys(enSettings) },
 ];

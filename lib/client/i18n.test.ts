@@ -1,12 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { ENGLISH_EVERY_ROUTE, hasLanguage, loadLanguage, translator, type MessageKey, type Messages } from './i18n';
+import { enApproval } from './i18n-en-approval';
 import { enCard } from './i18n-en-card';
+import { enForm } from './i18n-en-form';
 import { enInbox } from './i18n-en-inbox';
+import { enMorePending } from './i18n-en-more-pending';
+import { enPair } from './i18n-en-pair';
+import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
 import { enSettings } from './i18n-en-settings';
 import { zh } from './i18n-zh';
 
-const ENGLISH: Messages = { ...ENGLISH_EVERY_ROUTE, ...enInbox, ...enCard, ...enScreens, ...enSettings };
+const ENGLISH: Messages = {
+  ...ENGLISH_EVERY_ROUTE,
+  ...enInbox,
+  ...enMorePending,
+  ...enPrompts,
+  ...enCard,
+  ...enApproval,
+  ...enForm,
+  ...enPair,
+  ...enScreens,
+  ...enSettings,
+};
 
 const placeholders = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 

@@ -1,13 +1,19 @@
+import { type enApproval } from './i18n-en-approval';
 import { type enCard } from './i18n-en-card';
+import { type enForm } from './i18n-en-form';
 import { type enInbox } from './i18n-en-inbox';
+import { type enMorePending } from './i18n-en-more-pending';
+import { type enPair } from './i18n-en-pair';
+import { type enPrompts } from './i18n-en-prompts';
 import { type enScreens } from './i18n-en-screens';
 import { type enSettings } from './i18n-en-settings';
 
 /**
  * Every UI string, in English and Chinese. A key names the part of the app that shows the string,
  * then what the string is: `inbox.emptyTitle`, `outcome.declined` (how an interaction ended).
- * English comes in five tables: these, shown on every route, and the inbox's, the card's, Settings' and
- * the other screens' own (./i18n-en-inbox.ts, ./i18n-en-card.ts, ./i18n-en-settings.ts,
+ * English comes in seven tables: these, shown on every route, the words of a prompt wherever one shows
+ * (./i18n-en-prompts.ts), and the inbox's, the card's, Settings', the pairing page's and History's and
+ * Sessions' own (./i18n-en-inbox.ts, ./i18n-en-card.ts, ./i18n-en-settings.ts, ./i18n-en-pair.ts,
  * ./i18n-en-screens.ts), which arrive with the components that show them.
  */
 const en = {
@@ -24,34 +30,6 @@ const en = {
   'status.notLiveOffline': 'offline',
 
   'inbox.waiting': '{n} waiting',
-
-  'question.chip': 'Question',
-  'question.skipped': 'skipped',
-
-  'answers.edit': 'Edit',
-  'answers.notes': 'Notes',
-
-  'countdown.continuesIn': 'Agent continues on its own in {t}',
-  'countdown.continuesNow': 'Agent continues on its own now',
-  'countdown.continuesAt': 'Agent continues on its own at {time}',
-  'countdown.wasDueAt': 'Agent was to continue on its own at {time}',
-  'countdown.waits': 'The agent waits for you',
-
-  'receipt.applied': 'Received by the agent',
-  'receipt.sending': 'Sending…',
-  'receipt.queued': 'Queued — will send when connected',
-  'receipt.retrying': 'Kept on this device, sent again shortly: {message}',
-  'receipt.delivered': 'Answered · delivered {time}',
-  'receipt.lostRace': 'Already answered {by} at {time}',
-  'receipt.byOtherDevice': 'by another device',
-  'receipt.byAuto': 'by auto-resolution',
-  'receipt.byAgent': 'by the agent',
-  'receipt.yourAnswer': 'Your answer (not sent)',
-
-  'plan.chip': 'Plan',
-  'plan.title': 'Approve the plan?',
-
-  'permission.title': 'Allow {tool}?',
 
   'nav.inbox': 'Inbox',
   'nav.sessions': 'Sessions',
@@ -77,14 +55,6 @@ const en = {
   'error.protocol': 'This app and the host speak different protocol versions. Update the host or reload the app.',
   'error.unreachable': 'Cannot reach the host at {url}. Is “askaway start” running and reachable from this device?',
   'error.generic': 'Something went wrong: {message}',
-
-  'outcome.declined': 'Declined',
-  'outcome.cancelled': 'Cancelled',
-  'outcome.withdrawn': 'Withdrawn by the agent',
-  'outcome.approved': 'Approved',
-  'outcome.rejected': 'Rejected',
-  'outcome.allowed': 'Allowed',
-  'outcome.denied': 'Denied',
 
   'update.ready': 'A new version is ready.',
   'update.reload': 'Reload',
@@ -117,7 +87,16 @@ const en = {
 } as const;
 
 export type MessageKey =
-  keyof typeof en | keyof typeof enInbox | keyof typeof enCard | keyof typeof enScreens | keyof typeof enSettings;
+  | keyof typeof en
+  | keyof typeof enInbox
+  | keyof typeof enMorePending
+  | keyof typeof enPrompts
+  | keyof typeof enCard
+  | keyof typeof enApproval
+  | keyof typeof enForm
+  | keyof typeof enPair
+  | keyof typeof enScreens
+  | keyof typeof enSettings;
 export type Messages = Record<MessageKey, string>;
 export type Lang = 'en' | 'zh';
 export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
@@ -130,7 +109,7 @@ const loading = new Map<Lang, Promise<void>>();
 const listeners = new Set<() => void>();
 const translators = new Map<Lang, Translate>();
 
-/** The English strings every route carries (the rest: ./i18n-en-inbox.ts, ./i18n-en-card.ts, ./i18n-en-settings.ts, ./i18n-en-screens.ts). */
+/** The English strings every route carries (the other tables: see the top of this file). */
 export const ENGLISH_EVERY_ROUTE = en;
 
 /** Adds a route's own English strings; their module calls this as it loads, before anything renders them. */

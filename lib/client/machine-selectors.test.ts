@@ -12,7 +12,9 @@ import {
 } from './machine-selectors';
 import { selectMachineSections } from './machine-sections';
 import { fromSnapshot, type HostView } from './reduce';
-import { nextPendingId, selectHistory, selectInbox, selectSessions, sessionKey } from './selectors';
+import { selectHistory } from './history-selectors';
+import { nextPendingId, selectInbox, sessionKey } from './selectors';
+import { selectSessions } from './session-tree';
 import { at, questionView, snapshotOf } from './test-support/fixtures';
 
 const HUB: MachineRef = { id: 'local', name: 'workstation' };

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { expectItem } from '../core/test-support/expect-item';
 import { type HostEvent, type InteractionView, type Snapshot } from '../contracts';
 import { applyEvents, fromSnapshot, withPendingPage } from './reduce';
-import { nextPendingId, selectHistory, selectInbox, selectSessions } from './selectors';
+import { selectHistory } from './history-selectors';
+import { nextPendingId, selectInbox } from './selectors';
+import { selectSessions } from './session-tree';
 import { summarize } from './history-summary';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();

@@ -1,0 +1,42 @@
+'use client';
+import { type InteractionResponse, type InteractionView } from '@/lib/contracts';
+import { useI18n } from '@/hooks/use-i18n';
+import { AnswerSummary } from './answer-summary';
+import '@/app/styles/answers.css';
+import '@/lib/client/i18n-en-prompts';
+
+// Apart from ./receipt.tsx: History shows what was answered, not how its delivery went.
+
+/** What a response said, readable (answers, decline reason, approval). */
+export function ResponseBody({ view, response }: { view: InteractionView; response: InteractionResponse }) {
+  const { t } = useI18n();
+  if (response.action === 'decline') {
+    const label =
+      view.kind === 'plan-approval'
+        ? t('outcome.rejected')
+        : view.kind === 'permission'
+          ? t('outcome.denied')
+          : t('outcome.declined');
+    return (
+      <p className="receipt__line" data-testid="response.declined">
+        {label}
+        {response.message ? ` — ${response.message}` : ''}
+      </p>
+    );
+  }
+  if (response.action === 'cancel') return <p className="receipt__line">{t('outcome.cancelled')}</p>;
+  if (view.kind === 'plan-approval') return <p className="receipt__line">{t('outcome.approved')}</p>;
+  if (view.kind === 'permission') return <p className="receipt__line">{t('outcome.allowed')}</p>;
+  if (view.kind === 'approval') {
+    const choice = view.input.choices.find((candidate) => candidate.id === response.content?.choice);
+    return <p className="receipt__line">{choice?.label ?? t('outcome.allowed')}</p>;
+  }
+  if (view.kind === 'form') return <p className="receipt__line">{t('outcome.allowed')}</p>;
+  return (
+    <AnswerSummary
+      questions={view.input.questions}
+      answers={response.content?.answers ?? {}}
+      annotations={response.content?.annotations}
+    />
+  );
+}
