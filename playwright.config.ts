@@ -33,7 +33,7 @@ export default defineConfig({
     // (outbox, origins, security, push, PWA) is the same page at any width and runs on the phone only.
     {
       name: 'desktop',
-      testMatch: ['answer.spec.ts', 'a11y.spec.ts', 'screenshots.spec.ts'],
+      testMatch: ['answer.spec.ts', 'a11y.spec.ts', 'screenshots.spec.ts', 'agent-cards.spec.ts'],
       testIgnore: CLAUDE_CODE_SPECS,
       use: { ...desktopChrome, browserName: 'chromium', viewport: { width: 1280, height: 800 } },
     },

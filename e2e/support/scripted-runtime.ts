@@ -3,8 +3,12 @@ import {
   AnnounceAckSchema,
   PROTOCOL_VERSION,
   RUNTIME_NAMESPACE,
+  type AgentRef,
   type AnnounceAck,
+  type ApprovalInput,
   type AskUserQuestionInputLike,
+  type ClaudeCodeAskUserQuestionInput,
+  type FormInput,
   type InteractionOrigin,
   type InteractionContext,
   type InteractionResolution,
@@ -29,8 +33,14 @@ export interface AnnounceOptions {
 
 type Payload =
   | { kind: 'question'; toolName: 'AskUserQuestion'; input: AskUserQuestionInputLike }
+  | { kind: 'question'; inputRules: 'agent'; toolName: string; input: ClaudeCodeAskUserQuestionInput; agent: AgentRef }
   | { kind: 'plan-approval'; toolName: 'ExitPlanMode'; input: { plan: string } }
-  | { kind: 'permission'; toolName: string; input: Record<string, unknown> };
+  | { kind: 'permission'; toolName: string; input: Record<string, unknown> }
+  | { kind: 'approval'; toolName: string; input: ApprovalInput; agent: AgentRef }
+  | { kind: 'form'; toolName: string; input: FormInput; agent: AgentRef };
+
+/** What the e2e agents' own prompts say they are (R18.1). */
+const CODEX: AgentRef = { kind: 'codex', name: 'Codex', version: '0.171.0' };
 
 /**
  * A test-only runtime on '/runtime': announces interactions (re-announcing every
@@ -90,6 +100,21 @@ export class ScriptedRuntime {
 
   async permission(toolName: string, input: Record<string, unknown>, options: AnnounceOptions = {}): Promise<string> {
     return this.announce({ kind: 'permission', toolName, input }, options);
+  }
+
+  /** An agent's own question (R18.5: secret, options only), as an agent's bridge announces it. */
+  async agentQuestion(input: ClaudeCodeAskUserQuestionInput, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce({ kind: 'question', inputRules: 'agent', toolName: 'request_user_input', input, agent: CODEX }, options);
+  }
+
+  /** An agent's approval with its own choices (R18.3). */
+  async approval(input: ApprovalInput, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce({ kind: 'approval', toolName: 'exec_command', input, agent: CODEX }, options);
+  }
+
+  /** An MCP server's form (R18.4). */
+  async form(input: FormInput, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce({ kind: 'form', toolName: 'elicitation', input, agent: CODEX }, options);
   }
 
   private async announce(payload: Payload, options: AnnounceOptions): Promise<string> {
