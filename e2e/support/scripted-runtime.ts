@@ -104,7 +104,10 @@ export class ScriptedRuntime {
 
   /** An agent's own question (R18.5: secret, options only), as an agent's bridge announces it. */
   async agentQuestion(input: ClaudeCodeAskUserQuestionInput, options: AnnounceOptions = {}): Promise<string> {
-    return this.announce({ kind: 'question', inputRules: 'agent', toolName: 'request_user_input', input, agent: CODEX }, options);
+    return this.announce(
+      { kind: 'question', inputRules: 'agent', toolName: 'request_user_input', input, agent: CODEX },
+      options,
+    );
   }
 
   /** An agent's approval with its own choices (R18.3). */
