@@ -4,7 +4,7 @@ import { useNow } from '@/hooks/use-now';
 import { type MachineInfo } from '@/lib/contracts';
 import { formatAge } from '@/lib/client/format';
 import { machinePresence } from '@/lib/client/machine-selectors';
-import { IconDot, IconDotOff } from './icons/machines';
+import { IconDot, IconDotOff } from './icons/presence';
 
 /**
  * Whether a machine's agents are there (R17.5, R17.6): "2 agents connected", or "No agent connected ·

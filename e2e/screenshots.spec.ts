@@ -306,5 +306,22 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByTestId('card.text-input').fill('s3cret');
     await shot('card-secret');
     await expect(page.getByTestId('card')).toBeVisible();
+
+    // A second agent: chips beside each prompt and a filter on Sessions and History (R18.1).
+    await runtime.ask(singleQuestion, {
+      sessionId: 'claude-session',
+      agent: { kind: 'claude-code', name: 'Claude Code', version: '2.1.332' },
+      context: { cwd: '/home/ada/src/shop', projectName: 'shop' },
+    });
+    await app.goto('/');
+    await expect(page.getByTestId('agent-chip')).toHaveCount(5);
+    await shot('agents-inbox');
+    await runtime.withdraw(form, 'The server closed the request');
+    await app.goto('/sessions');
+    await expect(page.getByTestId('agent-filter')).toBeVisible();
+    await shot('agents-sessions');
+    await app.goto('/history');
+    await expect(page.getByTestId('history.item')).toHaveCount(1);
+    await shot('agents-history');
   });
 }

@@ -3,6 +3,7 @@ import { type AskUserQuestionAnnotations, type AskUserQuestionAnswers } from '@/
 import { SECRET_ANSWER_MASK } from '@/lib/contracts/limits';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 interface Props {
   questions: ReadonlyArray<{ question: string; header: string; secret?: boolean }>;

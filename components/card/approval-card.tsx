@@ -1,10 +1,10 @@
 'use client';
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
-import { agentOf } from '@/lib/contracts/agent-ref';
+import { agentOf } from '@/lib/contracts/agent-of';
 import { type ApprovalChoice, type ApprovalInput, type FileChange } from '@/lib/contracts';
 import { submitResponse } from '@/lib/client/connection-loader';
-import { clipPermissionText } from '@/lib/client/permission-summary';
+import { clipPermissionText } from '@/lib/client/clip-text';
 import { Countdown } from '../countdown';
 import { type CardProps } from './card-kinds';
 import { CardFrame } from './card-frame';

@@ -4,11 +4,14 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
 import { projectLabel } from '@/lib/client/format';
-import { machinesLive, selectShowMachines, waitsForMachine } from '@/lib/client/machine-selectors';
-import { originLabel } from '@/lib/client/selectors';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
+import { machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
+import { waitsForMachine } from '@/lib/client/machine-waits';
+import { originLabel } from '@/lib/client/view-keys';
 import { ConnectionPill } from '../shell/connection-status';
 import { IconBack } from '../icons/navigation';
 import { IconPause } from '../icons/outcomes';
+import { AgentChip } from '../agent-chip';
 import { MachineChip } from '../machine-chip';
 import { ContextBlock } from './context-block';
 import '@/lib/client/i18n-en-card';
@@ -54,6 +57,7 @@ export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
       {srTitle ? <h1 className="sr-only">{srTitle}</h1> : null}
       <p className="card-meta">
         {showMachine ? <MachineChip machine={view.machine} /> : null}
+        {selectShowAgents(state.host) ? <AgentChip agent={view.agent} /> : null}
         <span className="origin" data-testid="card.origin">
           {origin || t('common.mainAgent')}
         </span>

@@ -1,7 +1,8 @@
 'use client';
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
-import { clipPermissionText, summarizePermission } from '@/lib/client/permission-summary';
+import { clipPermissionText } from '@/lib/client/clip-text';
+import { summarizePermission } from '@/lib/client/permission-summary';
 import { type CardProps } from './card-kinds';
 import { DecisionCard } from './decision-card';
 import '@/lib/client/i18n-en-card';

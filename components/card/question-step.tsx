@@ -9,6 +9,7 @@ import { PreviewPane } from './preview-pane';
 import '@/lib/client/i18n-en-card';
 import '@/app/styles/dialog.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 // Text and number questions (Claude Code's extended kinds, R11.5) are rare: their answer box loads with
 // the first one shown, in a box of its height, so choice questions' first screen does not carry it (R13.4).

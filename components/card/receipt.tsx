@@ -4,14 +4,18 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type Translate } from '@/lib/client/i18n';
 import { formatClock } from '@/lib/client/format';
-import { deliveryWaitsForMachine, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
+import { machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
+import { deliveryWaitsForMachine } from '@/lib/client/machine-waits';
 import { type LocalAnswer } from '@/lib/client/store';
 import { IconCheckDouble, IconPause, IconUndo } from '../icons/outcomes';
 import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons/shell';
+import { AgentChip } from '../agent-chip';
 import { MachineChip } from '../machine-chip';
 import { ResponseBody } from './response-body';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 interface Props {
   view: InteractionView;
@@ -44,7 +48,12 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
   if (resolved && resolution && isMine(resolution, local, myDeviceId)) {
     // The hub has the answer; the agent gets it when its machine is back (R17.6).
     const waiting = deliveryWaitsForMachine(view, state.host, machinesLive(state));
-    const machine = selectShowMachines(state.host) ? <MachineChip machine={view.machine} /> : null;
+    const machine = (
+      <>
+        {selectShowMachines(state.host) ? <MachineChip machine={view.machine} /> : null}
+        {selectShowAgents(state.host) ? <AgentChip agent={view.agent} /> : null}
+      </>
+    );
     return (
       <section
         className="receipt"

@@ -4,6 +4,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { AnswerSummary } from './answer-summary';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 // Apart from ./receipt.tsx: History shows what was answered, not how its delivery went.
 

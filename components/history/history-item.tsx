@@ -2,6 +2,7 @@
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
+import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
 import { type Translate } from '@/lib/client/i18n';
 import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
@@ -10,10 +11,12 @@ import { ResponseBody } from '../card/response-body';
 import { IconClock, IconSkip, IconUndo, IconX } from '../icons/outcomes';
 import { IconAlert, IconCheck } from '../icons/shell';
 import { KindChip } from '../kind-chip';
+import { AgentChip } from '../agent-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
 import '@/lib/client/i18n-en-screens';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 function label(summary: Summary, t: Translate): string {
   switch (summary.kind) {
@@ -56,6 +59,8 @@ function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
 function title(view: InteractionView, t: Translate): string {
   if (view.kind === 'question') return view.input.questions.map((question) => question.question).join(' · ');
   if (view.kind === 'plan-approval') return t('plan.title');
+  if (view.kind === 'approval') return approvalTitle(view.input, view.toolName);
+  if (view.kind === 'form') return formTitle(view.input);
   return t('permission.title', { tool: view.toolName });
 }
 
@@ -65,10 +70,12 @@ interface Props {
   now: number;
   /** More than one machine is known: say which one asked (R17.3). */
   showMachine: boolean;
+  /** More than one agent is on record: say which one asked (R18.1). */
+  showAgent: boolean;
 }
 
 /** A past prompt with its R9.7 summary, who resolved it, when, and the answers. */
-export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, showMachine }: Props) {
+export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, showMachine, showAgent }: Props) {
   const { t, lang } = useI18n();
   const summary = summarize(view, myDeviceId);
   const time = historyTime(view);
@@ -83,6 +90,7 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
       <div className="history-item__top">
         <KindChip view={view} />
         {showMachine ? <MachineChip machine={view.machine} /> : null}
+        {showAgent ? <AgentChip agent={view.agent} /> : null}
         <OriginLabel view={view} />
         <time className="history-item__time" dateTime={time}>
           {now === 0 ? '' : formatStamp(time, lang, now)}

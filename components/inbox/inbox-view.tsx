@@ -5,6 +5,7 @@ import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { lazyPart } from '@/hooks/use-lazy-part';
 import { useRemote } from '@/hooks/use-remote';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
 import { machineInfo, machinePresence, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
 import { selectPendingCount } from '@/lib/client/pending-count';
 import { selectInbox } from '@/lib/client/selectors';
@@ -32,6 +33,7 @@ export function InboxView() {
   const { clockOffsetMs } = state.host;
   // More than one machine: the inbox groups by machine first (R17.3); a hub alone keeps one level.
   const showMachines = selectShowMachines(state.host);
+  const showAgents = selectShowAgents(state.host);
   // Live: the host's current state, not the cached inbox nor a dropped connection (the same rule as isLive).
   const live = machinesLive(state);
   const hydrated = useHydrated();
@@ -101,6 +103,7 @@ export function InboxView() {
               answers={state.answers}
               clockOffsetMs={clockOffsetMs}
               showMachine={false}
+              showAgent={showAgents}
               waitingFor={
                 machinePresence(machineInfo(state.host, group.machine.id), live) === 'away'
                   ? group.machine.name

@@ -27,6 +27,8 @@ export interface AnnounceOptions {
   origin?: InteractionOrigin;
   context?: InteractionContext;
   requestId?: string;
+  /** Which agent asked (R18.1); agents' own kinds default to Codex, the rest say nothing. */
+  agent?: AgentRef;
   /** Benchmarks announce thousands at once; the 1 s re-announce loop would only add load. */
   reannounce?: boolean;
 }
@@ -131,6 +133,7 @@ export class ScriptedRuntime {
       ...(options.context ? { context: options.context } : {}),
       createdAt: new Date().toISOString(),
       ...payload,
+      ...(options.agent ? { agent: options.agent } : {}),
     };
     const ack = await this.emitAnnounce(request);
     if (!ack.ok) throw new Error(`announce refused: ${ack.error.code} ${ack.error.message}`);

@@ -6,8 +6,10 @@ import { enForm } from './i18n-en-form';
 import { enInbox } from './i18n-en-inbox';
 import { enMorePending } from './i18n-en-more-pending';
 import { enPair } from './i18n-en-pair';
+import { enOutcomes } from './i18n-en-outcomes';
 import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
+import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
 import { zh } from './i18n-zh';
 
@@ -16,11 +18,13 @@ const ENGLISH: Messages = {
   ...enInbox,
   ...enMorePending,
   ...enPrompts,
+  ...enOutcomes,
   ...enCard,
   ...enApproval,
   ...enForm,
   ...enPair,
   ...enScreens,
+  ...enSessions,
   ...enSettings,
 };
 

@@ -21,13 +21,3 @@ export function summarizePermission(toolName: string, input: Record<string, unkn
     return withDescription({ kind: 'input', text: input.url });
   return { kind: 'input', text: JSON.stringify(input, null, 2) };
 }
-
-/** What a card shows of a tool's input before "show all" (R12.3): a screenful, fast to lay out. */
-export const PERMISSION_PREVIEW_CHARS = 4_000;
-export const PERMISSION_PREVIEW_LINES = 120;
-
-/** The start of `text` that a card shows at first, or the whole text when it is short. */
-export function clipPermissionText(text: string): { shown: string; clipped: boolean } {
-  const head = text.slice(0, PERMISSION_PREVIEW_CHARS).split('\n').slice(0, PERMISSION_PREVIEW_LINES).join('\n');
-  return head.length >= text.length ? { shown: text, clipped: false } : { shown: `${head}\n…`, clipped: true };
-}

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { type AgentKind } from './agent-ref';
 
-export { AGENT_NAMES, agentKey, agentOf, type AgentEvidence, type AgentKind } from './agent-ref';
+export { agentKey, type AgentKind } from './agent-ref';
+export { AGENT_NAMES, agentOf, type AgentEvidence } from './agent-of';
 
 const AGENT_KINDS = ['claude-code', 'codex', 'opencode', 'mcp', 'ask', 'demo'] as const satisfies readonly AgentKind[];
 

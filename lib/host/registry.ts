@@ -35,6 +35,7 @@ import {
   type Snapshot,
   type WithdrawCommand,
 } from '../contracts';
+import { agentOf } from '../contracts/agent-of';
 import { autoResolutionResolution, isAutoResolutionDue } from '../core';
 import { autoResolutionFor, nextAutoResolution } from './auto-resolution';
 import { DeadlineQueue } from './deadline-queue';
@@ -534,7 +535,9 @@ export class InteractionRegistry {
  */
 function toRecord(request: InteractionRequest, key: string, machine: MachineRef): InteractionRecord {
   const { protocolRequestId: _routing, ...record } = request;
-  return { ...record, requestId: key, machine: { id: machine.id, name: machine.name } } as InteractionRecord;
+  // A runtime older than agents names none: the log still records one (R18.1), so the phone never infers it.
+  const agent = request.agent ?? agentOf(request);
+  return { ...record, agent, requestId: key, machine: { id: machine.id, name: machine.name } } as InteractionRecord;
 }
 
 /** Each view's JSON length, measured once per view object (views are replaced, never changed). */

@@ -10,7 +10,14 @@ import {
   type PushSubscriptionJson,
   type PushTestAck,
 } from '../../contracts';
-import { closePayload, interactionPayload, ntfyText, summaryPayload, testPayload } from './notification-content';
+import {
+  closePayload,
+  interactionPayload,
+  ntfyText,
+  severalAgents,
+  summaryPayload,
+  testPayload,
+} from './notification-content';
 import { sendNtfy, type NtfyMessage, type NtfyOutcome } from './ntfy-sender';
 import { PresenceTracker } from './presence';
 import { type PushSubscriptionStore, type StoredSubscription } from './subscription-store';
@@ -209,7 +216,7 @@ export class PushService {
     let payload: PushShowPayload;
     let covers: string[];
     if (views.length === 1) {
-      payload = interactionPayload(first);
+      payload = interactionPayload(first, severalAgents(this.port?.projection.interactions.values() ?? []));
       covers = [first.requestId];
     } else {
       const waiting = this.pendingViews();
