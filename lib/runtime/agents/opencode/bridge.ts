@@ -33,6 +33,11 @@ export const PLUGIN_CALL_TIMEOUT_MS = 10_000;
 export const RELIST_RETRY_MS = 5_000;
 /** Parents followed from a subagent's session up to the top one. */
 const MAX_SESSION_DEPTH = 16;
+/**
+ * A turn that ends without an answer retires its cards this much later: OpenCode closing aborts every busy
+ * session first, and the card should then say that OpenCode closed, which the plugin says right after.
+ */
+export const TURN_END_GRACE_MS = 500;
 /** Ids of requests already answered or retired, remembered so a listing or a late event does not revive them. */
 const FINISHED_KEPT = 2_000;
 
@@ -43,6 +48,7 @@ export interface OpenCodeBridgeOptions {
   log: (line: string) => void;
   callTimeoutMs?: number;
   relistRetryMs?: number;
+  turnEndGraceMs?: number;
 }
 
 export interface OpenCodeBridge {
@@ -84,6 +90,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
   let nextCall = 1;
   let client: RuntimeClient | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  const endTimers = new Set<ReturnType<typeof setTimeout>>();
   let closed = false;
 
   const finish = (openCodeId: string) => {
@@ -241,6 +248,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     };
     each(questions.data, OpenCodeQuestionRequestSchema, 'question');
     each(permissions.data, OpenCodePermissionRequestSchema, 'permission');
+    log(`askaway: OpenCode lists ${listed.size} pending prompt${listed.size === 1 ? '' : 's'}`);
     // A card whose request OpenCode no longer lists lost its event (a reconnect gap): it waits for nothing.
     for (const entry of [...tracked.values()])
       if (entry.instance === instance && !entry.answering && !listed.has(entry.openCodeId))
@@ -253,6 +261,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     const where = instances.get(instance);
     const version = (health.data as { version?: unknown } | undefined)?.version;
     if (where && typeof version === 'string' && version.length <= 80) where.version = version;
+    log(`askaway: OpenCode ${where?.version ?? '(version unknown)'} in ${where?.directory ?? '?'}`);
     await relist(instance);
   };
 
@@ -276,9 +285,15 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     }
     // An abort leaves its requests listed and answerable (200, to no effect): the session's turn is over.
     const ended = turnEndedIn(event);
-    if (ended)
-      for (const entry of [...tracked.values()])
-        if (entry.sessionID === ended && !entry.answering) withdraw(entry, TURN_ENDED_REASON);
+    if (ended === undefined) return;
+    const ending = [...tracked.values()].filter((entry) => entry.sessionID === ended && !entry.answering);
+    if (ending.length === 0) return;
+    const timer = setTimeout(() => {
+      endTimers.delete(timer);
+      for (const entry of ending)
+        if (tracked.get(entry.openCodeId) === entry && !entry.answering) withdraw(entry, TURN_ENDED_REASON);
+    }, options.turnEndGraceMs ?? TURN_END_GRACE_MS);
+    endTimers.add(timer);
   };
 
   const closeInstance = (instance: number, reason: string) => {
@@ -314,6 +329,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
       for (const instance of [...instances.keys()]) closeInstance(instance, reason);
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
+      for (const timer of endTimers) clearTimeout(timer);
       for (const resolve of [...calls.values()]) resolve({ status: 0, error: 'the bridge is closing' });
       await options.runtime.close();
     },
