@@ -220,6 +220,8 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
   /** What OpenCode lists as pending, announced (R18.26); a ghost of an aborted turn (idle session) is left out. */
   const relist = async (instance: number) => {
     if (!instances.has(instance) || closed) return;
+    // Only what was open before the lists were read can be missing from them.
+    const before = new Set(tracked.values());
     const [questions, permissions, status] = await Promise.all([
       call(instance, 'GET', '/question'),
       call(instance, 'GET', '/permission'),
@@ -251,7 +253,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     log(`askaway: OpenCode lists ${listed.size} pending prompt${listed.size === 1 ? '' : 's'}`);
     // A card whose request OpenCode no longer lists lost its event (a reconnect gap): it waits for nothing.
     for (const entry of [...tracked.values()])
-      if (entry.instance === instance && !entry.answering && !listed.has(entry.openCodeId))
+      if (before.has(entry) && entry.instance === instance && !entry.answering && !listed.has(entry.openCodeId))
         withdraw(entry, TURN_ENDED_REASON);
   };
 
