@@ -12,6 +12,7 @@ import {
   removePluginFile,
   writePluginFile,
 } from '../../lib/runtime/agents/opencode/install';
+import { untilStopped } from './stop-signals';
 import { type CliCommand } from './types';
 
 export const OPENCODE_USAGE = `Usage:
@@ -31,11 +32,6 @@ bridge      what the plugin starts: JSON lines with the plugin on stdin/stdout, 
 Environment: ASKAWAY_URL, ASKAWAY_TOKEN, ASKAWAY_DATA_DIR (see askaway mcp --help) where OpenCode runs;
 ASKAWAY_OPENCODE_LOG: a file for the bridge's log lines (default: OpenCode's own log).
 `;
-
-/** How OpenCode (or a closing terminal) stops the bridge. */
-const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-/** Time to withdraw open cards after a stop signal; the connection flushes for at most 1 s. */
-const STOP_GRACE_MS = 1_500;
 
 export interface OpenCodeInstallRun {
   argv: string[];
@@ -96,17 +92,8 @@ export async function openCodeInstallMain(run: OpenCodeInstallRun): Promise<numb
 }
 
 async function runBridge(): Promise<number> {
-  const stop = new AbortController();
-  const onSignal = () => {
-    stop.abort();
-    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
-  };
-  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
-  try {
-    await runOpenCodeBridge({ signal: stop.signal });
-  } finally {
-    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-  }
+  // OpenCode closing ends stdin; a signal (a closing terminal) ends it too, after withdrawing what is open.
+  await untilStopped((signal) => runOpenCodeBridge({ signal }));
   return 0;
 }
 

@@ -2,8 +2,9 @@ import { type ApprovalInput } from '../../lib/contracts';
 import { ALWAYS_DETAIL, PERMISSION_DENY_DETAIL } from '../../lib/runtime/agents/opencode/to-interaction';
 import { OPENCODE_CLOSED_REASON } from '../../lib/runtime/agents/opencode/terminal-answer';
 import { expect, test } from './support/fixtures';
-import { askQuestions, bash, dbQuestion, onPhone, openCodeSays } from './support/scenarios';
-import { newSession, startTui } from './support/tui';
+import { type ScriptedBlock } from './support/model-server';
+import { askQuestions, bash, dbQuestion, onPhone, openCodeSays, startConversation } from './support/scenarios';
+import { startTui } from './support/tui';
 
 // Permission prompts (`"permission": {"bash": "ask"}`) of a plain `opencode` TUI, answered by a phone without a
 // browser until the approval card lands; then OpenCode closing with a card open. One TUI for the file.
@@ -16,11 +17,11 @@ test('[R18.24] a bash permission allowed once from the phone, then one denied wi
   remote,
 }) => {
   const marker = 'OC-perm';
-  model.add({ marker, turns: [bash('call_once', 'echo hi-once'), bash('call_deny', 'rm -rf build')] });
-  const { tmux, lab } = await sharedTui();
-  await newSession(tmux, `${marker}: tidy up`);
-
-  const once = await onPhone(remote, 'call_once');
+  const { lab, record: once } = await startConversation(
+    { sharedTui, model, remote },
+    { marker, turns: [bash('call_once', 'echo hi-once'), bash('call_deny', 'rm -rf build')], prompt: 'tidy up' },
+    'call_once',
+  );
   expect(once).toMatchObject({ kind: 'approval', toolName: 'bash', agent: { kind: 'opencode' } });
   expect(once.input as ApprovalInput).toEqual({
     subject: 'command',
@@ -61,24 +62,20 @@ test("[R18.22] a subagent's permission belongs to its parent's session and names
 }) => {
   const marker = 'OC-task';
   const subMarker = 'OC-sub-prompt';
-  model.add({
-    marker,
-    turns: [
-      [
-        {
-          type: 'tool_call',
-          id: 'call_task',
-          name: 'task',
-          input: { description: 'run sub', prompt: `${subMarker}: run it`, subagent_type: 'general' },
-        },
-      ],
-    ],
-  });
+  const task: ScriptedBlock[] = [
+    {
+      type: 'tool_call',
+      id: 'call_task',
+      name: 'task',
+      input: { description: 'run sub', prompt: `${subMarker}: run it`, subagent_type: 'general' },
+    },
+  ];
   model.add({ marker: subMarker, turns: [bash('call_sub', 'echo from-sub')] });
-  const { tmux } = await sharedTui();
-  await newSession(tmux, `${marker}: delegate`);
-
-  const record = await onPhone(remote, 'call_sub');
+  const { record } = await startConversation(
+    { sharedTui, model, remote },
+    { marker, turns: [task], prompt: 'delegate' },
+    'call_sub',
+  );
   expect(record.origin).toMatchObject({
     kind: 'subagent',
     depth: 1,
@@ -104,10 +101,11 @@ test('[R18.26] OpenCode closed with a card open: the card leaves with the reason
   remote,
 }) => {
   const marker = 'OC-restart';
-  model.add({ marker, turns: [askQuestions('call_restart', [dbQuestion])] });
-  const { tmux, lab } = await sharedTui();
-  await newSession(tmux, `${marker}: set up the service`);
-  const record = await onPhone(remote, 'call_restart');
+  const { tmux, lab, record } = await startConversation(
+    { sharedTui, model, remote },
+    { marker, turns: [askQuestions('call_restart', [dbQuestion])] },
+    'call_restart',
+  );
 
   // The terminal closes: OpenCode exits, the plugin's pipe ends, the bridge withdraws what was open.
   await tmux.stop();

@@ -1,8 +1,8 @@
 import { QUESTION_DECLINE_NOTE } from '../../lib/runtime/agents/opencode/to-interaction';
 import { ANSWERED_IN_TERMINAL_REASON } from '../../lib/runtime/agents/opencode/terminal-answer';
 import { expect, test } from './support/fixtures';
-import { askQuestions, choice, DB_QUESTION, dbQuestion, onPhone, openCodeSays } from './support/scenarios';
-import { newSession, waitForScreen } from './support/tui';
+import { askQuestions, choice, DB_QUESTION, dbQuestion, openCodeSays, startConversation } from './support/scenarios';
+import { waitForScreen } from './support/tui';
 
 // A plain `opencode` TUI (no port) with the plugin `askaway opencode install` wrote: its question tool on
 // the real card in Chromium. One TUI for the file; each test is a new session with its own scripted model.
@@ -16,10 +16,11 @@ test('[R18.20][R18.23] a question answered on the real card: the model reads the
   phone,
 }) => {
   const marker = 'OC-single';
-  model.add({ marker, turns: [askQuestions('call_single', [dbQuestion])] });
-  const { tmux } = await sharedTui();
-  await newSession(tmux, `${marker}: set up the service`);
-  const record = await onPhone(remote, 'call_single');
+  const { record } = await startConversation(
+    { sharedTui, model, remote },
+    { marker, turns: [askQuestions('call_single', [dbQuestion])] },
+    'call_single',
+  );
   expect(record).toMatchObject({
     kind: 'question',
     inputRules: 'agent',
@@ -45,10 +46,11 @@ test('[R18.23] multi-select and a typed answer on the real card: several labels 
 }) => {
   const marker = 'OC-multi';
   const areas = choice('Which areas should we cover?', 'Areas', ['Auth', 'Billing', 'Search'], true);
-  model.add({ marker, turns: [askQuestions('call_multi', [areas, dbQuestion])] });
-  const { tmux } = await sharedTui();
-  await newSession(tmux, `${marker}: plan the work`);
-  const record = await onPhone(remote, 'call_multi');
+  const { record } = await startConversation(
+    { sharedTui, model, remote },
+    { marker, turns: [askQuestions('call_multi', [areas, dbQuestion])], prompt: 'plan the work' },
+    'call_multi',
+  );
 
   const card = await phone.openCard(record.requestId);
   await card.choose(0, 'Auth');
@@ -68,10 +70,11 @@ test('[R18.23] skipped on the card: OpenCode reads "Unanswered" and carries on',
   phone,
 }) => {
   const marker = 'OC-skip';
-  model.add({ marker, turns: [askQuestions('call_skip', [dbQuestion])] });
-  const { tmux } = await sharedTui();
-  await newSession(tmux, `${marker}: set up the service`);
-  const record = await onPhone(remote, 'call_skip');
+  const { record } = await startConversation(
+    { sharedTui, model, remote },
+    { marker, turns: [askQuestions('call_skip', [dbQuestion])] },
+    'call_skip',
+  );
 
   const card = await phone.openCard(record.requestId);
   await card.skipAll();
@@ -90,10 +93,11 @@ test('[R18.23] declined on the card: the card said OpenCode stops the turn, and 
   phone,
 }) => {
   const marker = 'OC-decline';
-  model.add({ marker, turns: [askQuestions('call_decline', [dbQuestion])] });
-  const { tmux, lab } = await sharedTui();
-  await newSession(tmux, `${marker}: set up the service`);
-  const record = await onPhone(remote, 'call_decline');
+  const { tmux, lab, record } = await startConversation(
+    { sharedTui, model, remote },
+    { marker, turns: [askQuestions('call_decline', [dbQuestion])] },
+    'call_decline',
+  );
   expect(record.context?.declineNote).toBe(QUESTION_DECLINE_NOTE);
 
   const card = await phone.openCard(record.requestId);
@@ -119,10 +123,11 @@ test('[R18.25] answered in the TUI first: the card leaves as answered in the ter
   phone,
 }) => {
   const marker = 'OC-terminal';
-  model.add({ marker, turns: [askQuestions('call_terminal', [dbQuestion])] });
-  const { tmux } = await sharedTui();
-  await newSession(tmux, `${marker}: set up the service`);
-  const record = await onPhone(remote, 'call_terminal');
+  const { tmux, record } = await startConversation(
+    { sharedTui, model, remote },
+    { marker, turns: [askQuestions('call_terminal', [dbQuestion])] },
+    'call_terminal',
+  );
   const card = await phone.openCard(record.requestId);
 
   await waitForScreen(tmux, /Type your own answer/);

@@ -25,16 +25,22 @@ function fakeHostClock(): void {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
 }
 
+/** A host on the fake clock with auto-resolution on after `timeoutMs`, a runtime and a phone. */
+async function autoResolvingHost(timeoutMs: number) {
+  fakeHostClock();
+  const host = await startTestHost();
+  const runtime = await connectRuntime(host.url, TEST_TOKEN);
+  const remote = await connectRemote(host.url, pairDevice(host).credential);
+  await remote.socket.emitWithAck('preferences:update', {
+    askUserQuestionAutoResolutionEnabled: true,
+    askUserQuestionAutoResolutionTimeoutMs: timeoutMs,
+  });
+  return { host, runtime, remote };
+}
+
 describe('auto-resolution (R6)', () => {
   it('[R6.4][R6.3] resolves a question as accept with answers {} at its absolute deadline, and logs it', async () => {
-    fakeHostClock();
-    const host = await startTestHost();
-    const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
-    await remote.socket.emitWithAck('preferences:update', {
-      askUserQuestionAutoResolutionEnabled: true,
-      askUserQuestionAutoResolutionTimeoutMs: 1_500,
-    });
+    const { host, runtime, remote } = await autoResolvingHost(1_500);
     const request = questionRequest();
     const ack = await runtime.socket.emitWithAck('announce', request);
     if (!ack.ok || ack.status !== 'pending' || ack.autoResolution.status !== 'scheduled')
@@ -97,14 +103,7 @@ describe('auto-resolution (R6)', () => {
   });
 
   it("[R6.1][R18.24] an agent's approval (OpenCode's permission prompt) never gets a deadline, with auto-resolution on", async () => {
-    fakeHostClock();
-    const host = await startTestHost();
-    const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
-    await remote.socket.emitWithAck('preferences:update', {
-      askUserQuestionAutoResolutionEnabled: true,
-      askUserQuestionAutoResolutionTimeoutMs: 1_500,
-    });
+    const { host, runtime, remote } = await autoResolvingHost(1_500);
     const approval = permissionRequest({
       kind: 'approval',
       toolName: 'bash',

@@ -1,6 +1,8 @@
 import { type InteractionRecord } from '../../../lib/contracts';
 import { type ScriptedRemote } from '../../../lib/runtime/test-support/scripted-remote';
-import { type ScriptedBlock } from './model-server';
+import { type SharedTui } from './fixtures';
+import { type ScriptedModel, type ScriptedTurn, type ScriptedBlock } from './model-server';
+import { newSession } from './tui';
 
 export function choice(question: string, header: string, labels: string[], multiple = false) {
   return {
@@ -35,4 +37,19 @@ export const openCodeSays = {
 /** The interaction a tool call of OpenCode's became on the phone. */
 export function onPhone(remote: ScriptedRemote, toolCallId: string, timeoutMs = 30_000): Promise<InteractionRecord> {
   return remote.next((record) => record.agent?.kind === 'opencode' && record.toolUseId === toolCallId, timeoutMs);
+}
+
+/**
+ * A new session in the worker's TUI whose model plays `turns`, and the card its tool call `toolCallId`
+ * became on the phone.
+ */
+export async function startConversation(
+  { sharedTui, model, remote }: { sharedTui: () => Promise<SharedTui>; model: ScriptedModel; remote: ScriptedRemote },
+  conversation: { marker: string; turns: ScriptedTurn[]; prompt?: string },
+  toolCallId: string,
+): Promise<SharedTui & { record: InteractionRecord }> {
+  model.add(conversation);
+  const shared = await sharedTui();
+  await newSession(shared.tmux, `${conversation.marker}: ${conversation.prompt ?? 'set up the service'}`);
+  return { ...shared, record: await onPhone(remote, toolCallId) };
 }

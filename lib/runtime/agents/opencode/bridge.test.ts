@@ -28,12 +28,13 @@ afterEach(async () => {
 });
 
 /** A real host and phone, the bridge in-process, and OpenCode's side of the plugin faked by its routes. */
-async function setup(options: { host?: Host } = {}) {
+async function setup(options: { host?: Host; prepare?: (opencode: FakeOpenCode) => void } = {}) {
   const host = options.host ?? (await startTestHost());
   const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
   const opencode = new FakeOpenCode();
   opencode.sessions.set(SESSION, topSession);
   opencode.sessions.set(CHILD_SESSION, childSession);
+  options.prepare?.(opencode);
   const logs: string[] = [];
   const bridge: OpenCodeBridge = createOpenCodeBridge({
     runtime: runtimeClientProvider({ url: host.url, token: TEST_TOKEN }),
@@ -140,22 +141,15 @@ describe('[R18.20][R18.21] the bridge between OpenCode and the host', () => {
 
 describe('[R18.26] what OpenCode lists, and cards that wait for nothing', () => {
   it('[R18.26] at hello, what waits in a busy session is announced; a ghost of an aborted turn is not', async () => {
-    const host = await startTestHost();
-    const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
-    const opencode = new FakeOpenCode();
-    opencode.questions = [questionAsked({ id: 'que_live' }), questionAsked({ id: 'que_ghost', sessionID: 'ses_idle' })];
-    opencode.status = { [SESSION]: { type: 'busy' } };
-    const logs: string[] = [];
-    const bridge: OpenCodeBridge = createOpenCodeBridge({
-      runtime: runtimeClientProvider({ url: host.url, token: TEST_TOKEN }),
-      send: (request) =>
-        void Promise.resolve().then(() =>
-          bridge.receive({ type: 'response', id: request.id, ...opencode.answer(request) }),
-        ),
-      log: (line) => logs.push(line),
+    const { remote, bridge, logs } = await setup({
+      prepare: (opencode) => {
+        opencode.questions = [
+          questionAsked({ id: 'que_live' }),
+          questionAsked({ id: 'que_ghost', sessionID: 'ses_idle' }),
+        ];
+        opencode.status = { [SESSION]: { type: 'busy' } };
+      },
     });
-    opened.push({ bridge, remote });
-    bridge.receive({ type: 'hello', protocol: BRIDGE_PROTOCOL, instance: 1, directory: '/w' });
     await remote.next(byRequest('opencode-que_live'));
     expect(logs).toContain('askaway: OpenCode lists 2 pending prompts');
     expect(remote.pending().map((record) => record.requestId)).toEqual(['opencode-que_live']);
