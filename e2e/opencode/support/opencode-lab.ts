@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { asProcessEnv } from '../../claude-code/support/claude-project';
+import { runAskaway } from '../../claude-code/support/claude-project';
 import { ROOT, type OpenCodeInstall } from './opencode-binary';
 import { providerConfig } from './model-server';
 
@@ -32,23 +31,6 @@ export interface OpenCodeLabOptions {
   askaway: AskawayTarget;
   /** `opencode install --project` instead of the global plugin folder. */
   perProject?: boolean;
-}
-
-export function runAskaway(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: asProcessEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`askaway ${args.join(' ')} exited ${code}: ${output}`)),
-    );
-  });
 }
 
 export async function createOpenCodeLab(options: OpenCodeLabOptions): Promise<OpenCodeLab> {
