@@ -8,6 +8,7 @@ import { createOpenCodeBridge, type OpenCodeBridge } from './bridge';
 import { BRIDGE_PROTOCOL } from './bridge-protocol';
 import { CHILD_SESSION, childSession, permissionAsked, questionAsked, SESSION, topSession } from './fixtures';
 import {
+  ALLOWED_BY_ALWAYS_REASON,
   ANSWERED_IN_TERMINAL_REASON,
   LATE_ANSWER_NOTE,
   OPENCODE_CLOSED_REASON,
@@ -126,6 +127,18 @@ describe('[R18.20][R18.21] the bridge between OpenCode and the host', () => {
     event('permission.replied', { sessionID: SESSION, requestID: 'per_a', reply: 'reject' });
     event('permission.replied', { sessionID: SESSION, requestID: 'per_b', reply: 'reject' });
     await vi.waitFor(() => expect(remote.withdrawn(b.requestId)).toEqual({ reason: REJECTED_WITH_OTHERS_REASON }));
+  });
+
+  it('[R18.24][R18.25] an always from the phone: what OpenCode allowed with it leaves as such', async () => {
+    const { remote, event } = await setup();
+    event('permission.asked', permissionAsked({ id: 'per_always' }));
+    event('permission.asked', permissionAsked({ id: 'per_covered', patterns: ['echo two'] }));
+    const first = await remote.next(byRequest('opencode-per_always'));
+    const covered = await remote.next(byRequest('opencode-per_covered'));
+    await remote.respond(first.requestId, { action: 'accept', content: { choice: 'always' } });
+    await vi.waitFor(() => expect(remote.pending().map((record) => record.requestId)).toEqual([covered.requestId]));
+    event('permission.replied', { sessionID: SESSION, requestID: 'per_covered', reply: 'always' });
+    await vi.waitFor(() => expect(remote.withdrawn(covered.requestId)).toEqual({ reason: ALLOWED_BY_ALWAYS_REASON }));
   });
 
   it("[R18.22] a subagent's request belongs to its parent session, named after the subagent", async () => {

@@ -60,7 +60,7 @@ describe('[R18.20][R18.21] the plugin file and its bridge', () => {
     expect(exports).toEqual(['AskawayOpenCode']);
   });
 
-  it('[R18.21] events go to a bridge process, the phone answers through OpenCode’s client, and closing withdraws what is open', async () => {
+  it('[R18.21] events go to a bridge process, the phone answers through OpenCode’s client, a dead bridge is restarted, and closing withdraws what is open', async () => {
     const host = await startTestHost();
     const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
     remotes.push(remote);
@@ -96,6 +96,17 @@ describe('[R18.20][R18.21] the plugin file and its bridge', () => {
         { method: 'POST', url: '/question/que_plugin/reply', body: { answers: [['SQLite']] } },
       ]),
     );
+
+    // A bridge that dies is started again, and reads what is pending anew.
+    const state = (globalThis as Record<symbol, { child?: { pid?: number; kill(signal: string): boolean } }>)[
+      Symbol.for('askaway.opencode')
+    ];
+    const firstPid = state?.child?.pid;
+    const healthChecks = () => opencode.calls.filter((call) => call.url === '/global/health').length;
+    expect(healthChecks()).toBe(1);
+    state?.child?.kill('SIGKILL');
+    await vi.waitFor(() => expect(healthChecks()).toBe(2), { timeout: 10_000 });
+    expect(state?.child?.pid).not.toBe(firstPid);
 
     const open = questionAsked({ id: 'que_open' });
     opencode.questions.push(open);
