@@ -4,7 +4,7 @@ import { OPENCODE_CLOSED_REASON } from '../../lib/runtime/agents/opencode/termin
 import { expect, test } from './support/fixtures';
 import { type ScriptedBlock } from './support/model-server';
 import { askQuestions, bash, dbQuestion, onPhone, openCodeSays, startConversation } from './support/scenarios';
-import { startTui } from './support/tui';
+import { TUI_START_TIMEOUT_MS } from './support/tui';
 
 // Permission prompts (`"permission": {"bash": "ask"}`) of a plain `opencode` TUI, answered by a phone without a
 // browser until the approval card lands; then OpenCode closing with a card open. One TUI for the file.
@@ -95,30 +95,29 @@ test("[R18.22] a subagent's permission belongs to its parent's session and names
 });
 
 test('[R18.26] OpenCode closed with a card open: the card leaves with the reason, and a new OpenCode does not bring it back', async ({
-  opencode,
+  opencode: _opencode,
   sharedTui,
   model,
   remote,
 }) => {
+  // OpenCode starts a second time in this test.
+  test.setTimeout(60_000 + TUI_START_TIMEOUT_MS);
   const marker = 'OC-restart';
-  const { tmux, lab, record } = await startConversation(
+  const { lab, record } = await startConversation(
     { sharedTui, model, remote },
     { marker, turns: [askQuestions('call_restart', [dbQuestion])] },
     'call_restart',
   );
 
+  const listings = async () => (await lab.bridgeLog()).match(/OpenCode lists \d+ pending prompts?/g)?.length ?? 0;
+  const before = await listings();
   // The terminal closes: OpenCode exits, the plugin's pipe ends, the bridge withdraws what was open.
-  await tmux.stop();
-  await expect.poll(() => remote.withdrawn(record.requestId)?.reason).toBe(OPENCODE_CLOSED_REASON);
-
-  const again = await startTui(opencode.binary, lab);
-  try {
-    // The new bridge read OpenCode's lists: a restart dropped the question, so nothing comes back.
-    await expect
-      .poll(async () => (await lab.bridgeLog()).match(/OpenCode lists 0 pending prompts/g)?.length ?? 0)
-      .toBeGreaterThanOrEqual(2);
-    expect(remote.pending().filter((pending) => pending.agent?.kind === 'opencode')).toEqual([]);
-  } finally {
-    await again.stop();
-  }
+  const shared = await sharedTui();
+  await shared.restart(async () => {
+    await expect.poll(() => remote.withdrawn(record.requestId)?.reason).toBe(OPENCODE_CLOSED_REASON);
+  });
+  // The new bridge read OpenCode's lists: a restart dropped the question, so nothing comes back.
+  await expect.poll(listings).toBe(before + 1);
+  expect(await lab.bridgeLog()).toMatch(/OpenCode lists 0 pending prompts\n$/);
+  expect(remote.pending().filter((pending) => pending.agent?.kind === 'opencode')).toEqual([]);
 });

@@ -8,12 +8,15 @@ import { AppPage } from '../../support/pages';
 import { locateOpenCode, type OpenCodeInstall } from './opencode-binary';
 import { createOpenCodeLab, type OpenCodeLab, type OpenCodeLabOptions } from './opencode-lab';
 import { startScriptedModel, type ScriptedModel } from './model-server';
-import { startTui } from './tui';
+import { startTui, TUI_START_TIMEOUT_MS } from './tui';
 
 /** One OpenCode TUI per worker, shared by the tests of a serial file: it takes ~10 s to start. */
 export interface SharedTui {
   lab: OpenCodeLab;
+  /** The running TUI; `restart` replaces it. */
   tmux: TmuxSession;
+  /** Closes this OpenCode, runs `between` (OpenCode is down then), and starts another in the same lab. */
+  restart(between: () => Promise<void>): Promise<void>;
 }
 
 interface WorkerFixtures {
@@ -21,7 +24,7 @@ interface WorkerFixtures {
   /** One scripted model per worker; each test adds its own conversation. */
   model: ScriptedModel;
   located: ReturnType<typeof locateOpenCode>;
-  /** Starts (once) and returns this worker's TUI, with the plugin installed globally. */
+  /** This worker's TUI, with the plugin installed globally (the test using it is skipped without OpenCode). */
   sharedTui: () => Promise<SharedTui>;
   /** Labs made in this worker, removed at its end (their OpenCode processes stopped first). */
   labs: { make(options: Omit<OpenCodeLabOptions, 'install' | 'modelUrl'>): Promise<OpenCodeLab> };
@@ -83,18 +86,25 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   ],
   sharedTui: [
     async ({ located, host, labs }, provide) => {
-      let started: Promise<SharedTui> | undefined;
-      await provide(() => {
-        started ??= (async () => {
-          if ('missing' in located) throw new Error(located.missing);
-          const lab = await labs.make({ askaway: { url: host.url, token: host.token } });
-          return { lab, tmux: await startTui(located.binary, lab) };
-        })();
-        return started;
-      });
-      if (started) await (await started.catch(() => undefined))?.tmux.stop();
+      // Started at the worker's first test that asks for it, on its own timeout (not that test's).
+      if ('missing' in located) {
+        await provide(() => Promise.reject(new Error(located.missing)));
+        return;
+      }
+      const lab = await labs.make({ askaway: { url: host.url, token: host.token } });
+      const shared: SharedTui = {
+        lab,
+        tmux: await startTui(located.binary, lab),
+        async restart(between) {
+          await shared.tmux.stop();
+          await between();
+          shared.tmux = await startTui(located.binary, lab);
+        },
+      };
+      await provide(() => Promise.resolve(shared));
+      await shared.tmux.stop();
     },
-    { scope: 'worker' },
+    { scope: 'worker', timeout: TUI_START_TIMEOUT_MS + 10_000 },
   ],
   remote: async ({ host }, provide) => {
     const remote = await connectScriptedRemote(host.url, (await host.pairDevice('Scripted phone')).credential);

@@ -3,11 +3,18 @@ import { startTmuxSession, type TmuxSession } from '../../claude-code/support/tm
 import { type OpenCodeLab } from './opencode-lab';
 
 const SCREEN_TIMEOUT_MS = 20_000;
+export const TUI_START_TIMEOUT_MS = 60_000;
 
 /** OpenCode's TUI, a plain `opencode` (no port), in a detached tmux session on a private tmux server. */
 export async function startTui(binary: string, lab: OpenCodeLab): Promise<TmuxSession> {
   const tmux = await startTmuxSession({ binary, cwd: lab.project, env: lab.env });
-  await waitForScreen(tmux, /Ask anything/, 30_000);
+  try {
+    // 10–12 s on an idle 2-core machine; far more when the machine is busy.
+    await waitForScreen(tmux, /Ask anything/, TUI_START_TIMEOUT_MS);
+  } catch (error) {
+    await tmux.stop();
+    throw error;
+  }
   return tmux;
 }
 

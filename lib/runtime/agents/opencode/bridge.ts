@@ -81,7 +81,8 @@ interface CallResult {
 export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBridge {
   const { log } = options;
   const callTimeoutMs = options.callTimeoutMs ?? PLUGIN_CALL_TIMEOUT_MS;
-  const instances = new Map<number, { directory: string; version?: string }>();
+  /** Directory instances; `known` settles once OpenCode said its version (the agent chip shows it). */
+  const instances = new Map<number, { directory: string; version?: string; known?: Promise<void> }>();
   const tracked = new Map<string, Tracked>();
   const finished = new Set<string>();
   /** The bridge's last permission reply per session: OpenCode carries a reject or an always over to the others. */
@@ -191,7 +192,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     tracked.set(request.id, entry);
     let gaveUp = false;
     try {
-      const chain = await sessionChain(instance, request.sessionID);
+      const [chain] = await Promise.all([sessionChain(instance, request.sessionID), where.known]);
       if (entry.controller.signal.aborted) return;
       const place = { directory: where.directory, chain, ...(where.version ? { version: where.version } : {}) };
       const interaction =
@@ -258,12 +259,13 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
   };
 
   /** A new directory instance: OpenCode's version for the agent chip, then what already waits. */
-  const hello = async (instance: number) => {
-    const health = await call(instance, 'GET', '/global/health');
-    const where = instances.get(instance);
-    const version = (health.data as { version?: unknown } | undefined)?.version;
-    if (where && typeof version === 'string' && version.length <= 80) where.version = version;
-    log(`askaway: OpenCode ${where?.version ?? '(version unknown)'} in ${where?.directory ?? '?'}`);
+  const hello = async (instance: number, where: { directory: string; version?: string; known?: Promise<void> }) => {
+    where.known = call(instance, 'GET', '/global/health').then((health) => {
+      const version = (health.data as { version?: unknown } | undefined)?.version;
+      if (typeof version === 'string' && version.length <= 80) where.version = version;
+    });
+    await where.known;
+    log(`askaway: OpenCode ${where.version ?? '(version unknown)'} in ${where.directory}`);
     await relist(instance);
   };
 
@@ -312,8 +314,11 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
             log(
               `askaway: the OpenCode plugin speaks protocol ${message.protocol}, this bridge ${BRIDGE_PROTOCOL}: run askaway opencode install again`,
             );
-          instances.set(message.instance, { directory: message.directory });
-          void hello(message.instance);
+          {
+            const where = { directory: message.directory };
+            instances.set(message.instance, where);
+            void hello(message.instance, where);
+          }
           return;
         case 'event':
           if (instances.has(message.instance)) onEvent(message.instance, message.event);
