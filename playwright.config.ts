@@ -1,8 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
-// The Claude Code specs run in their own project only (below).
-const CLAUDE_CODE_SPECS = 'claude-code/**';
+// The Claude Code and OpenCode specs run in their own projects only (below).
+const CLAUDE_CODE_SPECS = ['claude-code/**', 'opencode/**'];
 
 // `defaultBrowserType` cannot be set inside a project that already names its browser.
 const { defaultBrowserType: _mobileBrowser, ...pixel7 } = devices['Pixel 7'];
@@ -41,6 +41,13 @@ export default defineConfig({
     {
       name: 'claude-code',
       testDir: './e2e/claude-code',
+      timeout: 60_000,
+      use: { ...pixel7, browserName: 'chromium' },
+    },
+    // The real `opencode` against a scripted model (e2e/opencode/README.md): one TUI per file, shared by its tests.
+    {
+      name: 'opencode',
+      testDir: './e2e/opencode',
       timeout: 60_000,
       use: { ...pixel7, browserName: 'chromium' },
     },

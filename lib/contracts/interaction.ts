@@ -71,6 +71,11 @@ export const InteractionContextSchema = z.strictObject({
   cwd: z.optional(text(1_000)),
   projectName: z.optional(text(ID_MAX)),
   sessionTitle: z.optional(text(ID_MAX)),
+  /**
+   * What declining means for this agent, in words the card shows beside Decline, when it is more than "the
+   * agent carries on without an answer": OpenCode ends its turn when a question is dismissed (R18.23).
+   */
+  declineNote: z.optional(text(DECLINE_MESSAGE_MAX)),
 });
 export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 

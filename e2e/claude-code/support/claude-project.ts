@@ -32,7 +32,8 @@ export interface ClaudeProjectOptions {
   http?: boolean;
 }
 
-function run(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+/** `askaway <args>` from this checkout's build, to the end; rejects with its output when it fails. */
+export function runAskaway(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
@@ -79,7 +80,7 @@ export async function createClaudeProject(options: ClaudeProjectOptions): Promis
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook claude-code${timeout}`;
   // Exactly what a user runs in their project (with the command pointing at this checkout's build).
   const wiring = options.http ? ['--http'] : ['--command', command];
-  await run(['hook', 'install', '--write', ...(options.allTools ? ['--all-tools'] : []), ...wiring], dir, env);
+  await runAskaway(['hook', 'install', '--write', ...(options.allTools ? ['--all-tools'] : []), ...wiring], dir, env);
   return {
     dir,
     home,
