@@ -1,6 +1,6 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { type AgentRef } from '@/lib/contracts';
-import { IconAgent } from './icons/agents';
+import { IconTerminal } from './icons/terminal';
 
 /**
  * Which agent asked (R18.1): its name beside a terminal icon, outlined like the machine chip it sits
@@ -13,7 +13,7 @@ export function AgentChip({ agent }: { agent: AgentRef | undefined }) {
   const label = t('agent.label', { name: agent.version ? `${agent.name} ${agent.version}` : agent.name });
   return (
     <span className="chip chip--machine" data-testid="agent-chip" data-agent={agent.kind} title={label}>
-      <IconAgent size={14} />
+      <IconTerminal size={14} />
       <span className="sr-only">{label}</span>
       <span className="chip__text" aria-hidden="true">
         {agent.name}

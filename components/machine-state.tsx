@@ -3,7 +3,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
 import { type MachineInfo } from '@/lib/contracts';
 import { formatAge } from '@/lib/client/format';
-import { machinePresence } from '@/lib/client/machine-selectors';
+import { machinePresence } from '@/lib/client/machine-presence';
 import { IconDot, IconDotOff } from './icons/presence';
 
 /**

@@ -323,5 +323,24 @@ for (const theme of ['light', 'dark'] as const) {
     await app.goto('/history');
     await expect(page.getByTestId('history.item')).toHaveCount(1);
     await shot('agents-history');
+
+    // Claude Code's question, also open in its terminal (R11.10), then answered there first (R18.6).
+    const inTerminal = await runtime.ask(singleQuestion, {
+      sessionId: 'claude-terminal',
+      agent: { kind: 'claude-code', name: 'Claude Code', version: '2.1.332' },
+      context: { cwd: '/home/ada/src/shop', projectName: 'shop', openInTerminal: true },
+    });
+    await app.openCard(inTerminal);
+    await expect(page.getByTestId('card.open-in-terminal')).toBeVisible();
+    await shot('card-open-in-terminal');
+    const question = singleQuestion.questions[0]?.question ?? '';
+    await runtime.withdraw(inTerminal, 'Answered in the terminal', {
+      response: { action: 'accept', content: { answers: { [question]: 'SQLite' } } },
+    });
+    await expect(page.getByTestId('card.receipt')).toHaveAttribute('data-state', 'terminal');
+    await shot('card-answered-in-terminal');
+    await app.goto('/history');
+    await expect(page.getByTestId('history.item')).toHaveCount(2);
+    await shot('history-answered-in-terminal');
   });
 }

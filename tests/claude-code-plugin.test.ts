@@ -60,7 +60,7 @@ describe('Claude Code plugins', () => {
       expect(matcher.test(tool), tool).toBe(true);
     for (const tool of ['AskUserQuestion', 'ExitPlanMode']) expect(matcher.test(tool), tool).toBe(false);
     const allTools = expectItem(
-      expectItem(askawayHookSettings({ allTools: true }).hooks.PermissionRequest, 0).hooks,
+      expectItem(askawayHookSettings({ allTools: true }).hooks.PermissionRequest ?? [], 0).hooks,
       0,
     );
     expect(group?.hooks).toEqual([allTools]);

@@ -12,14 +12,15 @@ import { resolveHostAddress } from '../../lib/runtime/host-address';
 import { type CliCommand } from './types';
 
 export const HOOK_USAGE = `Usage:
-  askaway hook claude-code [--timeout 540s] [--all-tools]
-  askaway hook install [--write] [--user] [--http] [--all-tools] [--command "<cmd>"]
+  askaway hook claude-code [--timeout 1h] [--all-tools]
+  askaway hook install [--write] [--user] [--http] [--all-tools] [--pre-tool-use] [--command "<cmd>"]
 
 claude-code   Claude Code hook (reads the hook JSON on stdin, prints the reply).
-              PreToolUse/AskUserQuestion: the question is answered on your phone.
-              PermissionRequest/ExitPlanMode: the plan is approved on your phone.
-  --timeout   give up and let the terminal prompt take over after this long
-              (default 540s: Claude Code stops a hook after 600s)
+              PermissionRequest/AskUserQuestion: the question is in the terminal and on your phone
+              at once, and the first answer wins. PermissionRequest/ExitPlanMode: the plan likewise.
+              PreToolUse/AskUserQuestion (settings written by an older Askaway): the phone only.
+  --timeout   stop waiting for the phone after this long (default: about a day beside Claude Code's
+              dialog, which stays open; 540s on PreToolUse, which Claude Code stops after 600s)
   --all-tools also answer permission requests of every other tool from the phone
 
 install       print the Claude Code settings that wire these hooks up
@@ -28,6 +29,8 @@ install       print the Claude Code settings that wire these hooks up
   --http      use the host's HTTP endpoint (needs ASKAWAY_TOKEN in Claude Code's environment);
               refused when the host's address is private (Claude Code only allows loopback and public addresses)
   --command   the command Claude Code runs (default: askaway hook claude-code; run "npm link" in the checkout once)
+  --pre-tool-use  AskUserQuestion from a PreToolUse hook, the phone only: for Claude Code older than
+              2.0.45 (2.1.21 in print mode), which runs no PermissionRequest hook for it
 
 Environment: ASKAWAY_URL, ASKAWAY_TOKEN, ASKAWAY_DATA_DIR (see askaway mcp --help).
 `;
@@ -92,6 +95,7 @@ async function runInstall(argv: string[]): Promise<number> {
     if (arg === '--write') write = true;
     else if (arg === '--user') user = true;
     else if (arg === '--all-tools') options.allTools = true;
+    else if (arg === '--pre-tool-use') options.preToolUse = true;
     else if (arg === '--http') options.http = { url: resolveHostAddress() };
     else if (arg === '--command') {
       const value = argv[index + 1];

@@ -5,10 +5,12 @@ import { useRemote } from '@/hooks/use-remote';
 import { type Translate } from '@/lib/client/i18n';
 import { formatClock } from '@/lib/client/format';
 import { selectShowAgents } from '@/lib/client/agent-selectors';
-import { machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
+import { selectShowMachines } from '@/lib/client/machine-selectors';
+import { machinesLive } from '@/lib/client/machine-presence';
 import { deliveryWaitsForMachine } from '@/lib/client/machine-waits';
 import { type LocalAnswer } from '@/lib/client/store';
 import { IconCheckDouble, IconPause, IconUndo } from '../icons/outcomes';
+import { IconTerminal } from '../icons/terminal';
 import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons/shell';
 import { AgentChip } from '../agent-chip';
 import { MachineChip } from '../machine-chip';
@@ -89,6 +91,22 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
           {t('receipt.lostRace', { by: byWhom(resolution, t), time: formatClock(resolution.resolvedAt, lang) })}
         </p>
         <ResponseBody view={view} response={resolution.response} />
+        {local ? <YourAnswer view={view} local={local} /> : null}
+      </section>
+    );
+  }
+  if (view.status === 'withdrawn' && view.terminalAnswer) {
+    // The agent's own terminal answered first (R18.6): what it chose, and this device's answer kept readable.
+    const response = view.terminalAnswer.response;
+    return (
+      <section className="receipt" data-testid="card.receipt" data-state="terminal">
+        <p className="state state--quiet" data-testid="card.receipt-status">
+          <IconTerminal size={18} />
+          {view.withdrawnAt
+            ? t('receipt.terminal', { time: formatClock(view.withdrawnAt, lang) })
+            : t('outcome.terminal')}
+        </p>
+        {response ? <ResponseBody view={view} response={response} /> : null}
         {local ? <YourAnswer view={view} local={local} /> : null}
       </section>
     );

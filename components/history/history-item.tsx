@@ -3,12 +3,13 @@ import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
 import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
-import { type Translate } from '@/lib/client/i18n';
+import { type MessageKey, type Translate } from '@/lib/client/i18n';
 import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
 import { historyTime } from '@/lib/client/history-selectors';
 import { ResponseBody } from '../card/response-body';
 import { IconClock, IconSkip, IconUndo, IconX } from '../icons/outcomes';
+import { IconTerminal } from '../icons/terminal';
 import { IconAlert, IconCheck } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { AgentChip } from '../agent-chip';
@@ -18,33 +19,26 @@ import '@/lib/client/i18n-en-screens';
 import '@/lib/client/i18n-en-prompts';
 import '@/lib/client/i18n-en-outcomes';
 
+/** The words of each summary (R9.7, R18.6); a partial answer counts its questions. */
+const LABELS: Record<Exclude<Summary['kind'], 'partly'>, MessageKey> = {
+  answered: 'outcome.answered',
+  skipped: 'outcome.skipped',
+  auto: 'outcome.auto',
+  declined: 'outcome.declined',
+  cancelled: 'outcome.cancelled',
+  'other-device': 'outcome.otherDevice',
+  withdrawn: 'outcome.withdrawn',
+  terminal: 'outcome.terminal',
+  approved: 'outcome.approved',
+  rejected: 'outcome.rejected',
+  allowed: 'outcome.allowed',
+  denied: 'outcome.denied',
+};
+
 function label(summary: Summary, t: Translate): string {
-  switch (summary.kind) {
-    case 'answered':
-      return t('outcome.answered');
-    case 'partly':
-      return t('outcome.partly', { n: summary.answered, m: summary.total });
-    case 'skipped':
-      return t('outcome.skipped');
-    case 'auto':
-      return t('outcome.auto');
-    case 'declined':
-      return t('outcome.declined');
-    case 'cancelled':
-      return t('outcome.cancelled');
-    case 'other-device':
-      return t('outcome.otherDevice');
-    case 'withdrawn':
-      return t('outcome.withdrawn');
-    case 'approved':
-      return t('outcome.approved');
-    case 'rejected':
-      return t('outcome.rejected');
-    case 'allowed':
-      return t('outcome.allowed');
-    case 'denied':
-      return t('outcome.denied');
-  }
+  return summary.kind === 'partly'
+    ? t('outcome.partly', { n: summary.answered, m: summary.total })
+    : t(LABELS[summary.kind]);
 }
 
 function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
@@ -53,6 +47,7 @@ function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
   if (kind === 'withdrawn' || kind === 'cancelled') return <IconUndo size={16} />;
   if (kind === 'declined' || kind === 'rejected' || kind === 'denied') return <IconX size={16} />;
   if (kind === 'other-device') return <IconAlert size={16} />;
+  if (kind === 'terminal') return <IconTerminal size={16} />;
   return <IconCheck size={16} />;
 }
 
@@ -110,7 +105,8 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
       {response?.action === 'decline' && response.message ? (
         <p className="history-item__reason">{t('history.reason', { r: response.message })}</p>
       ) : null}
-      {view.status === 'withdrawn' && view.withdrawnReason ? (
+      {view.terminalAnswer?.response ? <ResponseBody view={view} response={view.terminalAnswer.response} /> : null}
+      {view.status === 'withdrawn' && view.withdrawnReason && !view.terminalAnswer ? (
         <p className="history-item__reason">{t('history.reason', { r: view.withdrawnReason })}</p>
       ) : null}
     </li>

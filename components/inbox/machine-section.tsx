@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { LOCAL_MACHINE_ID } from '@/lib/contracts/machine-keys';
-import { machinePresence } from '@/lib/client/machine-selectors';
+import { machinePresence } from '@/lib/client/machine-presence';
 import { type MachineSection as Section } from '@/lib/client/machine-sections';
 import { type RemoteState } from '@/lib/client/store';
 import { IconHub, IconMachine } from '../icons/machines';

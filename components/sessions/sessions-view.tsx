@@ -156,9 +156,11 @@ function TreeNode({ node }: { node: SessionNode }) {
                 <span className="tree__prompt-status">
                   {view.status === 'pending'
                     ? t('sessions.statusPending')
-                    : view.status === 'withdrawn'
-                      ? t('outcome.withdrawn')
-                      : t('sessions.statusResolved')}
+                    : view.terminalAnswer
+                      ? t('outcome.terminal')
+                      : view.status === 'withdrawn'
+                        ? t('outcome.withdrawn')
+                        : t('sessions.statusResolved')}
                 </span>
               </Link>
             </li>

@@ -15,6 +15,7 @@ import {
   type ResolvedNotice,
   type RuntimeClientToServerEvents,
   type RuntimeServerToClientEvents,
+  type TerminalAnswer,
 } from '../../lib/contracts';
 
 type RuntimeSocket = Socket<RuntimeServerToClientEvents, RuntimeClientToServerEvents>;
@@ -173,11 +174,11 @@ export class ScriptedRuntime {
     });
   }
 
-  withdraw(requestId: string, reason?: string): Promise<void> {
+  /** `terminalAnswer`: the agent's own terminal answered first, with what it chose (R18.6). */
+  withdraw(requestId: string, reason?: string, terminalAnswer?: TerminalAnswer): Promise<void> {
     this.stop(requestId);
-    return new Promise((resolve) =>
-      this.socket.emit('withdraw', reason ? { requestId, reason } : { requestId }, () => resolve()),
-    );
+    const command = { requestId, ...(reason ? { reason } : {}), ...(terminalAnswer ? { terminalAnswer } : {}) };
+    return new Promise((resolve) => this.socket.emit('withdraw', command, () => resolve()));
   }
 
   private stop(requestId: string): void {

@@ -27,6 +27,8 @@ export const enCard = {
   'question.recommended': 'Recommended',
 
   'card.skipAll': 'Skip all',
+  'card.openInTerminal': 'Also open in the terminal on {machine}',
+  'card.openInTerminalHint': 'The first answer wins: answering here closes it there, even while someone types in it.',
   'card.decline': 'Decline…',
   'card.declineTitle': 'Decline this question?',
   'card.declineReason': 'Reason (optional)',

@@ -57,6 +57,8 @@ export const zh: Messages = {
 
   'card.skipAll': '全部跳过',
   'card.decline': '拒绝…',
+  'card.openInTerminal': '也在 {machine} 的终端中打开',
+  'card.openInTerminalHint': '先答者为准：在这里回答会关闭终端中的对话框，即使有人正在输入。',
   'card.declineTitle': '拒绝这个提问？',
   'card.declineReason': '原因（可选）',
   'card.declineHint': '代理会看到你拒绝了，以及你的原因。',
@@ -95,6 +97,7 @@ export const zh: Messages = {
   'receipt.byOtherDevice': '其他设备',
   'receipt.byAuto': '自动决定',
   'receipt.byAgent': '代理',
+  'receipt.terminal': '已于 {time} 在终端回答',
   'receipt.yourAnswer': '你的回答（未发送）',
 
   'preview.title': '预览',
@@ -190,6 +193,7 @@ export const zh: Messages = {
   'outcome.declined': '已拒绝',
   'outcome.cancelled': '已取消',
   'outcome.otherDevice': '已在其他设备回答',
+  'outcome.terminal': '已在终端回答',
   'outcome.withdrawn': '代理已撤回',
   'outcome.approved': '已批准',
   'outcome.rejected': '已驳回',

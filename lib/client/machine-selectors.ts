@@ -3,8 +3,8 @@ import { type InteractionView, type MachineInfo } from '../contracts';
 import { LOCAL_MACHINE_ID } from '../contracts/machine-keys';
 import { type HostView } from './reduce';
 
-// Machines on the phone (R17.3, R17.5, R17.6): whether to show them at all and who is connected (the inbox
-// by machine is in ./machine-sections, the machine filter of Sessions and History in ./filter-options).
+// Machines on the phone (R17.3): whether to show them at all. Who is connected is ./machine-presence (the
+// inbox and the card), the inbox by machine ./machine-sections, the filter of Sessions and History ./filter-options.
 
 type Interactions = ReadonlyMap<string, InteractionView>;
 type Machines = readonly MachineInfo[];
@@ -36,24 +36,3 @@ export const selectShowMachines = memo2((interactions, machines): boolean => {
   for (const view of interactions.values()) if (view.machine.id !== LOCAL_MACHINE_ID) return true;
   return false;
 });
-
-export type MachinePresence = 'connected' | 'away' | 'unknown';
-
-/**
- * Whether a machine has agents connected now (R17.6). Unknown while this device is not live (the
- * list would be stale) or the hub does not list the machine.
- */
-export function machinePresence(info: MachineInfo | undefined, live: boolean): MachinePresence {
-  if (!live || !info) return 'unknown';
-  return info.connectedAgents > 0 ? 'connected' : 'away';
-}
-
-/** The hub's live entry for a machine. */
-export function machineInfo(host: Pick<HostView, 'machines'>, machineId: string): MachineInfo | undefined {
-  return host.machines.find((machine) => machine.id === machineId);
-}
-
-/** The machine list tells the present only while this device is connected and holds a live snapshot. */
-export function machinesLive(state: { status: string; host: Pick<HostView, 'hasSnapshot'> }): boolean {
-  return state.status === 'connected' && state.host.hasSnapshot;
-}

@@ -1,6 +1,6 @@
 import { type InteractionView } from '../contracts';
 import { type HostView } from './reduce';
-import { machineInfo, machinePresence } from './machine-selectors';
+import { machineInfo, machinePresence } from './machine-presence';
 
 // The card's own (R17.6), apart from ./machine-selectors.ts, which every list carries.
 

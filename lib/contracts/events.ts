@@ -8,6 +8,7 @@ import {
   InteractionOriginSchema,
   InteractionResolutionSchema,
   IsoTimeSchema,
+  TerminalAnswerSchema,
   withPayload,
 } from './interaction';
 import { DeviceRecordSchema } from './devices';
@@ -60,6 +61,8 @@ export const InteractionWithdrawnEventSchema = z.strictObject({
   type: z.literal('interaction.withdrawn'),
   requestId: InteractionIdSchema,
   reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
+  /** The agent's terminal answered first (R18.6). */
+  terminalAnswer: z.optional(TerminalAnswerSchema),
 });
 
 /** R6.3: every auto-resolution change, with absolute times. */

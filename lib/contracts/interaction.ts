@@ -76,6 +76,11 @@ export const InteractionContextSchema = z.strictObject({
    * agent carries on without an answer": OpenCode ends its turn when a question is dismissed (R18.23).
    */
   declineNote: z.optional(text(DECLINE_MESSAGE_MAX)),
+  /**
+   * The agent shows this prompt in its own terminal too, and the first answer wins (R11.10): the card
+   * says so, since a phone answer closes the terminal's dialog even while someone types in it.
+   */
+  openInTerminal: z.optional(z.boolean()),
 });
 export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 
@@ -198,6 +203,14 @@ export const InteractionResponseSchema = z.discriminatedUnion('action', [
 ]);
 export type InteractionResponse = z.infer<typeof InteractionResponseSchema>;
 
+/**
+ * The agent's own prompt was answered first, in its terminal (or its SDK host), while the phone showed
+ * it too (R18.6): the card leaves as "answered in the terminal", with what was chosen when the agent
+ * tells it. Validated against the interaction by the host; one it cannot read is kept without `response`.
+ */
+export const TerminalAnswerSchema = z.strictObject({ response: z.optional(InteractionResponseSchema) });
+export type TerminalAnswer = z.infer<typeof TerminalAnswerSchema>;
+
 export const ResolvedBySchema = z.enum(['user', 'auto', 'runtime']);
 export type ResolvedBy = z.infer<typeof ResolvedBySchema>;
 
@@ -255,5 +268,7 @@ export const InteractionViewSchema = withPayload({
   deliveredAt: z.optional(IsoTimeSchema),
   withdrawnAt: z.optional(IsoTimeSchema),
   withdrawnReason: z.optional(text(DECLINE_MESSAGE_MAX)),
+  /** Withdrawn because the agent's terminal answered first (R18.6). */
+  terminalAnswer: z.optional(TerminalAnswerSchema),
 });
 export type InteractionView = z.infer<typeof InteractionViewSchema>;

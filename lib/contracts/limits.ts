@@ -1,14 +1,19 @@
 // Zod-free, so the PWA's first screen (and the service worker) can import these without the schemas.
 
-/** The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect.
+ * 2: agents (R18): `agent` on an announce, the approval and form kinds, `terminalAnswer` on a withdraw.
+ */
+export const PROTOCOL_VERSION = 2;
 /**
  * The remote namespace's version, bumped apart from the runtimes' so agents keep working across
  * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
  * 3: machines (R17): `machine` on every interaction, host-unique ids, `machines` in the snapshot and live.
  * 4: bounded snapshots (R12.7): a page of pending interactions with their total, `pending:more` for the rest.
+ * 5: agents (R18): `agent` on every interaction, the approval and form kinds, secret answers masked, and
+ * `terminalAnswer` on an interaction the agent's terminal answered first.
  */
-export const REMOTE_PROTOCOL_VERSION = 4;
+export const REMOTE_PROTOCOL_VERSION = 5;
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;

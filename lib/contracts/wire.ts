@@ -10,6 +10,7 @@ import {
   InteractionResponseSchema,
   InteractionViewSchema,
   IsoTimeSchema,
+  TerminalAnswerSchema,
 } from './interaction';
 import { DECLINE_MESSAGE_MAX } from './limits';
 import { PreferencesSchema } from './preferences';
@@ -107,6 +108,8 @@ export type AnnounceBatchAck = z.infer<typeof AnnounceBatchAckSchema>;
 export const WithdrawCommandSchema = z.strictObject({
   requestId: IdSchema,
   reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
+  /** Withdrawn because the agent's terminal answered first, and what it chose when known (R18.6). */
+  terminalAnswer: z.optional(TerminalAnswerSchema),
 });
 export type WithdrawCommand = z.infer<typeof WithdrawCommandSchema>;
 

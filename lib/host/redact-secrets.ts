@@ -1,4 +1,11 @@
-import { SECRET_ANSWER_MASK, type HostEvent, type InteractionResolution, type InteractionView } from '../contracts';
+import {
+  SECRET_ANSWER_MASK,
+  type HostEvent,
+  type InteractionResolution,
+  type InteractionResponse,
+  type InteractionView,
+  type TerminalAnswer,
+} from '../contracts';
 
 /** The texts of a question interaction's secret questions (R18.5); empty for anything else. */
 function secretQuestions(view: InteractionView | undefined): Set<string> {
@@ -8,10 +15,9 @@ function secretQuestions(view: InteractionView | undefined): Set<string> {
   );
 }
 
-/** A resolution with every secret answer (and its notes) replaced by the mask. */
-function redactResolution(resolution: InteractionResolution, secrets: Set<string>): InteractionResolution {
-  const { response } = resolution;
-  if (secrets.size === 0 || response.action !== 'accept' || !response.content) return resolution;
+/** A response with every secret answer (and its notes) replaced by the mask. */
+function redactResponse(response: InteractionResponse, secrets: Set<string>): InteractionResponse {
+  if (secrets.size === 0 || response.action !== 'accept' || !response.content) return response;
   const answers = response.content.answers && { ...response.content.answers };
   const annotations = response.content.annotations && { ...response.content.annotations };
   for (const question of secrets) {
@@ -19,16 +25,23 @@ function redactResolution(resolution: InteractionResolution, secrets: Set<string
     if (annotations && Object.hasOwn(annotations, question)) delete annotations[question];
   }
   return {
-    ...resolution,
-    response: {
-      ...response,
-      content: {
-        ...response.content,
-        ...(answers ? { answers } : {}),
-        ...(annotations ? { annotations } : {}),
-      },
+    ...response,
+    content: {
+      ...response.content,
+      ...(answers ? { answers } : {}),
+      ...(annotations ? { annotations } : {}),
     },
   };
+}
+
+function redactResolution(resolution: InteractionResolution, secrets: Set<string>): InteractionResolution {
+  return secrets.size === 0 ? resolution : { ...resolution, response: redactResponse(resolution.response, secrets) };
+}
+
+function redactTerminalAnswer(answer: TerminalAnswer, secrets: Set<string>): TerminalAnswer {
+  return answer.response === undefined || secrets.size === 0
+    ? answer
+    : { ...answer, response: redactResponse(answer.response, secrets) };
 }
 
 /**
@@ -40,6 +53,12 @@ export function redactEventForRemotes(
   event: HostEvent,
   viewOf: (requestId: string) => InteractionView | undefined,
 ): HostEvent {
+  if (event.type === 'interaction.withdrawn' && event.terminalAnswer) {
+    const secrets = secretQuestions(viewOf(event.requestId));
+    return secrets.size === 0
+      ? event
+      : { ...event, terminalAnswer: redactTerminalAnswer(event.terminalAnswer, secrets) };
+  }
   if (event.type !== 'interaction.resolved') return event;
   const secrets = secretQuestions(viewOf(event.resolution.requestId));
   return secrets.size === 0 ? event : { ...event, resolution: redactResolution(event.resolution, secrets) };
@@ -47,8 +66,12 @@ export function redactEventForRemotes(
 
 export function redactViewForRemotes(view: InteractionView): InteractionView {
   const secrets = secretQuestions(view);
-  if (secrets.size === 0 || !view.resolution) return view;
-  return { ...view, resolution: redactResolution(view.resolution, secrets) };
+  if (secrets.size === 0 || (!view.resolution && !view.terminalAnswer)) return view;
+  return {
+    ...view,
+    ...(view.resolution ? { resolution: redactResolution(view.resolution, secrets) } : {}),
+    ...(view.terminalAnswer ? { terminalAnswer: redactTerminalAnswer(view.terminalAnswer, secrets) } : {}),
+  };
 }
 
 export function redactResolutionForRemotes(

@@ -33,6 +33,7 @@ import {
   type ResolutionAckCommand,
   type SimpleAck,
   type Snapshot,
+  type TerminalAnswer,
   type WithdrawCommand,
 } from '../contracts';
 import { agentOf } from '../contracts/agent-of';
@@ -292,7 +293,7 @@ export class InteractionRegistry {
     const key = this.keyFor(machine, command.requestId);
     const view = key === undefined ? undefined : this.projection.get(key);
     if (key === undefined || !view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    this.withdrawKeys([key], command.reason);
+    this.withdrawKeys([key], command.reason, command.terminalAnswer && terminalAnswerFor(view, command.terminalAnswer));
     return { ok: true };
   }
 
@@ -452,7 +453,7 @@ export class InteractionRegistry {
   }
 
   /** Withdraws the pending ones among these host ids in one commit; ended ones are a harmless retry. */
-  private withdrawKeys(keys: readonly string[], reason: string | undefined): void {
+  private withdrawKeys(keys: readonly string[], reason: string | undefined, terminalAnswer?: TerminalAnswer): void {
     const at = this.now().toISOString();
     const events: NewHostEvent[] = [];
     for (const key of keys) {
@@ -460,6 +461,7 @@ export class InteractionRegistry {
       if (this.projection.get(key)?.status !== 'pending') continue;
       const event: NewHostEvent = { type: 'interaction.withdrawn', at, requestId: key };
       if (reason !== undefined) event.reason = reason;
+      if (terminalAnswer !== undefined) event.terminalAnswer = terminalAnswer;
       events.push(event);
     }
     if (events.length > 0) this.commit(events);
@@ -533,6 +535,15 @@ export class InteractionRegistry {
  * The durable part of a request under its host id, with the machine the connection proved
  * (R17.3): protocolRequestId is routing and stays in memory.
  */
+/**
+ * What the terminal chose, as far as it fits the interaction (R18.6): an answer the phone could not have
+ * given (an agent's odd reply) is dropped and the withdrawal kept, so the card still leaves.
+ */
+function terminalAnswerFor(view: InteractionView, answer: TerminalAnswer): TerminalAnswer {
+  if (answer.response === undefined || validateResponseFor(view, answer.response) === null) return answer;
+  return {};
+}
+
 function toRecord(request: InteractionRequest, key: string, machine: MachineRef): InteractionRecord {
   const { protocolRequestId: _routing, ...record } = request;
   // A runtime older than agents names none: the log still records one (R18.1), so the phone never infers it.

@@ -9,6 +9,8 @@ import {
   type InteractionRequest,
   type InteractionResolution,
   type RuntimeAuth,
+  type TerminalAnswer,
+  type WithdrawCommand,
 } from '../contracts';
 import { Announcer, withdrawnError } from './announcer';
 import { HostConnectionError, unreachableError } from './errors';
@@ -55,8 +57,11 @@ export interface HostConnection {
    * whether it comes in the announce ack or later as a 'resolved' notice.
    */
   announce(request: InteractionRequest, signal: AbortSignal): Promise<InteractionResolution>;
-  /** Tells the host the tool call was aborted; pending announces of that request reject. */
-  withdraw(requestId: string, reason?: string): Promise<void>;
+  /**
+   * Tells the host the tool call was aborted; pending announces of that request reject. `terminalAnswer`:
+   * the agent's own terminal answered first, with what it chose when known (R18.6).
+   */
+  withdraw(requestId: string, reason?: string, terminalAnswer?: TerminalAnswer): Promise<void>;
   /** The host's onAutoResolutionUpdated callback (R6.2), including the state in announce acks. */
   onAutoResolution(listener: (notice: AutoResolutionNotice) => void): () => void;
   onConnectionChange(listener: (connected: boolean) => void): () => void;
@@ -166,10 +171,12 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       return waiters.wait(request.requestId, signal);
     },
 
-    async withdraw(requestId, reason) {
+    async withdraw(requestId, reason, terminalAnswer) {
       waiters.settle(requestId, { error: withdrawnError(requestId) });
       if (closed || link.failure) return;
-      const command = reason === undefined ? { requestId } : { requestId, reason: reason.slice(0, 2_000) };
+      const command: WithdrawCommand = { requestId };
+      if (reason !== undefined) command.reason = reason.slice(0, 2_000);
+      if (terminalAnswer !== undefined) command.terminalAnswer = terminalAnswer;
       await inFlight.track(sendWithdraw(socket, parser, options.url, command));
     },
 
@@ -208,7 +215,7 @@ function sendWithdraw(
   socket: RuntimeSocket,
   parser: HostMessageParser,
   url: string,
-  command: { requestId: string; reason?: string },
+  command: WithdrawCommand,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     socket.timeout(WITHDRAW_TIMEOUT_MS).emit('withdraw', command, (error: Error | null, raw: unknown) => {

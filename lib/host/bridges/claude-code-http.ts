@@ -1,9 +1,5 @@
 import { type FollowOptions } from '../../runtime/agents/claude-code/follow-transcript';
-import {
-  handleClaudeCodeHook,
-  DEFAULT_HOOK_TIMEOUT_MS,
-  type HookDeadline,
-} from '../../runtime/agents/claude-code/handle-hook';
+import { handleClaudeCodeHook, type HookDeadline } from '../../runtime/agents/claude-code/handle-hook';
 import { HOOK_HTTP_PATH } from '../../runtime/agents/claude-code/install';
 import { parseDuration } from '../../runtime/duration';
 import { type RuntimeFor } from './runtime-for';
@@ -52,7 +48,8 @@ export function createClaudeCodeHookHandler(options: {
       return;
     }
     const timeoutParam = query.get('timeout');
-    const timeoutMs = timeoutParam === null ? DEFAULT_HOOK_TIMEOUT_MS : parseDuration(timeoutParam);
+    // Without one, each path has its own (handle-hook.ts).
+    const timeoutMs = timeoutParam === null ? undefined : parseDuration(timeoutParam);
     if (timeoutMs === null) {
       sendJson(res, 400, { error: 'timeout must be a duration such as 540s or 9m' });
       return;

@@ -20,6 +20,7 @@ import {
 import { type RuntimeClient } from '../../runtime-broker';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../../runtime-client-provider';
 import { type FollowOptions } from './follow-transcript';
+import { CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S } from './install';
 import {
   ClaudeCodeHookPayloadSchema,
   type ClaudeCodeHookOutput,
@@ -27,14 +28,23 @@ import {
   type PreToolUseOutput,
 } from './hook-payload';
 import { toPlanApprovalInput } from './plan-input';
-import { toUpdatedInput } from './to-answer';
+import { toDialogAnswer, toUpdatedInput } from './to-answer';
 import { toAskUserQuestionInput } from './to-interaction';
 import { skippedContext } from './skipped-context';
-import { ANSWERED_IN_TERMINAL_REASON, watchTerminalAnswer } from './terminal-answer';
+import { watchTerminalAnswer, type DecidedElsewhere } from './terminal-answer';
 import { readLastAssistantMessage } from './transcript';
 
-/** Claude Code kills a hook after 600 s by default; give up 60 s earlier so the fallback lands. */
+/**
+ * The old PreToolUse path (R11.2): Claude Code kills a hook after 600 s by default and shows nothing while
+ * it runs, so the hook gives up 60 s earlier and hands the question to the terminal.
+ */
 export const DEFAULT_HOOK_TIMEOUT_MS = 540_000;
+/**
+ * PermissionRequest paths (R11.8): Claude Code's own dialog is open beside the hook and outlives it, so the
+ * card lives as long as the question: up to the hook timeout `askaway hook install` writes
+ * (CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S, a day), less a minute so the card says why it leaves.
+ */
+export const DIALOG_HOOK_TIMEOUT_MS = (CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S - 60) * 1000;
 /** Shown on the phone when Claude Code cancels the hook (signal, or the HTTP request closed). */
 export const HOOK_CANCELLED_REASON =
   'Claude Code stopped waiting (answered in the terminal, or the turn was interrupted)';
@@ -49,8 +59,11 @@ const realDeadline: HookDeadline = (ms, expire) => {
 
 export interface ClaudeCodeHookOptions {
   runtime: RuntimeClientProvider;
-  /** When to stop waiting for the phone and hand the question back to the terminal. */
-  timeoutMs?: number;
+  /**
+   * When to stop waiting for the phone and leave the question to the terminal; by default
+   * DIALOG_HOOK_TIMEOUT_MS for PermissionRequest, DEFAULT_HOOK_TIMEOUT_MS for the old PreToolUse path.
+   */
+  timeoutMs?: number | undefined;
   /** Also answer PermissionRequest for tools other than ExitPlanMode (opt-in). */
   allTools?: boolean;
   hostCheckTimeoutMs?: number;
@@ -80,9 +93,10 @@ const NO_OPINION: ClaudeCodeHookOutput = {};
 const CLAUDE_CODE_AGENT: AgentRef = { kind: 'claude-code', name: AGENT_NAMES['claude-code'] };
 
 /**
- * One Claude Code hook call (R11.2): PreToolUse for AskUserQuestion answers the
- * tool from the phone; PermissionRequest approves plans (and, opt-in, any tool).
- * Never throws: anything unexpected yields a reply that lets Claude Code carry on.
+ * One Claude Code hook call (R11.2, R11.8): PermissionRequest answers AskUserQuestion while Claude Code's
+ * own dialog is open, and approves plans (and, opt-in, any tool); PreToolUse for AskUserQuestion is the
+ * path of settings written before, still answered. Never throws: anything unexpected yields a reply that
+ * lets Claude Code carry on.
  */
 export async function handleClaudeCodeHook(
   raw: unknown,
@@ -98,6 +112,8 @@ export async function handleClaudeCodeHook(
   const startedAt = options.startedAt ?? Date.now();
   const event = payload.hook_event_name;
   if (event === 'PreToolUse' && payload.tool_name === ASK_USER_QUESTION_TOOL_NAME) return askQuestion(payload, options);
+  if (event === 'PermissionRequest' && payload.tool_name === ASK_USER_QUESTION_TOOL_NAME)
+    return askBesideDialog(payload, options, startedAt);
   if (event === 'PermissionRequest' && payload.tool_name === EXIT_PLAN_MODE_TOOL_NAME)
     return approve(payload, options, 'plan', startedAt);
   if (event === 'PermissionRequest' && options.allTools && payload.tool_name !== ASK_USER_QUESTION_TOOL_NAME) {
@@ -108,8 +124,54 @@ export async function handleClaudeCodeHook(
 
 type Outcome = { ok: true; result: BrokerResult } | { ok: false; timedOut: boolean; message: string };
 
-/** Starts watching for the call being decided elsewhere; `settle(reason)` withdraws the card. Returns how to stop. */
-type ElsewhereWatch = (settle: (reason: string) => void) => () => void;
+/** Starts watching for the call being decided elsewhere; `settle(how)` withdraws the card. Returns how to stop. */
+type ElsewhereWatch = (settle: (how: DecidedElsewhere) => void) => () => void;
+
+/** How long the phone has on each path (R11.8): the old PreToolUse hook blocks the terminal, a dialog does not. */
+function timeoutFor(options: ClaudeCodeHookOptions, beside: 'dialog' | 'nothing'): number {
+  return options.timeoutMs ?? (beside === 'dialog' ? DIALOG_HOOK_TIMEOUT_MS : DEFAULT_HOOK_TIMEOUT_MS);
+}
+
+/** The watch for a prompt the terminal's own dialog shows too; none where the hub cannot read the transcript. */
+function terminalWatch(
+  payload: ClaudeCodeHookPayload,
+  options: ClaudeCodeHookOptions,
+  startedAt: number,
+): ElsewhereWatch | undefined {
+  if (!(options.localFiles ?? true)) return undefined;
+  return (settle) => watchTerminalAnswer(payload, startedAt, settle, options.follow);
+}
+
+/**
+ * AskUserQuestion while Claude Code's dialog is open (R11.8): the first answer wins. The phone's answer
+ * closes the dialog; a terminal answer withdraws the card with what was chosen, and the hook then says
+ * nothing (Claude Code reads no hook output once the dialog is answered).
+ */
+async function askBesideDialog(
+  payload: ClaudeCodeHookPayload,
+  options: ClaudeCodeHookOptions,
+  startedAt: number,
+): Promise<ClaudeCodeHookOutput> {
+  const input = toAskUserQuestionInput(payload.tool_input);
+  const outcome = await requestDecision(payload, options, input, {
+    inputRules: CLAUDE_CODE_INPUT_RULES,
+    elsewhere: terminalWatch(payload, options, startedAt),
+    timeoutMs: timeoutFor(options, 'dialog'),
+    timeoutReason: 'No answer in time: the question is still open in the terminal',
+    openInTerminal: payload.agent_id === undefined,
+  });
+  if (!outcome.ok) return NO_OPINION;
+  const { result } = outcome;
+  // Claude Code gives the model a deny's message as it is.
+  const decision =
+    result.decision === 'deny'
+      ? { behavior: 'deny' as const, message: result.message }
+      : {
+          behavior: 'allow' as const,
+          updatedInput: toDialogAnswer(payload.tool_input, result.decision === 'modify' ? result.modifiedInput : {}),
+        };
+  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
+}
 
 async function askQuestion(
   payload: ClaudeCodeHookPayload,
@@ -117,7 +179,11 @@ async function askQuestion(
 ): Promise<ClaudeCodeHookOutput> {
   // Claude Code already accepted this call: the phone takes what Claude Code takes (R11.2).
   const input = toAskUserQuestionInput(payload.tool_input);
-  const outcome = await requestDecision(payload, options, input, CLAUDE_CODE_INPUT_RULES);
+  const outcome = await requestDecision(payload, options, input, {
+    inputRules: CLAUDE_CODE_INPUT_RULES,
+    timeoutMs: timeoutFor(options, 'nothing'),
+    timeoutReason: 'No answer in time: the question went back to the terminal',
+  });
   const reply = (
     permissionDecision: 'allow' | 'deny' | 'ask',
     reason: string,
@@ -149,10 +215,12 @@ async function approve(
     what === 'plan' ? await toPlanApprovalInput(payload.tool_input, log, { readFile: localFiles }) : payload.tool_input;
   // Claude Code shows its own dialog while this hook runs, and may leave the hook running once the
   // person answered there: the transcript says so.
-  const answeredInTerminal: ElsewhereWatch | undefined = localFiles
-    ? (settle) => watchTerminalAnswer(payload, startedAt, () => settle(ANSWERED_IN_TERMINAL_REASON), options.follow)
-    : undefined;
-  const outcome = await requestDecision(payload, options, input, undefined, answeredInTerminal);
+  const outcome = await requestDecision(payload, options, input, {
+    elsewhere: terminalWatch(payload, options, startedAt),
+    timeoutMs: timeoutFor(options, 'dialog'),
+    timeoutReason: 'No answer in time: the prompt is still open in the terminal',
+    openInTerminal: payload.agent_id === undefined,
+  });
   // Without a decision, Claude Code shows its own permission dialog (or already took the answer).
   if (!outcome.ok) return NO_OPINION;
   const { result } = outcome;
@@ -164,14 +232,24 @@ async function approve(
   return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
 }
 
+interface DecisionOptions {
+  inputRules?: InputRules;
+  /** How a decision elsewhere (the terminal) is noticed. */
+  elsewhere?: ElsewhereWatch | undefined;
+  timeoutMs: number;
+  /** Shown on the phone when the phone's time is up. */
+  timeoutReason: string;
+  /** The terminal shows the prompt too (R11.10). */
+  openInTerminal?: boolean;
+}
+
 async function requestDecision(
   payload: ClaudeCodeHookPayload,
   options: ClaudeCodeHookOptions,
   input: unknown,
-  inputRules?: InputRules,
-  elsewhere?: ElsewhereWatch,
+  decision: DecisionOptions,
 ): Promise<Outcome> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  const { inputRules, elsewhere, timeoutMs } = decision;
   const requestId = `claude-code-${payload.hook_event_name}-${payload.tool_use_id ?? randomUUID()}`.slice(0, 200);
   const controller = new AbortController();
   let runtime: RuntimeClient | undefined;
@@ -189,17 +267,15 @@ async function requestDecision(
   try {
     runtime = options.runtime.get(payload.agent_type ? `Claude Code (${payload.agent_type})` : 'Claude Code');
     stopWatching =
-      elsewhere?.((reason) => {
-        settledElsewhere = reason;
-        runtime?.connection.withdraw(requestId, reason).catch(() => undefined);
-        controller.abort(new Error(reason));
+      elsewhere?.((how) => {
+        settledElsewhere = how.reason;
+        runtime?.connection.withdraw(requestId, how.reason, how.terminalAnswer).catch(() => undefined);
+        controller.abort(new Error(how.reason));
       }) ?? stopWatching;
     cancelDeadline = (options.deadline ?? realDeadline)(timeoutMs, () => {
       timedOut = true;
       // Say why on the phone, then stop waiting; the terminal takes over.
-      runtime?.connection
-        .withdraw(requestId, 'No answer in time: the question went back to the terminal')
-        .catch(() => undefined);
+      runtime?.connection.withdraw(requestId, decision.timeoutReason).catch(() => undefined);
       controller.abort(new Error('hook timeout'));
     });
     await runtime.connection.ready(options.hostCheckTimeoutMs ?? HOST_CHECK_TIMEOUT_MS);
@@ -213,7 +289,7 @@ async function requestDecision(
         input,
         origin,
         agent: CLAUDE_CODE_AGENT,
-        context: await contextOf(payload, options.localFiles ?? true),
+        context: await contextOf(payload, options.localFiles ?? true, decision.openInTerminal ?? false),
         ...(inputRules === undefined ? {} : { inputRules }),
       },
       { signal: controller.signal },
@@ -264,8 +340,13 @@ function routing(payload: ClaudeCodeHookPayload, broker: PermissionBrokerPort) {
   return { broker, sessionId: payload.session_id, origin };
 }
 
-async function contextOf(payload: ClaudeCodeHookPayload, localFiles: boolean): Promise<InteractionContext | undefined> {
+async function contextOf(
+  payload: ClaudeCodeHookPayload,
+  localFiles: boolean,
+  openInTerminal: boolean,
+): Promise<InteractionContext | undefined> {
   const context: InteractionContext = {};
+  if (openInTerminal) context.openInTerminal = true;
   const message = localFiles ? await readLastAssistantMessage(payload.transcript_path) : undefined;
   if (message) context.agentMessage = message;
   if (payload.cwd) {

@@ -2,18 +2,19 @@ import { errorMessage } from '../../../contracts';
 import { parseDuration } from '../../duration';
 import { runtimeClientProvider } from '../../runtime-client-provider';
 import { type FollowOptions } from './follow-transcript';
-import { DEFAULT_HOOK_TIMEOUT_MS, handleClaudeCodeHook, type HookDeadline } from './handle-hook';
+import { handleClaudeCodeHook, type HookDeadline } from './handle-hook';
 
 const MAX_STDIN_BYTES = 5 * 1024 * 1024;
 
 export interface HookFlags {
-  timeoutMs: number;
+  /** `--timeout`; without it each path has its own (handle-hook.ts: a day beside a dialog, 540 s on PreToolUse). */
+  timeoutMs?: number;
   allTools: boolean;
 }
 
 /** `askaway hook claude-code` flags, or why they are wrong. */
 export function parseHookFlags(argv: readonly string[]): HookFlags | { error: string } {
-  const flags: HookFlags = { timeoutMs: DEFAULT_HOOK_TIMEOUT_MS, allTools: false };
+  const flags: HookFlags = { allTools: false };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index];
     if (arg === '--all-tools') flags.allTools = true;

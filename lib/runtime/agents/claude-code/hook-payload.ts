@@ -15,6 +15,8 @@ export const ClaudeCodeHookPayloadSchema = z
     tool_input: z.record(z.string(), z.unknown()),
     tool_use_id: z.string().max(200).optional(),
     permission_mode: z.string().max(100).optional(),
+    /** The person's prompt the call belongs to (Claude Code 2.1.200 on); every call of that turn shares it. */
+    prompt_id: z.string().max(200).optional(),
     /** Present when a subagent made the call. */
     agent_id: z.string().max(200).optional(),
     agent_type: z.string().max(200).optional(),

@@ -14,8 +14,34 @@ const existing = {
 };
 
 describe('hook install', () => {
-  it('[R11.2] prints PreToolUse/AskUserQuestion and PermissionRequest/ExitPlanMode command hooks', () => {
+  it('[R11.8] prints one PermissionRequest command hook for AskUserQuestion and ExitPlanMode, for a day', () => {
     expect(askawayHookSettings()).toEqual({
+      hooks: {
+        PermissionRequest: [
+          {
+            matcher: 'AskUserQuestion|ExitPlanMode',
+            hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 86_400 }],
+          },
+        ],
+      },
+    });
+    const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417' }, allTools: true }).hooks;
+    expect(http.PermissionRequest?.[0]).toEqual({
+      matcher: '*',
+      hooks: [
+        {
+          type: 'http',
+          url: 'http://127.0.0.1:4417/hooks/claude-code?allTools=1',
+          timeout: 86_400,
+          headers: { Authorization: 'Bearer $ASKAWAY_TOKEN' },
+          allowedEnvVars: ['ASKAWAY_TOKEN'],
+        },
+      ],
+    });
+  });
+
+  it('[R11.2] --pre-tool-use keeps the old path for Claude Code before 2.0.45: AskUserQuestion from PreToolUse', () => {
+    expect(askawayHookSettings({ preToolUse: true })).toEqual({
       hooks: {
         PreToolUse: [
           {
@@ -24,31 +50,35 @@ describe('hook install', () => {
           },
         ],
         PermissionRequest: [
-          { matcher: 'ExitPlanMode', hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 600 }] },
+          {
+            matcher: 'ExitPlanMode',
+            hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 86_400 }],
+          },
         ],
       },
     });
-    const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417' }, allTools: true }).hooks;
-    expect(http.PreToolUse[0]?.hooks[0]).toEqual({
-      type: 'http',
-      url: 'http://127.0.0.1:4417/hooks/claude-code?allTools=1',
-      timeout: 600,
-      headers: { Authorization: 'Bearer $ASKAWAY_TOKEN' },
-      allowedEnvVars: ['ASKAWAY_TOKEN'],
-    });
-    expect(http.PermissionRequest[0]?.matcher).toBe('*');
   });
 
-  it('[R11.2] merges without clobbering other hooks, and is idempotent', () => {
+  it('[R11.2][R11.8] merges without clobbering other hooks, is idempotent, and moves an older install off PreToolUse', () => {
     const once = mergeHookSettings(existing);
     expect(once.permissions).toEqual(existing.permissions);
     const hooks = once.hooks as Record<string, unknown[]>;
     expect(hooks.Stop).toEqual(existing.hooks.Stop);
-    expect(hooks.PreToolUse).toEqual([...existing.hooks.PreToolUse, ...askawayHookSettings().hooks.PreToolUse]);
+    expect(hooks.PreToolUse).toEqual(existing.hooks.PreToolUse);
+    expect(hooks.PermissionRequest).toEqual(askawayHookSettings().hooks.PermissionRequest);
     expect(mergeHookSettings(once)).toEqual(once);
     // Switching options replaces our entries instead of adding more.
     const switched = mergeHookSettings(once, { allTools: true }).hooks as Record<string, { matcher?: string }[]>;
     expect(switched.PermissionRequest?.map((group) => group.matcher)).toEqual(['*']);
+    // What `askaway hook install --write` wrote before: its PreToolUse entry goes, the person's Bash guard stays.
+    const older = mergeHookSettings(existing, { preToolUse: true });
+    expect((older.hooks as Record<string, unknown[]>).PreToolUse).toHaveLength(2);
+    const upgraded = mergeHookSettings(older).hooks as Record<string, unknown[]>;
+    expect(upgraded.PreToolUse).toEqual(existing.hooks.PreToolUse);
+    expect(upgraded.PermissionRequest).toEqual(askawayHookSettings().hooks.PermissionRequest);
+    // An event that held only ours goes entirely.
+    const onlyOurs = mergeHookSettings({}, { preToolUse: true });
+    expect(Object.keys(mergeHookSettings(onlyOurs).hooks as object)).toEqual(['PermissionRequest']);
   });
 
   it('[R11.2] --write creates or updates .claude/settings.json and reports no change the second time', async () => {

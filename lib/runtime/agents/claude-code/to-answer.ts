@@ -70,3 +70,29 @@ export function unansweredQuestions(toolInput: Record<string, unknown>, answers:
     return typeof answer === 'string' && answer.trim() !== '' ? [] : [question.question];
   });
 }
+
+/**
+ * The note a skipped question carries on the PermissionRequest path (R11.8, R4.4), which has no
+ * `additionalContext`: Claude Code tells the model `"<question>"=(no option selected) notes: <this>`.
+ */
+export const SKIPPED_QUESTION_NOTE =
+  'The user skipped this question. Use your best judgment; skipping is not a rejection, and do not invent a user preference.';
+
+/**
+ * The PermissionRequest hook's `updatedInput` (R11.8): as for PreToolUse, plus a note on each question that
+ * got neither an answer nor a note of the person's, since that path has no `additionalContext` to say
+ * that a skip is not a rejection (R4.4). Every question skipped (or auto-resolution) reads the same way.
+ */
+export function toDialogAnswer(toolInput: Record<string, unknown>, modifiedInput: unknown): Record<string, unknown> {
+  const updated = toUpdatedInput(toolInput, modifiedInput);
+  const answers = isRecord(updated.answers) ? updated.answers : {};
+  const annotations: Record<string, unknown> = isRecord(updated.annotations) ? { ...updated.annotations } : {};
+  let noted = false;
+  for (const question of unansweredQuestions(toolInput, answers)) {
+    const own = annotations[question];
+    if (isRecord(own) && typeof own.notes === 'string' && own.notes.trim() !== '') continue;
+    annotations[question] = { ...(isRecord(own) ? own : {}), notes: SKIPPED_QUESTION_NOTE };
+    noted = true;
+  }
+  return noted ? { ...updated, annotations } : updated;
+}

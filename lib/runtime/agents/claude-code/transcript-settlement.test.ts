@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { expectItem } from '../../../core/test-support/expect-item';
 import {
   hookCalls,
+  questionCalls,
+  questionTranscripts,
   planTranscript,
   planWithoutFileTranscript,
   toolTranscript,
@@ -92,7 +94,7 @@ describe('settlementMatcher on Claude Code 2.1.332 transcripts (a prompt answere
     expect(settlesAt(hookCalls.planApproved, [], sidechain)).toBeUndefined();
     const matcher = matcherFor(hookCalls.planApproved);
     for (const line of ['', '{not json', 'null', '"tool_result"', '{"type":"user","message":{"content":"tool_use"}}'])
-      expect(matcher.feed(line, false)).toBe(false);
+      expect(matcher.feed(line, false)).toBeUndefined();
   });
 
   it('[R11.7] an undated result counts only when it was appended while the hook watched', () => {
@@ -100,5 +102,66 @@ describe('settlementMatcher on Claude Code 2.1.332 transcripts (a prompt answere
     const undated = redate(expectItem(planLines, plan.secondPlanApproved), { timestamp: undefined });
     expect(settlesAt(hookCalls.planApproved, [call, undated], [])).toBeUndefined();
     expect(settlesAt(hookCalls.planApproved, [call], [undated])).toBe(1);
+  });
+});
+
+describe('settlementMatcher on AskUserQuestion (Claude Code 2.1.332, PermissionRequest beside the dialog)', () => {
+  const matcherFor = (call: CapturedHookCall) =>
+    settlementMatcher({
+      toolName: call.payload.tool_name,
+      toolInput: call.payload.tool_input,
+      startedAt: call.startedAt,
+      promptId: call.payload.prompt_id,
+    });
+  const settle = (call: CapturedHookCall, lines: readonly string[], catchUp = false) => {
+    const matcher = matcherFor(call);
+    for (const line of lines) {
+      const settlement = matcher.feed(line, catchUp);
+      if (settlement) return settlement;
+    }
+    return undefined;
+  };
+
+  it('[R11.9] an option chosen in the terminal: the answers as Claude Code recorded them, by the terminal', () => {
+    const settlement = settle(questionCalls.questionAnswered, questionTranscripts.questionAnswered);
+    expect(settlement?.source).toBe('user_temporary');
+    expect(settlement?.isError).toBe(false);
+    expect(settlement?.result).toMatchObject({ answers: { 'Which database should the service use?': 'Postgres' } });
+  });
+
+  it('[R11.9] a multi-select in the terminal keeps its joined, quoted labels', () => {
+    const settlement = settle(questionCalls.multiSelectAnswered, questionTranscripts.multiSelectAnswered);
+    expect(settlement?.result).toMatchObject({
+      answers: { 'Which stores should we support?': 'Postgres, "SQLite, embedded", "Redis \\"fast\\""' },
+    });
+  });
+
+  it('[R11.9] "Chat about this" is a rejection', () => {
+    const settlement = settle(questionCalls.chatAboutThis, questionTranscripts.chatAboutThis);
+    expect(settlement).toMatchObject({ isError: true, source: 'user_reject' });
+  });
+
+  it('[R11.9] two questions of one prompt share its id: each hook takes only the answer to its own questions', () => {
+    const lines = questionTranscripts.twoQuestionsOnePrompt;
+    const database = settle(questionCalls.twoQuestionsOnePromptDatabase, lines);
+    const cache = settle(questionCalls.twoQuestionsOnePromptCache, lines);
+    expect(database?.result).toMatchObject({ answers: { 'Which database should the service use?': 'Postgres' } });
+    expect(cache?.result).toMatchObject({ answers: { 'Which cache should sit in front of it?': 'Redis' } });
+    // Without the assistant's calls (logged before the tail read): the prompt id and the questions still match.
+    const results = lines.filter((line) => line.includes('"tool_result"'));
+    expect(settle(questionCalls.twoQuestionsOnePromptCache, results)?.result).toMatchObject({
+      answers: { 'Which cache should sit in front of it?': 'Redis' },
+    });
+  });
+
+  it("[R11.9] another prompt's result, or one written before the hook started, never settles it", () => {
+    const call = questionCalls.questionAnswered;
+    const lines = questionTranscripts.questionAnswered;
+    const otherPrompt = lines.map((line) =>
+      line.includes('"promptId"') ? redate(line, { promptId: 'another' }) : line,
+    );
+    expect(settle(call, otherPrompt)).toBeUndefined();
+    const earlier = { ...call, startedAt: Date.parse('2030-01-01T00:00:00Z') };
+    expect(settle(earlier, lines, true)).toBeUndefined();
   });
 });

@@ -8,12 +8,27 @@ export interface PendingPrompt {
   toolInput: Record<string, unknown>;
   /** When Claude Code started the hook (ms since the epoch): a tool result dated before then answered an older call. */
   startedAt: number;
+  /**
+   * The payload's `prompt_id` (Claude Code 2.1.200 on): the person's prompt the call belongs to. Every call of
+   * that turn shares it, so it narrows the search and never settles a call alone.
+   */
+  promptId?: string | undefined;
 }
 
-/** Feeds transcript lines, in file order; `true` once the prompt's own tool call has its result. */
+/** How the prompt was decided, as the transcript tells it. */
+export interface Settlement {
+  /** Claude Code's `toolUseResult`: AskUserQuestion's `{questions, answers, annotations}`, or an error text. */
+  result: unknown;
+  /** The tool result was an error (a rejection, "Chat about this"). */
+  isError: boolean;
+  /** Who decided (Claude Code 2.1.293 on): `user_temporary` (the terminal), `user_reject`, `hook`. */
+  source?: string;
+}
+
+/** Feeds transcript lines, in file order; the settlement once the prompt's own tool call has its result. */
 export interface SettlementMatcher {
   /** `catchUp`: the line was already in the file when the hook looked first (or after the file was replaced). */
-  feed(line: string, catchUp: boolean): boolean;
+  feed(line: string, catchUp: boolean): Settlement | undefined;
 }
 
 /**
@@ -31,7 +46,10 @@ export interface SettlementMatcher {
  * - when a waiting call has exactly the hook's tool input, only such a call counts (several calls of
  *   one tool in a turn). Claude Code does not always log the input it hands the hook (a plan given inline
  *   without a plan file is logged as given but sent to the hook as `{}`), so without such a call any
- *   waiting call of the tool counts.
+ *   waiting call of the tool counts;
+ * - with a `promptId`, only results of that prompt; and a result of that prompt whose call was not seen
+ *   (logged before the transcript's tail) counts when it answers exactly the hook's questions: two
+ *   AskUserQuestion calls of one turn share the prompt id, never their questions.
  */
 export function settlementMatcher(prompt: PendingPrompt): SettlementMatcher {
   /** Calls of the tool still waiting for their result: id → input. */
@@ -39,31 +57,56 @@ export function settlementMatcher(prompt: PendingPrompt): SettlementMatcher {
   return {
     feed(line, catchUp) {
       // Most lines are neither (attachments, request records): skip them before parsing.
-      if (!line.includes('"tool_use') && !line.includes('"tool_result"')) return false;
+      if (!line.includes('"tool_use') && !line.includes('"tool_result"')) return undefined;
       const entry = parse(line);
-      if (!entry || entry.isSidechain === true || !isRecord(entry.message)) return false;
+      if (!entry || entry.isSidechain === true || !isRecord(entry.message)) return undefined;
       const blocks = Array.isArray(entry.message.content) ? entry.message.content.filter(isRecord) : [];
       if (entry.type === 'assistant') {
         for (const block of blocks) {
           if (block.type === 'tool_use' && block.name === prompt.toolName && typeof block.id === 'string')
             waiting.set(block.id, block.input);
         }
-        return false;
+        return undefined;
       }
-      if (entry.type !== 'user') return false;
+      if (entry.type !== 'user') return undefined;
+      const ofPrompt = prompt.promptId === undefined || typeof entry.promptId !== 'string';
+      if (!ofPrompt && entry.promptId !== prompt.promptId) return undefined;
       const fresh = isFresh(entry.timestamp, prompt.startedAt, catchUp);
-      let settled = false;
+      let settled: Settlement | undefined;
       for (const block of blocks) {
         if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
-        if (!waiting.has(block.tool_use_id)) continue;
+        if (!waiting.has(block.tool_use_id)) {
+          if (fresh && !ofPrompt && answersSameQuestions(entry.toolUseResult, prompt.toolInput))
+            settled = settlementOf(entry, block);
+          continue;
+        }
         const input = waiting.get(block.tool_use_id);
         const exact = [...waiting.values()].some((candidate) => isDeepStrictEqual(candidate, prompt.toolInput));
         waiting.delete(block.tool_use_id);
-        if (fresh && (!exact || isDeepStrictEqual(input, prompt.toolInput))) settled = true;
+        if (fresh && (!exact || isDeepStrictEqual(input, prompt.toolInput))) settled = settlementOf(entry, block);
       }
       return settled;
     },
   };
+}
+
+function settlementOf(entry: Record<string, unknown>, block: Record<string, unknown>): Settlement {
+  const decision = isRecord(entry.permissionDecision) ? entry.permissionDecision : undefined;
+  return {
+    result: entry.toolUseResult,
+    isError:
+      block.is_error === true || (typeof entry.toolUseResult === 'string' && entry.toolUseResult.startsWith('Error')),
+    ...(typeof decision?.source === 'string' ? { source: decision.source } : {}),
+  };
+}
+
+/** AskUserQuestion's result names the questions it answers: the same texts as the hook's, in order. */
+function answersSameQuestions(result: unknown, toolInput: Record<string, unknown>): boolean {
+  const texts = (value: unknown) =>
+    Array.isArray(value) ? value.map((question: unknown) => (isRecord(question) ? question.question : undefined)) : [];
+  if (!isRecord(result)) return false;
+  const asked = texts(toolInput.questions);
+  return asked.length > 0 && isDeepStrictEqual(texts(result.questions), asked);
 }
 
 function parse(line: string): Record<string, unknown> | undefined {
