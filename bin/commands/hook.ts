@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import path from 'node:path';
 import { errorMessage } from '../../lib/contracts';
 import { claudeCodeHookMain, parseHookFlags } from '../../lib/runtime/agents/claude-code/hook-command';
 import { httpHookUrlProblem } from '../../lib/runtime/agents/claude-code/http-hook-address';
@@ -8,12 +9,24 @@ import {
   writeHookSettings,
   type HookInstallOptions,
 } from '../../lib/runtime/agents/claude-code/install';
+import { parseCodexHookFlags, codexHookMain } from '../../lib/runtime/agents/codex/hook-command';
+import {
+  askawayCodexHooks,
+  codexHooksFile,
+  defaultCodexHome,
+  trustCodexHooks,
+  writeCodexHooks,
+} from '../../lib/runtime/agents/codex/install';
+import { parseDuration } from '../../lib/runtime/duration';
 import { resolveHostAddress } from '../../lib/runtime/host-address';
+import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 
 export const HOOK_USAGE = `Usage:
   askaway hook claude-code [--timeout 540s] [--all-tools]
   askaway hook install [--write] [--user] [--http] [--all-tools] [--command "<cmd>"]
+  askaway hook codex [--timeout 30s]
+  askaway hook install --agent codex [--write] [--codex-home <dir>] [--timeout 30s] [--command "<cmd>"]
 
 claude-code   Claude Code hook (reads the hook JSON on stdin, prints the reply).
               PreToolUse/AskUserQuestion: the question is answered on your phone.
@@ -29,6 +42,18 @@ install       print the Claude Code settings that wire these hooks up
               refused when the host's address is private (Claude Code only allows loopback and public addresses)
   --command   the command Claude Code runs (default: askaway hook claude-code; run "npm link" in the checkout once)
 
+codex         Codex PermissionRequest hook, for sessions the Codex bridge cannot see
+              (codex --no-daemon, "Run without daemon this time"): the approval is on your
+              phone for --timeout (default 30s), then Codex's own prompt follows. Under a daemon
+              that a bridge serves it steps aside at once (the bridge carries the prompt).
+install --agent codex
+              print the hooks.json that wires it up; with --write, merge it into
+              $CODEX_HOME/hooks.json (default ~/.codex; keeps your other hooks) and trust it
+              through Codex itself (\`codex\` on PATH, or the running daemon), as /hooks does
+  --codex-home  the Codex home (default CODEX_HOME, else ~/.codex)
+  --timeout     how long the hook waits for the phone (default 30s)
+  --command     the command Codex runs (default: askaway hook codex)
+
 Environment: ASKAWAY_URL, ASKAWAY_TOKEN, ASKAWAY_DATA_DIR (see askaway mcp --help).
 `;
 
@@ -39,7 +64,7 @@ const STOP_GRACE_MS = 1_500;
 
 export const hookCommand: CliCommand = {
   name: 'hook',
-  summary: 'Claude Code hooks: answer AskUserQuestion and approve plans from your phone',
+  summary: 'Agent hooks: Claude Code questions and plans, Codex approvals outside its daemon, on your phone',
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === undefined || sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
@@ -47,7 +72,16 @@ export const hookCommand: CliCommand = {
       return sub === undefined ? 2 : 0;
     }
     if (sub === 'claude-code') return runClaudeCodeHook(rest);
-    if (sub === 'install') return runInstall(rest);
+    if (sub === 'codex') return runCodexHook(rest);
+    if (sub === 'install') {
+      const agent = rest.indexOf('--agent');
+      if (agent === -1) return runInstall(rest);
+      const name = rest[agent + 1];
+      const others = [...rest.slice(0, agent), ...rest.slice(agent + 2)];
+      if (name === 'codex') return runCodexInstall(others);
+      if (name === 'claude-code') return runInstall(others);
+      return usageError(`--agent takes claude-code or codex, got "${name ?? ''}"`);
+    }
     return usageError(`unknown hook "${sub}"`);
   },
 };
@@ -80,6 +114,70 @@ async function runClaudeCodeHook(argv: string[]): Promise<number> {
     });
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  }
+}
+
+async function runCodexHook(argv: string[]): Promise<number> {
+  const flags = parseCodexHookFlags(argv);
+  if ('error' in flags) return usageError(flags.error);
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    // Codex stopped the hook (its timeout, or the turn ended): withdraw from the phones, within the grace period.
+    stop.abort(new Error(`the hook was stopped (${signal})`));
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+  try {
+    return await codexHookMain(flags, {
+      env: process.env,
+      stdin: process.stdin,
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      parentPid: process.ppid,
+      signal: stop.signal,
+    });
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  }
+}
+
+async function runCodexInstall(argv: string[]): Promise<number> {
+  const parsed = parseFlags('hook', HOOK_USAGE, argv, {
+    write: { type: 'boolean' },
+    'codex-home': { type: 'string' },
+    timeout: { type: 'string' },
+    command: { type: 'string' },
+  });
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
+  const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
+  if (timeoutMs === null) return usageError('--timeout needs a duration such as 30s or 2m');
+  const options = { command: values.command, timeoutMs };
+  if (!values.write) {
+    process.stdout.write(`${JSON.stringify(askawayCodexHooks(options), null, 2)}\n`);
+    return 0;
+  }
+  const home = values['codex-home'] ? path.resolve(values['codex-home']) : defaultCodexHome(process.env);
+  const file = codexHooksFile(home);
+  try {
+    const { changed } = await writeCodexHooks(file, options);
+    process.stdout.write(
+      changed ? `Askaway's Codex hook written to ${file}\n` : `${file} already has Askaway's hook\n`,
+    );
+  } catch (error) {
+    process.stderr.write(`askaway hook install: ${errorMessage(error)}\n`);
+    return 1;
+  }
+  try {
+    const trusted = await trustCodexHooks(home, { env: process.env });
+    process.stdout.write(trusted.length > 0 ? 'Trusted it in Codex (as /hooks does).\n' : 'Codex already trusts it.\n');
+    return 0;
+  } catch (error) {
+    process.stderr.write(
+      `askaway hook install: could not trust the hook through Codex (${errorMessage(error)}).\n` +
+        'Codex runs it only once trusted: start Codex and choose "Trust all and continue", or /hooks → t.\n',
+    );
+    return 1;
   }
 }
 
