@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -60,6 +60,7 @@ async function rig(threads = [{ id: THREAD, cwd: '/work/project', name: 'Widget'
   const provider = runtimeClientProvider({ url: host.url, token: host.token });
   cleanups.push(() => provider.close());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'askaway-bridge-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const logs: string[] = [];
   const bridge = bridgeFor(daemon, provider, dataDir, logs);
   return { daemon, remote, bridge, dataDir, logs };

@@ -8,6 +8,10 @@ import { BRIDGE_CLIENT_INFO, DaemonRpc } from './daemon-rpc';
 import { PromptRelay } from './prompt-relay';
 import { ThreadRegistry } from './thread-registry';
 
+/** After a connection closes, how often and how long to check whether its daemon died. */
+const GONE_CHECK_MS = 100;
+const GONE_CHECKS = 50;
+
 export interface HomeLinkOptions {
   codexHome: string;
   runtime: () => RuntimeClient;
@@ -32,6 +36,8 @@ export class HomeLink {
   private rpc: DaemonRpc | null = null;
   private threads: ThreadRegistry | null = null;
   private daemon: DaemonProcess | null = null;
+  /** The daemon process attached to last: what its cards are keyed by. */
+  private instance = '';
   private readonly relay: PromptRelay;
   private timer: NodeJS.Timeout | null = null;
   private connecting = false;
@@ -41,7 +47,12 @@ export class HomeLink {
   state: HomeState = 'waiting';
 
   constructor(private readonly options: HomeLinkOptions) {
-    this.relay = new PromptRelay({ runtime: options.runtime, log: this.log, now: options.now });
+    this.relay = new PromptRelay({
+      runtime: options.runtime,
+      log: this.log,
+      onChange: options.onChange,
+      now: options.now,
+    });
   }
 
   start(): void {
@@ -130,7 +141,8 @@ export class HomeLink {
       const threads = new ThreadRegistry(rpc, this.log, this.options.onChange);
       this.rpc = rpc;
       this.threads = threads;
-      this.relay.attach(daemonInstanceId(this.options.codexHome, this.daemon), rpc, threads);
+      this.instance = daemonInstanceId(this.options.codexHome, this.daemon);
+      this.relay.attach(this.instance, rpc, threads);
       this.setState('attached');
       this.log(`attached to the Codex daemon${this.daemon ? ` (pid ${this.daemon.pid})` : ''}`);
       await threads.joinLoaded();
@@ -145,18 +157,35 @@ export class HomeLink {
     if (this.rpc !== rpc) return;
     this.rpc = null;
     this.threads = null;
-    // The prompts of a daemon that is gone are lost; a daemon still running re-sends them on re-join.
-    const now = readDaemonProcess(this.options.codexHome);
-    const gone =
-      this.daemon === null ||
-      now === null ||
-      now.pid !== this.daemon.pid ||
-      now.startedAt !== this.daemon.startedAt ||
-      !processAlive(now.pid);
-    this.relay.detach(gone);
-    if (!this.stopped && !this.paused) this.log(`detached: ${reason}${gone ? ' (the daemon is gone)' : ''}`);
-    this.setState('waiting', gone ? 'the Codex daemon stopped' : reason);
+    this.relay.detach();
+    const { daemon, instance } = this;
+    const gone = () => {
+      // The prompts of a daemon that is gone are lost; a daemon still running re-sends them on re-join.
+      const now = readDaemonProcess(this.options.codexHome);
+      return (
+        daemon === null ||
+        now === null ||
+        now.pid !== daemon.pid ||
+        now.startedAt !== daemon.startedAt ||
+        !processAlive(now.pid)
+      );
+    };
+    if (!this.stopped && !this.paused) this.log(`detached: ${reason}`);
+    this.setState('waiting', reason);
     // Look again at once: a restarted daemon is usually back within a second.
     setTimeout(() => this.tick(), 50).unref();
+    // A killed process closes its sockets a moment before it is gone from the process table: look for a
+    // while before deciding the daemon (and so its prompts) lives on.
+    let checks = 0;
+    const watch = setInterval(() => {
+      checks += 1;
+      if (this.stopped || checks > GONE_CHECKS) clearInterval(watch);
+      else if (gone()) {
+        clearInterval(watch);
+        this.relay.lose(instance);
+        this.setState(this.state, this.state === 'attached' ? '' : 'the Codex daemon stopped');
+      }
+    }, GONE_CHECK_MS);
+    watch.unref();
   }
 }

@@ -30,6 +30,8 @@ interface Pending {
 export interface PromptRelayOptions {
   runtime: () => RuntimeClient;
   log: (line: string) => void;
+  /** Called when the prompts waiting on the phone change (askaway status counts them). */
+  onChange?: () => void;
   now?: () => number;
 }
 
@@ -69,13 +71,15 @@ export class PromptRelay {
       if (pending.instance !== instance) this.settleElsewhere(pending, DAEMON_GONE_REASON);
   }
 
-  /**
-   * The connection closed. When the daemon itself is gone its prompts are lost (Codex re-sends nothing to
-   * a new daemon's clients): their cards leave. Otherwise they stay, and a re-join re-sends them.
-   */
-  detach(daemonGone: boolean): void {
+  /** The connection closed: the prompts stay, and a re-join to the same daemon re-sends them. */
+  detach(): void {
     this.attached = null;
-    if (daemonGone) for (const pending of [...this.prompts.values()]) this.settleElsewhere(pending, DAEMON_GONE_REASON);
+  }
+
+  /** Daemon process `instance` is gone: its prompts are lost (Codex re-sends nothing to a new daemon's clients). */
+  lose(instance: string): void {
+    for (const pending of [...this.prompts.values()])
+      if (pending.instance === instance) this.settleElsewhere(pending, DAEMON_GONE_REASON);
   }
 
   stop(): void {
@@ -112,6 +116,7 @@ export class PromptRelay {
     if (!pending) return;
     if (pending.sent) {
       this.prompts.delete(key);
+      this.options.onChange?.();
       return;
     }
     this.settleElsewhere(pending, resolvedElsewhereReason(pending.prompt, this.now() - pending.seenAt));
@@ -163,6 +168,7 @@ export class PromptRelay {
       return this.leaveToTerminal(key, errorMessage(error));
     }
     this.prompts.set(key, pending);
+    this.options.onChange?.();
     this.options.log(`${describe(pending)} → the phone`);
     try {
       const resolution = await waiting;
@@ -172,6 +178,7 @@ export class PromptRelay {
     } catch (error) {
       if (controller.signal.aborted) return;
       this.prompts.delete(key);
+      this.options.onChange?.();
       this.leaveToTerminal(key, errorMessage(error));
     }
   }
@@ -205,6 +212,7 @@ export class PromptRelay {
   /** The prompt was settled without the phone (terminal, Codex's timer, a lost daemon): the card leaves. */
   private settleElsewhere(pending: Pending, reason: string): void {
     this.prompts.delete(pending.key);
+    this.options.onChange?.();
     // The reason first, so the phone shows it rather than the broker's generic one.
     pending.client.connection.withdraw(pending.requestId, reason.slice(0, DECLINE_MESSAGE_MAX)).catch(() => undefined);
     pending.controller.abort(new Error(reason));
