@@ -10,13 +10,7 @@ import {
   type HookInstallOptions,
 } from '../../lib/runtime/agents/claude-code/install';
 import { parseCodexHookFlags, codexHookMain } from '../../lib/runtime/agents/codex/hook-command';
-import {
-  askawayCodexHooks,
-  codexHooksFile,
-  defaultCodexHome,
-  trustCodexHooks,
-  writeCodexHooks,
-} from '../../lib/runtime/agents/codex/install';
+import { askawayCodexHooks, defaultCodexHome, installCodexHook } from '../../lib/runtime/agents/codex/install';
 import { parseDuration } from '../../lib/runtime/duration';
 import { resolveHostAddress } from '../../lib/runtime/host-address';
 import { parseFlags } from './parse-flags';
@@ -158,24 +152,25 @@ async function runCodexInstall(argv: string[]): Promise<number> {
     return 0;
   }
   const home = values['codex-home'] ? path.resolve(values['codex-home']) : defaultCodexHome(process.env);
-  const file = codexHooksFile(home);
   try {
-    const { changed } = await writeCodexHooks(file, options);
+    const result = await installCodexHook(home, { ...options, env: process.env });
+    if (result.plugin)
+      process.stdout.write(`The ${result.plugin} plugin carries Askaway's hook: hooks.json left alone.\n`);
+    else
+      process.stdout.write(
+        result.changed
+          ? `Askaway's Codex hook written to ${result.file}\n`
+          : `${result.file} already has Askaway's hook\n`,
+      );
     process.stdout.write(
-      changed ? `Askaway's Codex hook written to ${file}\n` : `${file} already has Askaway's hook\n`,
+      result.trusted.length > 0 ? 'Trusted it in Codex (as /hooks does).\n' : 'Codex already trusts it.\n',
     );
-  } catch (error) {
-    process.stderr.write(`askaway hook install: ${errorMessage(error)}\n`);
-    return 1;
-  }
-  try {
-    const trusted = await trustCodexHooks(home, { env: process.env });
-    process.stdout.write(trusted.length > 0 ? 'Trusted it in Codex (as /hooks does).\n' : 'Codex already trusts it.\n');
     return 0;
   } catch (error) {
     process.stderr.write(
-      `askaway hook install: could not trust the hook through Codex (${errorMessage(error)}).\n` +
-        'Codex runs it only once trusted: start Codex and choose "Trust all and continue", or /hooks → t.\n',
+      `askaway hook install: ${errorMessage(error)}\n` +
+        'Codex runs a hook only once trusted: with `codex` on PATH this command trusts it; else start Codex and choose ' +
+        '"Trust all and continue", or /hooks → t. Without it, write the hook yourself: askaway hook install --agent codex\n',
     );
     return 1;
   }

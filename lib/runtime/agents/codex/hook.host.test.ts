@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -36,6 +36,7 @@ async function setup(): Promise<{ remote: ScriptedRemote; options: CodexHookOpti
   const runtime = runtimeClientProvider({ url: host.url, token: host.token });
   cleanups.push(() => runtime.close());
   const root = mkdtempSync(path.join(os.tmpdir(), 'askaway-codex-hook-'));
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
   let expire: () => void = () => undefined;
   return {
     remote,

@@ -1,10 +1,18 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type askawayCodexHooks, codexHooksFile, writeCodexHooks } from './install';
 
-const home = () => mkdtempSync(path.join(os.tmpdir(), 'askaway-codex-install-'));
+const homes: string[] = [];
+const home = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'askaway-codex-install-'));
+  homes.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('[R18.15] askaway hook install --agent codex', () => {
   it('[R18.15] writes one PermissionRequest hook into hooks.json, keeping the person’s other hooks; safe to repeat', async () => {

@@ -108,6 +108,8 @@ const HookListSchema = z.object({
             key: z.string(),
             command: z.string().nullish(),
             sourcePath: z.string().nullish(),
+            source: z.string().nullish(),
+            pluginId: z.string().nullish(),
             currentHash: z.string(),
             trustStatus: z.string(),
           })
@@ -116,35 +118,60 @@ const HookListSchema = z.object({
     }),
   ),
 });
+type ListedHook = z.infer<typeof HookListSchema>['data'][number]['hooks'][number];
+
+const isAskawayHook = (hook: ListedHook) => /\bhook codex\b/.test(hook.command ?? '');
+
+export interface CodexHookInstallResult {
+  /** Set when the askaway-codex plugin carries the hook already: hooks.json was left alone. */
+  plugin?: string;
+  /** hooks.json, when Askaway's hook was written there. */
+  file?: string;
+  changed: boolean;
+  /** The hook keys trusted now (empty when they already were). */
+  trusted: string[];
+}
 
 /**
- * Trusts Askaway's hooks in hooks.json the way Codex's `/hooks` → trust does: `config/batchWrite` of
- * `hooks.state.<key>.trusted_hash`. An untrusted hook never runs (Codex asks about it at start). Returns the
- * keys it trusted (empty when they already were).
+ * Installs Askaway's hook in a Codex home and trusts it, through Codex's own config RPCs (on the running
+ * daemon, else a `codex app-server` on stdio): an untrusted hook never runs, and Codex asks about it at
+ * the next start. When the askaway-codex plugin is installed it carries the hook, so hooks.json is left
+ * alone (two hooks would ask the phone twice) and the plugin's hook is trusted instead.
  */
-export async function trustCodexHooks(
+export async function installCodexHook(
   codexHome: string,
-  options: { codexBin?: string; env: Record<string, string | undefined> },
-): Promise<string[]> {
+  options: CodexHookInstallOptions & { codexBin?: string; env: Record<string, string | undefined> },
+): Promise<CodexHookInstallResult> {
   const file = codexHooksFile(codexHome);
   return withConfigServer(codexHome, { codexBin: options.codexBin ?? 'codex', env: options.env }, async (server) => {
-    const listed = HookListSchema.parse(await server.request('hooks/list', { cwds: [] }));
-    const ours = listed.data
-      .flatMap((entry) => entry.hooks)
-      .filter((hook) => hook.sourcePath === file && /\bhook codex\b/.test(hook.command ?? ''));
-    if (ours.length === 0) throw new Error(`Codex does not list the hook in ${file}`);
+    const list = async () =>
+      HookListSchema.parse(await server.request('hooks/list', { cwds: [] }))
+        .data.flatMap((entry) => entry.hooks)
+        .filter(isAskawayHook);
+    const fromPlugin = (await list()).filter((hook) => hook.source === 'plugin');
+    let result: Omit<CodexHookInstallResult, 'trusted'>;
+    let ours: ListedHook[];
+    if (fromPlugin.length > 0) {
+      result = { plugin: fromPlugin[0]?.pluginId ?? 'askaway-codex', changed: false };
+      ours = fromPlugin;
+    } else {
+      const { changed } = await writeCodexHooks(file, options);
+      result = { file, changed };
+      ours = (await list()).filter((hook) => hook.sourcePath === file);
+      if (ours.length === 0) throw new Error(`Codex does not list the hook in ${file}`);
+    }
     const untrusted = ours.filter((hook) => hook.trustStatus !== 'trusted' && hook.trustStatus !== 'managed');
-    if (untrusted.length === 0) return [];
-    await server.request('config/batchWrite', {
-      edits: [
-        {
-          keyPath: 'hooks.state',
-          value: Object.fromEntries(untrusted.map((hook) => [hook.key, { trusted_hash: hook.currentHash }])),
-          mergeStrategy: 'upsert',
-        },
-      ],
-      reloadUserConfig: true,
-    });
-    return untrusted.map((hook) => hook.key);
+    if (untrusted.length > 0)
+      await server.request('config/batchWrite', {
+        edits: [
+          {
+            keyPath: 'hooks.state',
+            value: Object.fromEntries(untrusted.map((hook) => [hook.key, { trusted_hash: hook.currentHash }])),
+            mergeStrategy: 'upsert',
+          },
+        ],
+        reloadUserConfig: true,
+      });
+    return { ...result, trusted: untrusted.map((hook) => hook.key) };
   });
 }
