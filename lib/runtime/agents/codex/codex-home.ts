@@ -32,10 +32,10 @@ export interface DaemonProcess {
   startedAt: string;
 }
 
-/** The daemon `daemon.pid` names, or null when there is none (or it cannot be read). */
-export function readDaemonProcess(codexHome: string): DaemonProcess | null {
+/** The daemon `daemon.pid` names (or another of Codex's pid files), or null when there is none. */
+export function readDaemonProcess(codexHome: string, file = daemonPidFile(codexHome)): DaemonProcess | null {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(daemonPidFile(codexHome), 'utf8'));
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (!isRecord(parsed) || typeof parsed.pid !== 'number' || !Number.isInteger(parsed.pid)) return null;
     const start = parsed.processStartTime;
     return { pid: parsed.pid, startedAt: typeof start === 'string' || typeof start === 'number' ? String(start) : '' };
