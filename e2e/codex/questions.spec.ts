@@ -85,3 +85,33 @@ test('[R18.13] the same question answered in the TUI first: the card leaves, a l
   expect(remote.withdrawn(record.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON });
   await tui.waitFor(/noted/);
 });
+
+test('[R18.11] a Default-mode question Codex will not wait for says so on the card, and is answered from the phone', async ({
+  session,
+  remote,
+}) => {
+  const marker = 'E2E-default-mode';
+  const codex = await session({
+    // Under development in 0.171: Default-mode questions, which Codex resolves unanswered after 2 minutes.
+    tables: ['[features]', 'default_mode_request_user_input = true'],
+    conversations: [
+      { marker, turns: [ask([sizeQuestion], 'Quick one.'), [{ type: 'text', text: `finished ${marker}` }]] },
+    ],
+  });
+  await codex.bridge();
+  const tui = await codex.tui();
+  await tui.ready();
+  await tui.submit(`${marker}: pick a size`);
+  const record = await cardFor(remote, (candidate) => candidate.toolUseId === callId(marker, 0, 1));
+  expect(record.context?.agentMessage).toMatch(
+    /^Quick one\.\n\nCodex is not waiting for this answer: about 2 minutes after it asked \(it asked at \d\d:\d\d:\d\d UTC\), it goes on without one\.$/,
+  );
+  await remote.respond(record.requestId, {
+    action: 'accept',
+    content: { answers: { [sizeQuestion.question]: 'Small' } },
+  });
+  expect(JSON.parse((await modelRead(codex.model, callId(marker, 0, 1))).text)).toEqual({
+    answers: { size: { answers: ['Small'] } },
+  });
+  await tui.waitFor(new RegExp(`finished ${marker}`));
+});

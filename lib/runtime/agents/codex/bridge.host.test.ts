@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pairDevice } from '../../../host/test-support/devices';
 import { closeAllHosts, startTestHost } from '../../../host/test-support/test-host';
+import { type Host } from '../../../host';
 import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
 import { startFakeCodexDaemon, type FakeCodexDaemon } from '../../test-support/fake-codex-daemon';
 import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
@@ -17,6 +18,7 @@ const THREAD = '01a23100-0000-7000-8000-000000000001';
 const OTHER_THREAD = '01a23100-0000-7000-8000-000000000002';
 
 interface Rig {
+  host: Host;
   daemon: FakeCodexDaemon;
   remote: ScriptedRemote;
   bridge: CodexBridge;
@@ -63,7 +65,7 @@ async function rig(threads = [{ id: THREAD, cwd: '/work/project', name: 'Widget'
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const logs: string[] = [];
   const bridge = bridgeFor(daemon, provider, dataDir, logs);
-  return { daemon, remote, bridge, dataDir, logs };
+  return { host, daemon, remote, bridge, dataDir, logs };
 }
 
 /** Waits until the bridge joined `threadId` (it sent a thread/resume the daemon answered). */
@@ -153,6 +155,26 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
     expect(second.requestId).not.toBe(first.requestId);
     await setup.remote.respond(second.requestId, { action: 'accept', content: { choice: 'accept' } });
     await vi.waitFor(() => expect(setup.daemon.responsesTo(5)).toEqual([{ decision: 'accept' }]));
+  });
+});
+
+describe('[R18.11] auto-resolution', () => {
+  it("[R18.11] Askaway's auto-resolution answers a Codex question only when the person turned it on, and never an approval", async () => {
+    const setup = await rig();
+    await joined(setup);
+    const view = (requestId: string) =>
+      setup.host.registry.snapshot().pending.find((candidate) => candidate.requestId === requestId);
+    setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
+    const blocking = await setup.remote.next((record) => record.kind === 'question');
+    expect(view(blocking.requestId)?.autoResolution).toEqual({ status: 'disabled' });
+    setup.host.registry.updatePreferences({
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 3_600_000,
+    });
+    await vi.waitFor(() => expect(view(blocking.requestId)?.autoResolution.status).toBe('scheduled'));
+    setup.daemon.ask(THREAD, 1, CODEX_PROMPT_METHODS.command, commandApprovalParams);
+    const approval = await setup.remote.next((record) => record.kind === 'approval');
+    expect(view(approval.requestId)?.autoResolution).toEqual({ status: 'disabled' });
   });
 });
 

@@ -7,6 +7,7 @@ import {
   requestUserInputParams,
 } from './test-fixtures';
 import { CODEX_PROMPT_METHODS } from './protocol';
+import { ANSWERED_IN_TERMINAL_REASON, CODEX_WENT_ON_REASON, resolvedElsewhereReason } from './terminal-answer';
 import { DECLINE_STEER_PREFIX, toCodexReply } from './to-answer';
 import { toCodexPrompt, type CodexAnswerPlan } from './to-interaction';
 
@@ -145,5 +146,13 @@ describe('[R18.12] Codex approval and form answers', () => {
     expect(toCodexReply({ type: 'url' }, accept(undefined))).toEqual({
       result: { action: 'accept', content: null, _meta: null },
     });
+  });
+});
+
+describe('[R18.13] a prompt settled in Codex first', () => {
+  it('[R18.13] says "Answered in the terminal", or that Codex went on after its own 2 minutes', () => {
+    expect(resolvedElsewhereReason({ nonBlocking: false }, 200_000)).toBe(ANSWERED_IN_TERMINAL_REASON);
+    expect(resolvedElsewhereReason({ nonBlocking: true }, 30_000)).toBe(ANSWERED_IN_TERMINAL_REASON);
+    expect(resolvedElsewhereReason({ nonBlocking: true }, 118_000)).toBe(CODEX_WENT_ON_REASON);
   });
 });
