@@ -85,54 +85,55 @@ function usageError(message: string): number {
   return 2;
 }
 
-async function runClaudeCodeHook(argv: string[]): Promise<number> {
-  const flags = parseHookFlags(argv);
-  if ('error' in flags) return usageError(flags.error);
+/**
+ * Runs a hook with the signals its agent (or a closing terminal) stops it with: `signal` aborts, so the
+ * pending card is withdrawn from the phones, and the process never outlives the grace period doing so.
+ */
+async function withStopSignals(run: (signal: AbortSignal) => Promise<number>): Promise<number> {
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    // Claude Code cancelled the hook (the user answered in the terminal, or it is quitting):
-    // withdraw from the phones, but never outlive the grace period doing so.
     stop.abort(new Error(`the hook was stopped (${signal})`));
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
   };
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   try {
-    return await claudeCodeHookMain(flags, {
-      env: process.env,
-      stdin: process.stdin,
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
-      signal: stop.signal,
-      // Transcript timestamps have whole milliseconds.
-      startedAt: Math.floor(performance.timeOrigin),
-    });
+    return await run(stop.signal);
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
 }
 
+async function runClaudeCodeHook(argv: string[]): Promise<number> {
+  const flags = parseHookFlags(argv);
+  if ('error' in flags) return usageError(flags.error);
+  // Claude Code cancels the hook when the user answered in the terminal, or when it is quitting.
+  return withStopSignals((signal) =>
+    claudeCodeHookMain(flags, {
+      env: process.env,
+      stdin: process.stdin,
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      signal,
+      // Transcript timestamps have whole milliseconds.
+      startedAt: Math.floor(performance.timeOrigin),
+    }),
+  );
+}
+
 async function runCodexHook(argv: string[]): Promise<number> {
   const flags = parseCodexHookFlags(argv);
   if ('error' in flags) return usageError(flags.error);
-  const stop = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    // Codex stopped the hook (its timeout, or the turn ended): withdraw from the phones, within the grace period.
-    stop.abort(new Error(`the hook was stopped (${signal})`));
-    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
-  };
-  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
-  try {
-    return await codexHookMain(flags, {
+  // Codex stops a hook at its timeout, or when the turn ends.
+  return withStopSignals((signal) =>
+    codexHookMain(flags, {
       env: process.env,
       stdin: process.stdin,
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
       parentPid: process.ppid,
-      signal: stop.signal,
-    });
-  } finally {
-    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-  }
+      signal,
+    }),
+  );
 }
 
 async function runCodexInstall(argv: string[]): Promise<number> {

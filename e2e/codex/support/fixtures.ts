@@ -2,11 +2,9 @@
 // React's hook lint rule does not mistake it for React's `use`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { test as base, expect } from '@playwright/test';
-import { connectScriptedRemote, type ScriptedRemote } from '../../../lib/runtime/test-support/scripted-remote';
-import { startTestHost, type TestHost } from '../../support/host';
-import { AppPage } from '../../support/pages';
+import { expect } from '@playwright/test';
 import { asProcessEnv } from '../../claude-code/support/claude-project';
+import { test as base } from '../../claude-code/support/fixtures';
 import { locateCodex, ROOT, type CodexInstall } from './codex-binary';
 import { createCodexHome, type CodexHome, type CodexHomeOptions } from './codex-home';
 import { startScriptedModel, type ScriptedConversation, type ScriptedModel } from './model-server';
@@ -36,17 +34,9 @@ export interface SessionOptions extends Pick<CodexHomeOptions, 'top' | 'tables' 
   conversations: ScriptedConversation[];
 }
 
-interface WorkerFixtures {
-  host: TestHost;
-}
-
 interface Fixtures {
   /** The Codex CLI; the test is skipped (locally) or fails (CI) when it is not installed. */
   codex: CodexInstall;
-  /** A phone without a browser: a socket.io client on the host's '/remote'. */
-  remote: ScriptedRemote;
-  /** The real PWA in Chromium (a Pixel 7), paired with the host. */
-  phone: AppPage;
   /** A scripted model and a Codex home pointing at it; everything it starts is stopped by PID at the end. */
   session: (options: SessionOptions) => Promise<CodexSession>;
 }
@@ -82,7 +72,11 @@ function startBridge(home: CodexHome, env: Record<string, string>): BridgeProces
   };
 }
 
-export const test = base.extend<Fixtures, WorkerFixtures>({
+/**
+ * The Claude Code suite's fixtures (its worker's host, the scripted phone, the PWA) with Codex's own: the
+ * `claude` fixture there is never asked for here, so a missing Claude Code changes nothing.
+ */
+export const test = base.extend<Fixtures>({
   codex: async ({}, provide, testInfo) => {
     const located = locateCodex();
     if ('missing' in located) {
@@ -91,29 +85,6 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       return;
     }
     await provide(located);
-  },
-  // One host per worker: every test matches its own interactions (by thread id).
-  host: [
-    async ({}, provide) => {
-      const host = await startTestHost();
-      await provide(host);
-      try {
-        host.assertNoSecretsInOutput();
-      } finally {
-        await host.stop();
-      }
-    },
-    { scope: 'worker' },
-  ],
-  remote: async ({ host }, provide) => {
-    const remote = await connectScriptedRemote(host.url, (await host.pairDevice('Scripted phone')).credential);
-    await provide(remote);
-    remote.close();
-  },
-  phone: async ({ page, host }, provide) => {
-    const phone = new AppPage(page, host);
-    await phone.pair();
-    await provide(phone);
   },
   session: async ({ codex, host }, provide) => {
     const stops: (() => Promise<void>)[] = [];

@@ -39,6 +39,8 @@ export interface FakeThread {
   ephemeral?: boolean;
   cwd?: string;
   name?: string;
+  /** What Codex said in the turn before asking (`thread/items/list`). */
+  agentMessage?: string;
   /** `thread/resume` fails with "no rollout found" this many times first. */
   noRolloutTimes?: number;
   status?: { type: string; activeFlags?: string[] };
@@ -88,6 +90,11 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
             send(ws, { id: requestId, method: request.method, params: request.params });
         return;
       }
+      case 'thread/items/list':
+        return send(ws, {
+          id,
+          result: { data: thread?.agentMessage ? [{ item: { type: 'agentMessage', text: thread.agentMessage } }] : [] },
+        });
       default:
         return send(ws, { id, result: {} });
     }

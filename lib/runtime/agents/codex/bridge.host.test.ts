@@ -6,7 +6,7 @@ import { pairDevice } from '../../../host/test-support/devices';
 import { closeAllHosts, startTestHost } from '../../../host/test-support/test-host';
 import { type Host } from '../../../host';
 import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
-import { startFakeCodexDaemon, type FakeCodexDaemon } from '../../test-support/fake-codex-daemon';
+import { startFakeCodexDaemon, type FakeCodexDaemon, type FakeThread } from '../../test-support/fake-codex-daemon';
 import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
 import { startCodexBridge, type CodexBridge } from './bridge';
 import { readBridgeStatuses } from './bridge-status';
@@ -52,7 +52,9 @@ function bridgeFor(
   return bridge;
 }
 
-async function rig(threads = [{ id: THREAD, cwd: '/work/project', name: 'Widget' }]): Promise<Rig> {
+async function rig(
+  threads: FakeThread[] = [{ id: THREAD, cwd: '/work/project', name: 'Widget', agentMessage: 'Two quick choices.' }],
+): Promise<Rig> {
   const host = await startTestHost();
   const daemon = await startFakeCodexDaemon();
   cleanups.push(() => daemon.remove());
@@ -86,7 +88,7 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
       kind: 'question',
       agent: { kind: 'codex', name: 'Codex', version: '0.171.0' },
       toolUseId: 'call_LABQ1_t0_1',
-      context: { cwd: '/work/project', sessionTitle: 'Widget' },
+      context: { cwd: '/work/project', sessionTitle: 'Widget', agentMessage: 'Two quick choices.' },
     });
     expect(card.requestId).toMatch(new RegExp(`^codex-[0-9a-f]{12}-${THREAD}-0$`));
     await setup.remote.respond(card.requestId, {

@@ -125,12 +125,15 @@ export class PromptRelay {
 
   private async announce(attached: Attached, key: string, threadId: string, request: ServerRequest): Promise<void> {
     const seenAt = this.now();
-    const itemId = (request.params as { itemId?: unknown }).itemId;
-    const changes =
+    const { itemId, turnId } = request.params as { itemId?: unknown; turnId?: unknown };
+    const [changes, agentMessage] = await Promise.all([
       request.method === CODEX_PROMPT_METHODS.fileChange && typeof itemId === 'string'
-        ? await attached.threads.fileChanges(threadId, itemId)
-        : undefined;
-    const prompt = toCodexPrompt(request.method, request.params, attached.threads.context(threadId), {
+        ? attached.threads.fileChanges(threadId, itemId)
+        : undefined,
+      attached.threads.agentMessage(threadId, typeof turnId === 'string' ? turnId : undefined),
+    ]);
+    const context = { ...attached.threads.context(threadId), ...(agentMessage ? { agentMessage } : {}) };
+    const prompt = toCodexPrompt(request.method, request.params, context, {
       changes,
       askedAt: new Date(seenAt),
     });

@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 const text = z.string();
 const optionalText = z.string().nullish();
+/** What identifies the turn item a server request is about: its thread, turn and item (the model's call id). */
+const turnItem = { threadId: text, turnId: text, itemId: text };
 
 /** The server requests the bridge carries to the phone. */
 export const CODEX_PROMPT_METHODS = {
@@ -39,9 +41,7 @@ export type UserInputQuestion = z.infer<typeof UserInputQuestionSchema>;
 
 export const RequestUserInputParamsSchema = z
   .object({
-    threadId: text,
-    turnId: text,
-    itemId: text,
+    ...turnItem,
     questions: z.array(UserInputQuestionSchema),
     /** False for a Default-mode question: Codex goes on without an answer after its own 2-minute timer. */
     isBlocking: z.boolean().default(true),
@@ -63,9 +63,7 @@ export type CommandDecision = z.infer<typeof CommandDecisionSchema>;
 
 export const CommandApprovalParamsSchema = z
   .object({
-    threadId: text,
-    turnId: text,
-    itemId: text,
+    ...turnItem,
     /** The model's justification. */
     reason: optionalText,
     /** As Codex will run it, e.g. `/bin/bash -lc 'touch x'`. */
@@ -79,7 +77,7 @@ export const CommandApprovalParamsSchema = z
 export type CommandApprovalParams = z.infer<typeof CommandApprovalParamsSchema>;
 
 export const FileChangeApprovalParamsSchema = z
-  .object({ threadId: text, turnId: text, itemId: text, reason: optionalText, grantRoot: optionalText })
+  .object({ ...turnItem, reason: optionalText, grantRoot: optionalText })
   .passthrough();
 export type FileChangeApprovalParams = z.infer<typeof FileChangeApprovalParamsSchema>;
 
@@ -90,9 +88,7 @@ const NetworkPermissionsSchema = z.object({ enabled: z.boolean().nullish() }).pa
 
 export const PermissionsApprovalParamsSchema = z
   .object({
-    threadId: text,
-    turnId: text,
-    itemId: text,
+    ...turnItem,
     cwd: optionalText,
     reason: optionalText,
     permissions: z
@@ -174,7 +170,7 @@ export const FileUpdateChangeSchema = z
   .passthrough();
 export type FileUpdateChange = z.infer<typeof FileUpdateChangeSchema>;
 
-/** `item/started` / `item/completed`: the file changes of a patch, and the agent's messages. */
+/** `item/started` / `item/completed`: the file changes of a patch. */
 export const ItemNotificationSchema = z
   .object({
     threadId: text,
@@ -184,8 +180,14 @@ export const ItemNotificationSchema = z
         type: text,
         id: text,
         changes: z.array(FileUpdateChangeSchema).optional(),
-        text: text.optional(),
       })
       .passthrough(),
+  })
+  .passthrough();
+
+/** `thread/items/list`: a turn's items, newest first when asked so. */
+export const ItemListSchema = z
+  .object({
+    data: z.array(z.object({ item: z.object({ type: text, text: text.optional() }).passthrough() }).passthrough()),
   })
   .passthrough();

@@ -3,6 +3,7 @@
 import { errorMessage } from '../../../contracts';
 import { RpcError, type DaemonRpc } from './daemon-rpc';
 import {
+  ItemListSchema,
   ItemNotificationSchema,
   LoadedThreadsSchema,
   ThreadIdOnlySchema,
@@ -101,13 +102,6 @@ export class ThreadRegistry {
         if (thread) this.onJoined();
         return;
       }
-      case 'turn/started': {
-        // What Codex said before asking belongs to this turn only.
-        const parsed = ThreadIdOnlySchema.safeParse(params);
-        const thread = parsed.success ? this.threads.get(parsed.data.threadId) : undefined;
-        if (thread) delete thread.context.agentMessage;
-        return;
-      }
       case 'item/started':
       case 'item/completed': {
         const parsed = ItemNotificationSchema.safeParse(params);
@@ -117,11 +111,26 @@ export class ThreadRegistry {
           if (method === 'item/started') this.changes.set(`${threadId}:${item.id}`, item.changes);
           else this.changes.delete(`${threadId}:${item.id}`);
         }
-        const thread = this.threads.get(threadId);
-        if (thread && method === 'item/completed' && item.type === 'agentMessage' && item.text?.trim())
-          thread.context.agentMessage = item.text;
         return;
       }
+    }
+  }
+
+  /**
+   * What Codex said last in this turn before asking (the card shows it above the prompt, R9.10). Asked of
+   * the daemon each time: on a thread's first turn the bridge joins only once the turn runs, after the
+   * message went by.
+   */
+  async agentMessage(threadId: string, turnId: string | undefined): Promise<string | undefined> {
+    if (!turnId) return undefined;
+    try {
+      const listed = ItemListSchema.parse(
+        await this.rpc.request('thread/items/list', { threadId, turnId, sortDirection: 'desc', limit: 20 }),
+      );
+      return listed.data.find((entry) => entry.item.type === 'agentMessage' && entry.item.text?.trim())?.item.text;
+    } catch (error) {
+      if (!this.rpc.isClosed) this.log(`could not read what Codex said before asking: ${errorMessage(error)}`);
+      return undefined;
     }
   }
 
