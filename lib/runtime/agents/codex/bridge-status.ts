@@ -28,14 +28,12 @@ export const BridgeHomeStatusSchema = z.object({
 });
 export type BridgeHomeStatus = z.infer<typeof BridgeHomeStatusSchema>;
 
-/** `<dataDir>/codex-bridge/`: one file per Codex home. */
-export function bridgeStatusDir(dataDir: string): string {
-  return path.join(dataDir, 'codex-bridge');
-}
+/** `<dataDir>/codex-bridge-<hash of the home>.json`: one file per Codex home, owner-only like the data dir's others. */
+const PREFIX = 'codex-bridge-';
 
 function statusFile(dataDir: string, codexHome: string): string {
   const name = createHash('sha256').update(codexHome).digest('hex').slice(0, 16);
-  return path.join(bridgeStatusDir(dataDir), `${name}.json`);
+  return path.join(dataDir, `${PREFIX}${name}.json`);
 }
 
 function live(status: BridgeHomeStatus, now: number): boolean {
@@ -82,12 +80,12 @@ export function otherBridgeFor(
 export function readBridgeStatuses(dataDir: string, now = Date.now()): BridgeHomeStatus[] {
   let names: string[];
   try {
-    names = readdirSync(bridgeStatusDir(dataDir)).filter((name) => name.endsWith('.json'));
+    names = readdirSync(dataDir).filter((name) => name.startsWith(PREFIX) && name.endsWith('.json'));
   } catch {
     return [];
   }
   return names
-    .map((name) => readOne(path.join(bridgeStatusDir(dataDir), name)))
+    .map((name) => readOne(path.join(dataDir, name)))
     .filter(
       (status): status is BridgeHomeStatus => status !== null && status.state !== 'elsewhere' && live(status, now),
     );
