@@ -5,19 +5,22 @@ import { expect, test } from './support/fixtures';
 import { addFile, ASKS_FOR_APPROVAL, callId, cardFor, escalated, modelRead } from './support/scenarios';
 
 // Codex's approvals through the bridge, answered by a scripted phone (the approval card is the lead's to
-// build): one TUI (approval_policy on-request, read-only sandbox) asks three times.
+// build): one TUI (approval_policy on-request, read-only sandbox) asks four times.
 
-test('[R18.12] approvals on the phone: a command accepted, one declined with the reason the model reads, a file change with its diff', async ({
+test('[R18.12] approvals on the phone: a command accepted, one declined with the reason the model reads, a file change with its diff, wider permissions', async ({
   session,
   remote,
 }) => {
   const accepted = 'E2E-run-ok';
   const declined = 'E2E-run-no';
   const patched = 'E2E-patch';
+  const widened = 'E2E-permissions';
   // Outside the workspace, so Codex asks; in this test's own folder, known once the session exists.
   let outside = '';
   const codex = await session({
     top: ASKS_FOR_APPROVAL,
+    // Under development in 0.171: the model may ask for wider permissions (item/permissions/requestApproval).
+    tables: ['[features]', 'request_permissions_tool = true'],
     conversations: [
       {
         marker: accepted,
@@ -36,6 +39,22 @@ test('[R18.12] approvals on the phone: a command accepted, one declined with the
       {
         marker: patched,
         turns: [addFile('patch-1.txt', 'hello from the patch'), [{ type: 'text', text: `finished ${patched}` }]],
+      },
+      {
+        marker: widened,
+        turns: [
+          () => [
+            {
+              type: 'function_call',
+              name: 'request_permissions',
+              arguments: {
+                reason: 'Need to write the build cache',
+                permissions: { file_system: { write: [outside] } },
+              },
+            },
+          ],
+          [{ type: 'text', text: `finished ${widened}` }],
+        ],
       },
     ],
   });
@@ -100,5 +119,21 @@ test('[R18.12] approvals on the phone: a command accepted, one declined with the
       'Success. Updated the following files:\nA patch-1.txt',
     );
     expect(readFileSync(path.join(codex.home.workDir, 'patch-1.txt'), 'utf8')).toBe('hello from the patch\n');
+    await tui.waitFor(new RegExp(`finished ${patched}`));
+  });
+
+  await test.step('wider permissions granted for the turn, exactly as asked', async () => {
+    await tui.submit(`${widened}: widen`);
+    const card = await cardFor(remote, (record) => record.toolUseId === callId(widened, 0, 0));
+    expect(card).toMatchObject({
+      kind: 'approval',
+      toolName: 'request_permissions',
+      input: { subject: 'permissions', reason: 'Need to write the build cache', scope: [`write ${outside}`] },
+    });
+    await remote.respond(card.requestId, { action: 'accept', content: { choice: 'turn' } });
+    expect(JSON.parse((await modelRead(codex.model, callId(widened, 0, 0))).text)).toEqual({
+      permissions: { network: null, file_system: { write: [outside] } },
+      scope: 'turn',
+    });
   });
 });
