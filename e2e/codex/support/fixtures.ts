@@ -98,7 +98,7 @@ export const test = base.extend<Fixtures>({
         model,
         home,
         async tui(args = []) {
-          const tui = await startCodexTui(codex.binary, home, args);
+          const tui = await startCodexTui(codex.binary, home, args, (prompt) => model.sawUserText(prompt));
           stops.push(() => tui.stop());
           return tui;
         },

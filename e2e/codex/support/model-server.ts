@@ -76,6 +76,8 @@ export interface ScriptedModel {
   toolOutput(callId: string): ToolOutput | undefined;
   /** The user messages the model read after `callId`'s output (a reason steered into the turn). */
   userTextsAfter(callId: string): string[];
+  /** Whether a model call carried a user message holding `text` (a prompt the TUI sent). */
+  sawUserText(text: string): boolean;
   close(): Promise<void>;
 }
 
@@ -289,6 +291,12 @@ export async function startScriptedModel(conversations: ScriptedConversation[]):
       }
       return [];
     },
+    sawUserText: (text) =>
+      requests.some(({ body }) =>
+        body.input.some(
+          (item) => item.type === 'message' && item.role === 'user' && textOf(item.content).includes(text),
+        ),
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

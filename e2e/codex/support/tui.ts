@@ -30,7 +30,16 @@ export interface CodexTui {
   stop(): Promise<void>;
 }
 
-export async function startCodexTui(binary: string, home: CodexHome, args: string[] = []): Promise<CodexTui> {
+/**
+ * `sent(prompt)` says whether the model got the prompt: the TUI's own signs of a turn (a "Working" line)
+ * can be gone before a poll sees them, when an approval overlay takes the screen at once.
+ */
+export async function startCodexTui(
+  binary: string,
+  home: CodexHome,
+  args: string[],
+  sent: (prompt: string) => boolean,
+): Promise<CodexTui> {
   const tmux = await startTmuxSession({ binary, cwd: home.workDir, env: home.env, args });
   let last = '';
   const poll = async (done: (screen: string) => boolean, message: string, timeout = SCREEN_TIMEOUT_MS) => {
@@ -85,8 +94,9 @@ export async function startCodexTui(binary: string, home: CodexHome, args: strin
       await tmux.keys([prompt], { literal: true });
       await settle(new RegExp(`› ${prompt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), 300);
       await tmux.keys(['Enter']);
-      // Sent once the TUI shows it working on the turn.
-      await poll((screen) => /Working|esc to interrupt/.test(screen), `"${prompt}" never started a turn`);
+      await expect
+        .poll(() => sent(prompt), { timeout: SCREEN_TIMEOUT_MS, message: `the model never got "${prompt}"` })
+        .toBe(true);
     },
     async pressOn(pattern, key) {
       await settle(pattern);
