@@ -200,16 +200,21 @@ export class PromptRelay {
       this.options.log(`${describe(pending)}: cancelled on the phone → the turn is interrupted`);
       return;
     }
-    rpc.respond(pending.rpcId, reply.result);
-    this.options.log(`${describe(pending)}: answered on the phone → Codex`);
-    if (reply.steer && turnId)
-      rpc
-        .request('turn/steer', {
-          threadId,
-          expectedTurnId: turnId,
-          input: [{ type: 'text', text: reply.steer, text_elements: [] }],
-        })
-        .catch(this.failed('pass the reason on'));
+    const respond = () => {
+      rpc.respond(pending.rpcId, reply.result);
+      this.options.log(`${describe(pending)}: answered on the phone → Codex`);
+    };
+    if (!reply.steer || !turnId) return respond();
+    // The reason joins the turn first, while the approval still holds it: steered after the decline, it
+    // can miss the model call that reads the rejection, and the turn may have ended before it arrives.
+    rpc
+      .request('turn/steer', {
+        threadId,
+        expectedTurnId: turnId,
+        input: [{ type: 'text', text: reply.steer, text_elements: [] }],
+      })
+      .catch(this.failed('pass the reason on'))
+      .finally(respond);
   }
 
   /** The prompt was settled without the phone (terminal, Codex's timer, a lost daemon): the card leaves. */
