@@ -33,7 +33,11 @@ const hooksOf = (plugin: string) =>
 
 describe('Claude Code plugins', () => {
   it('[R15.2] the marketplace lists every plugin folder, each named and versioned like its manifest and the package', () => {
-    const folders = fs.readdirSync(path.join(ROOT, 'plugins')).sort();
+    // Codex's plugins (.codex-plugin/) have a marketplace of their own: tests/codex-plugin.test.ts.
+    const folders = fs
+      .readdirSync(path.join(ROOT, 'plugins'))
+      .filter((folder) => fs.existsSync(path.join(ROOT, 'plugins', folder, '.claude-plugin')))
+      .sort();
     expect(marketplace.plugins.map((entry) => entry.source).sort()).toEqual(
       folders.map((folder) => `./plugins/${folder}`),
     );

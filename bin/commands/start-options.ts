@@ -9,6 +9,7 @@ import {
   NewMachineNameSchema,
 } from '../../lib/contracts';
 import { DEFAULT_BIND_HOST, DEFAULT_PAIR_TTL_MS, DEFAULT_PORT } from '../../lib/host';
+import { defaultCodexHome } from '../../lib/runtime/agents/codex/codex-home';
 import { parseDuration } from '../../lib/runtime/duration';
 import { UsageError } from './types';
 
@@ -21,6 +22,8 @@ Options:
   --host <address>    Interface to bind (default ${DEFAULT_BIND_HOST}; e.g. 0.0.0.0 for your LAN)
   --data-dir <dir>    Tokens, event log and host.json (env ASKAWAY_DATA_DIR, default ~/.askaway)
   --no-demo           Do not run the embedded demo agent
+  --no-codex          Do not run the Codex bridge (it carries Codex's prompts once a Codex daemon runs)
+  --codex-home <dir>  A Codex home for the bridge (repeatable; default CODEX_HOME, else ~/.codex)
   --tls-cert <file>   PEM certificate: serve HTTPS (needs --tls-key)
   --tls-key <file>    PEM private key for --tls-cert
   --public-url <url>  Address phones use (tunnel/proxy); used in the pairing link and QR code
@@ -44,6 +47,8 @@ export interface StartOptions {
   host: string;
   dataDir: string;
   demo: boolean;
+  /** The Codex homes the embedded Codex bridge serves (R18.14); empty with --no-codex. */
+  codexHomes: string[];
   tls?: { cert: Buffer; key: Buffer };
   publicUrl?: string;
   allowedOrigins: string[];
@@ -75,6 +80,8 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         'no-demo': { type: 'boolean' },
+        'no-codex': { type: 'boolean' },
+        'codex-home': { type: 'string', multiple: true },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'public-url': { type: 'string' },
@@ -101,11 +108,17 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
   const host = values.host ?? DEFAULT_BIND_HOST;
   if (host.trim().length === 0) throw new UsageError('--host needs an address');
   const dataDir = values['data-dir'] ?? env.ASKAWAY_DATA_DIR?.trim();
+  if (values['no-codex'] === true && values['codex-home'] !== undefined)
+    throw new UsageError('--no-codex and --codex-home contradict each other');
   return {
     port: parsePort(values.port ?? env.ASKAWAY_PORT),
     host,
     dataDir: dataDir ? path.resolve(dataDir) : path.join(homedir(), '.askaway'),
     demo: values['no-demo'] !== true,
+    codexHomes:
+      values['no-codex'] === true
+        ? []
+        : (values['codex-home'] ?? [defaultCodexHome(env)]).map((home) => path.resolve(home)),
     tls:
       tlsCert !== undefined && tlsKey !== undefined
         ? { cert: readPem(tlsCert, '--tls-cert'), key: readPem(tlsKey, '--tls-key') }

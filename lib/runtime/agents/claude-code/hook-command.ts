@@ -47,7 +47,8 @@ export interface HookCommandIo {
   startedAt: number;
 }
 
-async function readAll(stdin: AsyncIterable<Buffer | string>): Promise<string> {
+/** A hook's JSON on stdin, bounded (shared with the Codex hook). */
+export async function readAll(stdin: AsyncIterable<Buffer | string>): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stdin) {
