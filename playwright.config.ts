@@ -1,8 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
-// The Claude Code specs run in their own project only (below).
-const CLAUDE_CODE_SPECS = 'claude-code/**';
+// The agents' specs run in their own projects only (below).
+const AGENT_SPECS = ['claude-code/**', 'opencode/**', 'codex/**'];
 
 // `defaultBrowserType` cannot be set inside a project that already names its browser.
 const { defaultBrowserType: _mobileBrowser, ...pixel7 } = devices['Pixel 7'];
@@ -28,19 +28,33 @@ export default defineConfig({
     serviceWorkers: 'block',
   },
   projects: [
-    { name: 'mobile', testIgnore: CLAUDE_CODE_SPECS, use: { ...pixel7, browserName: 'chromium' } },
+    { name: 'mobile', testIgnore: AGENT_SPECS, use: { ...pixel7, browserName: 'chromium' } },
     // Wide screens differ in the card (all questions at once, keyboard) and the floating tab bar; the rest
     // (outbox, origins, security, push, PWA) is the same page at any width and runs on the phone only.
     {
       name: 'desktop',
-      testMatch: ['answer.spec.ts', 'a11y.spec.ts', 'screenshots.spec.ts'],
-      testIgnore: CLAUDE_CODE_SPECS,
+      testMatch: ['answer.spec.ts', 'a11y.spec.ts', 'screenshots.spec.ts', 'agent-cards.spec.ts'],
+      testIgnore: AGENT_SPECS,
       use: { ...desktopChrome, browserName: 'chromium', viewport: { width: 1280, height: 800 } },
     },
     // The real `claude` binary against a scripted model (e2e/claude-code/README.md); the phone is a Pixel 7.
     {
       name: 'claude-code',
       testDir: './e2e/claude-code',
+      timeout: 60_000,
+      use: { ...pixel7, browserName: 'chromium' },
+    },
+    // The real `opencode` against a scripted model (e2e/opencode/README.md): one TUI per file, shared by its tests.
+    {
+      name: 'opencode',
+      testDir: './e2e/opencode',
+      timeout: 60_000,
+      use: { ...pixel7, browserName: 'chromium' },
+    },
+    // The real `codex` CLI (its TUI and shared daemon) against a scripted model (e2e/codex/README.md).
+    {
+      name: 'codex',
+      testDir: './e2e/codex',
       timeout: 60_000,
       use: { ...pixel7, browserName: 'chromium' },
     },

@@ -16,6 +16,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   mcp: () => import('./commands/mcp').then((module) => module.mcpCommand),
   hook: () => import('./commands/hook').then((module) => module.hookCommand),
   ask: () => import('./commands/ask').then((module) => module.askCommand),
+  opencode: () => import('./commands/opencode').then((module) => module.openCodeCommand),
+  codex: () => import('./commands/codex').then((module) => module.codexCommand),
 };
 
 const USAGE_EXIT = 2;

@@ -15,11 +15,19 @@ export function KindChip({ view, header }: { view: InteractionView; header?: str
       </span>
     );
   }
-  if (view.kind === 'permission') {
+  if (view.kind === 'permission' || view.kind === 'approval') {
     return (
       <span className="chip chip--permission" data-testid="chip">
         <IconShield size={14} />
         {view.toolName}
+      </span>
+    );
+  }
+  if (view.kind === 'form') {
+    return (
+      <span className="chip" data-testid="chip">
+        <IconQuestion size={14} />
+        <span className="chip__text">{view.input.serverName}</span>
       </span>
     );
   }

@@ -3,8 +3,8 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
 import { type MachineInfo } from '@/lib/contracts';
 import { formatAge } from '@/lib/client/format';
-import { machinePresence } from '@/lib/client/machine-selectors';
-import { IconDot, IconDotOff } from './icons/machines';
+import { machinePresence } from '@/lib/client/machine-presence';
+import { IconDot, IconDotOff } from './icons/presence';
 
 /**
  * Whether a machine's agents are there (R17.5, R17.6): "2 agents connected", or "No agent connected ·

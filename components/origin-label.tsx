@@ -1,5 +1,5 @@
 import { type InteractionView } from '@/lib/contracts';
-import { originLabel } from '@/lib/client/selectors';
+import { originLabel } from '@/lib/client/view-keys';
 
 /** "reviewer › tests": which subagent asked (R9.6). Nothing for the root agent. */
 export function OriginLabel({ view }: { view: Pick<InteractionView, 'origin'> }) {

@@ -227,3 +227,133 @@ test.describe('instant open (R9.13)', () => {
     });
   }
 });
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`agents' cards (${theme})`, async ({ app, runtime }, testInfo) => {
+    const { page } = app;
+    await app.setTheme(theme);
+    const shot = shooter(page, testInfo, theme);
+    const command = await runtime.approval(
+      {
+        subject: 'command',
+        command: "/bin/bash -lc 'npm run migrate -- --to latest'",
+        cwd: '/home/ada/src/shop',
+        reason: 'Apply the pending migrations to the local database?',
+        choices: [
+          { id: 'accept', label: 'Allow once', effect: 'allow' },
+          {
+            id: 'acceptForSession',
+            label: 'Allow for this session',
+            effect: 'allow-session',
+            detail: 'Until this Codex session ends',
+          },
+          { id: 'decline', label: 'Deny', effect: 'deny' },
+          { id: 'cancel', label: 'Stop the turn', effect: 'cancel' },
+        ],
+      },
+      { context: { cwd: '/home/ada/src/shop', projectName: 'shop' } },
+    );
+    await app.openCard(command);
+    await shot('card-approval-command');
+    const files = await runtime.approval({
+      subject: 'file-change',
+      reason: 'Raise the cache TTL and add the helper.',
+      choices: [
+        { id: 'accept', label: 'Allow', effect: 'allow' },
+        { id: 'acceptForSession', label: 'Allow these files for the session', effect: 'allow-session' },
+        { id: 'decline', label: 'Deny', effect: 'deny' },
+      ],
+      changes: [
+        {
+          path: 'src/cache/ttl.ts',
+          kind: 'update',
+          diff: '@@ -1,4 +1,4 @@\n import { seconds } from "./units";\n-export const ttl = seconds(60);\n+export const ttl = seconds(300);\n export const staleWhileRevalidate = seconds(30);\n',
+        },
+        {
+          path: 'src/cache/helper.ts',
+          kind: 'add',
+          diff: 'export function key(id: string) {\n  return `product:${id}`;\n}\n',
+        },
+      ],
+    });
+    await app.openCard(files);
+    await page.getByTestId('card.approval-file').first().click();
+    await shot('card-approval-files');
+    const form = await runtime.form({
+      serverName: 'widgets',
+      message: 'Configure the widget',
+      mode: 'form',
+      fields: [
+        {
+          name: 'color',
+          title: 'Color',
+          description: 'The widget’s main color',
+          type: 'enum',
+          multiple: false,
+          required: true,
+          options: [
+            { value: 'red', label: 'Red' },
+            { value: 'blue', label: 'Blue' },
+            { value: 'green', label: 'Green' },
+          ],
+        },
+        { name: 'count', title: 'How many', type: 'integer', required: true, minimum: 1, maximum: 9, default: 3 },
+        { name: 'notify', title: 'Notify me when it ships', type: 'boolean', required: false },
+      ],
+    });
+    await app.openCard(form);
+    await shot('card-form');
+    const secret = await runtime.agentQuestion({
+      questions: [
+        {
+          question: 'Paste the deploy token',
+          header: 'Token',
+          kind: 'text',
+          options: [],
+          multiSelect: false,
+          secret: true,
+        },
+      ],
+    });
+    await app.openCard(secret);
+    await page.getByTestId('card.text-input').fill('s3cret');
+    await shot('card-secret');
+    await expect(page.getByTestId('card')).toBeVisible();
+
+    // A second agent: chips beside each prompt and a filter on Sessions and History (R18.1).
+    await runtime.ask(singleQuestion, {
+      sessionId: 'claude-session',
+      agent: { kind: 'claude-code', name: 'Claude Code', version: '2.1.332' },
+      context: { cwd: '/home/ada/src/shop', projectName: 'shop' },
+    });
+    await app.goto('/');
+    await expect(page.getByTestId('agent-chip')).toHaveCount(5);
+    await shot('agents-inbox');
+    await runtime.withdraw(form, 'The server closed the request');
+    await app.goto('/sessions');
+    await expect(page.getByTestId('agent-filter')).toBeVisible();
+    await shot('agents-sessions');
+    await app.goto('/history');
+    await expect(page.getByTestId('history.item')).toHaveCount(1);
+    await shot('agents-history');
+
+    // Claude Code's question, also open in its terminal (R11.10), then answered there first (R18.6).
+    const inTerminal = await runtime.ask(singleQuestion, {
+      sessionId: 'claude-terminal',
+      agent: { kind: 'claude-code', name: 'Claude Code', version: '2.1.332' },
+      context: { cwd: '/home/ada/src/shop', projectName: 'shop', openInTerminal: true },
+    });
+    await app.openCard(inTerminal);
+    await expect(page.getByTestId('card.open-in-terminal')).toBeVisible();
+    await shot('card-open-in-terminal');
+    const question = singleQuestion.questions[0]?.question ?? '';
+    await runtime.withdraw(inTerminal, 'Answered in the terminal', {
+      response: { action: 'accept', content: { answers: { [question]: 'SQLite' } } },
+    });
+    await expect(page.getByTestId('card.receipt')).toHaveAttribute('data-state', 'terminal');
+    await shot('card-answered-in-terminal');
+    await app.goto('/history');
+    await expect(page.getByTestId('history.item')).toHaveCount(2);
+    await shot('history-answered-in-terminal');
+  });
+}

@@ -36,8 +36,13 @@ export interface AskUserQuestionDisplayQuestion {
   unit?: string;
   /** R9.4: a single-select question with any preview uses the side-by-side layout. */
   hasPreview: boolean;
-  /** The free-text "Other" choice is always present; `label` is a stripped option's text, as placeholder. */
-  customInput: { enabled: true; label?: string };
+  /**
+   * The free-text "Other" choice: present unless the agent takes only its options (R18.5); `label` is a
+   * stripped option's text, as placeholder.
+   */
+  customInput: { enabled: boolean; label?: string };
+  /** The answer is a secret (R18.5): typed masked, never shown afterwards. */
+  secret: boolean;
 }
 
 export interface AskUserQuestionDisplayModel {
@@ -117,7 +122,10 @@ function toQuestion(raw: unknown, options: DisplayOptions): AskUserQuestionDispl
           seen.add(option.label);
           return [option];
         });
-  const customInput: AskUserQuestionDisplayQuestion['customInput'] = { enabled: true };
+  // An agent may take only its options (Codex's isOther: false); a question with none always takes text.
+  const customInput: AskUserQuestionDisplayQuestion['customInput'] = {
+    enabled: raw.allowOther !== false || kind !== 'choice',
+  };
   const last = choices.at(-1);
   // The strict contract forbids an Other option, but older data may have one: it becomes the typed-answer box.
   // Claude Code allows one, so on its questions an option labelled "Other" stays an option to pick.
@@ -134,6 +142,7 @@ function toQuestion(raw: unknown, options: DisplayOptions): AskUserQuestionDispl
     multiSelect,
     hasPreview: !multiSelect && choices.some((option) => option.preview !== undefined),
     customInput,
+    secret: raw.secret === true,
     ...(numbers ?? {}),
   };
   if (text(raw.description) !== '') display.description = text(raw.description);

@@ -10,13 +10,44 @@ const RUNTIME_DEPENDENCIES = ['better-sqlite3'];
 /** Optional native speed-ups that ws tries to require and does without. */
 const OPTIONAL_NATIVE = ['bufferutil', 'utf-8-validate'];
 
+const OPENCODE_PLUGIN = path.join(root, 'lib', 'runtime', 'agents', 'opencode', 'plugin.ts');
+
+/**
+ * The OpenCode plugin as one self-contained ES module (R18.20): it runs inside OpenCode (Bun), where no package
+ * of ours is installed, so it may import Node's built-ins only; anything else fails the build. The CLI carries
+ * the text (`askaway opencode install` writes it).
+ */
+export async function bundleOpenCodePlugin() {
+  const result = await build({
+    entryPoints: [OPENCODE_PLUGIN],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'es2022',
+    packages: 'external',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports.map((entry) => entry.path));
+  const foreign = imports.filter((name) => !name.startsWith('node:'));
+  if (foreign.length > 0)
+    throw new Error(`the OpenCode plugin may import only node: built-ins, not ${foreign.join(', ')}`);
+  const [file] = result.outputFiles;
+  if (!file) throw new Error('esbuild wrote no OpenCode plugin');
+  return file.text;
+}
+
 /**
  * Bundles bin/cli.ts, everything it imports from lib/ and its pure-JS dependencies into `outfile`;
  * better-sqlite3 stays external (a native addon, built for the user's Node at install time).
  * Resolves with esbuild's metafile.
  */
 export async function bundleCli(outfile, { sourcemap = true } = {}) {
+  const plugin = await bundleOpenCodePlugin();
   const result = await build({
+    define: { ASKAWAY_OPENCODE_PLUGIN_SOURCE: JSON.stringify(plugin) },
     entryPoints: [path.join(root, 'bin', 'cli.ts')],
     outfile,
     bundle: true,

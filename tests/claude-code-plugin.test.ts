@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mcpCommand } from '../bin/commands/mcp';
 import { expectItem } from '../lib/core/test-support/expect-item';
-import { askawayHookSettings } from '../lib/runtime/claude-code/settings';
+import { askawayHookSettings } from '../lib/runtime/agents/claude-code/install';
 
 // The Claude Code plugins in plugins/ (listed by .claude-plugin/marketplace.json) wire the installed `askaway`
 // command. This checks that they run what `askaway hook install` writes; e2e/claude-plugin.spec.ts has the real
@@ -33,7 +33,11 @@ const hooksOf = (plugin: string) =>
 
 describe('Claude Code plugins', () => {
   it('[R15.2] the marketplace lists every plugin folder, each named and versioned like its manifest and the package', () => {
-    const folders = fs.readdirSync(path.join(ROOT, 'plugins')).sort();
+    // Codex's plugins (.codex-plugin/) have a marketplace of their own: tests/codex-plugin.test.ts.
+    const folders = fs
+      .readdirSync(path.join(ROOT, 'plugins'))
+      .filter((folder) => fs.existsSync(path.join(ROOT, 'plugins', folder, '.claude-plugin')))
+      .sort();
     expect(marketplace.plugins.map((entry) => entry.source).sort()).toEqual(
       folders.map((folder) => `./plugins/${folder}`),
     );
@@ -60,7 +64,7 @@ describe('Claude Code plugins', () => {
       expect(matcher.test(tool), tool).toBe(true);
     for (const tool of ['AskUserQuestion', 'ExitPlanMode']) expect(matcher.test(tool), tool).toBe(false);
     const allTools = expectItem(
-      expectItem(askawayHookSettings({ allTools: true }).hooks.PermissionRequest, 0).hooks,
+      expectItem(askawayHookSettings({ allTools: true }).hooks.PermissionRequest ?? [], 0).hooks,
       0,
     );
     expect(group?.hooks).toEqual([allTools]);

@@ -2,7 +2,7 @@
 // handshakes included) for 60 s. Phase 1 sends only messages the contracts reject
 // and checks the host's state did not change at all; phase 2 mixes in valid ones.
 // Throughout: the host stays up and responsive, never answers 'internal', and its
-// memory stays bounded.
+// memory stays bounded. Then ./hostile.ts: hostile shapes, a flood and a full disk.
 import { io, type Socket } from 'socket.io-client';
 import type * as z from 'zod/mini';
 import {
@@ -27,6 +27,7 @@ import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
 import { connectRawRuntime } from '../support/raw-runtime';
 import { connectRemote, pairBenchDevice } from '../support/remote-client';
+import { drillHostile } from './hostile';
 import { readLog } from './log-reader';
 import { mutate, randomValue, rng, type Rng } from './mutate';
 
@@ -266,6 +267,8 @@ export async function drillFuzz(
     }
   }
   const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+  // The hostile shapes, the flood and the full disk each need a host of their own (R12.5–R12.7).
+  const hostile = await drillHostile();
   const refused = [...acks].filter(([key]) => !key.endsWith(': ok')).reduce((sum, [, count]) => sum + count, 0);
   return [
     {
@@ -276,6 +279,7 @@ export async function drillFuzz(
         `host RSS ${mib(start.rssBytes)} → peak ${mib(peakRss)} MiB, heap at end ${mib(memory.at(-1)?.heap ?? 0)} MiB` +
         (problems.length > 0 ? `; PROBLEMS: ${[...new Set(problems)].slice(0, 5).join(' | ')}` : ''),
     },
+    ...hostile,
   ];
 }
 

@@ -74,8 +74,12 @@ export async function startHost(options: StartHostOptions = {}): Promise<HostPro
     '--port',
     String(options.port ?? 0),
     '--no-demo',
+    '--no-codex',
     '--data-dir',
     dataDir,
+    // The benchmarks hold far more waiting questions on one machine than a person would (R13.2, R13.3).
+    '--max-pending',
+    '20000',
     ...(options.extraArgs ?? []),
   ];
   const server = await spawnServer(args, { ASKAWAY_TOKEN: token, NO_COLOR: '1', ...options.env });

@@ -30,13 +30,18 @@ export async function connectRawRuntime(
 
 /** Announces every request (in windows of 100 in flight) and leaves them pending. */
 export async function seedPending(url: string, token: string, requests: readonly InteractionRequest[]): Promise<void> {
-  const socket = await connectRawRuntime(url, token);
-  try {
-    await announceAll(socket, requests);
-  } finally {
-    socket.disconnect();
+  // Each connection may open DEFAULT_NEW_INTERACTION_LIMIT's burst of new interactions at once (R12.7).
+  for (let start = 0; start < requests.length; start += SEED_PER_CONNECTION) {
+    const socket = await connectRawRuntime(url, token, `seeder-${start}`);
+    try {
+      await announceAll(socket, requests.slice(start, start + SEED_PER_CONNECTION));
+    } finally {
+      socket.disconnect();
+    }
   }
 }
+
+const SEED_PER_CONNECTION = 100;
 
 /** Announces `requests` on a runtime connection the caller keeps (an agent that stays while its questions wait). */
 export async function announceAll(socket: RawRuntimeSocket, requests: readonly InteractionRequest[]): Promise<void> {

@@ -1,25 +1,33 @@
 import { homedir } from 'node:os';
+import path from 'node:path';
 import { errorMessage } from '../../lib/contracts';
-import { claudeCodeHookMain, parseHookFlags } from '../../lib/runtime/claude-code/hook-command';
-import { httpHookUrlProblem } from '../../lib/runtime/claude-code/http-hook-address';
+import { claudeCodeHookMain, parseHookFlags } from '../../lib/runtime/agents/claude-code/hook-command';
+import { httpHookUrlProblem } from '../../lib/runtime/agents/claude-code/http-hook-address';
 import {
   askawayHookSettings,
   settingsPath,
   writeHookSettings,
   type HookInstallOptions,
-} from '../../lib/runtime/claude-code/settings';
+} from '../../lib/runtime/agents/claude-code/install';
+import { parseCodexHookFlags, codexHookMain } from '../../lib/runtime/agents/codex/hook-command';
+import { askawayCodexHooks, defaultCodexHome, installCodexHook } from '../../lib/runtime/agents/codex/install';
+import { parseDuration } from '../../lib/runtime/duration';
 import { resolveHostAddress } from '../../lib/runtime/host-address';
+import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 
 export const HOOK_USAGE = `Usage:
-  askaway hook claude-code [--timeout 540s] [--all-tools]
-  askaway hook install [--write] [--user] [--http] [--all-tools] [--command "<cmd>"]
+  askaway hook claude-code [--timeout 1h] [--all-tools]
+  askaway hook install [--write] [--user] [--http] [--all-tools] [--pre-tool-use] [--command "<cmd>"]
+  askaway hook codex [--timeout 30s]
+  askaway hook install --agent codex [--write] [--codex-home <dir>] [--timeout 30s] [--command "<cmd>"]
 
 claude-code   Claude Code hook (reads the hook JSON on stdin, prints the reply).
-              PreToolUse/AskUserQuestion: the question is answered on your phone.
-              PermissionRequest/ExitPlanMode: the plan is approved on your phone.
-  --timeout   give up and let the terminal prompt take over after this long
-              (default 540s: Claude Code stops a hook after 600s)
+              PermissionRequest/AskUserQuestion: the question is in the terminal and on your phone
+              at once, and the first answer wins. PermissionRequest/ExitPlanMode: the plan likewise.
+              PreToolUse/AskUserQuestion (settings written by an older Askaway): the phone only.
+  --timeout   stop waiting for the phone after this long (default: about a day beside Claude Code's
+              dialog, which stays open; 540s on PreToolUse, which Claude Code stops after 600s)
   --all-tools also answer permission requests of every other tool from the phone
 
 install       print the Claude Code settings that wire these hooks up
@@ -28,6 +36,20 @@ install       print the Claude Code settings that wire these hooks up
   --http      use the host's HTTP endpoint (needs ASKAWAY_TOKEN in Claude Code's environment);
               refused when the host's address is private (Claude Code only allows loopback and public addresses)
   --command   the command Claude Code runs (default: askaway hook claude-code; run "npm link" in the checkout once)
+  --pre-tool-use  AskUserQuestion from a PreToolUse hook, the phone only: for Claude Code older than
+              2.0.45 (2.1.21 in print mode), which runs no PermissionRequest hook for it
+
+codex         Codex PermissionRequest hook, for sessions the Codex bridge cannot see
+              (codex --no-daemon, "Run without daemon this time"): the approval is on your
+              phone for --timeout (default 30s), then Codex's own prompt follows. Under a daemon
+              that a bridge serves it steps aside at once (the bridge carries the prompt).
+install --agent codex
+              print the hooks.json that wires it up; with --write, merge it into
+              $CODEX_HOME/hooks.json (default ~/.codex; keeps your other hooks) and trust it
+              through Codex itself (\`codex\` on PATH, or the running daemon), as /hooks does
+  --codex-home  the Codex home (default CODEX_HOME, else ~/.codex)
+  --timeout     how long the hook waits for the phone (default 30s)
+  --command     the command Codex runs (default: askaway hook codex)
 
 Environment: ASKAWAY_URL, ASKAWAY_TOKEN, ASKAWAY_DATA_DIR (see askaway mcp --help).
 `;
@@ -39,7 +61,7 @@ const STOP_GRACE_MS = 1_500;
 
 export const hookCommand: CliCommand = {
   name: 'hook',
-  summary: 'Claude Code hooks: answer AskUserQuestion and approve plans from your phone',
+  summary: 'Agent hooks: Claude Code questions and plans, Codex approvals outside its daemon, on your phone',
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === undefined || sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
@@ -47,7 +69,16 @@ export const hookCommand: CliCommand = {
       return sub === undefined ? 2 : 0;
     }
     if (sub === 'claude-code') return runClaudeCodeHook(rest);
-    if (sub === 'install') return runInstall(rest);
+    if (sub === 'codex') return runCodexHook(rest);
+    if (sub === 'install') {
+      const agent = rest.indexOf('--agent');
+      if (agent === -1) return runInstall(rest);
+      const name = rest[agent + 1];
+      const others = [...rest.slice(0, agent), ...rest.slice(agent + 2)];
+      if (name === 'codex') return runCodexInstall(others);
+      if (name === 'claude-code') return runInstall(others);
+      return usageError(`--agent takes claude-code or codex, got "${name ?? ''}"`);
+    }
     return usageError(`unknown hook "${sub}"`);
   },
 };
@@ -57,29 +88,95 @@ function usageError(message: string): number {
   return 2;
 }
 
-async function runClaudeCodeHook(argv: string[]): Promise<number> {
-  const flags = parseHookFlags(argv);
-  if ('error' in flags) return usageError(flags.error);
+/**
+ * Runs a hook with the signals its agent (or a closing terminal) stops it with: `signal` aborts, so the
+ * pending card is withdrawn from the phones, and the process never outlives the grace period doing so.
+ */
+async function withStopSignals(run: (signal: AbortSignal) => Promise<number>): Promise<number> {
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    // Claude Code cancelled the hook (the user answered in the terminal, or it is quitting):
-    // withdraw from the phones, but never outlive the grace period doing so.
     stop.abort(new Error(`the hook was stopped (${signal})`));
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
   };
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   try {
-    return await claudeCodeHookMain(flags, {
+    return await run(stop.signal);
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  }
+}
+
+async function runClaudeCodeHook(argv: string[]): Promise<number> {
+  const flags = parseHookFlags(argv);
+  if ('error' in flags) return usageError(flags.error);
+  // Claude Code cancels the hook when the user answered in the terminal, or when it is quitting.
+  return withStopSignals((signal) =>
+    claudeCodeHookMain(flags, {
       env: process.env,
       stdin: process.stdin,
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
-      signal: stop.signal,
+      signal,
       // Transcript timestamps have whole milliseconds.
       startedAt: Math.floor(performance.timeOrigin),
-    });
-  } finally {
-    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    }),
+  );
+}
+
+async function runCodexHook(argv: string[]): Promise<number> {
+  const flags = parseCodexHookFlags(argv);
+  if ('error' in flags) return usageError(flags.error);
+  // Codex stops a hook at its timeout, or when the turn ends.
+  return withStopSignals((signal) =>
+    codexHookMain(flags, {
+      env: process.env,
+      stdin: process.stdin,
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      parentPid: process.ppid,
+      signal,
+    }),
+  );
+}
+
+async function runCodexInstall(argv: string[]): Promise<number> {
+  const parsed = parseFlags('hook', HOOK_USAGE, argv, {
+    write: { type: 'boolean' },
+    'codex-home': { type: 'string' },
+    timeout: { type: 'string' },
+    command: { type: 'string' },
+  });
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
+  const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
+  if (timeoutMs === null) return usageError('--timeout needs a duration such as 30s or 2m');
+  const options = { command: values.command, timeoutMs };
+  if (!values.write) {
+    process.stdout.write(`${JSON.stringify(askawayCodexHooks(options), null, 2)}\n`);
+    return 0;
+  }
+  const home = values['codex-home'] ? path.resolve(values['codex-home']) : defaultCodexHome(process.env);
+  try {
+    const result = await installCodexHook(home, { ...options, env: process.env });
+    if (result.plugin)
+      process.stdout.write(`The ${result.plugin} plugin carries Askaway's hook: hooks.json left alone.\n`);
+    else
+      process.stdout.write(
+        result.changed
+          ? `Askaway's Codex hook written to ${result.file}\n`
+          : `${result.file} already has Askaway's hook\n`,
+      );
+    process.stdout.write(
+      result.trusted.length > 0 ? 'Trusted it in Codex (as /hooks does).\n' : 'Codex already trusts it.\n',
+    );
+    return 0;
+  } catch (error) {
+    process.stderr.write(
+      `askaway hook install: ${errorMessage(error)}\n` +
+        'Codex runs a hook only once trusted: with `codex` on PATH this command trusts it; else start Codex and choose ' +
+        '"Trust all and continue", or /hooks → t. Without it, write the hook yourself: askaway hook install --agent codex\n',
+    );
+    return 1;
   }
 }
 
@@ -92,6 +189,7 @@ async function runInstall(argv: string[]): Promise<number> {
     if (arg === '--write') write = true;
     else if (arg === '--user') user = true;
     else if (arg === '--all-tools') options.allTools = true;
+    else if (arg === '--pre-tool-use') options.preToolUse = true;
     else if (arg === '--http') options.http = { url: resolveHostAddress() };
     else if (arg === '--command') {
       const value = argv[index + 1];

@@ -7,7 +7,7 @@ import {
   JOIN_API_PATH,
   JoinResponseSchema,
   machineNameFrom,
-  MachineNameSchema,
+  NewMachineNameSchema,
   type JoinedHubFile,
 } from '../../lib/contracts';
 import { resolveDataDir } from '../../lib/runtime/host-address';
@@ -55,7 +55,7 @@ export const joinMachineCommand: CliCommand = {
     if (hubUrl === null)
       return usageError(`the hub URL must be http(s), such as https://hub.example.ts.net; got "${rawUrl}"`);
     const name = z.safeParse(
-      MachineNameSchema,
+      NewMachineNameSchema,
       values.name ?? machineNameFrom(process.env.ASKAWAY_MACHINE_NAME?.trim() || hostname()),
     );
     if (!name.success) return usageError(`--name: ${name.error.issues[0]?.message ?? 'not a usable name'}`);

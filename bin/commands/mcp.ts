@@ -1,11 +1,7 @@
 import { HOST_VERSION } from '../../lib/host';
 import { runStdioMcpServer } from '../../lib/runtime/mcp/stdio';
+import { untilStopped } from './stop-signals';
 import { type CliCommand } from './types';
-
-/** How a client (or a closing terminal) stops the server. */
-const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-/** Time to withdraw pending questions after a stop signal; the connection flushes for at most 1 s. */
-const STOP_GRACE_MS = 1_500;
 
 export const MCP_USAGE = `Usage: askaway mcp
 
@@ -34,18 +30,8 @@ export const mcpCommand: CliCommand = {
       process.stderr.write(`askaway mcp: unexpected argument "${argv[0]}"\n\n${MCP_USAGE}`);
       return 2;
     }
-    const stop = new AbortController();
-    const onSignal = () => {
-      // The client went away: withdraw what is pending from the phones, but never outlive the grace period doing so.
-      stop.abort();
-      setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
-    };
-    for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
-    try {
-      await runStdioMcpServer({ version: HOST_VERSION, signal: stop.signal });
-    } finally {
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-    }
+    // The client went away: withdraw what is pending from the phones, but never outlive the grace period doing so.
+    await untilStopped((signal) => runStdioMcpServer({ version: HOST_VERSION, signal }));
     return 0;
   },
 };

@@ -2,8 +2,14 @@ import fs from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { errorMessage, machineNameFrom, MachineNameSchema } from '../../lib/contracts';
+import {
+  DEFAULT_MAX_PENDING_PER_MACHINE,
+  errorMessage,
+  machineNameFrom,
+  NewMachineNameSchema,
+} from '../../lib/contracts';
 import { DEFAULT_BIND_HOST, DEFAULT_PAIR_TTL_MS, DEFAULT_PORT } from '../../lib/host';
+import { defaultCodexHome } from '../../lib/runtime/agents/codex/codex-home';
 import { parseDuration } from '../../lib/runtime/duration';
 import { UsageError } from './types';
 
@@ -16,14 +22,19 @@ Options:
   --host <address>    Interface to bind (default ${DEFAULT_BIND_HOST}; e.g. 0.0.0.0 for your LAN)
   --data-dir <dir>    Tokens, event log and host.json (env ASKAWAY_DATA_DIR, default ~/.askaway)
   --no-demo           Do not run the embedded demo agent
+  --no-codex          Do not run the Codex bridge (it carries Codex's prompts once a Codex daemon runs)
+  --codex-home <dir>  A Codex home for the bridge (repeatable; default CODEX_HOME, else ~/.codex)
   --tls-cert <file>   PEM certificate: serve HTTPS (needs --tls-key)
   --tls-key <file>    PEM private key for --tls-cert
   --public-url <url>  Address phones use (tunnel/proxy); used in the pairing link and QR code
   --allow-origin <o>  Extra browser origin allowed to connect (repeatable; e.g. a dev server)
+  --allowed-host <n>  Another name this host answers for, e.g. its LAN name (repeatable; loopback,
+                      its addresses and the --public-url host always work; others get 421)
   --static-dir <dir>  The built web app (default out/ next to the package)
   --stale-after <d>   Withdraw a question no agent has re-announced for this long (default 5m; min 30s)
   --pair-ttl <d>      How long a pairing link or join code works (default ${DEFAULT_PAIR_TTL_MS / 60_000}m; 1s to 24h)
   --name <name>       This machine's name on the phone (env ASKAWAY_MACHINE_NAME, default its host name)
+  --max-pending <n>   Questions one machine may have waiting at once (default ${DEFAULT_MAX_PENDING_PER_MACHINE})
   -h, --help          Show this help
 
 Environment: ASKAWAY_TOKEN overrides the stored agent token.
@@ -36,15 +47,21 @@ export interface StartOptions {
   host: string;
   dataDir: string;
   demo: boolean;
+  /** The Codex homes the embedded Codex bridge serves (R18.14); empty with --no-codex. */
+  codexHomes: string[];
   tls?: { cert: Buffer; key: Buffer };
   publicUrl?: string;
   allowedOrigins: string[];
+  /** Names besides loopback, its addresses and the public URL's that the host answers for (R12.4). */
+  allowedHosts: string[];
   staticDir: string;
   staleAfterMs?: number;
   pairTtlMs: number;
   token?: string;
   /** This machine's name: the hub's own machine and "removed from <host>" (R17.3). */
   hostName: string;
+  /** Interactions one machine may have waiting (R12.7). */
+  maxPending: number;
   help: boolean;
 }
 
@@ -63,14 +80,18 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         'no-demo': { type: 'boolean' },
+        'no-codex': { type: 'boolean' },
+        'codex-home': { type: 'string', multiple: true },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'public-url': { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
         'static-dir': { type: 'string' },
         'stale-after': { type: 'string' },
         'pair-ttl': { type: 'string' },
         name: { type: 'string' },
+        'max-pending': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -87,22 +108,30 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
   const host = values.host ?? DEFAULT_BIND_HOST;
   if (host.trim().length === 0) throw new UsageError('--host needs an address');
   const dataDir = values['data-dir'] ?? env.ASKAWAY_DATA_DIR?.trim();
+  if (values['no-codex'] === true && values['codex-home'] !== undefined)
+    throw new UsageError('--no-codex and --codex-home contradict each other');
   return {
     port: parsePort(values.port ?? env.ASKAWAY_PORT),
     host,
     dataDir: dataDir ? path.resolve(dataDir) : path.join(homedir(), '.askaway'),
     demo: values['no-demo'] !== true,
+    codexHomes:
+      values['no-codex'] === true
+        ? []
+        : (values['codex-home'] ?? [defaultCodexHome(env)]).map((home) => path.resolve(home)),
     tls:
       tlsCert !== undefined && tlsKey !== undefined
         ? { cert: readPem(tlsCert, '--tls-cert'), key: readPem(tlsKey, '--tls-key') }
         : undefined,
     publicUrl,
     allowedOrigins: values['allow-origin'] ?? [],
+    allowedHosts: (values['allowed-host'] ?? []).map(parseAllowedHost),
     staticDir: path.resolve(values['static-dir'] ?? path.join(packageRoot, 'out')),
     staleAfterMs: parseStaleAfter(values['stale-after']),
     pairTtlMs: parsePairTtl(values['pair-ttl']),
     token: env.ASKAWAY_TOKEN?.trim() || undefined,
     hostName: parseName(values.name ?? env.ASKAWAY_MACHINE_NAME),
+    maxPending: parseMaxPending(values['max-pending']),
     help: values.help === true,
   };
 }
@@ -127,9 +156,25 @@ function parsePairTtl(value: string | undefined): number {
 
 function parseName(value: string | undefined): string {
   if (value === undefined || value.trim() === '') return machineNameFrom(hostname());
-  const parsed = MachineNameSchema.safeParse(value);
+  const parsed = NewMachineNameSchema.safeParse(value);
   if (!parsed.success) throw new UsageError(`--name must be 1 to 64 printable characters, got "${value}"`);
   return parsed.data;
+}
+
+/** A host name or an address as it appears in a Host header, without a scheme, port or path. */
+function parseAllowedHost(value: string): string {
+  const name = value.trim().toLowerCase();
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?)$/.test(name))
+    throw new UsageError(`--allowed-host must be a host name or an address (no scheme, port or path), got "${value}"`);
+  return name;
+}
+
+function parseMaxPending(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_PENDING_PER_MACHINE;
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || count < 1 || count > 100_000)
+    throw new UsageError(`--max-pending must be a number from 1 to 100000, got "${value}"`);
+  return count;
 }
 
 function parsePort(value: string | undefined): number {

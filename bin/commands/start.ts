@@ -5,7 +5,9 @@ import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/h
 import { mountAgentBridges } from '../../lib/host/bridges';
 import { startPush, type PushRuntime } from '../../lib/host/push';
 import { formatLifecycle } from '../../lib/host/lifecycle-log';
+import { startCodexBridge } from '../../lib/runtime/agents/codex/bridge';
 import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';
+import { runtimeClientProvider } from '../../lib/runtime/runtime-client-provider';
 import { pairingQr, pairingTerms } from './pairing-output';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
 import { type CliCommand, UsageError } from './types';
@@ -43,9 +45,11 @@ async function runStart(argv: string[]): Promise<number> {
       tls: options.tls,
       publicUrl: options.publicUrl,
       allowedOrigins: options.allowedOrigins,
+      allowedHosts: options.allowedHosts,
       staleAfterMs: options.staleAfterMs,
       pairTtlMs: options.pairTtlMs,
       hostName: options.hostName,
+      maxPendingPerMachine: options.maxPending,
       // A phone on the LAN cannot open a loopback link: point pairing links where it can reach.
       pairingBaseUrl: (port) =>
         options.publicUrl === undefined && isWildcard(options.host) ? lanUrls(options, port)[0] : undefined,
@@ -55,6 +59,7 @@ async function runStart(argv: string[]): Promise<number> {
       },
       onError: (error) =>
         process.stderr.write(`askaway: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+      log,
     });
   } catch (error) {
     if (!(error instanceof HostStartError)) throw error;
@@ -75,10 +80,11 @@ async function runStart(argv: string[]): Promise<number> {
   await printBanner(host, options);
   const bridges = mountAgentBridges(host);
   const stopDemo = options.demo ? startDemo(host) : undefined;
+  const stopCodex = options.codexHomes.length > 0 ? startCodex(host, options) : undefined;
   await waitForSignal();
   log('Shutting down…');
   // Runtimes first, so their withdrawals reach the log before it closes.
-  await Promise.allSettled([stopDemo?.(), bridges.close()]);
+  await Promise.allSettled([stopDemo?.(), stopCodex?.(), bridges.close()]);
   await host.close();
   await push.close();
   // Anything a bridge left open must not keep a stopped host alive.
@@ -96,6 +102,27 @@ function startDemo(host: Host): Stop | undefined {
   log('Demo agent: started; answer its questions from the pairing link (--no-demo turns it off).');
   const demo = startDemoAgent({ url: host.url, token: host.token, log: (line) => log(`demo ${line}`) });
   return () => demo.stop();
+}
+
+/**
+ * The Codex bridge (R18.14): on the hub it runs here, so Codex's prompts reach the phone with nothing else
+ * to start; it waits for a Codex daemon and never starts one. It reaches the host over loopback like any
+ * runtime.
+ */
+function startCodex(host: Host, options: StartOptions): Stop {
+  const provider = runtimeClientProvider({ url: host.url, token: host.token, insecureTls: host.secure });
+  const bridge = startCodexBridge({
+    homes: options.codexHomes,
+    runtime: () => provider.get('codex bridge'),
+    dataDir: options.dataDir,
+    owner: 'askaway start',
+    log,
+  });
+  log(`Codex bridge: watching ${options.codexHomes.join(', ')} for a Codex daemon (--no-codex turns it off).`);
+  return async () => {
+    await bridge.stop();
+    await provider.close();
+  };
 }
 
 /**

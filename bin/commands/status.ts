@@ -7,6 +7,8 @@ import {
   WhoAmIResponseSchema,
   type MachineRef,
 } from '../../lib/contracts';
+import { readBridgeStatuses, type BridgeHomeStatus } from '../../lib/runtime/agents/codex/bridge-status';
+import { defaultCodexHome } from '../../lib/runtime/agents/codex/codex-home';
 import { resolveDataDir, resolveHostTarget, type HostTarget } from '../../lib/runtime/host-address';
 import { describeConnectionFailure } from '../../lib/runtime/transport-errors';
 import { adminRequest, findAdminTarget } from './admin-client';
@@ -19,7 +21,9 @@ export const STATUS_USAGE = `Usage: askaway status [--json] [--data-dir <dir>]
 Says which Askaway host this machine's agents (hooks, \`askaway mcp\`, \`askaway ask\`) use
 and why — ASKAWAY_URL, the hub this machine joined (\`askaway join\`), or the host running
 here — whether it is reachable (and why not), and as which machine. On a hub, also its
-own name and how many machines are joined. Exit code 0 when reachable and accepted, else 1.
+own name and how many machines are joined. Then whether a Codex bridge runs here (\`askaway
+start\` or \`askaway codex\`), is attached to each Codex home's daemon, and to how many threads.
+Exit code 0 when reachable and accepted, else 1.
 
 Options:
   --json             Print the same as JSON
@@ -41,6 +45,10 @@ export interface StatusReport {
   machine?: MachineRef;
   /** Set when this data dir belongs to the running host: this hub's own view. */
   thisHub?: { joinedMachines: number };
+  /** Each Codex home a live bridge on this machine serves (R18.14); empty when none runs. */
+  codex: BridgeHomeStatus[];
+  /** This machine's default Codex home, when it exists (then "no bridge runs here" is worth saying). */
+  codexHome?: string;
 }
 
 export const statusCommand: CliCommand = {
@@ -68,6 +76,8 @@ export async function checkStatus(env: Record<string, string | undefined>): Prom
     source: target.source,
     because: because(target, dataDir),
     reachable: false,
+    codex: readBridgeStatuses(dataDir),
+    ...(existsSync(defaultCodexHome(env)) ? { codexHome: defaultCodexHome(env) } : {}),
   };
   if (target.token === null) {
     report.problem =
@@ -133,5 +143,24 @@ export function formatStatus(report: StatusReport): string {
     lines.push(
       `This hub:   ${report.hubName ?? ''}, ${report.thisHub.joinedMachines} machine${report.thisHub.joinedMachines === 1 ? '' : 's'} joined (\`askaway machines\`)`,
     );
+  lines.push(...formatCodexBridges(report.codex, report.codexHome));
   return `${lines.join('\n')}\n`;
+}
+
+/** One line per Codex home a bridge serves, or the one line saying none runs. */
+export function formatCodexBridges(bridges: readonly BridgeHomeStatus[], codexHome?: string): string[] {
+  if (bridges.length === 0)
+    return codexHome === undefined
+      ? []
+      : [
+          `Codex:      no bridge runs for ${codexHome} (\`askaway start\` runs one; on a joined machine, \`askaway codex\`)`,
+        ];
+  return bridges.map((bridge) => {
+    const by = `${bridge.owner}, pid ${bridge.pid}`;
+    if (bridge.state !== 'attached')
+      return `Codex:      ${bridge.codexHome}: not attached — ${bridge.detail ?? bridge.state} (${by})`;
+    const threads = `${bridge.threads} thread${bridge.threads === 1 ? '' : 's'}`;
+    const waiting = bridge.pending > 0 ? `, ${bridge.pending} waiting on the phone` : '';
+    return `Codex:      ${bridge.codexHome}: attached to the daemon${bridge.daemonPid ? ` (pid ${bridge.daemonPid})` : ''}, ${threads}${waiting} (${by})`;
+  });
 }

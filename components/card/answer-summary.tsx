@@ -1,10 +1,12 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { type AskUserQuestionAnnotations, type AskUserQuestionAnswers } from '@/lib/contracts';
+import { SECRET_ANSWER_MASK } from '@/lib/contracts/limits';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 interface Props {
-  questions: ReadonlyArray<{ question: string; header: string }>;
+  questions: ReadonlyArray<{ question: string; header: string; secret?: boolean }>;
   answers: AskUserQuestionAnswers;
   annotations?: AskUserQuestionAnnotations;
   onEdit?: (index: number) => void;
@@ -19,8 +21,10 @@ export function AnswerSummary({ questions, answers, annotations, onEdit, testId 
   return (
     <ol className="answers" data-testid={testId}>
       {questions.map((question, index) => {
-        const answer = answers[question.question];
-        const notes = annotations?.[question.question]?.notes;
+        // A secret answer is never shown again, not even on the device that typed it (R18.5).
+        const answer =
+          question.secret && answers[question.question] !== undefined ? SECRET_ANSWER_MASK : answers[question.question];
+        const notes = question.secret ? undefined : annotations?.[question.question]?.notes;
         return (
           <li
             key={question.question}

@@ -4,11 +4,16 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
 import { projectLabel } from '@/lib/client/format';
-import { machinesLive, selectShowMachines, waitsForMachine } from '@/lib/client/machine-selectors';
-import { originLabel } from '@/lib/client/selectors';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
+import { selectShowMachines } from '@/lib/client/machine-selectors';
+import { machinesLive } from '@/lib/client/machine-presence';
+import { waitsForMachine } from '@/lib/client/machine-waits';
+import { originLabel } from '@/lib/client/view-keys';
 import { ConnectionPill } from '../shell/connection-status';
 import { IconBack } from '../icons/card-chrome';
 import { IconPause } from '../icons/time';
+import { AgentChip } from '../agent-chip';
+import { IconTerminal } from '../icons/terminal';
 import { MachineChip } from '../machine-chip';
 import { ContextBlock } from './context-block';
 import '@/lib/client/i18n-en-card';
@@ -54,6 +59,7 @@ export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
       {srTitle ? <h1 className="sr-only">{srTitle}</h1> : null}
       <p className="card-meta">
         {showMachine ? <MachineChip machine={view.machine} /> : null}
+        {selectShowAgents(state.host) ? <AgentChip agent={view.agent} /> : null}
         <span className="origin" data-testid="card.origin">
           {origin || t('common.mainAgent')}
         </span>
@@ -70,6 +76,16 @@ export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
             {t('machine.waitingFor', { name: view.machine.name })}
           </p>
           <p className="machine-notice__hint">{t('machine.waitingForHint', { name: view.machine.name })}</p>
+        </div>
+      ) : null}
+      {view.status === 'pending' && view.context?.openInTerminal ? (
+        // No agent tells that someone is typing in its dialog, so the card says the dialog is there (R11.10).
+        <div className="terminal-notice" data-testid="card.open-in-terminal">
+          <p className="terminal-notice__title">
+            <IconTerminal size={18} />
+            {t('card.openInTerminal', { machine: view.machine.name })}
+          </p>
+          <p className="terminal-notice__hint">{t('card.openInTerminalHint')}</p>
         </div>
       ) : null}
       <ContextBlock context={view.context} />

@@ -24,6 +24,8 @@ const LOADERS: { [Kind in CardKind]: () => Promise<Cards[Kind]> } = {
   question: () => import('./question-card').then((module) => module.QuestionCard),
   'plan-approval': () => import('./plan-card').then((module) => module.PlanCard),
   permission: () => import('./permission-card').then((module) => module.PermissionCard),
+  approval: () => import('./approval-card').then((module) => module.ApprovalCard),
+  form: () => import('./form-card').then((module) => module.FormCard),
 };
 
 const loaded: Partial<Cards> = {};

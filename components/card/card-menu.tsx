@@ -4,8 +4,16 @@ import { IconMore } from '../icons/card-chrome';
 import { useI18n } from '@/hooks/use-i18n';
 import '@/lib/client/i18n-en-card';
 
-/** Skip all and Decline live behind the overflow menu: quieter than answering, never a shortcut. */
-export function CardMenu({ onSkipAll, onDecline }: { onSkipAll?: () => void; onDecline: () => void }) {
+export interface CardMenuItem {
+  label: string;
+  onSelect: () => void;
+  testId: string;
+  /** Ends the prompt without an answer (decline, cancel): set apart in red. */
+  danger?: boolean;
+}
+
+/** Skip all, Decline and the like live behind the overflow menu: quieter than answering, never a shortcut. */
+export function CardMenu({ items }: { items: readonly CardMenuItem[] }) {
   const { t } = useI18n();
   const ref = useRef<HTMLDetailsElement>(null);
   const close = () => ref.current?.removeAttribute('open');
@@ -15,30 +23,20 @@ export function CardMenu({ onSkipAll, onDecline }: { onSkipAll?: () => void; onD
         <IconMore size={22} />
       </summary>
       <div className="menu__list">
-        {onSkipAll ? (
+        {items.map((item) => (
           <button
+            key={item.testId}
             type="button"
-            className="menu__item"
+            className={item.danger ? 'menu__item menu__item--danger' : 'menu__item'}
             onClick={() => {
               close();
-              onSkipAll();
+              item.onSelect();
             }}
-            data-testid="card.skip-all"
+            data-testid={item.testId}
           >
-            {t('card.skipAll')}
+            {item.label}
           </button>
-        ) : null}
-        <button
-          type="button"
-          className="menu__item menu__item--danger"
-          onClick={() => {
-            close();
-            onDecline();
-          }}
-          data-testid="card.decline"
-        >
-          {t('card.decline')}
-        </button>
+        ))}
       </div>
     </details>
   );

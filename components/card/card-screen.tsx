@@ -48,6 +48,18 @@ function KindCard({ cards, props }: { cards: CardKindState['cards']; props: Card
       const Card = cards.permission;
       return Card ? <Card {...props} view={view} /> : null;
     }
+    case 'approval': {
+      const Card = cards.approval;
+      return Card ? <Card {...props} view={view} /> : null;
+    }
+    case 'form': {
+      const Card = cards.form;
+      return Card ? <Card {...props} view={view} /> : null;
+    }
+    default: {
+      const unknownKind: never = view;
+      return unknownKind;
+    }
   }
 }
 

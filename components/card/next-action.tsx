@@ -3,7 +3,8 @@ import { Link } from '../link';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
-import { nextPendingId, selectInbox, sessionKey } from '@/lib/client/selectors';
+import { nextPendingId, selectInbox } from '@/lib/client/selectors';
+import { sessionKey } from '@/lib/client/view-keys';
 import '@/lib/client/i18n-en-card';
 
 /** After a card is answered, the one obvious next step: the next waiting question, or the inbox. */

@@ -1,5 +1,7 @@
 'use client';
+import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
+import { clipPermissionText } from '@/lib/client/clip-text';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type CardProps } from './card-kinds';
 import { DecisionCard } from './decision-card';
@@ -13,8 +15,11 @@ export function PermissionCard(props: CardProps<'permission'>) {
 }
 
 function PermissionBody({ view }: { view: CardProps<'permission'>['view'] }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
+  const [whole, setWhole] = useState(false);
   const summary = summarizePermission(view.toolName, view.input);
+  // A huge input (deep, pretty-printed) would take seconds to lay out: a screenful first, the rest on a tap.
+  const { shown, clipped } = clipPermissionText(summary.text);
   const label =
     summary.kind === 'command'
       ? t('permission.command')
@@ -27,8 +32,18 @@ function PermissionBody({ view }: { view: CardProps<'permission'>['view'] }) {
       {summary.description ? <p className="decision__description">{summary.description}</p> : null}
       <h2 className="decision__label">{label}</h2>
       <pre className="code-box" data-testid="card.permission-input" tabIndex={0}>
-        {summary.text}
+        {whole ? summary.text : shown}
       </pre>
+      {clipped && !whole ? (
+        <button
+          type="button"
+          className="link-button"
+          data-testid="card.permission-whole"
+          onClick={() => setWhole(true)}
+        >
+          {t('permission.showWhole', { n: summary.text.length.toLocaleString(lang) })}
+        </button>
+      ) : null}
     </section>
   );
 }

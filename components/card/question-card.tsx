@@ -104,7 +104,12 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   };
 
   const menu = showForm ? (
-    <CardMenu onSkipAll={() => setDialog('skip-all')} onDecline={() => setDialog('decline')} />
+    <CardMenu
+      items={[
+        { label: t('card.skipAll'), onSelect: () => setDialog('skip-all'), testId: 'card.skip-all' },
+        { label: t('card.decline'), onSelect: () => setDialog('decline'), testId: 'card.decline', danger: true },
+      ]}
+    />
   ) : undefined;
   const stepper = stepped ? (
     <div className="stepper" data-testid="card.step" aria-live="polite">

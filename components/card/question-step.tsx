@@ -9,6 +9,7 @@ import { PreviewPane } from './preview-pane';
 import '@/lib/client/i18n-en-card';
 import '@/app/styles/dialog.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 // Text and number questions (Claude Code's extended kinds, R11.5) are rare: their answer box loads with
 // the first one shown, in a box of its height, so choice questions' first screen does not carry it (R13.4).
@@ -73,30 +74,46 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
           </label>
         );
       })}
-      <label
-        className="option option--other"
-        data-checked={draft.otherSelected ? 'true' : undefined}
-        data-testid="card.option-other"
-      >
-        <input
-          className="option__input"
-          type={inputType}
-          name={name}
-          value="__other__"
-          checked={draft.otherSelected}
-          disabled={draft.skipped}
-          onChange={() => update(chooseOther(question, draft))}
-          onFocus={() => setFocused(null)}
-          data-key={question.options.length + 1}
-        />
-        <span className="option__mark" aria-hidden="true" />
-        <span className="option__body">
-          <span className="option__label">
-            {question.hasOtherLikeOption ? t('question.otherOwn') : t('question.other')}
+      {question.allowOther ? (
+        <label
+          className="option option--other"
+          data-checked={draft.otherSelected ? 'true' : undefined}
+          data-testid="card.option-other"
+        >
+          <input
+            className="option__input"
+            type={inputType}
+            name={name}
+            value="__other__"
+            checked={draft.otherSelected}
+            disabled={draft.skipped}
+            onChange={() => update(chooseOther(question, draft))}
+            onFocus={() => setFocused(null)}
+            data-key={question.options.length + 1}
+          />
+          <span className="option__mark" aria-hidden="true" />
+          <span className="option__body">
+            <span className="option__label">
+              {question.hasOtherLikeOption ? t('question.otherOwn') : t('question.other')}
+            </span>
           </span>
-        </span>
-      </label>
-      {draft.otherSelected ? (
+        </label>
+      ) : null}
+      {draft.otherSelected && question.secret ? (
+        // A secret (R18.5): typed into a masked field that no password manager fills or saves.
+        <input
+          className="field other-input"
+          type="password"
+          autoComplete="off"
+          aria-label={t('question.secretAnswer')}
+          placeholder={t('question.secretAnswer')}
+          value={draft.otherText}
+          maxLength={ASK_USER_QUESTION_MAX_TEXT}
+          onChange={(event) => update({ ...draft, otherText: event.target.value })}
+          autoFocus={draft.otherText === ''}
+          data-testid="card.other-input"
+        />
+      ) : draft.otherSelected ? (
         <textarea
           className="field other-input"
           rows={2}
@@ -138,7 +155,7 @@ export const QuestionStep = memo(function QuestionStep({ question, index, draft,
         list
       )}
       <div className="question__extras">
-        {noteOpen ? (
+        {question.secret ? null : noteOpen ? (
           <label className="note">
             <span className="note__label">{t('question.noteLabel')}</span>
             <textarea

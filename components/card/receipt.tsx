@@ -4,15 +4,21 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type Translate } from '@/lib/client/i18n';
 import { formatClock } from '@/lib/client/format';
-import { deliveryWaitsForMachine, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
+import { selectShowMachines } from '@/lib/client/machine-selectors';
+import { machinesLive } from '@/lib/client/machine-presence';
+import { deliveryWaitsForMachine } from '@/lib/client/machine-waits';
 import { type LocalAnswer } from '@/lib/client/store';
 import { IconCheckDouble, IconUndo } from '../icons/outcomes';
 import { IconPause } from '../icons/time';
+import { IconTerminal } from '../icons/terminal';
 import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons/shell';
+import { AgentChip } from '../agent-chip';
 import { MachineChip } from '../machine-chip';
 import { ResponseBody } from './response-body';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 interface Props {
   view: InteractionView;
@@ -45,7 +51,12 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
   if (resolved && resolution && isMine(resolution, local, myDeviceId)) {
     // The hub has the answer; the agent gets it when its machine is back (R17.6).
     const waiting = deliveryWaitsForMachine(view, state.host, machinesLive(state));
-    const machine = selectShowMachines(state.host) ? <MachineChip machine={view.machine} /> : null;
+    const machine = (
+      <>
+        {selectShowMachines(state.host) ? <MachineChip machine={view.machine} /> : null}
+        {selectShowAgents(state.host) ? <AgentChip agent={view.agent} /> : null}
+      </>
+    );
     return (
       <section
         className="receipt"
@@ -85,6 +96,22 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
       </section>
     );
   }
+  if (view.status === 'withdrawn' && view.terminalAnswer) {
+    // The agent's own terminal answered first (R18.6): what it chose, and this device's answer kept readable.
+    const response = view.terminalAnswer.response;
+    return (
+      <section className="receipt" data-testid="card.receipt" data-state="terminal">
+        <p className="state state--quiet" data-testid="card.receipt-status">
+          <IconTerminal size={18} />
+          {view.withdrawnAt
+            ? t('receipt.terminal', { time: formatClock(view.withdrawnAt, lang) })
+            : t('outcome.terminal')}
+        </p>
+        {response ? <ResponseBody view={view} response={response} /> : null}
+        {local ? <YourAnswer view={view} local={local} /> : null}
+      </section>
+    );
+  }
   if (view.status === 'withdrawn') {
     return (
       <section className="receipt" data-testid="card.receipt" data-state="withdrawn">
@@ -110,9 +137,11 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
         {failed ? <IconAlert size={18} /> : sending ? <IconRefresh size={18} /> : <IconCloudOff size={18} />}
         {failed
           ? t('error.generic', { message: local.error ?? '' })
-          : sending
-            ? t('receipt.sending')
-            : t('receipt.queued')}
+          : local.retryReason !== undefined
+            ? t('receipt.retrying', { message: local.retryReason })
+            : sending
+              ? t('receipt.sending')
+              : t('receipt.queued')}
       </p>
       <ResponseBody view={view} response={local.response} />
     </section>

@@ -4,6 +4,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { AnswerSummary } from './answer-summary';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 // Apart from ./receipt.tsx: History shows what was answered, not how its delivery went.
 
@@ -27,6 +28,11 @@ export function ResponseBody({ view, response }: { view: InteractionView; respon
   if (response.action === 'cancel') return <p className="receipt__line">{t('outcome.cancelled')}</p>;
   if (view.kind === 'plan-approval') return <p className="receipt__line">{t('outcome.approved')}</p>;
   if (view.kind === 'permission') return <p className="receipt__line">{t('outcome.allowed')}</p>;
+  if (view.kind === 'approval') {
+    const choice = view.input.choices.find((candidate) => candidate.id === response.content?.choice);
+    return <p className="receipt__line">{choice?.label ?? t('outcome.allowed')}</p>;
+  }
+  if (view.kind === 'form') return <p className="receipt__line">{t('outcome.allowed')}</p>;
   return (
     <AnswerSummary
       questions={view.input.questions}

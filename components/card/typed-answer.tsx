@@ -23,6 +23,24 @@ const show = (value: number) => String(Number(value.toFixed(10)));
 export function TypedAnswer({ question, draft, onChange }: Props) {
   const { t } = useI18n();
   const id = useId();
+  if (question.kind === 'text' && question.secret) {
+    // A secret (R18.5): a masked field that no password manager fills or saves.
+    return (
+      <label className="typed-answer">
+        <span className="typed-answer__label">{t('question.secretAnswer')}</span>
+        <input
+          className="field"
+          type="password"
+          autoComplete="off"
+          value={draft.value}
+          maxLength={ASK_USER_QUESTION_MAX_TEXT}
+          disabled={draft.skipped}
+          onChange={(event) => onChange({ ...draft, value: event.target.value })}
+          data-testid="card.text-input"
+        />
+      </label>
+    );
+  }
   if (question.kind === 'text') {
     return (
       <label className="typed-answer">

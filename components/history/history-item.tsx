@@ -2,47 +2,44 @@
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { type Translate } from '@/lib/client/i18n';
+import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
+import { type MessageKey, type Translate } from '@/lib/client/i18n';
 import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
 import { historyTime } from '@/lib/client/history-selectors';
 import { ResponseBody } from '../card/response-body';
 import { IconSkip, IconUndo, IconX } from '../icons/outcomes';
 import { IconClock } from '../icons/time';
+import { IconTerminal } from '../icons/terminal';
 import { IconAlert, IconCheck } from '../icons/shell';
 import { KindChip } from '../kind-chip';
+import { AgentChip } from '../agent-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
 import '@/lib/client/i18n-en-screens';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
+
+/** The words of each summary (R9.7, R18.6); a partial answer counts its questions. */
+const LABELS: Record<Exclude<Summary['kind'], 'partly'>, MessageKey> = {
+  answered: 'outcome.answered',
+  skipped: 'outcome.skipped',
+  auto: 'outcome.auto',
+  declined: 'outcome.declined',
+  cancelled: 'outcome.cancelled',
+  'other-device': 'outcome.otherDevice',
+  withdrawn: 'outcome.withdrawn',
+  terminal: 'outcome.terminal',
+  approved: 'outcome.approved',
+  rejected: 'outcome.rejected',
+  allowed: 'outcome.allowed',
+  denied: 'outcome.denied',
+};
 
 function label(summary: Summary, t: Translate): string {
-  switch (summary.kind) {
-    case 'answered':
-      return t('outcome.answered');
-    case 'partly':
-      return t('outcome.partly', { n: summary.answered, m: summary.total });
-    case 'skipped':
-      return t('outcome.skipped');
-    case 'auto':
-      return t('outcome.auto');
-    case 'declined':
-      return t('outcome.declined');
-    case 'cancelled':
-      return t('outcome.cancelled');
-    case 'other-device':
-      return t('outcome.otherDevice');
-    case 'withdrawn':
-      return t('outcome.withdrawn');
-    case 'approved':
-      return t('outcome.approved');
-    case 'rejected':
-      return t('outcome.rejected');
-    case 'allowed':
-      return t('outcome.allowed');
-    case 'denied':
-      return t('outcome.denied');
-  }
+  return summary.kind === 'partly'
+    ? t('outcome.partly', { n: summary.answered, m: summary.total })
+    : t(LABELS[summary.kind]);
 }
 
 function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
@@ -51,12 +48,15 @@ function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
   if (kind === 'withdrawn' || kind === 'cancelled') return <IconUndo size={16} />;
   if (kind === 'declined' || kind === 'rejected' || kind === 'denied') return <IconX size={16} />;
   if (kind === 'other-device') return <IconAlert size={16} />;
+  if (kind === 'terminal') return <IconTerminal size={16} />;
   return <IconCheck size={16} />;
 }
 
 function title(view: InteractionView, t: Translate): string {
   if (view.kind === 'question') return view.input.questions.map((question) => question.question).join(' · ');
   if (view.kind === 'plan-approval') return t('plan.title');
+  if (view.kind === 'approval') return approvalTitle(view.input, view.toolName);
+  if (view.kind === 'form') return formTitle(view.input);
   return t('permission.title', { tool: view.toolName });
 }
 
@@ -66,10 +66,12 @@ interface Props {
   now: number;
   /** More than one machine is known: say which one asked (R17.3). */
   showMachine: boolean;
+  /** More than one agent is on record: say which one asked (R18.1). */
+  showAgent: boolean;
 }
 
 /** A past prompt with its R9.7 summary, who resolved it, when, and the answers. */
-export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, showMachine }: Props) {
+export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, showMachine, showAgent }: Props) {
   const { t, lang } = useI18n();
   const summary = summarize(view, myDeviceId);
   const time = historyTime(view);
@@ -84,6 +86,7 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
       <div className="history-item__top">
         <KindChip view={view} />
         {showMachine ? <MachineChip machine={view.machine} /> : null}
+        {showAgent ? <AgentChip agent={view.agent} /> : null}
         <OriginLabel view={view} />
         <time className="history-item__time" dateTime={time}>
           {now === 0 ? '' : formatStamp(time, lang, now)}
@@ -103,7 +106,8 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
       {response?.action === 'decline' && response.message ? (
         <p className="history-item__reason">{t('history.reason', { r: response.message })}</p>
       ) : null}
-      {view.status === 'withdrawn' && view.withdrawnReason ? (
+      {view.terminalAnswer?.response ? <ResponseBody view={view} response={view.terminalAnswer.response} /> : null}
+      {view.status === 'withdrawn' && view.withdrawnReason && !view.terminalAnswer ? (
         <p className="history-item__reason">{t('history.reason', { r: view.withdrawnReason })}</p>
       ) : null}
     </li>

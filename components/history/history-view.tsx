@@ -1,27 +1,32 @@
 'use client';
 import { useMemo, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
-import { useMachineFilter } from '@/hooks/use-machine-filter';
+import { useRememberedChoice } from '@/hooks/use-remembered-choice';
 import { useNow } from '@/hooks/use-now';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
-import { projectLabel, shortSessionId } from '@/lib/client/format';
 import {
-  effectiveMachineFilter,
+  byAgent,
+  effectiveFilter,
   onMachine,
+  selectAgentOptions,
   selectMachineOptions,
-  selectShowMachines,
-} from '@/lib/client/machine-selectors';
+} from '@/lib/client/filter-options';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
+import { projectLabel, shortSessionId } from '@/lib/client/format';
+import { selectShowMachines } from '@/lib/client/machine-selectors';
 import { selectHistory } from '@/lib/client/history-selectors';
-import { sessionKey } from '@/lib/client/selectors';
+import { agentFilter, machineFilter } from '@/lib/client/remembered-choice';
+import { sessionKey } from '@/lib/client/view-keys';
 import { IconHistory } from '../icons/shell';
+import { AgentFilter } from '../agent-filter';
 import { MachineFilter } from '../machine-filter';
 import { ScreenHeader } from '../shell/screen-header';
 import { HistoryItem } from './history-item';
 import '@/lib/client/i18n-en-screens';
 import '@/app/styles/history.css';
 
-/** R9.7: resolved and withdrawn prompts, newest first, filterable by machine (R17.3) and session. */
+/** R9.7: resolved and withdrawn prompts, newest first, filterable by machine (R17.3), agent (R18.1) and session. */
 export function HistoryView() {
   const state = useRemote();
   const pairing = usePairing();
@@ -30,31 +35,37 @@ export function HistoryView() {
   const all = selectHistory(state.host);
   const showMachines = selectShowMachines(state.host);
   const machineOptions = selectMachineOptions(state.host);
-  const remembered = useMachineFilter();
-  const machine = showMachines ? effectiveMachineFilter(remembered, machineOptions) : '';
+  const rememberedMachine = useRememberedChoice(machineFilter);
+  const machine = showMachines ? effectiveFilter(rememberedMachine, machineOptions) : '';
+  const showAgents = selectShowAgents(state.host);
+  const agentOptions = selectAgentOptions(state.host);
+  const rememberedAgent = useRememberedChoice(agentFilter);
+  const agent = showAgents ? effectiveFilter(rememberedAgent, agentOptions) : '';
   const [session, setSession] = useState('');
-  const onThisMachine = useMemo(
-    () => (machine === '' ? all : all.filter((view) => onMachine(view, machine))),
-    [all, machine],
+  const chosen = useMemo(
+    () =>
+      machine === '' && agent === '' ? all : all.filter((view) => onMachine(view, machine) && byAgent(view, agent)),
+    [all, machine, agent],
   );
   const sessions = useMemo(() => {
     const seen = new Map<string, string>();
-    for (const view of onThisMachine) {
+    for (const view of chosen) {
       const key = sessionKey(view);
       if (!seen.has(key)) {
         const project = projectLabel(view.context);
         const where = showMachines && machine === '' ? `${view.machine.name} · ` : '';
+        const who = showAgents && agent === '' && view.agent ? `${view.agent.name} · ` : '';
         seen.set(
           key,
-          `${where}${project ? `${project} · ` : ''}${t('common.session', { id: shortSessionId(view.sessionId) })}`,
+          `${where}${who}${project ? `${project} · ` : ''}${t('common.session', { id: shortSessionId(view.sessionId) })}`,
         );
       }
     }
     return [...seen.entries()];
-  }, [onThisMachine, showMachines, machine, t]);
-  // A session of another machine than the one now chosen is not a filter any more.
+  }, [chosen, showMachines, machine, showAgents, agent, t]);
+  // A session of another machine or agent than the one now chosen is not a filter any more.
   const sessionFilter = sessions.some(([key]) => key === session) ? session : '';
-  const list = sessionFilter ? onThisMachine.filter((view) => sessionKey(view) === sessionFilter) : onThisMachine;
+  const list = sessionFilter ? chosen.filter((view) => sessionKey(view) === sessionFilter) : chosen;
 
   return (
     <>
@@ -62,6 +73,7 @@ export function HistoryView() {
       {showMachines && machineOptions.length > 1 ? (
         <MachineFilter name="history-machine" options={machineOptions} value={machine} />
       ) : null}
+      {showAgents ? <AgentFilter name="history-agent" options={agentOptions} value={agent} /> : null}
       {sessions.length > 1 ? (
         <label className="filter">
           <span className="filter__label">{t('history.filterSession')}</span>
@@ -98,6 +110,7 @@ export function HistoryView() {
               myDeviceId={pairing?.deviceId ?? null}
               now={now}
               showMachine={showMachines}
+              showAgent={showAgents}
             />
           ))}
         </ul>

@@ -15,13 +15,3 @@ export const IconHub = (p: IconProps) => (
     <path d="M7 6.5h.01M7 17.5h.01" />
   </Svg>
 );
-export const IconDot = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="12" cy="12" r="5" fill="currentColor" />
-  </Svg>
-);
-export const IconDotOff = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="12" cy="12" r="5" />
-  </Svg>
-);

@@ -4,9 +4,11 @@ import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView, type MachineRef } from '@/lib/contracts';
 import { type Translate } from '@/lib/client/i18n';
+import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
 import { loadCardKind } from '../card/card-kinds';
+import { AgentChip } from '../agent-chip';
 import { Countdown } from '../countdown';
 import { IconChevron } from '../icons/navigation';
 import { IconPause } from '../icons/time';
@@ -24,6 +26,11 @@ function headline(view: InteractionView, t: Translate): { title: string; detail?
     const firstLine = view.input.plan?.split('\n').find((line) => line.trim() !== '');
     return { title: t('plan.title'), detail: firstLine?.replace(/^#+\s*/, '') ?? view.input.planFilePath };
   }
+  if (view.kind === 'approval') {
+    const title = approvalTitle(view.input, view.toolName);
+    return { title, detail: title === view.input.reason ? undefined : view.input.reason };
+  }
+  if (view.kind === 'form') return { title: formTitle(view.input) };
   const summary = summarizePermission(view.toolName, view.input);
   return { title: t('permission.title', { tool: view.toolName }), detail: summary.description ?? summary.text };
 }
@@ -34,12 +41,21 @@ interface Props {
   phase: AnswerPhase | undefined;
   /** Shown when more than one machine is known (R17.3). */
   machine?: MachineRef | undefined;
+  /** More than one agent is on record (R18.1). */
+  showAgent: boolean;
   /** The machine's name when none of its agents is connected: this prompt waits for it (R17.6). */
   waitingFor?: string | undefined;
 }
 
 /** One pending prompt. Memoized: a live event re-renders only the rows it touched. */
-export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, machine, waitingFor }: Props) {
+export const InboxItem = memo(function InboxItem({
+  view,
+  clockOffsetMs,
+  phase,
+  machine,
+  showAgent,
+  waitingFor,
+}: Props) {
   const { t } = useI18n();
   const { title, detail } = headline(view, t);
   const count = view.kind === 'question' ? view.input.questions.length : 0;
@@ -57,6 +73,7 @@ export const InboxItem = memo(function InboxItem({ view, clockOffsetMs, phase, m
         <span className="inbox-item__top">
           <KindChip view={view} />
           {machine ? <MachineChip machine={machine} /> : null}
+          {showAgent ? <AgentChip agent={view.agent} /> : null}
           <OriginLabel view={view} />
         </span>
         <span className="inbox-item__title">{title}</span>

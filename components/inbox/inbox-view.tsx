@@ -5,7 +5,9 @@ import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { lazyPart } from '@/hooks/use-lazy-part';
 import { useRemote } from '@/hooks/use-remote';
-import { machineInfo, machinePresence, machinesLive, selectShowMachines } from '@/lib/client/machine-selectors';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
+import { selectShowMachines } from '@/lib/client/machine-selectors';
+import { machineInfo, machinePresence, machinesLive } from '@/lib/client/machine-presence';
 import { selectPendingCount } from '@/lib/client/pending-count';
 import { selectInbox } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
@@ -20,15 +22,19 @@ import '@/app/styles/inbox.css';
 // More than one machine (R17.3) is rarer: its grouping loads when the inbox first sees a second machine.
 const machineList = lazyPart(() => import('./machine-inbox').then((module) => module.MachineList));
 const machinesSummary = lazyPart(() => import('./machine-inbox').then((module) => module.MachinesSummary));
+// Only a flooded inbox has more waiting than the host's first page (R12.7).
+const morePending = lazyPart(() => import('./more-pending').then((module) => module.MorePending));
 
 export function InboxView() {
   const state = useRemote();
   const { t } = useI18n();
   const groups = selectInbox(state.host);
-  const pending = selectPendingCount(state.host);
+  // Beyond the page the host sent, more may wait (R12.7): the header counts them all.
+  const pending = Math.max(selectPendingCount(state.host), state.host.hasSnapshot ? state.host.pendingTotal : 0);
   const { clockOffsetMs } = state.host;
   // More than one machine: the inbox groups by machine first (R17.3); a hub alone keeps one level.
   const showMachines = selectShowMachines(state.host);
+  const showAgents = selectShowAgents(state.host);
   // Live: the host's current state, not the cached inbox nor a dropped connection (the same rule as isLive).
   const live = machinesLive(state);
   const hydrated = useHydrated();
@@ -98,6 +104,7 @@ export function InboxView() {
               answers={state.answers}
               clockOffsetMs={clockOffsetMs}
               showMachine={false}
+              showAgent={showAgents}
               waitingFor={
                 machinePresence(machineInfo(state.host, group.machine.id), live) === 'away'
                   ? group.machine.name
@@ -107,6 +114,9 @@ export function InboxView() {
           ))}
         </div>
       )}
+      {hydrated && !loading && groups.length > 0 && state.host.pendingCursor !== null ? (
+        <morePending.Slot host={state.host} />
+      ) : null}
     </>
   );
 }

@@ -1,5 +1,6 @@
 'use client';
 import { useLayoutEffect } from 'react';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
 import { selectMachineSections } from '@/lib/client/machine-sections';
 import { selectPendingCount } from '@/lib/client/pending-count';
 import { type RemoteState } from '@/lib/client/store';
@@ -14,6 +15,7 @@ export { MachinesSummary } from './machines-summary';
  */
 export function MachineList({ state, live }: { state: RemoteState; live: boolean }) {
   const pending = selectPendingCount(state.host);
+  const showAgents = selectShowAgents(state.host);
   useLayoutEffect(() => {
     // Committed to the DOM: what the R13.2 and R17.9 benchmarks and the tests wait for.
     if (state.host.hasSnapshot) markInboxRendered(pending);
@@ -28,6 +30,7 @@ export function MachineList({ state, live }: { state: RemoteState; live: boolean
           answers={state.answers}
           clockOffsetMs={state.host.clockOffsetMs}
           live={live}
+          showAgent={showAgents}
         />
       ))}
     </div>

@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { LOCAL_MACHINE_ID } from '@/lib/contracts/machine-keys';
-import { machinePresence } from '@/lib/client/machine-selectors';
+import { machinePresence } from '@/lib/client/machine-presence';
 import { type MachineSection as Section } from '@/lib/client/machine-sections';
 import { type RemoteState } from '@/lib/client/store';
 import { IconHub, IconMachine } from '../icons/machines';
@@ -17,6 +17,8 @@ interface Props {
   answers: RemoteState['answers'];
   clockOffsetMs: number;
   live: boolean;
+  /** More than one agent is on record (R18.1). */
+  showAgent: boolean;
 }
 
 /**
@@ -24,7 +26,14 @@ interface Props {
  * and how many prompts wait, then its sessions. Only machines with something waiting get one.
  * Memoized: a machine list that changes another machine leaves this section as it is (R17.9).
  */
-export const MachineSection = memo(function MachineSection({ section, id, answers, clockOffsetMs, live }: Props) {
+export const MachineSection = memo(function MachineSection({
+  section,
+  id,
+  answers,
+  clockOffsetMs,
+  live,
+  showAgent,
+}: Props) {
   const { t } = useI18n();
   const { machine, info } = section;
   const hub = machine.id === LOCAL_MACHINE_ID;
@@ -58,6 +67,7 @@ export const MachineSection = memo(function MachineSection({ section, id, answer
           answers={answers}
           clockOffsetMs={clockOffsetMs}
           showMachine
+          showAgent={showAgent}
           waitingFor={away ? machine.name : undefined}
         />
       ))}

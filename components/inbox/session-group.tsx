@@ -16,6 +16,8 @@ interface Props {
   clockOffsetMs: number;
   /** Show each item's machine (more than one machine is known). */
   showMachine: boolean;
+  /** Show each item's agent (more than one agent is on record, R18.1). */
+  showAgent: boolean;
   /** The machine's name when it has no agent connected now: its items wait for it (R17.6). */
   waitingFor: string | undefined;
 }
@@ -28,6 +30,7 @@ export const SessionGroup = memo(function SessionGroup({
   answers,
   clockOffsetMs,
   showMachine,
+  showAgent,
   waitingFor,
 }: Props) {
   const { t } = useI18n();
@@ -46,6 +49,7 @@ export const SessionGroup = memo(function SessionGroup({
             clockOffsetMs={clockOffsetMs}
             phase={answers.get(view.requestId)?.phase}
             machine={showMachine ? view.machine : undefined}
+            showAgent={showAgent}
             waitingFor={waitingFor}
           />
         ))}

@@ -2,31 +2,42 @@
 import { Link } from '../link';
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
-import { useMachineFilter } from '@/hooks/use-machine-filter';
+import { useRememberedChoice } from '@/hooks/use-remembered-choice';
 import { useRemote } from '@/hooks/use-remote';
 import { type InteractionView } from '@/lib/contracts';
+import {
+  byAgent,
+  effectiveFilter,
+  onMachine,
+  selectAgentOptions,
+  selectMachineOptions,
+} from '@/lib/client/filter-options';
+import { selectShowAgents } from '@/lib/client/agent-selectors';
+import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
 import { type Translate } from '@/lib/client/i18n';
 import { shortSessionId } from '@/lib/client/format';
-import {
-  effectiveMachineFilter,
-  onMachine,
-  selectMachineOptions,
-  selectShowMachines,
-} from '@/lib/client/machine-selectors';
+import { selectShowMachines } from '@/lib/client/machine-selectors';
+import { agentFilter, machineFilter } from '@/lib/client/remembered-choice';
 import { selectSessions, subtreeCounts, type SessionNode } from '@/lib/client/session-tree';
 import { IconChevron } from '../icons/navigation';
 import { IconTree } from '../icons/shell';
+import { AgentChip } from '../agent-chip';
+import { AgentFilter } from '../agent-filter';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { MachineFilter } from '../machine-filter';
 import { ScreenHeader } from '../shell/screen-header';
 import '@/lib/client/i18n-en-screens';
+import '@/lib/client/i18n-en-sessions';
 import '@/app/styles/sessions.css';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-outcomes';
 
 function promptTitle(view: InteractionView, t: Translate): string {
   if (view.kind === 'question') return view.input.questions[0]?.question ?? '';
   if (view.kind === 'plan-approval') return t('plan.title');
+  if (view.kind === 'approval') return approvalTitle(view.input, view.toolName);
+  if (view.kind === 'form') return formTitle(view.input);
   return t('permission.title', { tool: view.toolName });
 }
 
@@ -39,16 +50,22 @@ export function SessionsView() {
   const { t } = useI18n();
   const showMachines = selectShowMachines(state.host);
   const machineOptions = selectMachineOptions(state.host);
-  const remembered = useMachineFilter();
-  const machine = showMachines ? effectiveMachineFilter(remembered, machineOptions) : '';
+  const rememberedMachine = useRememberedChoice(machineFilter);
+  const machine = showMachines ? effectiveFilter(rememberedMachine, machineOptions) : '';
+  const showAgents = selectShowAgents(state.host);
+  const agentOptions = selectAgentOptions(state.host);
+  const rememberedAgent = useRememberedChoice(agentFilter);
+  const agent = showAgents ? effectiveFilter(rememberedAgent, agentOptions) : '';
   const all = selectSessions(state.host);
-  const trees = machine === '' ? all : all.filter((tree) => onMachine(tree, machine));
+  const trees =
+    machine === '' && agent === '' ? all : all.filter((tree) => onMachine(tree, machine) && byAgent(tree.first, agent));
   return (
     <>
       <ScreenHeader title={t('sessions.title')} />
       {showMachines && machineOptions.length > 1 ? (
         <MachineFilter name="sessions-machine" options={machineOptions} value={machine} />
       ) : null}
+      {showAgents ? <AgentFilter name="sessions-agent" options={agentOptions} value={agent} /> : null}
       {trees.length === 0 ? (
         <div className="empty" data-testid="sessions.empty">
           <IconTree size={40} />
@@ -70,6 +87,7 @@ export function SessionsView() {
             >
               <h2 className="session__title">
                 {showMachines ? <MachineChip machine={tree.machine} /> : null}
+                {showAgents ? <AgentChip agent={tree.first.agent} /> : null}
                 {tree.project ? <span>{tree.project}</span> : null}
                 <span className="session__id">{t('common.session', { id: shortSessionId(tree.sessionId) })}</span>
               </h2>
@@ -138,9 +156,11 @@ function TreeNode({ node }: { node: SessionNode }) {
                 <span className="tree__prompt-status">
                   {view.status === 'pending'
                     ? t('sessions.statusPending')
-                    : view.status === 'withdrawn'
-                      ? t('outcome.withdrawn')
-                      : t('sessions.statusResolved')}
+                    : view.terminalAnswer
+                      ? t('outcome.terminal')
+                      : view.status === 'withdrawn'
+                        ? t('outcome.withdrawn')
+                        : t('sessions.statusResolved')}
                 </span>
               </Link>
             </li>

@@ -4,7 +4,7 @@ import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
 import { REMOTE_PROTOCOL_VERSION } from '@/lib/contracts/limits';
 import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
-import { machinesLive } from '@/lib/client/machine-selectors';
+import { machinesLive } from '@/lib/client/machine-presence';
 import { NotificationSettings } from '../notification-settings';
 import { AutoResolutionSettings } from './auto-resolution-settings';
 import { Choice } from './choice';

@@ -49,29 +49,76 @@ test('[R11.2] interactive UI: a plan approved on the phone closes the terminal d
   expect(ws.model.toolResult('toolu_tui_plan')?.content.startsWith(claudeCodeSays.planApproved)).toBe(true);
 });
 
-test('[R11.2] interactive UI: the hook timeout withdraws the card and the terminal dialog takes the answer', async ({
+test('[R11.8][R11.10] interactive UI: the question is in the terminal and on the real card at once; the card’s answer closes the dialog', async ({
   claude,
+  phone,
   remote,
   workspace,
 }) => {
-  const marker = 'E2E-tui-timeout';
-  const ws = await workspace([{ marker, turns: [askUserQuestion('toolu_tui_timeout', { questions: [dbQuestion] })] }], {
-    hookTimeout: '3s',
-  });
+  const marker = 'E2E-tui-both';
+  const ws = await workspace([{ marker, turns: [askUserQuestion('toolu_tui_both', { questions: [dbQuestion] })] }]);
   const tmux = await startInteractive(claude, ws);
   await passFirstRunDialogs(tmux);
   await submitPrompt(tmux, `${marker}: set up the service`);
 
-  const record = await remote.next((pending) => pending.toolUseId === 'toolu_tui_timeout', 30_000);
-  // Nobody answers on the phone: the hook gives up, withdraws the card, and Claude Code asks in the terminal.
-  await expect.poll(() => remote.pending().some((pending) => pending.requestId === record.requestId)).toBe(false);
+  const record = await remote.next(
+    (pending) =>
+      pending.sessionId !== undefined &&
+      pending.toolName === 'AskUserQuestion' &&
+      JSON.stringify(pending.context).includes(ws.project.dir),
+    30_000,
+  );
+  // Both at once: Claude Code's own dialog is up while the card waits.
   await waitForDialog(tmux, /❯\s1\. Postgres/);
-  await moveTo(tmux, /❯\s2\. SQLite/, 'Down');
-  await confirm(tmux, /❯\s2\. SQLite/);
+  const card = await phone.openCard(record.requestId);
+  await expect(phone.page.getByTestId('card.open-in-terminal')).toContainText('Also open in the terminal on');
+  await card.choose(0, 'SQLite');
+  await card.submit();
+  await expect(card.receipt).toBeVisible();
 
+  // The dialog closed ("Allowed by PermissionRequest hook") and the model read the card's answer.
+  await waitForScreen(tmux, /Allowed by PermissionRequest hook/);
   await expect
-    .poll(() => ws.model.toolResult('toolu_tui_timeout')?.content, { timeout: 20_000 })
+    .poll(() => ws.model.toolResult('toolu_tui_both')?.content, { timeout: 20_000 })
     .toBe(claudeCodeSays.answered(`"${DB_QUESTION}"="SQLite"`));
+});
+
+test('[R11.9][R18.6] interactive UI: answered in the terminal first, the open card shows it within a second and History says so', async ({
+  claude,
+  phone,
+  remote,
+  workspace,
+}) => {
+  const marker = 'E2E-tui-first';
+  const ws = await workspace([{ marker, turns: [askUserQuestion('toolu_tui_first', { questions: [dbQuestion] })] }]);
+  const tmux = await startInteractive(claude, ws);
+  await passFirstRunDialogs(tmux);
+  await submitPrompt(tmux, `${marker}: set up the service`);
+
+  const record = await remote.next(
+    (pending) => pending.toolName === 'AskUserQuestion' && JSON.stringify(pending.context).includes(ws.project.dir),
+    30_000,
+  );
+  const card = await phone.openCard(record.requestId);
+  await card.choose(0, 'SQLite');
+  await waitForDialog(tmux, /❯\s1\. Postgres/);
+  await confirm(tmux, /❯\s1\. Postgres/);
+  const answeredAt = Date.now();
+
+  // The card the person holds turns into the terminal's answer, their own choice kept readable.
+  const receipt = phone.page.getByTestId('card.receipt');
+  await expect(receipt).toHaveAttribute('data-state', 'terminal', { timeout: 5_000 });
+  expect(Date.now() - answeredAt).toBeLessThan(2_500);
+  await expect(phone.page.getByTestId('card.receipt-status')).toContainText('Answered in the terminal');
+  await expect(receipt).toContainText('Postgres');
+  await expect
+    .poll(() => ws.model.toolResult('toolu_tui_first')?.content, { timeout: 20_000 })
+    .toBe(claudeCodeSays.answered(`"${DB_QUESTION}"="Postgres"`));
+
+  await phone.goto('/history');
+  const entry = phone.page.locator(`[data-testid="history.item"][data-request-id="${record.requestId}"]`);
+  await expect(entry.getByTestId('history.summary')).toHaveText('Answered in the terminal');
+  await expect(entry).toContainText('Postgres');
 });
 
 // In the interactive UI Claude Code 2.1.332 does not stop a PermissionRequest hook when the person answers
@@ -111,8 +158,9 @@ test('[R11.7] interactive UI: a plan approved in the terminal first withdraws th
   // The terminal decided: the card leaves the phone, saying so (not at the hook's 540 s timeout).
   await expect
     .poll(() => remote.withdrawn(record.requestId), { timeout: 10_000 })
-    .toEqual({
+    .toMatchObject({
       reason: 'Answered in the terminal',
+      terminalAnswer: { response: { action: 'accept' } },
     });
   expect(remote.pending().some((pending) => pending.requestId === record.requestId)).toBe(false);
 });
@@ -159,8 +207,9 @@ test('[R11.7] interactive UI: a plan rejected in the terminal withdraws its card
 
   await expect
     .poll(() => remote.withdrawn(first.requestId), { timeout: 10_000 })
-    .toEqual({
+    .toMatchObject({
       reason: 'Answered in the terminal',
+      terminalAnswer: { response: { action: 'decline' } },
     });
   // The transcript has the answer before Claude Code sends the model its next request.
   await expect
@@ -205,8 +254,9 @@ test('[R11.7] interactive UI, --all-tools: a Write allowed in the terminal first
 
   await expect
     .poll(() => remote.withdrawn(record.requestId), { timeout: 10_000 })
-    .toEqual({
+    .toMatchObject({
       reason: 'Answered in the terminal',
+      terminalAnswer: { response: { action: 'accept' } },
     });
   // The transcript has the result (which withdrew the card) before the model's next request carries it.
   await expect

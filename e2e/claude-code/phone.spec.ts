@@ -23,7 +23,8 @@ test('[R11.2] answered on the real card: single and multi-select (a label with a
   const marker = 'E2E-pwa';
   const stores = choice('Which stores should we support?', 'Stores', ['Postgres', 'SQLite, embedded', 'Redis'], true);
   const ws = await workspace([{ marker, turns: [askUserQuestion('toolu_pwa', { questions: [dbQuestion, stores] })] }]);
-  const session = runSdk(claude, ws, `${marker}: set up the service`);
+  // The SDK host keeps its own prompt open, as a person at the desk would: the phone answers first.
+  const session = runSdk(claude, ws, `${marker}: set up the service`, { answerAfterMs: 'never' });
   const record = await onPhone(remote, session);
 
   const card = await phone.openCard(record.requestId);

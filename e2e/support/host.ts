@@ -58,7 +58,9 @@ function launch(
   extraArgs: readonly string[],
   installed?: InstalledCli,
 ) {
-  const common = ['start', '--port', String(port), '--no-demo', '--data-dir', dataDir, ...extraArgs];
+  // No Codex bridge unless a test names a Codex home: a developer's own Codex must not reach test hosts.
+  const codex = extraArgs.includes('--codex-home') ? [] : ['--no-codex'];
+  const common = ['start', '--port', String(port), '--no-demo', ...codex, '--data-dir', dataDir, ...extraArgs];
   // The installed one gets no --static-dir and runs outside the checkout: it must find its own out/.
   const command = installed ? installed.bin : process.execPath;
   const args = installed ? common : [CLI, ...common, '--static-dir', staticDir];

@@ -3,14 +3,19 @@ import {
   AnnounceAckSchema,
   PROTOCOL_VERSION,
   RUNTIME_NAMESPACE,
+  type AgentRef,
   type AnnounceAck,
+  type ApprovalInput,
   type AskUserQuestionInputLike,
+  type ClaudeCodeAskUserQuestionInput,
+  type FormInput,
   type InteractionOrigin,
   type InteractionContext,
   type InteractionResolution,
   type ResolvedNotice,
   type RuntimeClientToServerEvents,
   type RuntimeServerToClientEvents,
+  type TerminalAnswer,
 } from '../../lib/contracts';
 
 type RuntimeSocket = Socket<RuntimeServerToClientEvents, RuntimeClientToServerEvents>;
@@ -23,14 +28,22 @@ export interface AnnounceOptions {
   origin?: InteractionOrigin;
   context?: InteractionContext;
   requestId?: string;
+  /** Which agent asked (R18.1); agents' own kinds default to Codex, the rest say nothing. */
+  agent?: AgentRef;
   /** Benchmarks announce thousands at once; the 1 s re-announce loop would only add load. */
   reannounce?: boolean;
 }
 
 type Payload =
   | { kind: 'question'; toolName: 'AskUserQuestion'; input: AskUserQuestionInputLike }
+  | { kind: 'question'; inputRules: 'agent'; toolName: string; input: ClaudeCodeAskUserQuestionInput; agent: AgentRef }
   | { kind: 'plan-approval'; toolName: 'ExitPlanMode'; input: { plan: string } }
-  | { kind: 'permission'; toolName: string; input: Record<string, unknown> };
+  | { kind: 'permission'; toolName: string; input: Record<string, unknown> }
+  | { kind: 'approval'; toolName: string; input: ApprovalInput; agent: AgentRef }
+  | { kind: 'form'; toolName: string; input: FormInput; agent: AgentRef };
+
+/** What the e2e agents' own prompts say they are (R18.1). */
+const CODEX: AgentRef = { kind: 'codex', name: 'Codex', version: '0.171.0' };
 
 /**
  * A test-only runtime on '/runtime': announces interactions (re-announcing every
@@ -92,6 +105,24 @@ export class ScriptedRuntime {
     return this.announce({ kind: 'permission', toolName, input }, options);
   }
 
+  /** An agent's own question (R18.5: secret, options only), as an agent's bridge announces it. */
+  async agentQuestion(input: ClaudeCodeAskUserQuestionInput, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce(
+      { kind: 'question', inputRules: 'agent', toolName: 'request_user_input', input, agent: CODEX },
+      options,
+    );
+  }
+
+  /** An agent's approval with its own choices (R18.3). */
+  async approval(input: ApprovalInput, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce({ kind: 'approval', toolName: 'exec_command', input, agent: CODEX }, options);
+  }
+
+  /** An MCP server's form (R18.4). */
+  async form(input: FormInput, options: AnnounceOptions = {}): Promise<string> {
+    return this.announce({ kind: 'form', toolName: 'elicitation', input, agent: CODEX }, options);
+  }
+
   private async announce(payload: Payload, options: AnnounceOptions): Promise<string> {
     await this.connected();
     const requestId = options.requestId ?? nextId('req');
@@ -103,6 +134,7 @@ export class ScriptedRuntime {
       ...(options.context ? { context: options.context } : {}),
       createdAt: new Date().toISOString(),
       ...payload,
+      ...(options.agent ? { agent: options.agent } : {}),
     };
     const ack = await this.emitAnnounce(request);
     if (!ack.ok) throw new Error(`announce refused: ${ack.error.code} ${ack.error.message}`);
@@ -142,11 +174,11 @@ export class ScriptedRuntime {
     });
   }
 
-  withdraw(requestId: string, reason?: string): Promise<void> {
+  /** `terminalAnswer`: the agent's own terminal answered first, with what it chose (R18.6). */
+  withdraw(requestId: string, reason?: string, terminalAnswer?: TerminalAnswer): Promise<void> {
     this.stop(requestId);
-    return new Promise((resolve) =>
-      this.socket.emit('withdraw', reason ? { requestId, reason } : { requestId }, () => resolve()),
-    );
+    const command = { requestId, ...(reason ? { reason } : {}), ...(terminalAnswer ? { terminalAnswer } : {}) };
+    return new Promise((resolve) => this.socket.emit('withdraw', command, () => resolve()));
   }
 
   private stop(requestId: string): void {

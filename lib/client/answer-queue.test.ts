@@ -172,6 +172,22 @@ describe('answers the host refuses', () => {
     },
   );
 
+  it('[R9.8][R12.6] the host cannot save it (full disk): kept here with the reason, sent again, the reason gone once accepted', async () => {
+    const h = connected();
+    await h.connection.submitResponse('q1', ANSWER);
+    onlyRespond(h.socket()).emit.reply(refusedAck('storage-unavailable'));
+    await settle();
+    expect(h.answer('q1')).toMatchObject({ phase: 'queued', retryReason: 'refused: storage-unavailable' });
+    expect(h.outbox.entries.get('answer-1')?.state).toBe('queued');
+
+    await vi.advanceTimersByTimeAsync(ANSWER_RETRY_MIN_MS);
+    const retry = onlyRespond(h.socket());
+    retry.emit.reply(acceptedAck(retry.command));
+    await settle();
+    expect(h.answer('q1')?.phase).toBe('accepted');
+    expect(h.answer('q1')?.retryReason).toBeUndefined();
+  });
+
   it('[R9.8] no ack in time: queued again and retried', async () => {
     const h = connected();
     await h.connection.submitResponse('q1', ANSWER);

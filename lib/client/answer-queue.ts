@@ -24,7 +24,7 @@ export const ANSWER_ACK_TIMEOUT_MS = 10_000;
 export const ANSWER_RETRY_MIN_MS = 1_000;
 export const ANSWER_RETRY_MAX_MS = 30_000;
 /** Host errors that may clear up on their own: the answer stays queued and is retried. */
-const TRANSIENT = new Set(['unknown-interaction', 'rate-limited', 'internal']);
+const TRANSIENT = new Set(['unknown-interaction', 'rate-limited', 'internal', 'storage-unavailable']);
 
 export interface AnswerQueueOptions {
   store: RemoteStore;
@@ -126,8 +126,8 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
    * Back to the queue. A reconnect flushes the queue, but a refusal on a live socket
    * (rate-limited, internal, no ack in time) would wait for one forever: retry later.
    */
-  function requeue(answer: LocalAnswer): void {
-    setAnswer({ ...answer, phase: 'queued' });
+  function requeue(answer: LocalAnswer, retryReason?: string): void {
+    setAnswer({ ...answer, phase: 'queued', retryReason });
     if (retryTimer !== null || !socket()?.connected) return;
     retryTimer = clock.setTimeout(() => {
       retryTimer = null;
@@ -143,7 +143,8 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
     }
     if (!ack.ok) {
       if (TRANSIENT.has(ack.error.code)) {
-        requeue(answer);
+        // A full disk on the host is worth saying (R12.6): the answer waits here until it can be saved there.
+        requeue(answer, ack.error.code === 'storage-unavailable' ? ack.error.message : undefined);
         return;
       }
       const failed: LocalAnswer = { ...answer, phase: 'failed', error: ack.error.message };
@@ -152,6 +153,8 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
       return;
     }
     retryDelayMs = ANSWER_RETRY_MIN_MS;
+    const { retryReason: _waitedFor, ...sent } = answer;
+    answer = sent;
     const won = ack.status === 'accepted' || ack.resolution.clientResponseId === answer.clientResponseId;
     if (won) {
       setAnswer({ ...answer, phase: 'accepted', resolution: ack.resolution });

@@ -77,3 +77,4 @@ export function startConnection(pairing: Pairing | null): void {
 export const forgetHost = connection.forget;
 export const submitResponse = connection.submitResponse;
 export const updatePreferences = connection.updatePreferences;
+export const loadMorePending = connection.loadMorePending;

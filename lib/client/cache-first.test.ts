@@ -31,6 +31,8 @@ function cachedHost(views: InteractionView[], seenAt: string | null = at(20)): H
     hostName: null,
     devices: new Map(),
     machines: [],
+    pendingTotal: 0,
+    pendingCursor: null,
     clockOffsetMs: 0,
   };
 }

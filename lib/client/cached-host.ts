@@ -34,5 +34,7 @@ export function cachedHostView(cached: CachedHost | undefined, hostUrl: string):
     // Who is connected now is only known live; the cached inbox still names each item's machine.
     machines: [],
     clockOffsetMs: cached.clockOffsetMs,
+    pendingTotal: 0,
+    pendingCursor: null,
   };
 }

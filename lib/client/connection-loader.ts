@@ -160,6 +160,11 @@ export async function updatePreferences(patch: PreferencesPatch): Promise<boolea
   return (await loadLive()).updatePreferences(patch);
 }
 
+/** The next page of waiting interactions beyond what the host sent at first (R12.7). */
+export async function loadMorePending(): Promise<boolean> {
+  return (await loadLive()).loadMorePending();
+}
+
 /** Forget: drop the connection and what this device cached from the host. */
 export async function forgetHost(): Promise<unknown> {
   return (await loadLive()).forgetHost();

@@ -73,6 +73,8 @@ describe('remote connection: state from the host', () => {
       hostName: null,
       devices: new Map(),
       machines: [],
+      pendingTotal: 0,
+      pendingCursor: null,
       clockOffsetMs: 0,
     };
     const saved: HostView[] = [];

@@ -2,6 +2,7 @@ import {
   ConnectErrorDataSchema,
   EventBatchSchema,
   MachineListSchema,
+  PendingMoreAckSchema,
   PreferencesAckSchema,
   REMOTE_NAMESPACE,
   REMOTE_PROTOCOL_VERSION,
@@ -18,7 +19,7 @@ import { type HostSocket, type OpenSocket } from './host-socket';
 import { type Pairing } from './pairing';
 import { randomId } from './random-id';
 import { describeIssues, formatProtocolError, type ProtocolError } from './protocol-error';
-import { applyEvents, EMPTY_HOST_VIEW, fromSnapshot, type HostView } from './reduce';
+import { applyEvents, EMPTY_HOST_VIEW, fromSnapshot, withPendingPage, type HostView } from './reduce';
 import { type ConnectionError, type ConnectionStatus, type RemoteStore } from './store';
 
 /** A foregrounded tab whose socket looks alive must prove it within this time, or it is rebuilt. */
@@ -68,6 +69,8 @@ export interface Connection {
   submitResponse(requestId: string, response: InteractionResponse): Promise<void>;
   /** Changes a host preference; every remote hears about it through a `preferences.updated` event. */
   updatePreferences(patch: PreferencesPatch): Promise<boolean>;
+  /** Loads the next page of pending interactions beyond what the snapshot carried (R12.7); false if it could not. */
+  loadMorePending(): Promise<boolean>;
   /** Foreground, network back, or restored from bfcache: reconnect now rather than after backoff. */
   wake(): void;
   /** The browser lost the network: say so now rather than after a ping timeout. */
@@ -253,7 +256,7 @@ export function createConnection(options: ConnectionOptions): Connection {
       return;
     }
     store.setState((s) => {
-      const host = applyEvents(s.host, parsed.data.events);
+      const host = applyEvents(s.host, parsed.data.events, parsed.data.pendingTotal);
       return host === s.host ? s : { ...s, host };
     });
     if (awaitingSync) {
@@ -347,12 +350,37 @@ export function createConnection(options: ConnectionOptions): Connection {
     });
   }
 
+  function loadMorePending(): Promise<boolean> {
+    const live = socket;
+    const after = store.getState().host.pendingCursor;
+    if (!live?.connected || after === null) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      live.timeout(ANSWER_ACK_TIMEOUT_MS).emit('pending:more', { after }, (error, raw) => {
+        if (error) {
+          resolve(false);
+          return;
+        }
+        const ack = PendingMoreAckSchema.safeParse(raw);
+        if (!ack.success) report({ event: 'pending:more', reply: true, rule: describeIssues(ack.error.issues) });
+        if (!ack.success || !ack.data.ok) {
+          resolve(false);
+          return;
+        }
+        const page = ack.data;
+        store.setState((s) => ({ ...s, host: withPendingPage(s.host, page) }));
+        saveHost();
+        resolve(true);
+      });
+    });
+  }
+
   return {
     start,
     stop,
     forget,
     submitResponse: answers.submit,
     updatePreferences,
+    loadMorePending,
     wake,
     wentOffline,
   };

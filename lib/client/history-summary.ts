@@ -9,6 +9,7 @@ export type SummaryKind =
   | 'cancelled'
   | 'other-device'
   | 'withdrawn'
+  | 'terminal'
   | 'approved'
   | 'rejected'
   | 'allowed'
@@ -24,6 +25,12 @@ export interface Summary {
 export function summarize(view: InteractionView, myDeviceId: string | null): Summary {
   const total = view.kind === 'question' ? view.input.questions.length : 0;
   const resolution = view.resolution;
+  if (view.status === 'withdrawn' && view.terminalAnswer) {
+    // Answered first in the agent's own terminal (R18.6), with what it chose when the agent said.
+    const response = view.terminalAnswer.response;
+    const answered = response?.action === 'accept' ? Object.keys(response.content?.answers ?? {}).length : 0;
+    return { kind: 'terminal', answered, total };
+  }
   if (view.status === 'withdrawn' || !resolution) return { kind: 'withdrawn', answered: 0, total };
   const response = resolution.response;
   const answered = response.action === 'accept' ? Object.keys(response.content?.answers ?? {}).length : 0;

@@ -1,4 +1,4 @@
-import { type PreferencesPatch, type RemoteAuth, type RespondCommand } from '../contracts';
+import { type PendingMoreCommand, type PreferencesPatch, type RemoteAuth, type RespondCommand } from '../contracts';
 import { type Pairing } from './pairing';
 
 /** An ack, or the error socket.io gives when none came in time or the socket dropped meanwhile. */
@@ -9,6 +9,7 @@ export interface TimedEmitter {
   emit(event: 'respond', command: RespondCommand, ack: AckCallback): unknown;
   emit(event: 'preferences:update', patch: PreferencesPatch, ack: AckCallback): unknown;
   emit(event: 'snapshot:get', ack: AckCallback): unknown;
+  emit(event: 'pending:more', command: PendingMoreCommand, ack: AckCallback): unknown;
 }
 
 /** The part of socket.io-client's socket the connection uses (a fake one in unit tests). */

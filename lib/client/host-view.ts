@@ -26,6 +26,10 @@ export interface HostView {
   machines: readonly MachineInfo[];
   /** serverTime − local time when the snapshot arrived (clock-skew correction, R9.9). */
   clockOffsetMs: number;
+  /** How many interactions wait on the host in all, loaded here or not (R12.7); 0 until the host says. */
+  pendingTotal: number;
+  /** Where the next page of pending interactions starts (`pending:more`); null when all are loaded. */
+  pendingCursor: number | null;
 }
 
 export const EMPTY_HOST_VIEW: HostView = {
@@ -41,4 +45,6 @@ export const EMPTY_HOST_VIEW: HostView = {
   devices: new Map(),
   machines: [],
   clockOffsetMs: 0,
+  pendingTotal: 0,
+  pendingCursor: null,
 };

@@ -8,6 +8,7 @@ import { addEnglish } from './i18n';
 export const enCard = {
   'question.other': 'Other…',
   'question.otherPlaceholder': 'Type your answer',
+  'question.secretAnswer': 'Type the secret (hidden as you type)',
   'question.otherOwn': 'Type my own answer…',
   'question.typedAnswer': 'Your answer',
   'question.numberAnswer': 'Your number',
@@ -26,6 +27,8 @@ export const enCard = {
   'question.recommended': 'Recommended',
 
   'card.skipAll': 'Skip all',
+  'card.openInTerminal': 'Also open in the terminal on {machine}',
+  'card.openInTerminalHint': 'The first answer wins: answering here closes it there, even while someone types in it.',
   'card.decline': 'Decline…',
   'card.declineTitle': 'Decline this question?',
   'card.declineReason': 'Reason (optional)',
@@ -70,6 +73,7 @@ export const enCard = {
   'permission.command': 'Command',
   'permission.file': 'File',
   'permission.input': 'Input',
+  'permission.showWhole': 'Show the whole input ({n} characters)',
 
   'machine.waitingForHint': 'You can answer now: your answer is kept on the hub and delivered when {name} is back.',
 } as const;

@@ -1,18 +1,16 @@
 import { addEnglish } from './i18n';
 
 /**
- * English strings only the history and sessions screens show: they ship with those screens, not with the
- * other routes' first screens (R13.4). Each component that uses one imports this file, as it imports its
+ * English strings only History shows, and the filters it shares with Sessions: they ship with those screens,
+ * not with the other routes' first screens (R13.4; Sessions' own are ./i18n-en-sessions.ts). Each component that uses one imports this file, as it imports its
  * styles; lib/client/i18n-tables.test.ts checks that.
  */
 export const enScreens = {
-  'sessions.title': 'Sessions',
-  'sessions.empty': 'No sessions yet. Sessions appear when an agent asks something.',
-  'sessions.pendingCount': '{n} pending',
-  'sessions.resolvedCount': '{n} resolved',
-  'sessions.lastQuestion': 'Last: {q}',
-  'sessions.statusPending': 'Waiting',
-  'sessions.statusResolved': 'Resolved',
+  // Sessions and History by machine (R17.3) and by agent (R18.1).
+  'machine.filter': 'Machine',
+  'machine.allMachines': 'All machines',
+  'agent.filter': 'Agent',
+  'agent.allAgents': 'All agents',
 
   'history.title': 'History',
   'history.empty': 'Answered and withdrawn questions appear here.',

@@ -5,17 +5,21 @@ import { ENGLISH_EVERY_ROUTE } from './i18n';
 import { enCard } from './i18n-en-card';
 import { enInbox } from './i18n-en-inbox';
 import { enPair } from './i18n-en-pair';
+import { enOutcomes } from './i18n-en-outcomes';
 import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
+import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const TABLES = [
   { module: 'i18n-en-inbox', keys: Object.keys(enInbox) },
   { module: 'i18n-en-prompts', keys: Object.keys(enPrompts) },
+  { module: 'i18n-en-outcomes', keys: Object.keys(enOutcomes) },
   { module: 'i18n-en-card', keys: Object.keys(enCard) },
   { module: 'i18n-en-pair', keys: Object.keys(enPair) },
   { module: 'i18n-en-screens', keys: Object.keys(enScreens) },
+  { module: 'i18n-en-sessions', keys: Object.keys(enSessions) },
   { module: 'i18n-en-settings', keys: Object.keys(enSettings) },
 ];
 

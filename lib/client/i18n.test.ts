@@ -1,20 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { ENGLISH_EVERY_ROUTE, hasLanguage, loadLanguage, translator, type MessageKey, type Messages } from './i18n';
+import { enApproval } from './i18n-en-approval';
 import { enCard } from './i18n-en-card';
+import { enForm } from './i18n-en-form';
 import { enInbox } from './i18n-en-inbox';
+import { enMorePending } from './i18n-en-more-pending';
 import { enPair } from './i18n-en-pair';
+import { enOutcomes } from './i18n-en-outcomes';
 import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
+import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
 import { zh } from './i18n-zh';
 
 const ENGLISH: Messages = {
   ...ENGLISH_EVERY_ROUTE,
   ...enInbox,
+  ...enMorePending,
   ...enPrompts,
+  ...enOutcomes,
   ...enCard,
+  ...enApproval,
+  ...enForm,
   ...enPair,
   ...enScreens,
+  ...enSessions,
   ...enSettings,
 };
 

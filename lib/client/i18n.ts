@@ -1,8 +1,13 @@
+import { type enApproval } from './i18n-en-approval';
 import { type enCard } from './i18n-en-card';
+import { type enForm } from './i18n-en-form';
 import { type enInbox } from './i18n-en-inbox';
+import { type enMorePending } from './i18n-en-more-pending';
+import { type enOutcomes } from './i18n-en-outcomes';
 import { type enPair } from './i18n-en-pair';
 import { type enPrompts } from './i18n-en-prompts';
 import { type enScreens } from './i18n-en-screens';
+import { type enSessions } from './i18n-en-sessions';
 import { type enSettings } from './i18n-en-settings';
 
 /**
@@ -79,17 +84,23 @@ const en = {
   'machine.awayNever': 'No agent connected yet',
   'machine.waitingFor': 'Waiting for {name} to come back',
   'machine.deliveryWaits': 'Kept on the hub · delivered when {name} is back',
-  'machine.filter': 'Machine',
-  'machine.allMachines': 'All machines',
+
+  // Agents (R18.1): named once a second one is on record.
+  'agent.label': 'Agent: {name}',
 } as const;
 
 export type MessageKey =
   | keyof typeof en
   | keyof typeof enInbox
+  | keyof typeof enMorePending
   | keyof typeof enPrompts
+  | keyof typeof enOutcomes
   | keyof typeof enCard
+  | keyof typeof enApproval
+  | keyof typeof enForm
   | keyof typeof enPair
   | keyof typeof enScreens
+  | keyof typeof enSessions
   | keyof typeof enSettings;
 export type Messages = Record<MessageKey, string>;
 export type Lang = 'en' | 'zh';

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { type InteractionView, type MachineInfo, type MachineRef } from '../contracts';
 import { expectItem } from '../core/test-support/expect-item';
-import {
-  deliveryWaitsForMachine,
-  effectiveMachineFilter,
-  machinePresence,
-  onMachine,
-  selectMachineOptions,
-  selectShowMachines,
-  waitsForMachine,
-} from './machine-selectors';
+import { effectiveFilter, onMachine, selectMachineOptions } from './filter-options';
+import { selectShowMachines } from './machine-selectors';
+import { machinePresence } from './machine-presence';
+import { deliveryWaitsForMachine, waitsForMachine } from './machine-waits';
 import { selectMachineSections } from './machine-sections';
 import { fromSnapshot, type HostView } from './reduce';
 import { selectHistory } from './history-selectors';
-import { nextPendingId, selectInbox, sessionKey } from './selectors';
+import { nextPendingId, selectInbox } from './selectors';
+import { sessionKey } from './view-keys';
 import { selectSessions } from './session-tree';
 import { at, questionView, snapshotOf } from './test-support/fixtures';
 
@@ -199,7 +195,7 @@ describe('machines on the phone: filters (R17.3)', () => {
     const trees = selectSessions(state).filter((tree) => onMachine(tree, 'local'));
     expect(trees.map((tree) => tree.key)).toEqual(['local/s1']);
     const options = selectMachineOptions(state);
-    expect(effectiveMachineFilter(CI.id, options)).toBe(CI.id);
-    expect(effectiveMachineFilter('bbbbbbbbbbbbbbbb', options)).toBe('');
+    expect(effectiveFilter(CI.id, options)).toBe(CI.id);
+    expect(effectiveFilter('bbbbbbbbbbbbbbbb', options)).toBe('');
   });
 });

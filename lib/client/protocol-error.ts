@@ -1,7 +1,15 @@
 /** A message from the host that broke its contract. Never dropped silently (R10.4). */
 export interface ProtocolError {
   /** The socket.io event: one the host sent (`events`, `snapshot`, `connect_error`), or the command replied to. */
-  event: 'snapshot' | 'events' | 'machines' | 'connect_error' | 'respond' | 'preferences:update' | 'snapshot:get';
+  event:
+    | 'snapshot'
+    | 'events'
+    | 'machines'
+    | 'connect_error'
+    | 'respond'
+    | 'preferences:update'
+    | 'snapshot:get'
+    | 'pending:more';
   /** A reply (ack) to one of this app's commands, not a message the host sent on its own. */
   reply: boolean;
   /** Which rule broke and where, e.g. `events[0].type: expected one of interaction.requested, …`. */

@@ -1,6 +1,6 @@
 import { toAskUserQuestionDisplayModel, type AskUserQuestionDisplayKind } from '../askUserQuestion';
 import { type AskUserQuestionAnnotations, type AskUserQuestionAnswers, type InputRules } from '../contracts';
-import { CLAUDE_CODE_INPUT_RULES, joinClaudeCodeLabels, normalizeNumberAnswer } from '../contracts/claude-code-answers';
+import { isAgentRules, joinClaudeCodeLabels, normalizeNumberAnswer } from '../contracts/claude-code-answers';
 
 /** One option as the card renders it. `label` is exact (it is what gets sent); `text` is what shows. */
 export interface DisplayOption {
@@ -26,8 +26,12 @@ export interface DisplayQuestion {
   customLabel?: string;
   /** An option is labelled like "Other", so the typed-answer choice needs a clearer name. */
   hasOtherLikeOption: boolean;
-  /** Claude Code's question (R11.2): a multi-select answer joins as Claude Code joins it. */
+  /** An agent's own question (R11.2): a multi-select answer joins as Claude Code joins it. */
   claudeCode: boolean;
+  /** The typed "Other" answer is offered (not when the agent takes only its options, R18.5). */
+  allowOther: boolean;
+  /** Typed into masked fields and never shown afterwards (R18.5). */
+  secret: boolean;
   placeholder?: string;
   min?: number;
   max?: number;
@@ -50,11 +54,12 @@ const OTHER_LIKE = /其他|其它|\bother\b/i;
  * is an option like any other), "(Recommended)" detected.
  */
 export function toDisplayModel(input: unknown, rules?: InputRules): DisplayQuestions {
-  const claudeCode = rules === CLAUDE_CODE_INPUT_RULES;
+  const claudeCode = isAgentRules(rules);
   const model = toAskUserQuestionDisplayModel(input, { keepOtherOptions: claudeCode });
   const questions = model.questions.map(({ customInput, options, ...question }): DisplayQuestion => ({
     ...question,
     claudeCode,
+    allowOther: customInput.enabled,
     hasOtherLikeOption: options.some((option) => OTHER_LIKE.test(option.label)),
     ...(customInput.label === undefined ? {} : { customLabel: customInput.label }),
     options: options.map((option) => ({

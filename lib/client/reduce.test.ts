@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectItem } from '../core/test-support/expect-item';
 import { type HostEvent, type InteractionView, type Snapshot } from '../contracts';
-import { applyEvents, fromSnapshot } from './reduce';
+import { applyEvents, fromSnapshot, withPendingPage } from './reduce';
 import { selectHistory } from './history-selectors';
 import { nextPendingId, selectInbox } from './selectors';
 import { selectSessions } from './session-tree';
@@ -35,13 +35,14 @@ const view = (requestId: string, sessionId: string, s: number, path: string[] = 
   },
 });
 const snapshot = (pending: InteractionView[], seq = 10): Snapshot => ({
-  protocolVersion: 3,
+  protocolVersion: 4,
   hostVersion: 'test',
   serverTime: at(30),
   logId: 'log-1',
   seq,
   hostName: 'workstation',
   pending,
+  pendingTotal: pending.length,
   history: [],
   preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
   devices: [],
@@ -81,6 +82,26 @@ describe('remote state fold', () => {
     expect(after.lastSeq).toBe(3);
     expect([...after.interactions.keys()]).toEqual(['b']);
     expect(before.interactions.has('a')).toBe(true);
+  });
+
+  it('[R12.7] a further page of pending adds what this remote does not know, and the total follows every batch', () => {
+    const first = fromSnapshot({ ...snapshot([view('a', 's1', 1)]), pendingTotal: 3, pendingCursor: 4 }, 0);
+    expect(first).toMatchObject({ pendingTotal: 3, pendingCursor: 4 });
+    const resolvedA: HostEvent = {
+      seq: 11,
+      at: at(40),
+      type: 'interaction.resolved',
+      resolution: { requestId: 'a', response: { action: 'cancel' }, resolvedBy: 'user', resolvedAt: at(40) },
+    };
+    const afterEvent = applyEvents(first, [resolvedA], 2);
+    expect(afterEvent.pendingTotal).toBe(2);
+    // A batch with nothing new still brings the total.
+    expect(applyEvents(afterEvent, [], 1).pendingTotal).toBe(1);
+    const paged = withPendingPage(afterEvent, { pending: [view('a', 's1', 1), view('b', 's1', 2)], pendingTotal: 2 });
+    // `a` was answered since the page was read: what the events said stands.
+    expect(paged.interactions.get('a')?.status).toBe('resolved');
+    expect(paged.interactions.get('b')?.status).toBe('pending');
+    expect(paged).toMatchObject({ pendingTotal: 2, pendingCursor: null });
   });
 
   it('[R9.6] groups the inbox by root session, newest first, and builds the agent tree from origin.path', () => {

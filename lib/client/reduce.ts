@@ -29,7 +29,23 @@ export function fromSnapshot(snapshot: Snapshot, localNow: number, previous?: Ho
     devices: new Map(snapshot.devices.map((device) => [device.id, device])),
     machines: snapshot.machines,
     clockOffsetMs: Date.parse(snapshot.serverTime) - localNow,
+    pendingTotal: snapshot.pendingTotal,
+    pendingCursor: snapshot.pendingCursor ?? null,
   };
+}
+
+/**
+ * A further page of pending interactions (R12.7). Live events have already told this remote about any
+ * of them that changed since, so an interaction it knows keeps what it knows.
+ */
+export function withPendingPage(
+  view: HostView,
+  page: { pending: readonly InteractionView[]; pendingTotal: number; pendingCursor?: number },
+): HostView {
+  const interactions = new Map(view.interactions);
+  for (const pending of page.pending)
+    if (!interactions.has(pending.requestId)) interactions.set(pending.requestId, pending);
+  return { ...view, interactions, pendingTotal: page.pendingTotal, pendingCursor: page.pendingCursor ?? null };
 }
 
 /**
@@ -37,9 +53,10 @@ export function fromSnapshot(snapshot: Snapshot, localNow: number, previous?: Ho
  * The shared fold works on a copy of the interactions: one copy per batch, O(1) per event, and the
  * previous view stays as it was (React compares by identity).
  */
-export function applyEvents(view: HostView, events: readonly HostEvent[]): HostView {
+export function applyEvents(view: HostView, events: readonly HostEvent[], pendingTotal?: number): HostView {
   const fresh = events.filter((event) => event.seq > view.lastSeq).sort((a, b) => a.seq - b.seq);
-  if (fresh.length === 0) return view;
+  const total = pendingTotal ?? view.pendingTotal;
+  if (fresh.length === 0) return total === view.pendingTotal ? view : { ...view, pendingTotal: total };
   // Devices change rarely: their map is copied only for a batch that touches one.
   const touchesDevices = fresh.some((event) => event.type.startsWith('device.'));
   const fold: HostFold = {
@@ -57,6 +74,7 @@ export function applyEvents(view: HostView, events: readonly HostEvent[]): HostV
     preferences: fold.preferences,
     lastSeq: fold.seq,
     devices: touchesDevices ? fold.devices : view.devices,
+    pendingTotal: total,
   };
 }
 

@@ -1,14 +1,7 @@
 import { type InteractionView, type MachineRef } from '../contracts';
 import { projectLabel } from './format';
 import { memoByInteractions as memo } from './interactions-memo';
-
-/**
- * A root session on one machine (R17.4): two machines may use the same session id, so the key
- * holds both. A machine id never contains '/' (`local` or 16 hex characters).
- */
-export function sessionKey(view: Pick<InteractionView, 'machine' | 'sessionId'>): string {
-  return `${view.machine.id}/${view.sessionId}`;
-}
+import { byNewest, sessionKey } from './view-keys';
 
 export interface InboxGroup {
   /** `sessionKey`: machine and session. */
@@ -18,17 +11,6 @@ export interface InboxGroup {
   project: string;
   items: InteractionView[];
 }
-
-/** "reviewer › tests" for a subagent, '' for the root agent (R9.6). */
-export function originLabel(view: Pick<InteractionView, 'origin'>): string {
-  const origin = view.origin;
-  if (!origin || origin.kind === 'root' || origin.depth === 0) return '';
-  if (origin.path.length > 0) return origin.path.join(' › ');
-  return origin.label;
-}
-
-export const byNewest = (a: InteractionView, b: InteractionView) =>
-  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0;
 
 export const selectInbox = memo((interactions): InboxGroup[] => {
   const groups = new Map<string, InboxGroup>();

@@ -1,7 +1,7 @@
 import { type InteractionView, type MachineRef } from '../contracts';
 import { projectLabel } from './format';
 import { memoByInteractions as memo } from './interactions-memo';
-import { byNewest, sessionKey } from './selectors';
+import { byNewest, sessionKey } from './view-keys';
 
 // Sessions' own (apart from ./selectors.ts, so no other route carries them).
 
@@ -22,6 +22,8 @@ export interface SessionTree {
   key: string;
   sessionId: string;
   machine: MachineRef;
+  /** The session's first prompt, for its agent (R18.1): a session belongs to one agent. */
+  first: InteractionView;
   project: string;
   root: SessionNode;
   lastAt: string;
@@ -41,6 +43,7 @@ export const selectSessions = memo((interactions): SessionTree[] => {
         key,
         sessionId: view.sessionId,
         machine: view.machine,
+        first: view,
         project: '',
         root: node('', '', 0),
         lastAt: view.createdAt,

@@ -23,6 +23,8 @@ export interface LocalAnswer {
   /** The winning resolution (ours when accepted, someone else's when lost). */
   resolution?: InteractionResolution;
   error?: string;
+  /** Why the host asked for this answer again later (its disk is full, R12.6): shown while it waits. */
+  retryReason?: string;
 }
 
 export interface RemoteState {

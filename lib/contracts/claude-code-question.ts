@@ -11,9 +11,12 @@ import {
 import { ASK_USER_QUESTION_MAX_TEXT } from './limits';
 
 export {
+  AGENT_INPUT_RULES,
   CLAUDE_CODE_INPUT_RULES,
+  isAgentRules,
   CLAUDE_CODE_NUMBER_ANSWER,
   joinClaudeCodeLabels,
+  splitClaudeCodeLabels,
   normalizeNumberAnswer,
   numberAnswerProblem,
 } from './claude-code-answers';
@@ -75,6 +78,13 @@ export const ClaudeCodeQuestionSchema = z
     step: z.optional(z.number().check(z.positive())),
     defaultValue: z.optional(z.number()),
     unit: z.optional(text(CLAUDE_CODE_UNIT_MAX)),
+    /**
+     * The answer is a secret (Codex's `isSecret`, R18.5): typed into a masked field, and never shown in
+     * history, receipts, notifications or the host's log.
+     */
+    secret: z.optional(z.boolean()),
+    /** False when the agent takes only its options, no typed answer (Codex's `isOther: false`). Default true. */
+    allowOther: z.optional(z.boolean()),
   })
   .check(
     z.superRefine((question, ctx) => {

@@ -1,11 +1,23 @@
 import * as z from 'zod/mini';
 import { IdSchema, IsoTimeSchema } from './interaction';
 import { DEVICE_NAME_MAX, DEVICE_PLATFORM_MAX } from './limits';
+import { visiblyPlain } from './machine-ref';
 
 /** Printed in the host's terminal and lists: no control characters (a name must not drive the terminal). */
 const printable = z.regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { message: 'Must not contain control characters' });
+/** A device's name as the log keeps it (older ones may hold what new names refuse). */
 export const DeviceNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(DEVICE_NAME_MAX), printable);
 export const DevicePlatformSchema = z.string().check(z.trim(), z.maxLength(DEVICE_PLATFORM_MAX), printable);
+/**
+ * A name given now (pairing, renaming): also no zero-width or bidi characters, which would hide part
+ * of it or reorder what is shown around it, so one device could pass for another (R12.8).
+ */
+export const NewDeviceNameSchema = z
+  .string()
+  .check(z.trim(), z.minLength(1), z.maxLength(DEVICE_NAME_MAX), printable, visiblyPlain);
+export const NewDevicePlatformSchema = z
+  .string()
+  .check(z.trim(), z.maxLength(DEVICE_PLATFORM_MAX), printable, visiblyPlain);
 const name = DeviceNameSchema;
 const platform = DevicePlatformSchema;
 
@@ -38,5 +50,5 @@ export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 export const DeviceRevokeCommandSchema = z.strictObject({ deviceId: IdSchema });
 export type DeviceRevokeCommand = z.infer<typeof DeviceRevokeCommandSchema>;
 
-export const DeviceRenameCommandSchema = z.strictObject({ name });
+export const DeviceRenameCommandSchema = z.strictObject({ name: NewDeviceNameSchema });
 export type DeviceRenameCommand = z.infer<typeof DeviceRenameCommandSchema>;

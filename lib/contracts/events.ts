@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { AgentRefSchema } from './agent';
 import {
   AutoResolutionStateSchema,
   IdSchema,
@@ -7,6 +8,7 @@ import {
   InteractionOriginSchema,
   InteractionResolutionSchema,
   IsoTimeSchema,
+  TerminalAnswerSchema,
   withPayload,
 } from './interaction';
 import { DeviceRecordSchema } from './devices';
@@ -24,6 +26,8 @@ export const InteractionRecordSchema = withPayload({
   /** Set by the host from the asking connection's credential (R17.3); logs from before machines move to `local`. */
   machine: MachineRefSchema,
   sessionId: IdSchema,
+  /** Which agent asked (R18.1); events from before agents have none (`agentOf` infers it). */
+  agent: z.optional(AgentRefSchema),
   origin: z.optional(InteractionOriginSchema),
   toolName: z.string().check(z.maxLength(200)),
   toolUseId: z.optional(IdSchema),
@@ -57,6 +61,8 @@ export const InteractionWithdrawnEventSchema = z.strictObject({
   type: z.literal('interaction.withdrawn'),
   requestId: InteractionIdSchema,
   reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
+  /** The agent's terminal answered first (R18.6). */
+  terminalAnswer: z.optional(TerminalAnswerSchema),
 });
 
 /** R6.3: every auto-resolution change, with absolute times. */

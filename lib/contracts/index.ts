@@ -1,5 +1,9 @@
 export * from './ask-user-question';
 export * from './claude-code-question';
+export * from './agent';
+export * from './approval';
+export * from './form';
+export * from './form-values';
 export * from './limits';
 export * from './preview';
 export * from './interaction';
@@ -11,4 +15,6 @@ export * from './pairing-api';
 export * from './wire';
 export * from './push';
 export * from './unknown';
+export * from './json-shape';
+export * from './text-safety';
 export * from './pairing-link';

@@ -6,7 +6,15 @@ import {
   AskUserQuestionInputSchema,
   EXIT_PLAN_MODE_TOOL_NAME,
 } from './ask-user-question';
-import { CLAUDE_CODE_INPUT_RULES, ClaudeCodeAskUserQuestionInputSchema } from './claude-code-question';
+import { AgentRefSchema } from './agent';
+import { ApprovalInputSchema } from './approval';
+import {
+  AGENT_INPUT_RULES,
+  CLAUDE_CODE_INPUT_RULES,
+  ClaudeCodeAskUserQuestionInputSchema,
+} from './claude-code-question';
+import { FormInputSchema, FormValuesSchema } from './form';
+import { jsonShapeProblem, TOOL_INPUT_SHAPE_LIMITS } from './json-shape';
 import { INTERACTION_KEY_EXTRA } from './machine-keys';
 import { MachineRefSchema } from './machine-ref';
 import { CONTEXT_MESSAGE_MAX, DECLINE_MESSAGE_MAX, ID_MAX, PERMISSION_INPUT_MAX_JSON, PLAN_MAX } from './limits';
@@ -19,8 +27,11 @@ export const IsoTimeSchema = z.iso.datetime({ offset: true });
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 
-/** What kind of prompt an interaction is (R3.2). */
-export const InteractionKindSchema = z.enum(['question', 'plan-approval', 'permission']);
+/**
+ * What kind of prompt an interaction is (R3.2): a question, a plan to approve, a tool permission (Allow /
+ * Deny), an agent's approval with the choices it offers (R18.3), or an MCP server's form (R18.4).
+ */
+export const InteractionKindSchema = z.enum(['question', 'plan-approval', 'permission', 'approval', 'form']);
 export type InteractionKind = z.infer<typeof InteractionKindSchema>;
 
 /**
@@ -60,6 +71,16 @@ export const InteractionContextSchema = z.strictObject({
   cwd: z.optional(text(1_000)),
   projectName: z.optional(text(ID_MAX)),
   sessionTitle: z.optional(text(ID_MAX)),
+  /**
+   * What declining means for this agent, in words the card shows beside Decline, when it is more than "the
+   * agent carries on without an answer": OpenCode ends its turn when a question is dismissed (R18.23).
+   */
+  declineNote: z.optional(text(DECLINE_MESSAGE_MAX)),
+  /**
+   * The agent shows this prompt in its own terminal too, and the first answer wins (R11.10): the card
+   * says so, since a phone answer closes the terminal's dialog even while someone types in it.
+   */
+  openInTerminal: z.optional(z.boolean()),
 });
 export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 
@@ -77,9 +98,20 @@ export const PlanApprovalInputSchema = z.looseObject({
 });
 export type PlanApprovalInput = z.infer<typeof PlanApprovalInputSchema>;
 
+/**
+ * Any tool's input, bounded (R12.3): its shape first, so that measuring it as JSON can never
+ * recurse past the stack, whatever a runtime sends.
+ */
 export const PermissionInputSchema = z.record(z.string(), z.unknown()).check(
-  z.refine((input) => JSON.stringify(input).length <= PERMISSION_INPUT_MAX_JSON, {
-    message: `Tool input must be at most ${PERMISSION_INPUT_MAX_JSON} characters of JSON`,
+  z.superRefine((input, context) => {
+    const problem = jsonShapeProblem(input, TOOL_INPUT_SHAPE_LIMITS);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: `Tool input ${problem}`, input });
+    else if (JSON.stringify(input).length > PERMISSION_INPUT_MAX_JSON)
+      context.addIssue({
+        code: 'custom',
+        message: `Tool input must be at most ${PERMISSION_INPUT_MAX_JSON} characters of JSON`,
+        input,
+      });
   }),
 );
 export type PermissionInput = z.infer<typeof PermissionInputSchema>;
@@ -88,9 +120,10 @@ export type PermissionInput = z.infer<typeof PermissionInputSchema>;
  * Which contract a question's input follows. Absent: Askaway's strict
  * AskUserQuestion contract. `claude-code`: what Claude Code itself accepts, for
  * questions that come through its hook (R11.5); the remote then keeps an option
- * labelled "Other" as an ordinary option and shows the extended kinds.
+ * labelled "Other" as an ordinary option and shows the extended kinds. `agent`: the
+ * same lenient contract for another agent's own question tool (Codex, OpenCode).
  */
-export const InputRulesSchema = z.enum(['askaway', CLAUDE_CODE_INPUT_RULES]);
+export const InputRulesSchema = z.enum(['askaway', CLAUDE_CODE_INPUT_RULES, AGENT_INPUT_RULES]);
 export type InputRules = z.infer<typeof InputRulesSchema>;
 
 /** The input of an interaction for each kind (R3.2). */
@@ -105,8 +138,15 @@ const payloadShapes = {
     inputRules: z.literal(CLAUDE_CODE_INPUT_RULES),
     input: ClaudeCodeAskUserQuestionInputSchema,
   },
+  agentQuestion: {
+    kind: z.literal('question'),
+    inputRules: z.literal(AGENT_INPUT_RULES),
+    input: ClaudeCodeAskUserQuestionInputSchema,
+  },
   planApproval: { kind: z.literal('plan-approval'), input: PlanApprovalInputSchema },
   permission: { kind: z.literal('permission'), input: PermissionInputSchema },
+  approval: { kind: z.literal('approval'), input: ApprovalInputSchema },
+  form: { kind: z.literal('form'), input: FormInputSchema },
 };
 
 /** A strict object tagged by kind (and, for questions, by input rules), whose input matches the kind. */
@@ -115,9 +155,12 @@ export function withPayload<Shape extends z.core.$ZodShape>(shape: Shape) {
     z.discriminatedUnion('inputRules', [
       z.strictObject({ ...shape, ...payloadShapes.question }),
       z.strictObject({ ...shape, ...payloadShapes.claudeCodeQuestion }),
+      z.strictObject({ ...shape, ...payloadShapes.agentQuestion }),
     ]),
     z.strictObject({ ...shape, ...payloadShapes.planApproval }),
     z.strictObject({ ...shape, ...payloadShapes.permission }),
+    z.strictObject({ ...shape, ...payloadShapes.approval }),
+    z.strictObject({ ...shape, ...payloadShapes.form }),
   ]);
 }
 
@@ -148,6 +191,10 @@ export const InteractionResponseSchema = z.discriminatedUnion('action', [
       z.strictObject({
         answers: z.optional(AskUserQuestionAnswersSchema),
         annotations: z.optional(AskUserQuestionAnnotationsSchema),
+        /** An approval (R18.3): the id of the choice taken, one whose effect allows. */
+        choice: z.optional(IdSchema),
+        /** A form (R18.4): the value of each field filled in, by field name. */
+        values: z.optional(FormValuesSchema),
       }),
     ),
   }),
@@ -155,6 +202,14 @@ export const InteractionResponseSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('cancel') }),
 ]);
 export type InteractionResponse = z.infer<typeof InteractionResponseSchema>;
+
+/**
+ * The agent's own prompt was answered first, in its terminal (or its SDK host), while the phone showed
+ * it too (R18.6): the card leaves as "answered in the terminal", with what was chosen when the agent
+ * tells it. Validated against the interaction by the host; one it cannot read is kept without `response`.
+ */
+export const TerminalAnswerSchema = z.strictObject({ response: z.optional(InteractionResponseSchema) });
+export type TerminalAnswer = z.infer<typeof TerminalAnswerSchema>;
 
 export const ResolvedBySchema = z.enum(['user', 'auto', 'runtime']);
 export type ResolvedBy = z.infer<typeof ResolvedBySchema>;
@@ -180,6 +235,8 @@ export const InteractionRequestSchema = withPayload({
   requestId: IdSchema,
   protocolRequestId: IdSchema,
   sessionId: IdSchema,
+  /** Which agent asked (R18.1); absent from runtimes older than agents, inferred then (`agentOf`). */
+  agent: z.optional(AgentRefSchema),
   origin: z.optional(InteractionOriginSchema),
   toolName: z.string().check(z.minLength(1), z.maxLength(ID_MAX)),
   toolUseId: z.optional(IdSchema),
@@ -198,6 +255,7 @@ export const InteractionViewSchema = withPayload({
   /** The machine that asked (R17.3); sessions are grouped within it, since two machines may share a session id. */
   machine: MachineRefSchema,
   sessionId: IdSchema,
+  agent: z.optional(AgentRefSchema),
   origin: z.optional(InteractionOriginSchema),
   toolName: text(ID_MAX),
   toolUseId: z.optional(IdSchema),
@@ -210,5 +268,7 @@ export const InteractionViewSchema = withPayload({
   deliveredAt: z.optional(IsoTimeSchema),
   withdrawnAt: z.optional(IsoTimeSchema),
   withdrawnReason: z.optional(text(DECLINE_MESSAGE_MAX)),
+  /** Withdrawn because the agent's terminal answered first (R18.6). */
+  terminalAnswer: z.optional(TerminalAnswerSchema),
 });
 export type InteractionView = z.infer<typeof InteractionViewSchema>;

@@ -1,13 +1,19 @@
 // Zod-free, so the PWA's first screen (and the service worker) can import these without the schemas.
 
-/** The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect.
+ * 2: agents (R18): `agent` on an announce, the approval and form kinds, `terminalAnswer` on a withdraw.
+ */
+export const PROTOCOL_VERSION = 2;
 /**
  * The remote namespace's version, bumped apart from the runtimes' so agents keep working across
  * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
  * 3: machines (R17): `machine` on every interaction, host-unique ids, `machines` in the snapshot and live.
+ * 4: bounded snapshots (R12.7): a page of pending interactions with their total, `pending:more` for the rest.
+ * 5: agents (R18): `agent` on every interaction, the approval and form kinds, secret answers masked, and
+ * `terminalAnswer` on an interaction the agent's terminal answered first.
  */
-export const REMOTE_PROTOCOL_VERSION = 3;
+export const REMOTE_PROTOCOL_VERSION = 5;
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;
@@ -16,10 +22,21 @@ export const DECLINE_MESSAGE_MAX = 2_000;
 export const PLAN_MAX = 100_000;
 export const PERMISSION_INPUT_MAX_JSON = 20_000;
 
+/** Interactions one machine may have waiting at once (R12.7); `askaway start --max-pending` changes it. */
+export const DEFAULT_MAX_PENDING_PER_MACHINE = 500;
+/** What a snapshot (or a `pending:more` page) carries of the pending interactions at most, by count and JSON size (R12.7). */
+export const PENDING_PAGE_MAX = 1_000;
+export const PENDING_PAGE_MAX_BYTES = 2 * 1024 * 1024;
+/** What a snapshot carries of history at most, by JSON size (its count is the host's history limit). */
+export const HISTORY_PAGE_MAX_BYTES = 1024 * 1024;
+
 /** Bounds that keep a single tool call from growing a host's memory (R12.3). */
 export const ASK_USER_QUESTION_MAX_TEXT = 2_000;
 export const ASK_USER_QUESTION_MAX_PREVIEW = 20_000;
 export const ASK_USER_QUESTION_MAX_NOTES = 4_000;
+
+/** What remotes get in place of a secret answer (R18.5). */
+export const SECRET_ANSWER_MASK = '••••••';
 
 /** Widest header the UI renders as a chip (R2.2). */
 export const ASK_USER_QUESTION_TOOL_CHIP_WIDTH = 12;

@@ -1,5 +1,6 @@
-// How interactions of several machines share one host without mixing (R17.4). No imports: the
+// How interactions of several machines share one host without mixing (R17.4). Only zod-free imports: the
 // service worker and every layer may take it.
+import { stripUnsafeCharacters } from './text-safety';
 
 /** The hub's own machine: its agents hold the agent token (`<dataDir>/token`), not a machine credential. */
 export const LOCAL_MACHINE_ID = 'local';
@@ -45,7 +46,8 @@ const NAME_MAX = 64;
  * at most 64 characters; `fallback` when nothing is left.
  */
 export function machineNameFrom(text: string | undefined, fallback = 'this computer'): string {
-  const cleaned = (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
+  // Controls, zero-width and bidi characters: a host name must not hide or reorder the name shown (R12.8).
+  const cleaned = stripUnsafeCharacters(text ?? '').trim();
   return cleaned.length > 0 ? cleaned.slice(0, NAME_MAX).trim() : fallback;
 }
 

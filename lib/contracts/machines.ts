@@ -1,6 +1,12 @@
 import * as z from 'zod/mini';
 import { IsoTimeSchema } from './interaction';
-import { JoinedMachineIdSchema, MachineIdSchema, MachineNameSchema, MachineRefSchema } from './machine-ref';
+import {
+  JoinedMachineIdSchema,
+  MachineIdSchema,
+  MachineNameSchema,
+  MachineRefSchema,
+  NewMachineNameSchema,
+} from './machine-ref';
 
 export * from './machine-keys';
 export * from './machine-ref';
@@ -60,7 +66,7 @@ export const WHOAMI_API_PATH = '/api/agent/whoami';
 /** `POST /api/join`: a one-time join code from `askaway invite`, exchanged for this machine's credential. */
 export const JoinRequestSchema = z.strictObject({
   code: z.string().check(z.minLength(1), z.maxLength(64)),
-  name: MachineNameSchema,
+  name: NewMachineNameSchema,
 });
 export type JoinRequest = z.infer<typeof JoinRequestSchema>;
 

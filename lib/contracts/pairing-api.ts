@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
-import { DeviceInfoSchema, DeviceNameSchema, DevicePlatformSchema } from './devices';
+import { DeviceInfoSchema, NewDeviceNameSchema, NewDevicePlatformSchema } from './devices';
 import { IdSchema, IsoTimeSchema } from './interaction';
 import { PAIRING_CODE_MAX } from './limits';
 
 // The HTTP side of pairing (R16.2, R16.8): `POST /api/pair` for the app, `/api/admin/…` for the CLI.
 // Apart from the socket messages, so the app's first screen does not carry them.
 
-const name = DeviceNameSchema;
-const platform = DevicePlatformSchema;
+const name = NewDeviceNameSchema;
+const platform = NewDevicePlatformSchema;
 
 /** `aw_d_<16 hex id>_<43 base64url>`: the shape of a device credential, checked before any secret is. */
 export const DeviceCredentialSchema = z
@@ -60,6 +60,11 @@ export const ApiErrorCodeSchema = z.enum([
   'not-found',
   'conflict',
   'origin-not-allowed',
+  /** The host's disk refused the write (R10.4): nothing changed, the code still works; try again. */
+  'storage-unavailable',
+  /** The request named a host this server does not answer for (DNS rebinding, R12.4): status 421. */
+  'misdirected',
+  'internal',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 

@@ -10,6 +10,7 @@ import {
   InteractionResponseSchema,
   InteractionViewSchema,
   IsoTimeSchema,
+  TerminalAnswerSchema,
 } from './interaction';
 import { DECLINE_MESSAGE_MAX } from './limits';
 import { PreferencesSchema } from './preferences';
@@ -38,6 +39,10 @@ export const ErrorCodeSchema = z.enum([
   'machine-revoked',
   /** A machine command about a machine that is not (or no longer) joined. */
   'unknown-machine',
+  /** The host's disk refused the write (full, failing): nothing changed; the same message may be sent again later. */
+  'storage-unavailable',
+  /** The machine already has as many interactions waiting as the host allows (`--max-pending`, R12.3). */
+  'too-many-pending',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
@@ -103,6 +108,8 @@ export type AnnounceBatchAck = z.infer<typeof AnnounceBatchAckSchema>;
 export const WithdrawCommandSchema = z.strictObject({
   requestId: IdSchema,
   reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
+  /** Withdrawn because the agent's terminal answered first, and what it chose when known (R18.6). */
+  terminalAnswer: z.optional(TerminalAnswerSchema),
 });
 export type WithdrawCommand = z.infer<typeof WithdrawCommandSchema>;
 
@@ -162,7 +169,12 @@ export const SnapshotSchema = z.strictObject({
   seq: z.int().check(z.minimum(0)),
   /** The host's machine name, as the pairing response gave it. */
   hostName: z.string().check(z.maxLength(255)),
+  /** The first page of the pending interactions, oldest first (R12.7): all of them unless `pendingCursor` is set. */
   pending: z.array(InteractionViewSchema),
+  /** How many interactions are waiting in all, on this page or beyond it. */
+  pendingTotal: z.int().check(z.minimum(0)),
+  /** Set when more wait than this page holds: `pending:more {after: pendingCursor}` loads the next page. */
+  pendingCursor: z.optional(z.int().check(z.minimum(0))),
   history: z.array(InteractionViewSchema),
   preferences: PreferencesSchema,
   /** Paired devices that are not revoked (R16.4). */
@@ -173,8 +185,29 @@ export const SnapshotSchema = z.strictObject({
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
 /** Events a remote missed, then live events (subscribe first, replay, drop duplicates). */
-export const EventBatchSchema = z.strictObject({ events: z.array(HostEventSchema), serverTime: IsoTimeSchema });
+export const EventBatchSchema = z.strictObject({
+  events: z.array(HostEventSchema),
+  serverTime: IsoTimeSchema,
+  /** How many interactions wait in all now, loaded on this remote or not (R12.7). */
+  pendingTotal: z.optional(z.int().check(z.minimum(0))),
+});
 export type EventBatch = z.infer<typeof EventBatchSchema>;
+
+/** Remote → host: the next page of pending interactions, after a snapshot's (or the last page's) cursor (R12.7). */
+export const PendingMoreCommandSchema = z.strictObject({ after: z.int().check(z.minimum(0)) });
+export type PendingMoreCommand = z.infer<typeof PendingMoreCommandSchema>;
+
+export const PendingMoreAckSchema = z.union([
+  z.strictObject({
+    ok: z.literal(true),
+    pending: z.array(InteractionViewSchema),
+    pendingTotal: z.int().check(z.minimum(0)),
+    /** Set when still more wait beyond this page. */
+    pendingCursor: z.optional(z.int().check(z.minimum(0))),
+  }),
+  failure,
+]);
+export type PendingMoreAck = z.infer<typeof PendingMoreAckSchema>;
 
 export const RespondCommandSchema = z.strictObject({
   /** The host's id of the interaction (the view's `requestId`). */
@@ -223,6 +256,7 @@ export interface RemoteClientToServerEvents {
   respond: (command: unknown, ack: (result: RespondAck) => void) => void;
   'preferences:update': (patch: unknown, ack: (result: PreferencesAck) => void) => void;
   'snapshot:get': (ack: (result: SnapshotAck) => void) => void;
+  'pending:more': (command: unknown, ack: (result: PendingMoreAck) => void) => void;
   'devices:list': (ack: (result: DevicesAck) => void) => void;
   /** Revokes any paired device, this one included (R16.5). */
   'devices:revoke': (command: unknown, ack: (result: SimpleAck) => void) => void;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { errorMessage, type InteractionContext, type InteractionOrigin } from '../contracts';
+import { errorMessage, type AgentRef, type InteractionContext, type InteractionOrigin } from '../contracts';
 import { formatIssues, isAbortError } from './format-issues';
 import {
   type BrokerResult,
@@ -19,6 +19,8 @@ export interface ExecuteToolCallOptions<Input> {
   readonly toolUseId?: string;
   readonly origin?: InteractionOrigin;
   readonly context?: InteractionContext;
+  /** Which agent made the call (R18.1). */
+  readonly agent?: AgentRef;
   readonly broker: PermissionBrokerPort;
   readonly signal?: AbortSignal;
   /** Business id of the permission request; a fresh UUID when absent. */
@@ -77,6 +79,7 @@ async function askBroker<Input>(options: ExecuteToolCallOptions<Input>, input: I
         input,
         origin: options.origin,
         context: options.context,
+        agent: options.agent,
       },
       { signal },
     );

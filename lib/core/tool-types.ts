@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { type InputRules, type InteractionContext, type InteractionOrigin } from '../contracts';
+import { type AgentRef, type InputRules, type InteractionContext, type InteractionOrigin } from '../contracts';
 
 /** What a tool is allowed to do and how it must be approved (R1.3). */
 export interface ToolMetadata {
@@ -58,6 +58,8 @@ export interface PermissionRequest {
   readonly context?: InteractionContext;
   /** A question's contract: Askaway's strict one unless it came through Claude Code's hook (R11.2). */
   readonly inputRules?: InputRules;
+  /** Which agent asks (R18.1): Claude Code, an MCP client, `askaway ask`, the demo. */
+  readonly agent?: AgentRef;
 }
 
 /** The broker's answer (R3.4, R3.6). */

@@ -11,7 +11,7 @@ describe('[R10.1] createHost start-up and shutdown', () => {
     const file = path.join(tempDir(), 'not-a-dir');
     fs.writeFileSync(file, 'keep me');
     await expect(startTestHost({ dataDir: file })).rejects.toThrow(HostStartError);
-    await expect(startTestHost({ dataDir: file })).rejects.toThrow(/data dir .* is not usable/);
+    await expect(startTestHost({ dataDir: file })).rejects.toThrow(/data dir .* is a file, not a folder/);
     expect(fs.readFileSync(file, 'utf8')).toBe('keep me');
   });
 

@@ -14,24 +14,34 @@ import {
 } from '../contracts';
 import '../core/zod-locale';
 import { Authenticator } from './auth/authenticator';
+import { type AuthResult } from './auth/principal';
 import { DeviceService } from './auth/devices';
 import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { OneTimeCodes } from './auth/one-time-codes';
-import { loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
+import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
+import { AllowedHosts, guardHostHeader } from './http/allowed-hosts';
 import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
 import { SecurityHeaders } from './http/security-headers';
-import { InteractionRegistry } from './registry';
+import { MessageIncidents } from './message-incidents';
+import { InteractionRegistry, type RegistryOptions } from './registry';
 import { type LifecycleEvent } from './registry-types';
 import { startStaleSweep } from './stale-sweep';
 import { originAllowed } from './sockets/handshake';
 import { attachRemoteNamespace } from './sockets/remote-namespace';
 import { attachRuntimeNamespace } from './sockets/runtime-namespace';
-import { DEFAULT_REMOTE_RATE_LIMIT, DEFAULT_RUNTIME_RATE_LIMIT, type RateLimit } from './sockets/token-bucket';
+import {
+  DEFAULT_NEW_INTERACTION_LIMIT,
+  DEFAULT_REMOTE_RATE_LIMIT,
+  DEFAULT_RUNTIME_RATE_LIMIT,
+  type RateLimit,
+} from './sockets/token-bucket';
 import { type EventStore } from './store/event-store';
 import { SqliteEventStore } from './store/sqlite-event-store';
+import { withStorageHealth } from './store/storage-guarded-store';
+import { StorageHealth, StorageUnavailableError } from './store/storage-health';
 import { HOST_VERSION } from './version';
 
 export const DEFAULT_PORT = 4417;
@@ -54,7 +64,7 @@ export interface HostOptions {
   pairingBaseUrl?: string | ((port: number) => string | undefined);
   /** The machine's name, as a removed device is told (R16.5). Default: the OS host name. */
   hostName?: string;
-  pairLimits?: { perAddress: RateLimit; global: RateLimit };
+  pairLimits?: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number };
   /** The PWA's static export. Default `out/` of the current directory. */
   staticDir?: string;
   /** PEM contents: serve HTTPS. */
@@ -63,10 +73,14 @@ export interface HostOptions {
   publicUrl?: string;
   /** Extra browser origins allowed to connect (e.g. a dev server). */
   allowedOrigins?: string[];
+  /** More names the host answers for besides loopback, its addresses and the public URL's (R12.4). */
+  allowedHosts?: string[];
   httpRoutes?: HttpRoute[];
   /** Default: SQLite at `<dataDir>/askaway.db`. The host closes it on close(). */
   store?: EventStore;
-  rateLimits?: { runtime?: RateLimit; remote?: RateLimit };
+  rateLimits?: { runtime?: RateLimit; remote?: RateLimit; newInteractions?: RateLimit };
+  /** Interactions one machine may have waiting (R12.7); `--max-pending`. Default 500. */
+  maxPendingPerMachine?: number;
   historyLimit?: number;
   /** Withdraw a pending interaction its runtime has not announced for this long (died without withdrawing). Default 5 minutes. */
   staleAfterMs?: number;
@@ -74,6 +88,8 @@ export interface HostOptions {
   staleSweepIntervalMs?: number;
   onLifecycle?: (event: LifecycleEvent) => void;
   onError?: (error: unknown) => void;
+  /** Operational lines: refused messages, a full disk and its recovery. Default: stderr. */
+  log?: (line: string) => void;
   /** Write `<dataDir>/host.json` while running. Default true. */
   writeHostFile?: boolean;
 }
@@ -112,42 +128,58 @@ export interface Host {
 /** Starts the host (R10.1): registry over the durable log, PWA, `/runtime` and `/remote` on one port. */
 export async function createHost(options: HostOptions): Promise<Host> {
   const dataDir = path.resolve(options.dataDir);
-  prepareDataDir(dataDir);
-  const token = loadOrCreateToken(dataDir, options.token);
+  // R12.11: everything that can refuse the start is checked before anything is written: the data dir's
+  // path, the options, the certificate and the port first, then the log (read before it is written).
+  checkDataDirPath(dataDir);
   const hostName = options.hostName ?? os.hostname();
   const pairTtlMs = options.pairTtlMs ?? DEFAULT_PAIR_TTL_MS;
   const publicBase = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
-  const store = options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName });
-  const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
-  let registry: InteractionRegistry;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const report = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
+  // The disk's refusals are said once by the storage health (R12.6), not again by every timer that hits one.
+  const onError = (error: unknown) => {
+    if (!(error instanceof StorageUnavailableError)) report(error);
+  };
+  const incidents = new MessageIncidents(log);
+  const secure = options.tls !== undefined;
+  const routes = new HttpRouteRegistry();
+  for (const route of options.httpRoutes ?? []) routes.register(route.method, route.pathPrefix, route.handler);
+  const staticDir = path.resolve(options.staticDir ?? 'out');
+  // Requests wait in the listen queue until the set-up below, which is synchronous, is done; then the
+  // credential store is there to check them against.
+  let authenticateAgent = (_candidate: string | undefined): AuthResult => ({
+    ok: false,
+    code: 'unauthorized',
+    message: 'The host is starting; try again',
+  });
+  const handler = createRequestHandler({
+    staticDir,
+    routes,
+    headers: new SecurityHeaders(staticDir),
+    authenticateAgent: (candidate) => authenticateAgent(candidate),
+    incidents,
+  });
+  const server = createServer(options.tls, handler);
   try {
-    registry = new InteractionRegistry({
-      store,
-      hostName,
-      listMachines: () => machines.list(),
-      historyLimit: options.historyLimit,
-      onLifecycle: options.onLifecycle,
-      onError,
-    });
+    await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_BIND_HOST);
   } catch (error) {
-    store.close();
-    throw new HostStartError(`Cannot read the event log: ${errorMessage(error)}`, { cause: error });
-  }
-
-  let adminToken: string;
-  try {
-    // Only once the log is known good: a refused data dir gets nothing written into it.
-    adminToken = loadOrCreateAdminToken(dataDir);
-  } catch (error) {
-    registry.stop();
-    store.close();
+    options.store?.close();
     throw error;
   }
+
+  let opened: ReturnType<typeof openState>;
+  try {
+    opened = openState({ ...options, dataDir, hostName, log, onError, listMachines: () => machines.list() });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const { token, adminToken, store, registry } = opened;
   const devices = new DeviceService({ registry, credentials: store.credentials, hostName });
   const machines = new MachineService({ registry, credentials: store.credentials, hubName: hostName });
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
+  authenticateAgent = (candidate) => authenticator.runtime(candidate);
   const codes = new OneTimeCodes();
-  const secure = options.tls !== undefined;
   // Filled in once listening: pairing links need the port.
   let pairingBase = '';
   const mintJoinCode = (): JoinCodeResponse => {
@@ -167,26 +199,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
       expiresAt: minted.expiresAt.toISOString(),
     };
   };
-  const routes = new HttpRouteRegistry();
-  for (const route of options.httpRoutes ?? []) routes.register(route.method, route.pathPrefix, route.handler);
-  const staticDir = path.resolve(options.staticDir ?? 'out');
-  const handler = createRequestHandler({
-    staticDir,
-    routes,
-    headers: new SecurityHeaders(staticDir),
-    authenticateAgent: (candidate) => authenticator.runtime(candidate),
-    onError,
-  });
-  const server = options.tls
-    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
-    : http.createServer(handler);
-
-  try {
-    await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_BIND_HOST);
-  } catch (error) {
-    store.close();
-    throw error;
-  }
   const port = (server.address() as AddressInfo).port;
   const url = `${secure ? 'https' : 'http'}://${urlHost(options.host ?? DEFAULT_BIND_HOST)}:${port}`;
   const extraOrigins = [...(options.allowedOrigins ?? []), ...(publicBase ? [new URL(publicBase).origin] : [])];
@@ -211,11 +223,22 @@ export async function createHost(options: HostOptions): Promise<Host> {
     allowRequest: (req, callback) => callback(null, originAllowed(req, secure, extraOrigins)),
     ...(options.allowedOrigins?.length ? { cors: { origin: options.allowedOrigins } } : {}),
   });
+  // After socket.io has attached: the check runs before its handshake and upgrade too (R12.4).
+  guardHostHeader(
+    server,
+    new AllowedHosts({
+      bindHost: options.host ?? DEFAULT_BIND_HOST,
+      publicUrl: publicBase,
+      names: options.allowedHosts,
+    }),
+  );
   const notifier = attachRuntimeNamespace(io, {
     registry,
     machines,
     authenticate: (candidate) => authenticator.runtime(candidate),
     rateLimit: options.rateLimits?.runtime ?? DEFAULT_RUNTIME_RATE_LIMIT,
+    newInteractionLimit: options.rateLimits?.newInteractions ?? DEFAULT_NEW_INTERACTION_LIMIT,
+    incidents,
     onError,
   });
   const detachRemotes = attachRemoteNamespace(io, {
@@ -224,6 +247,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticate: (candidate) => authenticator.remote(candidate),
     rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT,
+    incidents,
     onError,
   });
   registry.start(notifier);
@@ -272,6 +296,62 @@ export async function createHost(options: HostOptions): Promise<Host> {
     });
     store.close();
     removeHostFile();
+  }
+}
+
+/** The certificate is read here: a bad one refuses the start before anything is written. */
+function createServer(tls: HostOptions['tls'], handler: http.RequestListener): http.Server {
+  try {
+    return tls ? https.createServer({ cert: tls.cert, key: tls.key }, handler) : http.createServer(handler);
+  } catch (error) {
+    throw new HostStartError(`Cannot use the TLS certificate or key: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/**
+ * The data dir, the log and the tokens, in the order that writes nothing until the log is known good
+ * (R12.11): a refused log leaves no token behind, and a data dir is tightened to its owner (R12.9).
+ */
+function openState(
+  options: HostOptions & {
+    dataDir: string;
+    hostName: string;
+    log: (line: string) => void;
+    onError: (error: unknown) => void;
+    listMachines: RegistryOptions['listMachines'];
+  },
+) {
+  const { dataDir, hostName } = options;
+  prepareDataDir(dataDir);
+  const health = new StorageHealth({ dataDir, log: options.log });
+  const store = withStorageHealth(
+    options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName }),
+    health,
+  );
+  let registry: InteractionRegistry;
+  try {
+    registry = new InteractionRegistry({
+      store,
+      hostName,
+      listMachines: options.listMachines,
+      historyLimit: options.historyLimit,
+      maxPendingPerMachine: options.maxPendingPerMachine,
+      onLifecycle: options.onLifecycle,
+      onError: options.onError,
+    });
+  } catch (error) {
+    store.close();
+    throw new HostStartError(`Cannot read the event log: ${errorMessage(error)}`, { cause: error });
+  }
+  try {
+    // Only once the log is known good: a refused data dir gets nothing written into it.
+    const token = loadOrCreateToken(dataDir, options.token);
+    const adminToken = loadOrCreateAdminToken(dataDir);
+    return { token, adminToken, store, registry };
+  } catch (error) {
+    registry.stop();
+    store.close();
+    throw error;
   }
 }
 

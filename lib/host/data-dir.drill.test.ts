@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqliteEventStore } from './store/sqlite-event-store';
 import { questionRequest } from './test-support/fixtures';
 import { killAllCli, runCli } from './test-support/spawn-cli';
@@ -73,8 +74,14 @@ function logWithOneQuestion(dataDir: string): string {
 }
 
 /** Starts a host on `dataDir` and expects it to refuse (exit 1); a host that starts listening fails the check at once. */
-async function startFails(dataDir: string): Promise<string> {
-  const cli = runCli(['start', '--no-demo', '--port', '0', '--data-dir', dataDir], { ASKAWAY_TOKEN: TOKEN });
+async function startFails(
+  dataDir: string,
+  options: { port?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  const cli = runCli(
+    ['start', '--no-demo', '--port', options.port ?? '0', '--data-dir', dataDir],
+    options.env ?? { ASKAWAY_TOKEN: TOKEN },
+  );
   const listening = new Promise<'listening'>((resolve) => {
     cli.child.stdout?.on('data', () => {
       if (/Local:\s+http/.test(cli.stdout())) resolve('listening');
@@ -138,5 +145,69 @@ describe('data dir fault drill', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
     setWritable(file, true);
     expect(fingerprint(dataDir)).toEqual(before);
+  });
+
+  it('[R12.11] a garbage log refuses the start and no token, admin token or push key is created beside it', async () => {
+    const dataDir = tempDir();
+    fs.writeFileSync(path.join(dataDir, 'askaway.db'), 'not a database, just some bytes'.repeat(100));
+    const before = fingerprint(dataDir);
+    // No ASKAWAY_TOKEN: the host would create its own token file if it wrote anything.
+    const stderr = await startFails(dataDir, { env: { ASKAWAY_TOKEN: '' } });
+    expect(stderr).toMatch(/askaway start: The event log .* is not a readable SQLite database/);
+    expect(fingerprint(dataDir)).toEqual(before);
+  });
+
+  it('[R12.11] a port in use refuses the start before the data dir is even created', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const dataDir = path.join(tempDir(), 'fresh');
+      const port = String((busy.address() as AddressInfo).port);
+      const stderr = await startFails(dataDir, { port, env: { ASKAWAY_TOKEN: '' } });
+      expect(stderr).toMatch(/askaway start: Cannot listen: port \d+ on 127\.0\.0\.1 is in use/);
+      expect(fs.existsSync(dataDir)).toBe(false);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('[R12.11] a data dir under /proc, /sys or /dev is refused at once with a reason', async () => {
+    for (const dataDir of ['/proc/askaway-data', '/sys/askaway', '/dev/askaway']) {
+      const stderr = await startFails(dataDir);
+      expect(stderr).toMatch(/askaway start: The data dir .* is under \/(proc|sys|dev), a kernel filesystem/);
+    }
+  });
+
+  it("[R12.9] every file the host creates is the owner's only, and a data dir others can read is tightened", async () => {
+    const dataDir = tempDir();
+    fs.chmodSync(dataDir, 0o755);
+    // An older install's log and token, readable by everyone.
+    await (await startTestHost({ dataDir, token: TOKEN, writeHostFile: false })).close();
+    for (const name of fs.readdirSync(dataDir)) fs.chmodSync(path.join(dataDir, name), 0o644);
+    fs.writeFileSync(path.join(dataDir, 'token'), `${TOKEN}\n`, { mode: 0o644 });
+    fs.chmodSync(path.join(dataDir, 'token'), 0o644);
+    const cli = runCli(['start', '--no-demo', '--port', '0', '--data-dir', dataDir], { ASKAWAY_TOKEN: '' });
+    await vi.waitFor(() => expect(cli.stdout()).toMatch(/Local:\s+http/), { timeout: 15_000 });
+    const modes = Object.fromEntries(
+      fs.readdirSync(dataDir).map((name) => [name, (fs.statSync(path.join(dataDir, name)).mode & 0o777).toString(8)]),
+    );
+    expect(modes).toMatchObject({
+      token: '600',
+      'admin-token': '600',
+      'askaway.db': '600',
+      'push.sqlite': '600',
+      'vapid.json': '600',
+      'host.json': '600',
+    });
+    for (const [name, mode] of Object.entries(modes)) expect(mode, name).toBe('600');
+    expect((fs.statSync(dataDir).mode & 0o777).toString(8)).toBe('700');
+
+    // A fresh data dir: created 0700, its files 0600 from their first byte.
+    const fresh = path.join(tempDir(), 'fresh');
+    const second = runCli(['start', '--no-demo', '--port', '0', '--data-dir', fresh], { ASKAWAY_TOKEN: '' });
+    await vi.waitFor(() => expect(second.stdout()).toMatch(/Local:\s+http/), { timeout: 15_000 });
+    expect((fs.statSync(fresh).mode & 0o777).toString(8)).toBe('700');
+    for (const name of fs.readdirSync(fresh))
+      expect((fs.statSync(path.join(fresh, name)).mode & 0o777).toString(8), name).toBe('600');
   });
 });

@@ -3,9 +3,44 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../contracts';
 import { HostStartError } from './errors';
+import { tightenToOwner } from './store/owner-only';
 
-/** Creates the data dir (owner-only) and proves it is writable, with a message a person can act on. */
+/** Kernel filesystems: not a place for a log (Node's recursive mkdir loops forever under /proc). */
+const SPECIAL_ROOTS = ['/proc', '/sys', '/dev'];
+
+/**
+ * Refuses a data dir that cannot be one (R12.11), before anything is created: a path under /proc, /sys
+ * or /dev (also through a symlink), or one that names a file. Writes nothing.
+ */
+export function checkDataDirPath(dataDir: string): void {
+  let existing = dataDir;
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  let real = existing;
+  try {
+    real = fs.realpathSync(existing);
+  } catch {
+    // Unreadable: prepareDataDir says why.
+  }
+  const under = SPECIAL_ROOTS.find((root) => real === root || real.startsWith(`${root}/`));
+  if (under !== undefined)
+    throw new HostStartError(
+      `The data dir ${dataDir} is under ${under}, a kernel filesystem that cannot hold Askaway's log. ` +
+        'Choose another with --data-dir.',
+    );
+  if (existing === dataDir && !fs.statSync(dataDir).isDirectory())
+    throw new HostStartError(`The data dir ${dataDir} is a file, not a folder. Choose another with --data-dir.`);
+}
+
+/** What the data dir holds that nobody else may read (R12.9). */
+const SECRET_FILES = ['token', 'admin-token', 'vapid.json', 'host.json', 'hub.json'];
+
+/**
+ * Creates the data dir owner-only (0700), or makes an existing one so (R12.9): it holds the agent
+ * token, the admin token and the log. One that cannot be tightened is refused with how to fix it.
+ * Proves it is writable, with a message a person can act on.
+ */
 export function prepareDataDir(dataDir: string): void {
+  checkDataDirPath(dataDir);
   try {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.accessSync(dataDir, fs.constants.W_OK | fs.constants.R_OK);
@@ -17,6 +52,20 @@ export function prepareDataDir(dataDir: string): void {
       },
     );
   }
+  const mode = fs.statSync(dataDir).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    try {
+      fs.chmodSync(dataDir, 0o700);
+    } catch (error) {
+      throw new HostStartError(
+        `The data dir ${dataDir} can be read or written by other users (mode ${mode.toString(8)}) and this ` +
+          `user cannot change that (${errorMessage(error)}). Run \`chmod 700 ${dataDir}\` as its owner, or choose ` +
+          'another with --data-dir.',
+        { cause: error },
+      );
+    }
+  }
+  tightenToOwner(...SECRET_FILES.map((name) => path.join(dataDir, name)));
 }
 
 /** Where the admin token lives; only `askaway pair` and `askaway devices` read it (R16.8). */

@@ -7,6 +7,7 @@ import { pairDevice } from './test-support/devices';
 import { permissionRequest, questionRequest } from './test-support/fixtures';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
 import { expectItem } from '../core/test-support/expect-item';
+import { type InteractionRequest } from '../contracts';
 
 afterEach(async () => {
   vi.useRealTimers();
@@ -24,16 +25,22 @@ function fakeHostClock(): void {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
 }
 
+/** A host on the fake clock with auto-resolution on after `timeoutMs`, a runtime and a phone. */
+async function autoResolvingHost(timeoutMs: number) {
+  fakeHostClock();
+  const host = await startTestHost();
+  const runtime = await connectRuntime(host.url, TEST_TOKEN);
+  const remote = await connectRemote(host.url, pairDevice(host).credential);
+  await remote.socket.emitWithAck('preferences:update', {
+    askUserQuestionAutoResolutionEnabled: true,
+    askUserQuestionAutoResolutionTimeoutMs: timeoutMs,
+  });
+  return { host, runtime, remote };
+}
+
 describe('auto-resolution (R6)', () => {
   it('[R6.4][R6.3] resolves a question as accept with answers {} at its absolute deadline, and logs it', async () => {
-    fakeHostClock();
-    const host = await startTestHost();
-    const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
-    await remote.socket.emitWithAck('preferences:update', {
-      askUserQuestionAutoResolutionEnabled: true,
-      askUserQuestionAutoResolutionTimeoutMs: 1_500,
-    });
+    const { host, runtime, remote } = await autoResolvingHost(1_500);
     const request = questionRequest();
     const ack = await runtime.socket.emitWithAck('announce', request);
     if (!ack.ok || ack.status !== 'pending' || ack.autoResolution.status !== 'scheduled')
@@ -93,6 +100,39 @@ describe('auto-resolution (R6)', () => {
     );
     const prefEvents = host.registry.readSince(0, 100).filter((event) => event.type === 'preferences.updated');
     expect(prefEvents).toHaveLength(2);
+  });
+
+  it("[R6.1][R18.24] an agent's approval (OpenCode's permission prompt) never gets a deadline, with auto-resolution on", async () => {
+    const { host, runtime, remote } = await autoResolvingHost(1_500);
+    const approval = permissionRequest({
+      kind: 'approval',
+      toolName: 'bash',
+      agent: { kind: 'opencode', name: 'OpenCode' },
+      input: {
+        subject: 'command',
+        command: 'rm -rf build',
+        choices: [
+          { id: 'once', label: 'Allow once', effect: 'allow' },
+          { id: 'always', label: 'Always allow', effect: 'allow-always' },
+          { id: 'reject', label: 'Deny', effect: 'deny' },
+        ],
+      },
+    } as Partial<InteractionRequest>);
+    const question = questionRequest();
+    expect(await runtime.socket.emitWithAck('announce', approval)).toMatchObject({
+      ok: true,
+      status: 'pending',
+      autoResolution: { status: 'disabled' },
+    });
+    await runtime.socket.emitWithAck('announce', question);
+    await remote.socket.emitWithAck('preferences:update', { askUserQuestionAutoResolutionTimeoutMs: 2_000 });
+    vi.advanceTimersByTime(2_000);
+    await vi.waitFor(
+      () => expect(runtime.resolved.map((notice) => notice.requestId)).toEqual([question.requestId]),
+      FIRE_WAIT,
+    );
+    const view = host.registry.projection.get(approval.requestId);
+    expect(view).toMatchObject({ status: 'pending', autoResolution: { status: 'disabled' } });
   });
 
   it('[R6.4] a deadline that passed while the host was down fires at start', async () => {

@@ -109,16 +109,24 @@ describe('[R17.1] joining a hub over HTTP', () => {
     expect(joined).toEqual([200, 200, 200, 200, 200]);
     expect(fleet.machines.count()).toBe(5);
 
-    const host = await startTestHost({ pairLimits: limits });
+    const host = await startTestHost({ pairLimits: { ...limits, failurePauseMs: 1 } });
     const { code } = host.mintJoinCode();
     const guesses = [];
     for (let guess = 0; guess < 3; guess += 1)
       guesses.push((await postJson(`${host.url}/api/join`, { code: `guess-${guess}`, name: 'sly' })).status);
     expect(guesses).toEqual([410, 410, 429]);
-    // Refused before the code is read: the real code is not spent.
-    expect(await postJson(`${host.url}/api/join`, { code, name: 'laptop' })).toMatchObject({ status: 429 });
-    expect(host.codes.count('join-machine')).toBe(1);
-    expect(host.machines.count()).toBe(0);
+    // Past the limit, from the same address, the real code still joins.
+    expect(await postJson(`${host.url}/api/join`, { code, name: 'laptop' })).toMatchObject({ status: 200 });
+    expect(host.machines.count()).toBe(1);
+  });
+
+  it('[R17.1] a bad code is answered alike whatever the name: no probing for the names of joined machines', async () => {
+    const host = await startTestHost();
+    joinMachine(host, 'laptop');
+    const taken = await postJson(`${host.url}/api/join`, { code: 'AAAAA-BBBBB-CCCCC-DDDDD', name: 'laptop' });
+    const free = await postJson(`${host.url}/api/join`, { code: 'AAAAA-BBBBB-CCCCC-DDDDD', name: 'nobody' });
+    expect(taken).toMatchObject({ status: 410, json: { error: { code: 'join-code-invalid' } } });
+    expect(taken).toEqual(free);
   });
 });
 

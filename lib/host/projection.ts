@@ -18,8 +18,12 @@ export class HostProjection {
   private readonly fold = emptyHostFold();
   /** requestIds in the order they left the pending list (history order). */
   private readonly ended: string[] = [];
-  /** Kept apart so pending() costs the inbox's size, not the whole history's. */
+  /** Kept apart so pending() costs the inbox's size, not the whole history's; in the order they were asked. */
   private readonly pendingById = new Map<string, InteractionView>();
+  /** The seq of each pending interaction's request: where a page of them ends (R12.7). */
+  private readonly requestedSeq = new Map<string, number>();
+  /** How many interactions each machine has waiting (R12.7). */
+  private readonly pendingByMachine = new Map<string, number>();
 
   get interactions(): ReadonlyMap<string, InteractionView> {
     return this.fold.interactions;
@@ -53,9 +57,52 @@ export class HostProjection {
   apply(event: HostEvent): InteractionView | undefined {
     const view = foldHostEvent(this.fold, event);
     if (!view) return undefined;
-    if (view.status === 'pending') this.pendingById.set(view.requestId, view);
-    else if (this.pendingById.delete(view.requestId)) this.ended.push(view.requestId);
+    const machineId = view.machine.id;
+    if (view.status === 'pending') {
+      if (!this.pendingById.has(view.requestId)) {
+        this.requestedSeq.set(view.requestId, event.seq);
+        this.pendingByMachine.set(machineId, (this.pendingByMachine.get(machineId) ?? 0) + 1);
+      }
+      this.pendingById.set(view.requestId, view);
+    } else if (this.pendingById.delete(view.requestId)) {
+      this.ended.push(view.requestId);
+      this.requestedSeq.delete(view.requestId);
+      const left = (this.pendingByMachine.get(machineId) ?? 1) - 1;
+      if (left > 0) this.pendingByMachine.set(machineId, left);
+      else this.pendingByMachine.delete(machineId);
+    }
     return view;
+  }
+
+  /** Interactions waiting, in all or from one machine. */
+  pendingCount(machineId?: string): number {
+    return machineId === undefined ? this.pendingById.size : (this.pendingByMachine.get(machineId) ?? 0);
+  }
+
+  /**
+   * The pending interactions asked after the one whose request had seq `after` (0: from the first), oldest
+   * first, as many as fit `maxCount` and `maxBytes` (at least one); `cursor` is where the next page starts,
+   * absent when this page reaches the end (R12.7).
+   */
+  pendingPage(
+    after: number,
+    limits: { maxCount: number; maxBytes: number; sizeOf: (view: InteractionView) => number },
+  ): { views: InteractionView[]; cursor?: number } {
+    const views: InteractionView[] = [];
+    let bytes = 0;
+    let last = after;
+    for (const [requestId, view] of this.pendingById) {
+      const seq = this.requestedSeq.get(requestId) ?? 0;
+      if (seq <= after) continue;
+      const size = limits.sizeOf(view);
+      if (views.length > 0 && (views.length >= limits.maxCount || bytes + size > limits.maxBytes)) {
+        return { views, cursor: last };
+      }
+      views.push(view);
+      bytes += size;
+      last = seq;
+    }
+    return { views };
   }
 
   get(requestId: string): InteractionView | undefined {

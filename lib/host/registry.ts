@@ -1,4 +1,8 @@
 import {
+  DEFAULT_MAX_PENDING_PER_MACHINE,
+  HISTORY_PAGE_MAX_BYTES,
+  PENDING_PAGE_MAX,
+  PENDING_PAGE_MAX_BYTES,
   interactionKey,
   interactionKindForTool,
   isReservedLocalRequestId,
@@ -11,6 +15,7 @@ import {
   type AnnounceBatch,
   type AnnounceBatchAck,
   type Device,
+  type Failure,
   type HostEvent,
   type InteractionRecord,
   type InteractionRequest,
@@ -28,8 +33,10 @@ import {
   type ResolutionAckCommand,
   type SimpleAck,
   type Snapshot,
+  type TerminalAnswer,
   type WithdrawCommand,
 } from '../contracts';
+import { agentOf } from '../contracts/agent-of';
 import { autoResolutionResolution, isAutoResolutionDue } from '../core';
 import { autoResolutionFor, nextAutoResolution } from './auto-resolution';
 import { DeadlineQueue } from './deadline-queue';
@@ -58,6 +65,8 @@ export interface RegistryOptions {
   onError?: (error: unknown) => void;
   /** The machine list for snapshots (R17.5): records from the log plus live connections. */
   listMachines?: () => MachineInfo[];
+  /** Interactions one machine may have waiting (R12.7). Default DEFAULT_MAX_PENDING_PER_MACHINE. */
+  maxPendingPerMachine?: number;
 }
 
 /**
@@ -123,7 +132,16 @@ export class InteractionRegistry {
     return this.options.store.readSince(afterSeq, limit);
   }
 
+  /** Bounded (R12.7): a first page of the pending interactions with their total, and history up to a size. */
   snapshot(): Snapshot {
+    const page = this.pendingPage(0);
+    const history: InteractionView[] = [];
+    let historyBytes = 0;
+    for (const view of this.projection.history(this.options.historyLimit ?? 200)) {
+      historyBytes += jsonSize(view);
+      if (history.length > 0 && historyBytes > HISTORY_PAGE_MAX_BYTES) break;
+      history.push(view);
+    }
     return {
       protocolVersion: REMOTE_PROTOCOL_VERSION,
       hostVersion: HOST_VERSION,
@@ -131,11 +149,27 @@ export class InteractionRegistry {
       logId: this.options.store.logId,
       seq: this.projection.seq,
       hostName: this.options.hostName ?? '',
-      pending: this.projection.pending(),
-      history: this.projection.history(this.options.historyLimit ?? 200),
+      pending: page.pending,
+      pendingTotal: page.pendingTotal,
+      ...(page.pendingCursor !== undefined ? { pendingCursor: page.pendingCursor } : {}),
+      history,
       preferences: this.projection.preferences,
       devices: this.projection.activeDevices(),
       machines: this.options.listMachines?.() ?? [],
+    };
+  }
+
+  /** The pending interactions asked after the cursor `after` (0: from the first), one bounded page (R12.7). */
+  pendingPage(after: number): { pending: InteractionView[]; pendingTotal: number; pendingCursor?: number } {
+    const page = this.projection.pendingPage(after, {
+      maxCount: PENDING_PAGE_MAX,
+      maxBytes: PENDING_PAGE_MAX_BYTES,
+      sizeOf: jsonSize,
+    });
+    return {
+      pending: page.views,
+      pendingTotal: this.projection.pendingCount(),
+      ...(page.cursor !== undefined ? { pendingCursor: page.cursor } : {}),
     };
   }
 
@@ -157,7 +191,16 @@ export class InteractionRegistry {
     return this.commit([...events]);
   }
 
-  announce(request: InteractionRequest, socketId: string, machine: MachineRef = this.localMachine): AnnounceAck {
+  /**
+   * Registers a new request, or re-registers a known one (R8.1). `admitNew` is the caller's budget for new
+   * interactions (a per-connection rate, R12.7): a re-announce never spends it.
+   */
+  announce(
+    request: InteractionRequest,
+    socketId: string,
+    machine: MachineRef = this.localMachine,
+    admitNew: () => boolean = () => true,
+  ): AnnounceAck {
     if (machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(request.requestId)) {
       return failure(
         'invalid-message',
@@ -177,6 +220,10 @@ export class InteractionRegistry {
     if (known?.status === 'resolved' && known.resolution)
       return { ok: true, status: 'resolved', resolution: { ...known.resolution, requestId: request.requestId } };
     if (known?.status === 'withdrawn') return { ok: true, status: 'withdrawn' };
+    if (!known) {
+      const refusal = this.refuseNew(machine, admitNew);
+      if (refusal) return refusal;
+    }
     this.routes.set(key, {
       socketId,
       protocolRequestId: request.protocolRequestId,
@@ -226,12 +273,27 @@ export class InteractionRegistry {
     return ack;
   }
 
+  /** Why a new interaction of `machine` cannot be taken now (R12.7), or undefined. */
+  private refuseNew(machine: MachineRef, admitNew: () => boolean): Failure | undefined {
+    // One machine cannot fill the host's memory, disk and every phone's inbox.
+    const maxPending = this.options.maxPendingPerMachine ?? DEFAULT_MAX_PENDING_PER_MACHINE;
+    if (this.projection.pendingCount(machine.id) >= maxPending) {
+      return failure(
+        'too-many-pending',
+        `Too many waiting questions from this machine: ${maxPending} are waiting on ${this.localMachine.name}, ` +
+          'the most it takes from one machine (askaway start --max-pending). Answer or dismiss some, then ask again.',
+      );
+    }
+    if (!admitNew()) return failure('rate-limited', 'Too many new questions at once from this connection; slow down');
+    return undefined;
+  }
+
   /** A runtime withdraws one of its own requests (the tool call was aborted). */
   withdraw(command: WithdrawCommand, machine: MachineRef = this.localMachine): SimpleAck {
     const key = this.keyFor(machine, command.requestId);
     const view = key === undefined ? undefined : this.projection.get(key);
     if (key === undefined || !view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    this.withdrawKeys([key], command.reason);
+    this.withdrawKeys([key], command.reason, command.terminalAnswer && terminalAnswerFor(view, command.terminalAnswer));
     return { ok: true };
   }
 
@@ -391,7 +453,7 @@ export class InteractionRegistry {
   }
 
   /** Withdraws the pending ones among these host ids in one commit; ended ones are a harmless retry. */
-  private withdrawKeys(keys: readonly string[], reason: string | undefined): void {
+  private withdrawKeys(keys: readonly string[], reason: string | undefined, terminalAnswer?: TerminalAnswer): void {
     const at = this.now().toISOString();
     const events: NewHostEvent[] = [];
     for (const key of keys) {
@@ -399,6 +461,7 @@ export class InteractionRegistry {
       if (this.projection.get(key)?.status !== 'pending') continue;
       const event: NewHostEvent = { type: 'interaction.withdrawn', at, requestId: key };
       if (reason !== undefined) event.reason = reason;
+      if (terminalAnswer !== undefined) event.terminalAnswer = terminalAnswer;
       events.push(event);
     }
     if (events.length > 0) this.commit(events);
@@ -472,9 +535,31 @@ export class InteractionRegistry {
  * The durable part of a request under its host id, with the machine the connection proved
  * (R17.3): protocolRequestId is routing and stays in memory.
  */
+/**
+ * What the terminal chose, as far as it fits the interaction (R18.6): an answer the phone could not have
+ * given (an agent's odd reply) is dropped and the withdrawal kept, so the card still leaves.
+ */
+function terminalAnswerFor(view: InteractionView, answer: TerminalAnswer): TerminalAnswer {
+  if (answer.response === undefined || validateResponseFor(view, answer.response) === null) return answer;
+  return {};
+}
+
 function toRecord(request: InteractionRequest, key: string, machine: MachineRef): InteractionRecord {
   const { protocolRequestId: _routing, ...record } = request;
-  return { ...record, requestId: key, machine: { id: machine.id, name: machine.name } } as InteractionRecord;
+  // A runtime older than agents names none: the log still records one (R18.1), so the phone never infers it.
+  const agent = request.agent ?? agentOf(request);
+  return { ...record, agent, requestId: key, machine: { id: machine.id, name: machine.name } } as InteractionRecord;
+}
+
+/** Each view's JSON length, measured once per view object (views are replaced, never changed). */
+const sizes = new WeakMap<InteractionView, number>();
+function jsonSize(view: InteractionView): number {
+  let size = sizes.get(view);
+  if (size === undefined) {
+    size = JSON.stringify(view).length;
+    sizes.set(view, size);
+  }
+  return size;
 }
 
 /** The runtime's own id for a host id, given the machine it belongs to. */

@@ -1,6 +1,9 @@
 import {
+  AGENT_INPUT_RULES,
   BLANK_ANSWER_MESSAGE,
   CLAUDE_CODE_INPUT_RULES,
+  formValuesProblem,
+  splitClaudeCodeLabels,
   numberAnswerProblem,
   UNKNOWN_QUESTION_MESSAGE,
   type InteractionResponse,
@@ -10,28 +13,63 @@ import {
 /**
  * Checks a (schema-valid) response against the interaction's own input (R5.4,
  * R10.4). Returns why it is refused, or null. Answers need not be option labels:
- * "Other" is always offered, so any non-blank text is a legal answer.
+ * "Other" is always offered, so any non-blank text is a legal answer, unless the
+ * agent takes its options only (R18.5).
  */
 export function validateResponseFor(view: InteractionView, response: InteractionResponse): string | null {
   if (response.action !== 'accept') return null;
-  if (view.kind !== 'question') {
-    return response.content === undefined ? null : `A ${view.kind} is accepted without answers or annotations`;
-  }
   const content = response.content;
+  switch (view.kind) {
+    case 'question':
+      return questionProblem(view, content);
+    case 'approval': {
+      if (content?.answers !== undefined || content?.values !== undefined)
+        return 'An approval is accepted with the choice taken, not answers or values';
+      const choice = view.input.choices.find((candidate) => candidate.id === content?.choice);
+      if (!choice) return `Accepting an approval needs content.choice, one of: ${allowIds(view.input.choices)}`;
+      if (choice.effect === 'deny' || choice.effect === 'cancel')
+        return `"${choice.id}" does not allow: decline or cancel instead`;
+      return null;
+    }
+    case 'form': {
+      if (content?.answers !== undefined || content?.choice !== undefined)
+        return 'A form is accepted with its values, not answers or a choice';
+      if (view.input.mode === 'url') return content?.values === undefined ? null : 'A page to open takes no values';
+      return formValuesProblem(view.input.fields, content?.values ?? {});
+    }
+    case 'plan-approval':
+    case 'permission':
+      return content === undefined ? null : `A ${view.kind} is accepted without answers or annotations`;
+  }
+}
+
+function allowIds(choices: readonly { id: string; effect: string }[]): string {
+  return choices
+    .filter((choice) => choice.effect !== 'deny' && choice.effect !== 'cancel')
+    .map((choice) => `"${choice.id}"`)
+    .join(', ');
+}
+
+function questionProblem(
+  view: Extract<InteractionView, { kind: 'question' }>,
+  content: Extract<InteractionResponse, { action: 'accept' }>['content'],
+): string | null {
   if (content?.answers === undefined) {
     return 'Accepting a question needs content.answers (send {} to skip every question)';
   }
+  if (content.choice !== undefined || content.values !== undefined) return 'A question is accepted with answers only';
   const texts = new Set(view.input.questions.map((question) => question.question));
   for (const [key, answer] of Object.entries(content.answers)) {
     if (!texts.has(key)) return `${UNKNOWN_QUESTION_MESSAGE}: "${truncate(key)}"`;
     if (answer.trim().length === 0) return `${BLANK_ANSWER_MESSAGE}: "${truncate(key)}"`;
   }
-  if (view.inputRules === CLAUDE_CODE_INPUT_RULES) {
-    // A number question's answer is what Claude Code reads as a number in range (R11.2).
+  if (view.inputRules === CLAUDE_CODE_INPUT_RULES || view.inputRules === AGENT_INPUT_RULES) {
     for (const question of view.input.questions) {
       const answer = Object.hasOwn(content.answers, question.question) ? content.answers[question.question] : undefined;
+      if (typeof answer !== 'string') continue;
+      // A number question's answer is what Claude Code reads as a number in range (R11.2).
       const problem =
-        question.kind === 'number' && typeof answer === 'string' ? numberAnswerProblem(answer, question) : null;
+        question.kind === 'number' ? numberAnswerProblem(answer, question) : onlyItsOptions(question, answer);
       if (problem !== null) return `${problem}: "${truncate(question.question)}"`;
     }
   }
@@ -39,6 +77,19 @@ export function validateResponseFor(view: InteractionView, response: Interaction
     if (!texts.has(key)) return `${UNKNOWN_QUESTION_MESSAGE} (annotations): "${truncate(key)}"`;
   }
   return null;
+}
+
+/** An agent that takes only its options (Codex's `isOther: false`) gets one of them, or several joined. */
+function onlyItsOptions(
+  question: { options: { label: string }[]; multiSelect: boolean; allowOther?: boolean },
+  answer: string,
+): string | null {
+  if (question.allowOther !== false || question.options.length === 0) return null;
+  const labels = new Set(question.options.map((option) => option.label));
+  const chosen = question.multiSelect ? splitClaudeCodeLabels(answer) : [answer];
+  return chosen !== null && chosen.every((label) => labels.has(label))
+    ? null
+    : 'This question takes only its options, no typed answer';
 }
 
 function truncate(text: string): string {

@@ -1,8 +1,13 @@
 import {
+  ApprovalInputSchema,
   AskUserQuestionInputSchema,
-  CLAUDE_CODE_INPUT_RULES,
   ClaudeCodeAskUserQuestionInputSchema,
+  FormInputSchema,
+  isAgentRules,
+  type AgentRef,
   type InputRules,
+  type InteractionContext,
+  type InteractionOrigin,
   DECLINE_MESSAGE_MAX,
   errorMessage,
   type InteractionRequest,
@@ -61,26 +66,35 @@ const INPUT_SCHEMAS = {
   question: AskUserQuestionInputSchema,
   'plan-approval': PlanApprovalInputSchema,
   permission: PermissionInputSchema,
-} as const;
+  approval: ApprovalInputSchema,
+  form: FormInputSchema,
+} as const satisfies Record<InteractionKind, unknown>;
 
-/** The input schema for a kind; a question from Claude Code's hook follows Claude Code's rules (R11.2). */
+/** The input schema for a kind; a question from an agent's own tool follows that agent's rules (R11.2). */
 function inputSchemaFor(kind: InteractionKind, rules: InputRules | undefined) {
-  return kind === 'question' && rules === CLAUDE_CODE_INPUT_RULES
-    ? ClaudeCodeAskUserQuestionInputSchema
-    : INPUT_SCHEMAS[kind];
+  return kind === 'question' && isAgentRules(rules) ? ClaudeCodeAskUserQuestionInputSchema : INPUT_SCHEMAS[kind];
 }
 
 /** The announced request for a permission request (R3.2). Throws InvalidInteractionRequestError. */
 export function buildInteractionRequest(request: PermissionRequest, createdAt: Date): InteractionRequest {
-  const kind: InteractionKind = interactionKindForTool(request.toolName);
-  const claudeCodeRules = kind === 'question' && request.inputRules === CLAUDE_CODE_INPUT_RULES;
+  return checkedRequest(request, interactionKindForTool(request.toolName), createdAt);
+}
+
+/** An interaction of `kind` for `request`, checked against the contract and the message size. */
+function checkedRequest(
+  request: Omit<DirectInteractionRequest, 'kind'> & { turnId?: string },
+  kind: InteractionKind,
+  createdAt: Date,
+): InteractionRequest {
+  const rules = kind === 'question' && isAgentRules(request.inputRules) ? request.inputRules : undefined;
   const candidate = {
     kind,
-    ...(claudeCodeRules ? { inputRules: CLAUDE_CODE_INPUT_RULES } : {}),
+    ...(rules !== undefined ? { inputRules: rules } : {}),
     input: request.input,
     requestId: request.requestId,
     protocolRequestId: request.requestId,
     sessionId: request.sessionId,
+    agent: request.agent,
     origin: request.origin,
     toolName: request.toolName,
     toolUseId: request.toolUseId,
@@ -121,36 +135,68 @@ function withdrawQuietly(transport: InteractionTransport, requestId: string, rea
 }
 
 /**
+ * An interaction whose kind its runtime says (R18.1–R18.4): an agent's own question, approval or form,
+ * which a bridge answers in that agent's format from the resolution itself.
+ */
+export interface DirectInteractionRequest {
+  readonly kind: InteractionKind;
+  readonly inputRules?: InputRules;
+  readonly input: unknown;
+  readonly requestId: string;
+  readonly sessionId: string;
+  readonly toolName: string;
+  readonly toolUseId?: string;
+  readonly agent?: AgentRef;
+  readonly origin?: InteractionOrigin;
+  readonly context?: InteractionContext;
+}
+
+/** The broker of tool calls (`requestPermission`) and of agents' own prompts (`requestInteraction`). */
+export interface InteractionBroker extends PermissionBrokerPort {
+  /** Announces, re-announces until answered (R8.1) and withdraws on abort, like requestPermission; resolves with the winning resolution. */
+  requestInteraction(
+    request: DirectInteractionRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<InteractionResolution>;
+}
+
+/**
  * The protocol-level broker (R3.2–R3.7, R8.1, R8.3): announces the interaction,
  * re-announces it until a resolution wins, and maps that resolution to a
  * BrokerResult. Aborting the caller's signal withdraws the interaction and rejects.
  */
-export function createInteractionBroker(options: CreateInteractionBrokerOptions): PermissionBrokerPort {
+export function createInteractionBroker(options: CreateInteractionBrokerOptions): InteractionBroker {
   const now = options.now ?? (() => new Date());
   const { transport } = options;
+
+  const untilResolved = async (interaction: InteractionRequest, signal: AbortSignal | undefined) => {
+    const send = async (protocolRequestId: string, attemptSignal: AbortSignal) => {
+      const resolution = await transport.announce({ ...interaction, protocolRequestId }, attemptSignal);
+      // A foreign resolution is treated like a lost message: keep re-announcing.
+      if (resolution.requestId !== interaction.requestId) throw new Error('Resolution for another request');
+      return resolution;
+    };
+    try {
+      return await withInteractionRequestRecovery(send, {
+        intervalMs: options.reannounceIntervalMs ?? INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,
+        signal,
+        newProtocolRequestId: options.newId,
+      });
+    } catch (error) {
+      const reason = signal?.aborted ? 'The tool call was aborted' : errorMessage(error);
+      withdrawQuietly(transport, interaction.requestId, reason.slice(0, DECLINE_MESSAGE_MAX));
+      throw error;
+    }
+  };
 
   return {
     async requestPermission(request, callOptions): Promise<BrokerResult> {
       const interaction = buildInteractionRequest(request, now());
-      const send = async (protocolRequestId: string, signal: AbortSignal) => {
-        const resolution = await transport.announce({ ...interaction, protocolRequestId }, signal);
-        // A foreign resolution is treated like a lost message: keep re-announcing.
-        if (resolution.requestId !== interaction.requestId) throw new Error('Resolution for another request');
-        return resolution;
-      };
-      let resolution: InteractionResolution;
-      try {
-        resolution = await withInteractionRequestRecovery(send, {
-          intervalMs: options.reannounceIntervalMs ?? INTERACTION_REQUEST_REANNOUNCE_INTERVAL_MS,
-          signal: callOptions?.signal,
-          newProtocolRequestId: options.newId,
-        });
-      } catch (error) {
-        const reason = callOptions?.signal?.aborted ? 'The tool call was aborted' : errorMessage(error);
-        withdrawQuietly(transport, interaction.requestId, reason.slice(0, DECLINE_MESSAGE_MAX));
-        throw error;
-      }
+      const resolution = await untilResolved(interaction, callOptions?.signal);
       return responseToBrokerResult(interaction.kind, interaction.input, resolution.response, now());
+    },
+    requestInteraction(request, callOptions) {
+      return untilResolved(checkedRequest({ ...request }, request.kind, now()), callOptions?.signal);
     },
   };
 }

@@ -80,6 +80,10 @@ export function responseToBrokerResult(
     case 'plan-approval':
       return planApprovalResponseToBrokerResult(response);
     case 'permission':
+    // A bridge reads an approval's choice or a form's values from the resolution itself (requestInteraction);
+    // as a tool call's result either is an allow or a deny.
+    case 'approval':
+    case 'form':
       return permissionResponseToBrokerResult(response);
     default: {
       const unknownKind: never = kind;

@@ -19,7 +19,12 @@ export interface AnnounceOutcomes {
   /** Withdrawn, or refused for good: whoever waits rejects with this. */
   ended(requestId: string, error: HostConnectionError): void;
   autoResolution(notice: AutoResolutionNotice): void;
+  /** The host could not take the request for now (its disk is full, R12.6): it is sent again on the next re-announce. */
+  deferred(requestId: string, reason: string): void;
 }
+
+/** Refusals that clear up by themselves: the re-announce loop (R8.1) tries again. */
+const RETRIED = new Set(['rate-limited', 'internal', 'storage-unavailable']);
 
 /**
  * Announces each pending request (R8.1): in full after every (re)connect and
@@ -89,7 +94,8 @@ export class Announcer {
       if (!ack) return;
       if (!ack.ok) {
         // Rate limits and transient host errors are retried by the re-announce loop.
-        if (ack.error.code === 'rate-limited' || ack.error.code === 'internal') return;
+        if (ack.error.code === 'storage-unavailable') this.outcomes.deferred(request.requestId, ack.error.message);
+        if (RETRIED.has(ack.error.code)) return;
         const code = ack.error.code === 'withdrawn' ? 'withdrawn' : 'rejected';
         this.outcomes.ended(request.requestId, new HostConnectionError(code, ack.error.message));
         return;
@@ -116,7 +122,7 @@ export class Announcer {
           // Rate limits and transient errors: the next re-announce retries. Anything else
           // (no answer, a host without batches, a reply not understood): back to full announces for these.
           const code = ack?.error.code;
-          if (code !== 'rate-limited' && code !== 'internal' && sentIn === this.generation) {
+          if ((code === undefined || !RETRIED.has(code)) && sentIn === this.generation) {
             for (const entry of entries) this.accepted.delete(entry.requestId);
           }
           return;

@@ -4,10 +4,13 @@ import {
   PROTOCOL_VERSION,
   ResolvedNoticeSchema,
   SimpleAckSchema,
+  terminalSafe,
   type AutoResolutionNotice,
   type InteractionRequest,
   type InteractionResolution,
   type RuntimeAuth,
+  type TerminalAnswer,
+  type WithdrawCommand,
 } from '../contracts';
 import { Announcer, withdrawnError } from './announcer';
 import { HostConnectionError, unreachableError } from './errors';
@@ -54,8 +57,11 @@ export interface HostConnection {
    * whether it comes in the announce ack or later as a 'resolved' notice.
    */
   announce(request: InteractionRequest, signal: AbortSignal): Promise<InteractionResolution>;
-  /** Tells the host the tool call was aborted; pending announces of that request reject. */
-  withdraw(requestId: string, reason?: string): Promise<void>;
+  /**
+   * Tells the host the tool call was aborted; pending announces of that request reject. `terminalAnswer`:
+   * the agent's own terminal answered first, with what it chose when known (R18.6).
+   */
+  withdraw(requestId: string, reason?: string, terminalAnswer?: TerminalAnswer): Promise<void>;
   /** The host's onAutoResolutionUpdated callback (R6.2), including the state in announce acks. */
   onAutoResolution(listener: (notice: AutoResolutionNotice) => void): () => void;
   onConnectionChange(listener: (connected: boolean) => void): () => void;
@@ -112,6 +118,8 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
   const notifyAutoResolution = (notice: AutoResolutionNotice) => {
     for (const listener of autoListeners) listener(notice);
   };
+  // One line per request and reason, not one per re-announce.
+  const deferred = new Map<string, string>();
   const announcer = new Announcer(
     socket,
     parser,
@@ -119,6 +127,14 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       resolved,
       ended: (requestId, error) => waiters.settle(requestId, { error }),
       autoResolution: notifyAutoResolution,
+      deferred: (requestId, reason) => {
+        if (deferred.get(requestId) === reason) return;
+        if (deferred.size > 1_000) deferred.clear();
+        deferred.set(requestId, reason);
+        (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+          `askaway: the host did not take question ${requestId} yet, it is sent again every second: ${terminalSafe(reason)}`,
+        );
+      },
     },
     options.reannounceBatchMs ?? DEFAULT_REANNOUNCE_BATCH_MS,
   );
@@ -155,10 +171,12 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       return waiters.wait(request.requestId, signal);
     },
 
-    async withdraw(requestId, reason) {
+    async withdraw(requestId, reason, terminalAnswer) {
       waiters.settle(requestId, { error: withdrawnError(requestId) });
       if (closed || link.failure) return;
-      const command = reason === undefined ? { requestId } : { requestId, reason: reason.slice(0, 2_000) };
+      const command: WithdrawCommand = { requestId };
+      if (reason !== undefined) command.reason = reason.slice(0, 2_000);
+      if (terminalAnswer !== undefined) command.terminalAnswer = terminalAnswer;
       await inFlight.track(sendWithdraw(socket, parser, options.url, command));
     },
 
@@ -197,7 +215,7 @@ function sendWithdraw(
   socket: RuntimeSocket,
   parser: HostMessageParser,
   url: string,
-  command: { requestId: string; reason?: string },
+  command: WithdrawCommand,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     socket.timeout(WITHDRAW_TIMEOUT_MS).emit('withdraw', command, (error: Error | null, raw: unknown) => {

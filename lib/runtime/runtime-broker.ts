@@ -1,5 +1,4 @@
-import { type PermissionBrokerPort } from '../core';
-import { createInteractionBroker } from '../protocol';
+import { createInteractionBroker, type InteractionBroker } from '../protocol';
 import { connectToHost, type ConnectToHostOptions, type HostConnection } from './host-connection';
 
 /**
@@ -9,14 +8,15 @@ import { connectToHost, type ConnectToHostOptions, type HostConnection } from '.
 export function createRuntimeBroker(
   connection: HostConnection,
   options: { reannounceIntervalMs?: number } = {},
-): PermissionBrokerPort {
+): InteractionBroker {
   return createInteractionBroker({ transport: connection, reannounceIntervalMs: options.reannounceIntervalMs });
 }
 
 /** A connection and its broker, for runtimes that own both (MCP server, hooks, `ask`). */
 export interface RuntimeClient {
   connection: HostConnection;
-  broker: PermissionBrokerPort;
+  /** Tool calls (requestPermission) and an agent's own prompts (requestInteraction, R18.1). */
+  broker: InteractionBroker;
   close(): Promise<void>;
 }
 

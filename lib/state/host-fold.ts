@@ -53,6 +53,7 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
       if (!view) return undefined;
       const withdrawn: InteractionView = { ...view, status: 'withdrawn', withdrawnAt: event.at };
       if (event.reason !== undefined) withdrawn.withdrawnReason = event.reason;
+      if (event.terminalAnswer !== undefined) withdrawn.terminalAnswer = event.terminalAnswer;
       return put(fold, withdrawn);
     }
     case 'interaction.delivered': {

@@ -30,9 +30,12 @@ export interface ClaudeProjectOptions {
   allTools?: boolean;
   /** `hook install --http`: Claude Code POSTs to the host's hook endpoint instead of running a command. */
   http?: boolean;
+  /** `hook install --pre-tool-use`: AskUserQuestion the old way, as settings written before R11.8 have it. */
+  preToolUse?: boolean;
 }
 
-function run(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+/** `askaway <args>` from this checkout's build, to the end; rejects with its output when it fails. */
+export function runAskaway(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
@@ -79,7 +82,8 @@ export async function createClaudeProject(options: ClaudeProjectOptions): Promis
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook claude-code${timeout}`;
   // Exactly what a user runs in their project (with the command pointing at this checkout's build).
   const wiring = options.http ? ['--http'] : ['--command', command];
-  await run(['hook', 'install', '--write', ...(options.allTools ? ['--all-tools'] : []), ...wiring], dir, env);
+  const flags = [...(options.allTools ? ['--all-tools'] : []), ...(options.preToolUse ? ['--pre-tool-use'] : [])];
+  await runAskaway(['hook', 'install', '--write', ...flags, ...wiring], dir, env);
   return {
     dir,
     home,

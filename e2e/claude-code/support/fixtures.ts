@@ -29,7 +29,7 @@ interface Fixtures {
   /** A scripted model and a project with Askaway's hooks installed, pointing at both. */
   workspace: (
     conversations: ScriptedConversation[],
-    options?: { hookTimeout?: string; allTools?: boolean; http?: boolean },
+    options?: { hookTimeout?: string; allTools?: boolean; http?: boolean; preToolUse?: boolean },
   ) => Promise<Workspace>;
 }
 

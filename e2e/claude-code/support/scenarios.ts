@@ -30,6 +30,9 @@ export function planFileIn(request: MessagesRequest): string {
 export const claudeCodeSays = {
   answered: (pairs: string) =>
     `Your questions have been answered: ${pairs}. You can now continue with these answers in mind.`,
+  /** Typed text, notes, or a question without an answer among the answers (2.1.332). */
+  userAnswered: (pairs: string) =>
+    `The user answered: ${pairs}. Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`,
   skipped: 'The user did not answer the questions.',
   planApproved: 'User has approved your plan. You can now start coding.',
   emptyPlanApproved: 'User has approved exiting plan mode. You can now proceed.',

@@ -59,6 +59,7 @@ export function snapshotOf(pending: InteractionView[], seq: number, serverTime =
     seq,
     hostName: 'workstation',
     pending,
+    pendingTotal: pending.length,
     history: [],
     preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
     devices: [],
@@ -94,7 +95,9 @@ export function acceptedAck(command: RespondCommand): RespondAck {
   return { ok: true, status: 'accepted', resolution: resolution(command.requestId, command.clientResponseId) };
 }
 
-export function refusedAck(code: 'invalid-response' | 'rate-limited' | 'internal' | 'unknown-interaction'): RespondAck {
+export function refusedAck(
+  code: 'invalid-response' | 'rate-limited' | 'internal' | 'unknown-interaction' | 'storage-unavailable',
+): RespondAck {
   return { ok: false, error: { code, message: `refused: ${code}` } };
 }
 

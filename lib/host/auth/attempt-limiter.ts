@@ -4,21 +4,27 @@ import { TokenBucket, type RateLimit } from '../sockets/token-bucket';
 export const DEFAULT_PAIR_LIMIT_PER_ADDRESS: RateLimit = { capacity: 10, refillPerSecond: 0.2 };
 /** Everyone together: behind a tunnel every request comes from one address, and guesses may come from many. */
 export const DEFAULT_PAIR_LIMIT_GLOBAL: RateLimit = { capacity: 60, refillPerSecond: 1 };
+/** How long a failed attempt past the limit waits for its answer: a guessing loop slows to its pace. */
+export const DEFAULT_FAILURE_PAUSE_MS = 1_000;
+/** Failed attempts held at once; past it they are answered at once (the pause must not cost the host memory). */
+const MAX_PAUSED = 256;
 /** Addresses remembered at once; beyond it the table starts over (it only ever forgets in the guesser's favour briefly). */
 const MAX_ADDRESSES = 4_096;
 
 /**
- * Rate limit of failed pairing attempts (R16.3), per client address and overall. Codes carry 100 random
- * bits, so this is not what keeps them safe; it keeps a guessing loop from costing the host anything.
- * Only failures count: a valid code was minted by the person on the computer, and pairing a drawer of
- * test phones (or every device of a household in one evening) must not lock them out.
+ * Failed code exchanges (pairing a device, joining a machine: R16.3, R17.1), per client address and
+ * overall. A code carries 100 random bits, so no rate of guessing finds one: this guards the host's
+ * resources, not the code space. Hence it only ever counts and slows failures. A valid, unspent code is
+ * checked before the limit is, so it always pairs or joins, whoever shares the owner's address: behind a
+ * tunnel or `tailscale serve` every client is 127.0.0.1, and a flood from there must not lock the owner out.
  */
 export class AttemptLimiter {
   private readonly global: TokenBucket;
   private readonly byAddress = new Map<string, TokenBucket>();
+  private paused = 0;
 
   constructor(
-    private readonly limits: { perAddress: RateLimit; global: RateLimit } = {
+    private readonly limits: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number } = {
       perAddress: DEFAULT_PAIR_LIMIT_PER_ADDRESS,
       global: DEFAULT_PAIR_LIMIT_GLOBAL,
     },
@@ -27,15 +33,25 @@ export class AttemptLimiter {
     this.global = new TokenBucket(limits.global.capacity, limits.global.refillPerSecond, now);
   }
 
-  /** False when this address, or everyone, has failed too often lately: refuse before reading the request. */
-  allows(address: string): boolean {
-    return this.bucket(address).has() && this.global.has();
+  /**
+   * Counts one failed attempt (a bad request, or a code that is unknown, used or expired). True when this
+   * address, or everyone, is past the limit: the caller then answers 429 after `pause()`.
+   */
+  fail(address: string): boolean {
+    const mine = this.bucket(address).take();
+    const everyone = this.global.take();
+    return !mine || !everyone;
   }
 
-  /** Counts one failed attempt (a bad request, or a code that is unknown, used or expired). */
-  fail(address: string): void {
-    this.bucket(address).take();
-    this.global.take();
+  /** The wait before a failure past the limit is answered; at once when too many are waiting already. */
+  async pause(): Promise<void> {
+    if (this.paused >= MAX_PAUSED) return;
+    this.paused += 1;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, this.limits.failurePauseMs ?? DEFAULT_FAILURE_PAUSE_MS));
+    } finally {
+      this.paused -= 1;
+    }
   }
 
   private bucket(address: string): TokenBucket {

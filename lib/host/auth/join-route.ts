@@ -4,7 +4,7 @@ import { type HttpRouteHandler } from '../http/routes';
 import { HOST_VERSION } from '../version';
 import { describeTtl, sendApiError as fail } from './api-replies';
 import { type AttemptLimiter } from './attempt-limiter';
-import { readCodeExchange } from './code-exchange-request';
+import { readCodeExchange, refuseAttempt } from './code-exchange-request';
 import { type MachineService } from './machines';
 import { type OneTimeCodes } from './one-time-codes';
 
@@ -20,7 +20,7 @@ export function invalidJoinCodeMessage(ttlMs: number, hubName: string): string {
  * `POST /api/join {code, name}` → `{machine, credential, hubName}` (R17.1): the only way to get a
  * machine credential. For the askaway CLI, not for web pages (a request with an Origin is refused).
  * Failed attempts are rate-limited together with pairing's (R16.3); a refused code or a taken name
- * changes nothing, and a taken name does not use the code up. Neither the code nor the credential reaches a log (R17.7).
+ * changes nothing, a taken name does not use the code up, and a bad code is answered alike whatever the name. Neither the code nor the credential reaches a log (R17.7).
  */
 export function createJoinRoute(options: {
   codes: OneTimeCodes;
@@ -48,18 +48,24 @@ export function createJoinRoute(options: {
     });
     if (!request) return;
     const { data, address } = request;
-    // Before the code is redeemed: a taken name must not use the code up.
-    const problem = options.machines.nameProblem(data.name);
-    if (problem !== null) {
-      fail(res, 409, 'conflict', problem);
+    // The code first, so a bad code gets the same answer whatever the name (no probing for names); a taken
+    // name, or a join the disk refuses (R12.6), leaves the code usable.
+    const exchanged = options.codes.exchange('join-machine', data.code, () => {
+      const outcome = options.machines.join(data.name);
+      return { spend: outcome.ok, value: outcome };
+    });
+    if (!exchanged.redeemed) {
+      await refuseAttempt(res, {
+        limiter: options.limiter,
+        address,
+        what: 'join',
+        status: 410,
+        code: 'join-code-invalid',
+        message: invalidJoinCodeMessage(options.ttlMs, options.machines.hubName),
+      });
       return;
     }
-    if (!options.codes.redeem('join-machine', data.code)) {
-      options.limiter.fail(address);
-      fail(res, 410, 'join-code-invalid', invalidJoinCodeMessage(options.ttlMs, options.machines.hubName));
-      return;
-    }
-    const outcome = options.machines.join(data.name);
+    const outcome = exchanged.value;
     if (!outcome.ok) {
       fail(res, 409, 'conflict', outcome.message);
       return;

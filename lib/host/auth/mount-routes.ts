@@ -30,7 +30,7 @@ export function mountPairingRoutes(
     machines: MachineService;
     authenticator: Authenticator;
     pairTtlMs: number;
-    pairLimits?: { perAddress: RateLimit; global: RateLimit };
+    pairLimits?: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number };
     originAllowed(req: IncomingMessage): boolean;
     mintPairingCode(): PairingCodeResponse;
     mintJoinCode(): JoinCodeResponse;
@@ -39,6 +39,7 @@ export function mountPairingRoutes(
   const limiter = new AttemptLimiter({
     perAddress: options.pairLimits?.perAddress ?? DEFAULT_PAIR_LIMIT_PER_ADDRESS,
     global: options.pairLimits?.global ?? DEFAULT_PAIR_LIMIT_GLOBAL,
+    failurePauseMs: options.pairLimits?.failurePauseMs,
   });
   routes.register('*', PAIR_API_PATH, createPairRoute({ ...options, limiter }));
   // One limiter for both: guesses at any one-time code count together (R16.3).

@@ -52,6 +52,19 @@ export class OneTimeCodes {
 
   /** True once for a live code of this purpose; false for a used, expired, unknown or malformed one. */
   redeem(purpose: CodePurpose, candidate: string): boolean {
+    return this.exchange(purpose, candidate, () => ({ spend: true, value: undefined })).redeemed;
+  }
+
+  /**
+   * Redeems a live code and runs `run` for it, in the same synchronous step. The code is spent only
+   * when `run` says so: one that throws (a full disk, R12.6) or declines (a taken name) leaves the
+   * code as it was, so the person can try again with it.
+   */
+  exchange<T>(
+    purpose: CodePurpose,
+    candidate: string,
+    run: () => { spend: boolean; value: T },
+  ): { redeemed: false } | { redeemed: true; value: T } {
     this.prune();
     const hash = digest(normalize(candidate));
     let match: Outstanding | undefined;
@@ -59,9 +72,18 @@ export class OneTimeCodes {
     for (const entry of this.outstanding) {
       if (timingSafeEqual(entry.hash, hash) && entry.purpose === purpose) match = entry;
     }
-    if (!match) return false;
-    this.outstanding = this.outstanding.filter((entry) => entry !== match);
-    return true;
+    if (!match) return { redeemed: false };
+    const before = this.outstanding;
+    this.outstanding = before.filter((entry) => entry !== match);
+    let outcome: { spend: boolean; value: T };
+    try {
+      outcome = run();
+    } catch (error) {
+      this.outstanding = before;
+      throw error;
+    }
+    if (!outcome.spend) this.outstanding = before;
+    return { redeemed: true, value: outcome.value };
   }
 
   /** Codes still usable, for tests and diagnostics. */

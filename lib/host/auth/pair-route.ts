@@ -4,7 +4,7 @@ import { sendJson } from '../bridges/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { describeTtl, sendApiError as fail } from './api-replies';
 import { type AttemptLimiter } from './attempt-limiter';
-import { readCodeExchange } from './code-exchange-request';
+import { readCodeExchange, refuseAttempt } from './code-exchange-request';
 import { type DeviceService } from './devices';
 import { type OneTimeCodes } from './one-time-codes';
 
@@ -29,7 +29,7 @@ export function invalidCodeMessage(pairTtlMs: number): string {
 /**
  * `POST /api/pair {code, name, platform, replaces?}` → `{deviceId, credential, hostName}` (R16.2):
  * the only way to get a device credential; `replaces` lets a device that pairs again take its old
- * entry's place (R16.9). Failed attempts are rate-limited per address and overall (R16.3);
+ * entry's place (R16.9). Failed attempts are counted and slowed per address and overall (R16.3);
  * a refused code changes nothing. The code and the credential never reach a log line (R16.6).
  */
 export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
@@ -73,13 +73,25 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
     });
     if (!request) return;
     const { data, address } = request;
-    if (!options.codes.redeem('pair-device', data.code)) {
-      options.limiter.fail(address);
-      fail(res, 410, 'pairing-code-invalid', invalidCodeMessage(options.pairTtlMs), cors);
+    // Only after the code: a credential in `replaces` is never checked for someone without one (R16.9).
+    // A pairing the disk refuses throws, and the code stays usable (R12.6).
+    const exchanged = options.codes.exchange('pair-device', data.code, () => ({
+      spend: true,
+      value: options.devices.pair(data),
+    }));
+    if (!exchanged.redeemed) {
+      await refuseAttempt(res, {
+        limiter: options.limiter,
+        address,
+        what: 'pairing',
+        status: 410,
+        code: 'pairing-code-invalid',
+        message: invalidCodeMessage(options.pairTtlMs),
+        headers: cors,
+      });
       return;
     }
-    // Only after the code: a credential in `replaces` is never checked for someone without one (R16.9).
-    const paired: PairResponse = options.devices.pair(data);
+    const paired: PairResponse = exchanged.value;
     sendJson(res, 200, paired, cors);
   };
 }

@@ -1,10 +1,6 @@
-import { type FollowOptions } from '../../runtime/claude-code/follow-transcript';
-import {
-  handleClaudeCodeHook,
-  DEFAULT_HOOK_TIMEOUT_MS,
-  type HookDeadline,
-} from '../../runtime/claude-code/handle-hook';
-import { HOOK_HTTP_PATH } from '../../runtime/claude-code/settings';
+import { type FollowOptions } from '../../runtime/agents/claude-code/follow-transcript';
+import { handleClaudeCodeHook, type HookDeadline } from '../../runtime/agents/claude-code/handle-hook';
+import { HOOK_HTTP_PATH } from '../../runtime/agents/claude-code/install';
 import { parseDuration } from '../../runtime/duration';
 import { type RuntimeFor } from './runtime-for';
 import { readJsonBody } from '../http/json-body';
@@ -52,7 +48,8 @@ export function createClaudeCodeHookHandler(options: {
       return;
     }
     const timeoutParam = query.get('timeout');
-    const timeoutMs = timeoutParam === null ? DEFAULT_HOOK_TIMEOUT_MS : parseDuration(timeoutParam);
+    // Without one, each path has its own (handle-hook.ts).
+    const timeoutMs = timeoutParam === null ? undefined : parseDuration(timeoutParam);
     if (timeoutMs === null) {
       sendJson(res, 400, { error: 'timeout must be a duration such as 540s or 9m' });
       return;
@@ -78,6 +75,8 @@ export function createClaudeCodeHookHandler(options: {
       follow: options.follow,
       startedAt: receivedAt,
       log: options.log,
+      // A joined machine's paths are that machine's: the hub opens no file it names.
+      localFiles: auth.principal.kind !== 'machine',
     });
     sendJson(res, 200, output);
   };

@@ -1,5 +1,5 @@
-import { type FollowOptions } from '../../runtime/claude-code/follow-transcript';
-import { type HookDeadline } from '../../runtime/claude-code/handle-hook';
+import { type FollowOptions } from '../../runtime/agents/claude-code/follow-transcript';
+import { type HookDeadline } from '../../runtime/agents/claude-code/handle-hook';
 import { type Host } from '../create-host';
 import { HOST_VERSION } from '../version';
 import { CLAUDE_CODE_HOOK_PATH, createClaudeCodeHookHandler } from './claude-code-http';

@@ -104,3 +104,43 @@ describe('MCP over HTTP: joined machines', () => {
     }
   });
 });
+
+describe('MCP over HTTP: session limits', () => {
+  it('[R12.10] a caller opening sessions past its limit evicts only its own: the hub agent keeps its session', async () => {
+    const flooder = joinMachine(host, 'flooder');
+    const initialize = (token: string) =>
+      fetch(`${host.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          Authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
+        }),
+      });
+    const first = await initialize(flooder.credential);
+    const firstSession = first.headers.get('mcp-session-id') ?? '';
+    await first.body?.cancel();
+    for (let session = 0; session < 70; session += 1) await (await initialize(flooder.credential)).body?.cancel();
+    // The hub's own client (connected before the flood) still works; the flooder's first session is gone.
+    await expect(client.listTools()).resolves.toMatchObject({
+      tools: [expect.objectContaining({ name: 'AskUserQuestion' })],
+    });
+    const stale = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        Authorization: `Bearer ${flooder.credential}`,
+        'mcp-session-id': firstSession,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+    });
+    expect(stale.status).toBe(404);
+  });
+});

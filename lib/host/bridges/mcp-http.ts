@@ -10,8 +10,10 @@ import { sendJsonRpcError } from './http-replies';
 
 export const MCP_HTTP_PATH = '/mcp';
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Sessions kept at once; the oldest is closed beyond this (R12.3). */
-const MAX_SESSIONS = 64;
+/** Sessions one credential keeps at once; its own oldest is closed beyond this (R12.10). */
+const MAX_SESSIONS_PER_CALLER = 64;
+/** Sessions of all callers together: beyond it a new one is refused, never someone else's closed (R12.3). */
+const MAX_SESSIONS = 1_024;
 
 export interface McpHttpBridge {
   handler: HttpRouteHandler;
@@ -82,9 +84,15 @@ export function createMcpHttpBridge(options: { runtimeFor: RuntimeFor; version: 
       sendJsonRpcError(res, 400, -32000, 'No MCP session: POST an initialize request first');
       return;
     }
-    if (sessions.size >= MAX_SESSIONS) {
-      const oldest = sessions.keys().next().value;
-      if (oldest !== undefined) await closeSession(oldest);
+    // R12.10: a caller evicts only its own sessions, so a joined machine cannot close the hub agent's.
+    const mine = [...sessions].filter(([, session]) => session.principalKey === principalKey);
+    const oldestMine = mine[0]?.[0];
+    if (mine.length >= MAX_SESSIONS_PER_CALLER && oldestMine !== undefined) await closeSession(oldestMine);
+    else if (sessions.size >= MAX_SESSIONS) {
+      sendJsonRpcError(res, 503, -32000, 'Too many MCP sessions open on this host; close some and try again', {
+        'Retry-After': '30',
+      });
+      return;
     }
 
     const id = randomUUID();

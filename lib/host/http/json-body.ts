@@ -1,4 +1,5 @@
 import { type IncomingMessage } from 'node:http';
+import { jsonShapeProblem, MESSAGE_SHAPE_LIMITS } from '../../contracts';
 
 /** Reads a JSON request body of at most `limitBytes` (R12.3); rejects with a message fit for a 4xx reply. */
 export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
@@ -15,9 +16,14 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
     }
     chunks.push(buffer);
   }
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
     throw new Error('Body is not valid JSON');
   }
+  // Before any schema or JSON.stringify walks it (R12.3), as for socket messages.
+  const problem = jsonShapeProblem(body, MESSAGE_SHAPE_LIMITS);
+  if (problem !== undefined) throw new Error(`Body ${problem}`);
+  return body;
 }

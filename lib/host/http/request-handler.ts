@@ -1,6 +1,9 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { PROTOCOL_VERSION, REMOTE_PROTOCOL_VERSION } from '../../contracts';
 import { type AuthResult } from '../auth/principal';
+import { sendApiError } from '../auth/api-replies';
+import { type MessageIncidents } from '../message-incidents';
+import { StorageUnavailableError } from '../store/storage-health';
 import { HOST_VERSION } from '../version';
 import { type HttpRouteRegistry } from './routes';
 import { type SecurityHeaders } from './security-headers';
@@ -11,7 +14,7 @@ export interface RequestHandlerOptions {
   routes: HttpRouteRegistry;
   headers: SecurityHeaders;
   authenticateAgent(candidate: string | undefined): AuthResult;
-  onError(error: unknown): void;
+  incidents: MessageIncidents;
 }
 
 /** Every HTTP request that is not socket.io: health, mounted routes, then the PWA. */
@@ -46,10 +49,18 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       }
       await serveStatic(req, res);
     };
+    // Whatever a route throws becomes an error reply and a log line (R10.4), never a stopped host.
     handle().catch((error: unknown) => {
-      options.onError(error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Internal error');
+      if (error instanceof StorageUnavailableError) {
+        sendApiError(res, 503, 'storage-unavailable', error.message, { 'Retry-After': '30' });
+        return;
+      }
+      options.incidents.failed(
+        `a client at ${req.socket.remoteAddress ?? 'an unknown address'}`,
+        `${method} ${pathname}`,
+        error,
+      );
+      sendApiError(res, 500, 'internal', 'The host could not process this request');
     });
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PUSH_BODY_MAX, PushShowPayloadSchema, type InteractionView } from '../../contracts';
-import { clip, interactionPayload, ntfyText } from './notification-content';
+import { clip, interactionPayload, severalAgents, ntfyText } from './notification-content';
 
 const base = {
   requestId: 'r1',
@@ -84,6 +84,25 @@ describe('notification content', () => {
     expect(interactionPayload(view).tag).toBe('0123456789abcdef:r1');
     const subagent = { ...view, origin: { kind: 'subagent' as const, label: 'db', path: ['db'], depth: 1 } };
     expect(interactionPayload(subagent).body).toBe('npm test\nAsked by subagent db on laptop');
+  });
+
+  it('[R18.1] with several agents on record the text names the agent that asked; with one it does not', () => {
+    const codex: InteractionView = {
+      ...base,
+      agent: { kind: 'codex', name: 'Codex', version: '0.171.0' },
+      kind: 'permission',
+      toolName: 'Bash',
+      input: { command: 'npm test' },
+    };
+    const claude: InteractionView = { ...codex, requestId: 'r2', agent: undefined };
+    expect(severalAgents([codex, { ...codex, requestId: 'r3' }])).toBe(false);
+    expect(severalAgents([codex, claude])).toBe(true);
+    expect(interactionPayload(codex).body).toBe('npm test');
+    expect(interactionPayload(codex, true).body).toBe('npm test\nAsked by Codex');
+    const away = { ...codex, machine: { id: '0123456789abcdef', name: 'laptop' } };
+    expect(interactionPayload(away, true).body).toBe('npm test\nAsked by Codex on laptop');
+    const subagent = { ...away, origin: { kind: 'subagent' as const, label: 'db', path: ['db'], depth: 1 } };
+    expect(interactionPayload(subagent, true).body).toBe('npm test\nAsked by subagent db of Codex on laptop');
   });
 
   it('[R14.2] long text is clipped to what a push may carry, never inside a surrogate pair', () => {

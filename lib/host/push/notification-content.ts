@@ -11,14 +11,17 @@ import {
   type PushClosePayload,
   type PushShowPayload,
 } from '../../contracts';
+import { agentOf } from '../../contracts/agent-of';
+import { agentKey } from '../../contracts/agent-ref';
 
 /**
  * What one waiting interaction looks like on a lock screen: the header chip as title,
  * the question as body, then who asked (R7.3). The auto-resolution deadline travels as
- * a time so the phone words it in its own locale and time zone.
+ * a time so the phone words it in its own locale and time zone. `namesAgent`: more than
+ * one agent is on record, so the text says which one asked (R18.1), as the phone's chip does.
  */
-export function interactionPayload(view: InteractionView): PushShowPayload {
-  const { title, lines } = describe(view);
+export function interactionPayload(view: InteractionView, namesAgent = false): PushShowPayload {
+  const { title, lines } = describe(view, namesAgent);
   return {
     type: 'show',
     tag: view.requestId,
@@ -69,9 +72,20 @@ export function ntfyText(payload: PushShowPayload): { title: string; body: strin
   return { title: payload.title, body: payload.body + deadline };
 }
 
-function describe(view: InteractionView): { title: string; lines: string[] } {
+/** Whether interactions from more than one agent are on record (R18.1). */
+export function severalAgents(views: Iterable<InteractionView>): boolean {
+  let first: string | undefined;
+  for (const view of views) {
+    const key = agentKey(agentOf(view));
+    if (first === undefined) first = key;
+    else if (key !== first) return true;
+  }
+  return false;
+}
+
+function describe(view: InteractionView, namesAgent = false): { title: string; lines: string[] } {
   const project = view.context?.projectName ? ` · ${view.context.projectName}` : '';
-  const asked = [originLine(view.origin), machineLine(view)].filter(Boolean).join(' ');
+  const asked = askedLine(view, namesAgent);
   switch (view.kind) {
     case 'question': {
       const [first, ...rest] = view.input.questions;
@@ -87,19 +101,37 @@ function describe(view: InteractionView): { title: string; lines: string[] } {
       };
     case 'permission':
       return { title: `Allow ${view.toolName}?${project}`, lines: [permissionSummary(view.input), asked] };
+    case 'approval': {
+      const title =
+        view.input.subject === 'file-change'
+          ? 'Change files?'
+          : view.input.subject === 'command'
+            ? 'Run a command?'
+            : 'Allow?';
+      const what =
+        view.input.command ?? view.input.changes?.map((change) => change.path).join(', ') ?? view.input.reason ?? '';
+      return { title: `${title}${project}`, lines: [what, asked] };
+    }
+    case 'form':
+      return { title: `${view.input.serverName} asks${project}`, lines: [view.input.message, asked] };
   }
 }
 
-function originLine(origin: InteractionOrigin | undefined): string {
-  if (!origin || origin.kind !== 'subagent') return '';
-  const chain = origin.path.length > 1 ? ` (${origin.path.join(' › ')})` : '';
-  return `Asked by subagent ${origin.label}${chain}`;
-}
-
-/** Which machine asked, for a joined machine's question (R17.3); the hub's own go without. */
-function machineLine(view: InteractionView): string {
-  if (view.machine.id === LOCAL_MACHINE_ID) return '';
-  return view.origin?.kind === 'subagent' ? `on ${view.machine.name}` : `On ${view.machine.name}`;
+/**
+ * Who asked: the subagent (R7.3), the agent when several are on record (R18.1), and the machine for a
+ * joined machine's question (R17.3); the hub's own root agent alone goes without a line.
+ */
+function askedLine(view: InteractionView, namesAgent: boolean): string {
+  const agent = namesAgent ? agentOf(view).name : '';
+  const machine = view.machine.id === LOCAL_MACHINE_ID ? '' : view.machine.name;
+  const where = machine ? ` on ${machine}` : '';
+  const origin: InteractionOrigin | undefined = view.origin;
+  if (origin?.kind === 'subagent') {
+    const chain = origin.path.length > 1 ? ` (${origin.path.join(' › ')})` : '';
+    return `Asked by subagent ${origin.label}${chain}${agent ? ` of ${agent}` : ''}${where}`;
+  }
+  if (agent) return `Asked by ${agent}${where}`;
+  return machine ? `On ${machine}` : '';
 }
 
 function permissionSummary(input: Record<string, unknown>): string {

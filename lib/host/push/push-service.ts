@@ -1,6 +1,7 @@
 import {
   errorMessage,
   PUSH_SUMMARY_TAG,
+  terminalSafe,
   type HostEvent,
   type InteractionView,
   type PushPayload,
@@ -9,7 +10,14 @@ import {
   type PushSubscriptionJson,
   type PushTestAck,
 } from '../../contracts';
-import { closePayload, interactionPayload, ntfyText, summaryPayload, testPayload } from './notification-content';
+import {
+  closePayload,
+  interactionPayload,
+  ntfyText,
+  severalAgents,
+  summaryPayload,
+  testPayload,
+} from './notification-content';
 import { sendNtfy, type NtfyMessage, type NtfyOutcome } from './ntfy-sender';
 import { PresenceTracker } from './presence';
 import { type PushSubscriptionStore, type StoredSubscription } from './subscription-store';
@@ -56,7 +64,9 @@ export class PushService {
 
   constructor(private readonly options: PushServiceOptions) {
     this.now = options.now ?? (() => new Date());
-    this.log = options.log ?? (() => undefined);
+    // Push services and ntfy servers answer with text of their own: it never drives the terminal (R12.8).
+    const log = options.log;
+    this.log = log ? (message) => log(terminalSafe(message)) : () => undefined;
     this.ntfy = options.sendNtfy ?? ((url, message) => sendNtfy(url, message));
     this.presence.onVisible((deviceId) => this.throttles.get(deviceId)?.forgetShown());
   }
@@ -206,7 +216,7 @@ export class PushService {
     let payload: PushShowPayload;
     let covers: string[];
     if (views.length === 1) {
-      payload = interactionPayload(first);
+      payload = interactionPayload(first, severalAgents(this.port?.projection.interactions.values() ?? []));
       covers = [first.requestId];
     } else {
       const waiting = this.pendingViews();

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { errorMessage, type PushSubscriptionJson } from '../../contracts';
 import { HostStartError } from '../errors';
+import { createOwnerOnly, tightenToOwner } from '../store/owner-only';
 
 export const PUSH_DB_FILE = 'push.sqlite';
 
@@ -24,8 +25,11 @@ export class PushSubscriptionStore {
 
   constructor(file: string) {
     try {
+      // Subscriptions hold push endpoints and keys: the owner's only (R12.9); the WAL inherits the mode.
+      createOwnerOnly(file);
       this.db = new Database(file, { timeout: 1_000 });
       this.db.pragma('journal_mode = WAL');
+      tightenToOwner(file, `${file}-wal`, `${file}-shm`);
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS push_subscriptions (
           device_id TEXT PRIMARY KEY,

@@ -1,7 +1,7 @@
 import { type IncomingMessage } from 'node:http';
 import { type Socket } from 'socket.io';
 import * as z from 'zod/mini';
-import { isRecord, type ErrorCode, type WireError } from '../../contracts';
+import { isRecord, jsonShapeProblem, MESSAGE_SHAPE_LIMITS, type ErrorCode, type WireError } from '../../contracts';
 import { type AuthResult, type Principal } from '../auth/principal';
 
 /** socket.io puts `data` on the client's `connect_error` (ConnectErrorDataSchema). */
@@ -21,9 +21,15 @@ export function handshakeGuard<Schema extends z.core.$ZodType>(options: {
   credentialFields: readonly string[];
   authenticate(candidate: string | undefined): AuthResult;
   store(socket: Socket, auth: z.infer<Schema>, principal: Principal): void;
+  onError(error: unknown): void;
 }) {
-  return (socket: Socket, next: (error?: Error) => void): void => {
+  const admit = (socket: Socket, next: (error?: Error) => void): void => {
     const auth: unknown = socket.handshake.auth;
+    const shape = jsonShapeProblem(auth, MESSAGE_SHAPE_LIMITS);
+    if (shape !== undefined) {
+      next(connectError('invalid-message', `Invalid handshake auth: it ${shape}`));
+      return;
+    }
     const record = isRecord(auth) ? auth : {};
     const field = options.credentialFields.find((name) => typeof record[name] === 'string');
     const candidate = field === undefined ? undefined : String(record[field]);
@@ -48,6 +54,15 @@ export function handshakeGuard<Schema extends z.core.$ZodType>(options: {
     }
     options.store(socket, parsed.data, result.principal);
     next();
+  };
+  // A credential check reads the store: whatever it throws refuses this connection, never the host.
+  return (socket: Socket, next: (error?: Error) => void): void => {
+    try {
+      admit(socket, next);
+    } catch (error) {
+      options.onError(error);
+      next(connectError('internal', 'The host could not check this connection; try again'));
+    }
   };
 }
 

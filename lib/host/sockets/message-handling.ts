@@ -3,35 +3,40 @@ import type * as z from 'zod/mini';
 import { safeParseHot } from '../../core';
 import { failure } from '../registry-types';
 import { summarizeIssues } from './handshake';
+import { failureFor, reportFailure, type MessageSource } from './message-guard';
 import { TokenBucket, type RateLimit } from './token-bucket';
 
 type Reply<Result> = (result: Result) => void;
 
 /**
  * Runs one client command: parse with zod (R10.4, compiled once hot), execute, reply through the
- * ack. A client may send anything in the ack's place, and a bug must not crash
- * the host, so both are contained here.
+ * ack. A client may send anything in the ack's place, and a bug or a full disk must not crash
+ * the host, so both are contained here: the caller gets an error reply, the log gets a line.
  */
 export function handleCommand<Schema extends z.core.$ZodType, Result>(options: {
+  event: string;
   schema: Schema;
   payload: unknown;
   ack: unknown;
+  source: MessageSource;
   run: (command: z.infer<Schema>) => Result;
-  onError: (error: unknown) => void;
 }): void {
+  const { event, source } = options;
   const reply: Reply<Result | ReturnType<typeof failure>> =
     typeof options.ack === 'function' ? (options.ack as Reply<Result | ReturnType<typeof failure>>) : () => undefined;
   const parsed = safeParseHot(options.schema, options.payload);
   if (!parsed.success) {
-    reply(failure('invalid-message', summarizeIssues(parsed.error)));
+    const rule = summarizeIssues(parsed.error);
+    source.incidents.refused(source.who, event, rule);
+    reply(failure('invalid-message', rule));
     return;
   }
   let result: Result;
   try {
     result = options.run(parsed.data);
   } catch (error) {
-    options.onError(error);
-    reply(failure('internal', 'The host could not process this message'));
+    reportFailure(source, event, error);
+    reply(failureFor(error));
     return;
   }
   reply(result);

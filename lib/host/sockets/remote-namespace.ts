@@ -1,8 +1,10 @@
 import { type Namespace, type Server, type Socket } from 'socket.io';
+import type * as z from 'zod/mini';
 import {
   DeviceRenameCommandSchema,
   DeviceRevokeCommandSchema,
   MachineRevokeCommandSchema,
+  PendingMoreCommandSchema,
   PreferencesPatchSchema,
   REMOTE_NAMESPACE,
   REMOTE_PROTOCOL_VERSION,
@@ -11,6 +13,9 @@ import {
   type DevicesAck,
   type HostEvent,
   type MachinesAck,
+  type PendingMoreAck,
+  type RespondAck,
+  type Snapshot,
   type RemoteAuth,
   type RemoteClientToServerEvents,
   type RemoteServerToClientEvents,
@@ -22,7 +27,10 @@ import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { failure } from '../registry-types';
+import { redactEventForRemotes, redactResolutionForRemotes, redactViewForRemotes } from '../redact-secrets';
 import { handshakeGuard } from './handshake';
+import { type MessageIncidents } from '../message-incidents';
+import { contained, shapeGuard, type MessageSource } from './message-guard';
 import { handleCommand, rateLimiter } from './message-handling';
 import { type RateLimit } from './token-bucket';
 
@@ -65,6 +73,8 @@ export function attachRemoteNamespace(
     /** A paired device's credential only (R16.1). */
     authenticate(candidate: string | undefined): AuthResult;
     rateLimit: RateLimit;
+    /** Where refused and failed messages are logged (R10.4). */
+    incidents: MessageIncidents;
     onError: (error: unknown) => void;
   },
 ): () => void {
@@ -78,6 +88,7 @@ export function attachRemoteNamespace(
       credentialFields: ['credential', 'token'],
       authenticate: options.authenticate,
       store: (socket, auth, principal) => (socket.data = { auth, principal }),
+      onError: options.onError,
     }),
   );
   // R16.5: the revocation event has gone out to every remote (this device's too); now drop its connections.
@@ -92,81 +103,67 @@ export function attachRemoteNamespace(
     broadcast.unref();
   });
   namespace.on('connection', (socket) => {
-    const { registry, devices, machines, onError } = options;
+    const { registry, devices, machines, incidents } = options;
     const deviceId = socket.data.principal.id;
+    const source: MessageSource = { who: `device ${socket.data.principal.name}`, incidents };
+    socket.use(shapeGuard(source));
+    socket.use(rateLimiter(options.rateLimit));
     void socket.join(deviceRoom(deviceId));
     devices.connected(deviceId);
-    socket.on('disconnect', () => devices.disconnected(deviceId));
-    socket.use(rateLimiter(options.rateLimit));
+    socket.on(
+      'disconnect',
+      contained('disconnect', source, () => devices.disconnected(deviceId)),
+    );
     // A snapshot carries the machine list; a resume by seq does not, so it gets the list on its own.
     if (streamEvents(socket, registry) === 'resumed') socket.emit('machines', { machines: machines.list() });
-    socket.on('respond', (payload, ack) =>
-      handleCommand({
-        schema: RespondCommandSchema,
-        payload,
-        ack,
-        onError,
-        // The device's name as the log has it now (a rename shows on later answers).
-        run: (command) => registry.respond(command, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId }),
-      }),
-    );
-    socket.on('preferences:update', (payload, ack) =>
-      handleCommand({
-        schema: PreferencesPatchSchema,
-        payload,
-        ack,
-        onError,
-        run: (patch) => registry.updatePreferences(patch),
-      }),
-    );
-    socket.on('snapshot:get', (ack: unknown) => {
-      if (typeof ack !== 'function') return;
-      const reply = ack as (result: SnapshotAck) => void;
-      reply({ ok: true, snapshot: registry.snapshot() });
+    /** A command with a payload, parsed and contained (R10.4). */
+    const command = <Schema extends z.core.$ZodType>(
+      event: keyof RemoteClientToServerEvents,
+      schema: Schema,
+      run: (command: z.infer<Schema>) => unknown,
+    ) =>
+      socket.on(
+        event,
+        contained(event, source, (payload: unknown, ack: unknown) =>
+          handleCommand({ event, schema, payload, ack, source, run }),
+        ),
+      );
+    /** A query: it reads nothing but its ack, the last argument, whatever comes before it. */
+    const query = (event: keyof RemoteClientToServerEvents, answer: () => unknown) =>
+      socket.on(
+        event,
+        contained(event, source, (...args: unknown[]) => {
+          const ack = args.at(-1);
+          if (typeof ack === 'function') (ack as (result: unknown) => void)(answer());
+        }),
+      );
+    // The device's name as the log has it now (a rename shows on later answers).
+    command('respond', RespondCommandSchema, (respond): RespondAck => {
+      const ack = registry.respond(respond, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId });
+      return ack.ok
+        ? { ...ack, resolution: redactResolutionForRemotes(ack.resolution, registry.projection.get(respond.requestId)) }
+        : ack;
     });
-    socket.on('devices:list', (ack: unknown) => {
-      if (typeof ack !== 'function') return;
-      (ack as (result: DevicesAck) => void)({ ok: true, devices: devices.list() });
+    command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
+    query('snapshot:get', (): SnapshotAck => ({ ok: true, snapshot: remoteSnapshot(registry) }));
+    command('pending:more', PendingMoreCommandSchema, (more): PendingMoreAck => ({
+      ok: true,
+      ...registry.pendingPage(more.after),
+    }));
+    query('devices:list', (): DevicesAck => ({ ok: true, devices: devices.list() }));
+    command('devices:revoke', DeviceRevokeCommandSchema, (revoke): SimpleAck => {
+      const outcome = devices.revoke(revoke.deviceId, deviceId);
+      return outcome.ok ? { ok: true } : failure('unknown-device', `No paired device ${revoke.deviceId}`);
     });
-    socket.on('devices:revoke', (payload, ack) =>
-      handleCommand({
-        schema: DeviceRevokeCommandSchema,
-        payload,
-        ack,
-        onError,
-        run: (command): SimpleAck => {
-          const outcome = devices.revoke(command.deviceId, deviceId);
-          return outcome.ok ? { ok: true } : failure('unknown-device', `No paired device ${command.deviceId}`);
-        },
-      }),
-    );
-    socket.on('machines:list', (ack: unknown) => {
-      if (typeof ack !== 'function') return;
-      (ack as (result: MachinesAck) => void)({ ok: true, machines: machines.list() });
+    query('machines:list', (): MachinesAck => ({ ok: true, machines: machines.list() }));
+    command('machines:revoke', MachineRevokeCommandSchema, (revoke): SimpleAck => {
+      const outcome = machines.revoke(revoke.machineId, deviceId);
+      return outcome.ok ? { ok: true } : failure('unknown-machine', `No joined machine ${revoke.machineId}`);
     });
-    socket.on('machines:revoke', (payload, ack) =>
-      handleCommand({
-        schema: MachineRevokeCommandSchema,
-        payload,
-        ack,
-        onError,
-        run: (command): SimpleAck => {
-          const outcome = machines.revoke(command.machineId, deviceId);
-          return outcome.ok ? { ok: true } : failure('unknown-machine', `No joined machine ${command.machineId}`);
-        },
-      }),
-    );
-    socket.on('device:rename', (payload, ack) =>
-      handleCommand({
-        schema: DeviceRenameCommandSchema,
-        payload,
-        ack,
-        onError,
-        run: (command): SimpleAck =>
-          devices.rename(deviceId, command.name)
-            ? { ok: true }
-            : failure('unknown-device', 'This device is no longer paired'),
-      }),
+    command('device:rename', DeviceRenameCommandSchema, (rename): SimpleAck =>
+      devices.rename(deviceId, rename.name)
+        ? { ok: true }
+        : failure('unknown-device', 'This device is no longer paired'),
     );
   });
   return () => {
@@ -184,11 +181,16 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
   let sentSeq = 0;
   let live = false;
   const held: HostEvent[] = [];
+  const viewOf = (requestId: string) => registry.projection.get(requestId);
   const send = (events: readonly HostEvent[]) => {
     const fresh = events.filter((event) => event.seq > sentSeq);
     if (fresh.length === 0) return;
     sentSeq = fresh[fresh.length - 1]?.seq ?? sentSeq;
-    socket.emit('events', { events: fresh, serverTime: new Date().toISOString() });
+    socket.emit('events', {
+      events: fresh.map((event) => redactEventForRemotes(event, viewOf)),
+      serverTime: new Date().toISOString(),
+      pendingTotal: registry.projection.pendingCount(),
+    });
   };
   const unsubscribe = registry.subscribe((events) => (live ? send(events) : held.push(...events)), { live: true });
   socket.on('disconnect', unsubscribe);
@@ -202,7 +204,7 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
     resume.lastSeq > headSeq ||
     headSeq - resume.lastSeq > MAX_REPLAY_EVENTS;
   if (fromSnapshot) {
-    const snapshot = registry.snapshot();
+    const snapshot = remoteSnapshot(registry);
     sentSeq = snapshot.seq;
     socket.emit('snapshot', snapshot);
   } else {
@@ -216,9 +218,20 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
       send(batch);
     }
     // An empty batch still tells the remote that it is up to date, with the server's clock.
-    if (sentSeq === lastSeq) socket.emit('events', { events: [], serverTime: new Date().toISOString() });
+    if (sentSeq === lastSeq)
+      socket.emit('events', {
+        events: [],
+        serverTime: new Date().toISOString(),
+        pendingTotal: registry.projection.pendingCount(),
+      });
   }
   live = true;
   send(held);
   return fromSnapshot ? 'snapshot' : 'resumed';
+}
+
+/** The snapshot as remotes get it: secret answers masked (R18.5). */
+function remoteSnapshot(registry: InteractionRegistry): Snapshot {
+  const snapshot = registry.snapshot();
+  return { ...snapshot, history: snapshot.history.map(redactViewForRemotes) };
 }

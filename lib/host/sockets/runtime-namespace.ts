@@ -18,8 +18,10 @@ import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { type RuntimeNotifier } from '../registry-types';
 import { handshakeGuard } from './handshake';
+import { type MessageIncidents } from '../message-incidents';
+import { contained, shapeGuard, type MessageSource } from './message-guard';
 import { handleCommand, rateLimiter } from './message-handling';
-import { type RateLimit } from './token-bucket';
+import { TokenBucket, type RateLimit } from './token-bucket';
 
 export interface RuntimeSocketData {
   auth: RuntimeAuth;
@@ -59,6 +61,10 @@ export function attachRuntimeNamespace(
     /** The agent token or a joined machine's credential (R16.1, R17.2). */
     authenticate(candidate: string | undefined): AuthResult;
     rateLimit: RateLimit;
+    /** New interactions per connection (R12.7). */
+    newInteractionLimit: RateLimit;
+    /** Where refused and failed messages are logged (R10.4). */
+    incidents: MessageIncidents;
     onError: (error: unknown) => void;
   },
 ): RuntimeNotifier {
@@ -71,15 +77,26 @@ export function attachRuntimeNamespace(
       credentialFields: ['token'],
       authenticate: options.authenticate,
       store: (socket, auth, principal) => (socket.data = { auth, principal }),
+      onError: options.onError,
     }),
   );
   // R17.2: its runtimes are dropped from this namespace at once; their reconnects are refused. Not the whole
   // transport: a client multiplexing other namespaces over it keeps them.
   options.machines.onRevoked((machineId) => namespace.in(machineRoom(machineId)).disconnectSockets(false));
   namespace.on('connection', (socket) => {
-    socket.use(rateLimiter(options.rateLimit, messageCost));
-    const { registry, machines, onError } = options;
+    const { registry, machines, incidents } = options;
     const machine = machines.refFor(socket.data.principal);
+    const source: MessageSource = {
+      who: machine.id === machines.hub.id ? "the hub's agents" : `machine ${machine.name}`,
+      incidents,
+    };
+    socket.use(shapeGuard(source));
+    socket.use(rateLimiter(options.rateLimit, messageCost));
+    // New interactions apart from re-announces (R12.7): a burst of a subagent fan-out passes, a flood does not.
+    const newInteractions = new TokenBucket(
+      options.newInteractionLimit.capacity,
+      options.newInteractionLimit.refillPerSecond,
+    );
     // Revoked between the handshake and now: the room's disconnect has already gone by.
     if (machine.id !== machines.hub.id && !machines.get(machine.id)) {
       socket.disconnect(true);
@@ -87,42 +104,61 @@ export function attachRuntimeNamespace(
     }
     void socket.join(machineRoom(machine.id));
     machines.connected(machine.id);
-    socket.on('disconnect', () => machines.disconnected(machine.id));
-    socket.on('announce', (payload, ack) =>
-      handleCommand({
-        schema: InteractionRequestSchema,
-        payload,
-        ack,
-        onError,
-        run: (request) => registry.announce(request, socket.id, machine),
-      }),
+    socket.on(
+      'disconnect',
+      contained('disconnect', source, () => machines.disconnected(machine.id)),
     );
-    socket.on('announce:batch', (payload, ack) =>
-      handleCommand({
-        schema: AnnounceBatchSchema,
-        payload,
-        ack,
-        onError,
-        run: (batch) => registry.reannounce(batch, socket.id, machine),
-      }),
+    socket.on(
+      'announce',
+      contained('announce', source, (payload, ack) =>
+        handleCommand({
+          event: 'announce',
+          schema: InteractionRequestSchema,
+          payload,
+          ack,
+          source,
+          run: (request) => registry.announce(request, socket.id, machine, () => newInteractions.take()),
+        }),
+      ),
     );
-    socket.on('withdraw', (payload, ack) =>
-      handleCommand({
-        schema: WithdrawCommandSchema,
-        payload,
-        ack,
-        onError,
-        run: (command) => registry.withdraw(command, machine),
-      }),
+    socket.on(
+      'announce:batch',
+      contained('announce:batch', source, (payload, ack) =>
+        handleCommand({
+          event: 'announce:batch',
+          schema: AnnounceBatchSchema,
+          payload,
+          ack,
+          source,
+          run: (batch) => registry.reannounce(batch, socket.id, machine),
+        }),
+      ),
     );
-    socket.on('resolution:ack', (payload, ack) =>
-      handleCommand({
-        schema: ResolutionAckCommandSchema,
-        payload,
-        ack,
-        onError,
-        run: (command) => registry.acknowledgeResolution(command, machine),
-      }),
+    socket.on(
+      'withdraw',
+      contained('withdraw', source, (payload, ack) =>
+        handleCommand({
+          event: 'withdraw',
+          schema: WithdrawCommandSchema,
+          payload,
+          ack,
+          source,
+          run: (command) => registry.withdraw(command, machine),
+        }),
+      ),
+    );
+    socket.on(
+      'resolution:ack',
+      contained('resolution:ack', source, (payload, ack) =>
+        handleCommand({
+          event: 'resolution:ack',
+          schema: ResolutionAckCommandSchema,
+          payload,
+          ack,
+          source,
+          run: (command) => registry.acknowledgeResolution(command, machine),
+        }),
+      ),
     );
   });
   // The socket itself, not a room broadcast to its id: the same message to the same one socket (one host

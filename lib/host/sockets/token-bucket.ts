@@ -45,3 +45,5 @@ export interface RateLimit {
 /** Runtimes re-announce every pending request each second (R8.1), so they get a far larger budget. */
 export const DEFAULT_RUNTIME_RATE_LIMIT: RateLimit = { capacity: 20_000, refillPerSecond: 15_000 };
 export const DEFAULT_REMOTE_RATE_LIMIT: RateLimit = { capacity: 60, refillPerSecond: 20 };
+/** New interactions one runtime connection may announce (R12.7): a fan-out of 100 at once, then 10 a second. */
+export const DEFAULT_NEW_INTERACTION_LIMIT: RateLimit = { capacity: 100, refillPerSecond: 10 };

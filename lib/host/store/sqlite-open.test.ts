@@ -71,9 +71,9 @@ describe('[R10.2] SQLite log: what is refused at open', () => {
   it('[R10.2] refuses a log written by a newer Askaway', () => {
     const file = writtenLog();
     const db = new Database(file);
-    db.pragma('user_version = 4');
+    db.pragma('user_version = 5');
     db.close();
-    expectRefused(file, /newer Askaway \(schema 4, this one reads 3\)/);
+    expectRefused(file, /newer Askaway \(schema 5, this one reads 4\)/);
   });
 
   it("[R10.2] refuses another application's SQLite database", () => {
@@ -143,7 +143,7 @@ describe('[R16.7] SQLite log: moving forward', () => {
 
     const db = new Database(file, { readonly: true });
     // An older host reads schema 1 and refuses anything newer at open.
-    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    expect(db.pragma('user_version', { simple: true })).toBe(4);
     expect(
       db
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
@@ -188,12 +188,83 @@ describe('[R16.7] SQLite log: moving forward', () => {
 
     const store = new SqliteEventStore(file, { localMachineName: 'workstation' });
     expect(store.readSince(0, 10)).toEqual([
-      { ...event, interaction: { ...record, machine: { id: 'local', name: 'workstation' } } },
+      {
+        ...event,
+        interaction: {
+          ...record,
+          machine: { id: 'local', name: 'workstation' },
+          agent: { kind: 'claude-code', name: 'Claude Code' },
+        },
+      },
     ]);
     store.close();
     const reopened = new Database(file, { readonly: true });
-    expect(reopened.pragma('user_version', { simple: true })).toBe(3);
+    expect(reopened.pragma('user_version', { simple: true })).toBe(4);
     reopened.close();
+  });
+
+  it('[R18.1] migrates a schema-3 log forward: each interaction names its agent as its tool name implies', () => {
+    const file = logFile();
+    new SqliteEventStore(file).close();
+    const db = new Database(file);
+    const base = { sessionId: 's1', createdAt: '2026-01-01T00:00:00.000Z', machine: { id: 'local', name: 'hub' } };
+    const options = [
+      { label: 'A', description: 'first' },
+      { label: 'B', description: 'second' },
+    ];
+    const question = { questions: [{ question: 'Which?', header: 'H', multiSelect: false, options }] };
+    const records = [
+      {
+        ...base,
+        requestId: 'hook',
+        kind: 'question',
+        toolName: 'AskUserQuestion',
+        inputRules: 'claude-code',
+        input: question,
+      },
+      { ...base, requestId: 'plan', kind: 'plan-approval', toolName: 'ExitPlanMode', input: { plan: 'p' } },
+      {
+        ...base,
+        requestId: 'mcp',
+        kind: 'question',
+        toolName: 'ask_user_question',
+        origin: { kind: 'root', label: '', path: [], depth: 0, client: { name: 'Cursor', version: '2.0' } },
+        input: question,
+      },
+      { ...base, requestId: 'bare', kind: 'question', toolName: 'ask_user_question', input: question },
+      {
+        ...base,
+        requestId: 'codex',
+        kind: 'question',
+        toolName: 'request_user_input',
+        input: question,
+        agent: { kind: 'codex', name: 'Codex' },
+      },
+    ];
+    const insert = db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)');
+    records.forEach((record, index) =>
+      insert.run(
+        index + 1,
+        'interaction.requested',
+        base.createdAt,
+        JSON.stringify({ seq: index + 1, type: 'interaction.requested', at: base.createdAt, interaction: record }),
+      ),
+    );
+    db.pragma('user_version = 3');
+    db.close();
+
+    const store = new SqliteEventStore(file);
+    const agents = store
+      .readSince(0, 10)
+      .map((event) => (event.type === 'interaction.requested' ? event.interaction.agent : undefined));
+    expect(agents).toEqual([
+      { kind: 'claude-code', name: 'Claude Code' },
+      { kind: 'claude-code', name: 'Claude Code' },
+      { kind: 'mcp', name: 'Cursor', version: '2.0' },
+      { kind: 'mcp', name: 'MCP client' },
+      { kind: 'codex', name: 'Codex' },
+    ]);
+    store.close();
   });
 
   it('[R16.7] two logs have two ids', () => {

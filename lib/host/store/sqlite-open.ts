@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { errorMessage, type MachineRef } from '../../contracts';
+import { agentOf } from '../../contracts/agent-of';
 import { HostStartError } from '../errors';
+import { createOwnerOnly, tightenToOwner } from './owner-only';
 
 /**
  * 1: the events table. 2: device events in the log, plus `credentials` (hashes of device
  * secrets, never in the log) and `meta` (the log's id, R10.6). 3: machines (R17.4): every
- * interaction record names its machine, and machine events join the log. An older host refuses a
- * newer log at open; a newer host migrates an older one forward in one transaction (R16.7).
+ * interaction record names its machine, and machine events join the log. 4: agents (R18.1): every
+ * interaction record names the agent that asked. An older host refuses a newer log at open; a newer
+ * host migrates an older one forward in one transaction (R16.7).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Every table of the current schema and its columns, in order. */
 const TABLES: Record<string, string[]> = {
@@ -18,7 +21,12 @@ const TABLES: Record<string, string[]> = {
   meta: ['key', 'value'],
 };
 /** The tables a log of each older version holds. */
-const TABLES_BEFORE: Record<number, string[]> = { 0: ['events'], 1: ['events'], 2: Object.keys(TABLES) };
+const TABLES_BEFORE: Record<number, string[]> = {
+  0: ['events'],
+  1: ['events'],
+  2: Object.keys(TABLES),
+  3: Object.keys(TABLES),
+};
 
 const CREATE = `
   CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL);
@@ -60,6 +68,8 @@ export function durabilityFromEnv(value = process.env.ASKAWAY_DURABILITY): Durab
 export function openEventDatabase(file: string, durability: Durability): Database.Database {
   let db: Database.Database | undefined;
   try {
+    // A new log is the owner's only from its first byte (R12.9); its WAL inherits the mode.
+    createOwnerOnly(file);
     db = new Database(file, { timeout: 1_000 });
     // Before any read, so WAL never needs the shared-memory file (single process by design).
     db.pragma('locking_mode = EXCLUSIVE');
@@ -73,6 +83,8 @@ export function openEventDatabase(file: string, durability: Durability): Databas
     db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
     // Take the write lock now, so a second host fails at start rather than on its first answer.
     db.exec('BEGIN EXCLUSIVE; COMMIT;');
+    // Only once it is known good (a refused log is left as it was): an older install's log may be 0644.
+    tightenToOwner(file, `${file}-wal`, `${file}-shm`);
     return db;
   } catch (error) {
     db?.close();
@@ -116,11 +128,48 @@ export function prepareSchema(db: Database.Database, localMachine: MachineRef): 
         "UPDATE events SET body = json_set(body, '$.interaction.machine', json(?)) WHERE type = 'interaction.requested'",
       ).run(JSON.stringify({ id: localMachine.id, name: localMachine.name }));
     }
+    if (version < 4) recordAgents(db);
     if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
     const row = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'log_id'").get();
     if (!row) throw new Error('the log has no id after preparing it');
     return { logId: row.value };
   })();
+}
+
+/**
+ * Names the agent of every interaction asked before agents were recorded, as its tool name implies
+ * (`agentOf`: Claude Code's hooks, else the MCP client it named): the phone then reads the agent from
+ * every view and needs no rule of its own. Only typed fields are read; a record too broken to say is
+ * left as it is, for the log's reader to refuse.
+ */
+function recordAgents(db: Database.Database): void {
+  const rows = db
+    .prepare<[], Record<'seq' | 'kind' | 'toolName' | 'inputRules' | 'clientName' | 'clientVersion', unknown>>(
+      `SELECT seq,
+        json_extract(body, '$.interaction.kind') AS kind,
+        json_extract(body, '$.interaction.toolName') AS toolName,
+        json_extract(body, '$.interaction.inputRules') AS inputRules,
+        json_extract(body, '$.interaction.origin.client.name') AS clientName,
+        json_extract(body, '$.interaction.origin.client.version') AS clientVersion
+      FROM events
+      WHERE type = 'interaction.requested' AND json_valid(body) AND json_type(body, '$.interaction.agent') IS NULL`,
+    )
+    .all();
+  const update = db.prepare("UPDATE events SET body = json_set(body, '$.interaction.agent', json(?)) WHERE seq = ?");
+  for (const row of rows) {
+    if (typeof row.kind !== 'string' || typeof row.toolName !== 'string') continue;
+    const client =
+      typeof row.clientName === 'string' && row.clientName !== ''
+        ? { name: row.clientName, ...(typeof row.clientVersion === 'string' ? { version: row.clientVersion } : {}) }
+        : undefined;
+    const agent = agentOf({
+      kind: row.kind,
+      toolName: row.toolName,
+      ...(typeof row.inputRules === 'string' ? { inputRules: row.inputRules } : {}),
+      ...(client ? { origin: { client } } : {}),
+    });
+    update.run(JSON.stringify(agent), row.seq);
+  }
 }
 
 /** An empty file is ours to set up; anything else must hold exactly the tables of its version. */

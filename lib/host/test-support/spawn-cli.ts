@@ -35,7 +35,8 @@ export function runCli(args: string[], env: Record<string, string> = {}): CliPro
 
 /** Starts a host and waits for its banner; returns the printed local URL and pairing link. */
 export async function startCliHost(args: string[], env: Record<string, string> = {}) {
-  const cli = runCli(['start', '--no-demo', ...args], env);
+  // No Codex bridge: a developer's own Codex must not reach test hosts.
+  const cli = runCli(['start', '--no-demo', ...(args.includes('--codex-home') ? [] : ['--no-codex']), ...args], env);
   const banner = await new Promise<{ url: string; pair: string }>((resolve, reject) => {
     const check = () => {
       const url = /Local:\s+(\S+)/.exec(cli.stdout())?.[1];

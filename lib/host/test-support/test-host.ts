@@ -18,6 +18,8 @@ export async function startTestHost(options: Partial<HostOptions> = {}): Promise
     port: 0,
     token: TEST_TOKEN,
     staticDir: options.staticDir ?? path.join(tempDir('askaway-static-'), 'out'),
+    // Refused messages are logged by design; tests that read the log pass their own.
+    log: () => undefined,
     ...options,
   });
   hosts.add(host);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ASK_USER_QUESTION_TOOL_NAME, errorMessage, type AskUserQuestionInput } from '../../contracts';
+import { AGENT_NAMES, ASK_USER_QUESTION_TOOL_NAME, errorMessage, type AskUserQuestionInput } from '../../contracts';
 import { isHostConnectionError } from '../errors';
 import { HOST_CHECK_TIMEOUT_MS, type RuntimeClientProvider } from '../runtime-client-provider';
 import { type AskArgs } from './ask-args';
@@ -54,6 +54,7 @@ export async function runAsk(args: AskArgs, options: RunAskOptions): Promise<num
         toolName: ASK_USER_QUESTION_TOOL_NAME,
         input: args.input,
         origin: { kind: 'root', label: 'askaway ask', path: [], depth: 0 },
+        agent: { kind: 'ask', name: AGENT_NAMES.ask },
         context: options.cwd ? { cwd: options.cwd.slice(0, 1_000) } : undefined,
       },
       { signal: controller.signal },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { errorMessage, type InteractionOrigin } from '../../contracts';
+import { AGENT_NAMES, errorMessage, type InteractionOrigin } from '../../contracts';
 import {
   askUserQuestionTool,
   childSubagentContext,
@@ -118,6 +118,7 @@ export function startDemoAgent(options: DemoAgentOptions): DemoAgent {
       toolUseId: `toolu_${runId}_${round}_${step.id}`.replace(/-/g, '_'),
       requestId: `demo-${runId}-${round}-${step.id}`,
       origin: agent.origin,
+      agent: { kind: 'demo', name: AGENT_NAMES.demo },
       context: {
         agentMessage: step.say,
         cwd: DEMO_CWD,

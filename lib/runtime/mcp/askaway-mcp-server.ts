@@ -3,6 +3,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
+  AGENT_NAMES,
+  type AgentKind,
+  type AgentRef,
   ASK_USER_QUESTION_TOOL_NAME,
   askUserQuestionProviderJsonSchema,
   type InteractionOrigin,
@@ -65,6 +68,7 @@ export function createAskawayMcpServer(options: AskawayMcpServerOptions): McpSer
           requestId: `mcp-${randomUUID()}`,
           toolUseId: `mcp-${String(extra.requestId)}`,
           origin,
+          agent: mcpClientAgent(client?.name, client?.version),
           context: options.cwd === undefined ? undefined : { cwd: options.cwd },
           broker,
           signal: options.shutdownSignal ? AbortSignal.any([extra.signal, options.shutdownSignal]) : extra.signal,
@@ -137,4 +141,22 @@ function keepAlive(
     }).catch(() => undefined);
   }, PROGRESS_INTERVAL_MS);
   return () => clearInterval(timer);
+}
+
+/** MCP clients that are agents Askaway knows by kind: their questions carry that agent, not "an MCP client" (R18.1). */
+const KNOWN_CLIENTS: [RegExp, AgentKind][] = [
+  [/^claude[-_ ]?code/i, 'claude-code'],
+  [/^codex/i, 'codex'],
+  [/^opencode/i, 'opencode'],
+];
+
+/** The agent behind an MCP client, named as it names itself (R18.1). */
+export function mcpClientAgent(name: string | undefined, version: string | undefined): AgentRef {
+  const clientName = (name ?? '').trim().slice(0, 80);
+  const kind = KNOWN_CLIENTS.find(([pattern]) => pattern.test(clientName))?.[1] ?? 'mcp';
+  return {
+    kind,
+    name: kind === 'mcp' ? clientName || AGENT_NAMES.mcp : AGENT_NAMES[kind],
+    ...(version ? { version: version.slice(0, 80) } : {}),
+  };
 }

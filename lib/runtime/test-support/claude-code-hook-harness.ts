@@ -5,9 +5,9 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { type Host } from '../../host';
 import { mountAgentBridges, type AgentBridges } from '../../host/bridges';
 import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
-import { type Every, type FollowOptions } from '../claude-code/follow-transcript';
-import { type HookDeadline } from '../claude-code/handle-hook';
-import { claudeCodeHookMain, parseHookFlags } from '../claude-code/hook-command';
+import { type Every, type FollowOptions } from '../agents/claude-code/follow-transcript';
+import { type HookDeadline } from '../agents/claude-code/handle-hook';
+import { claudeCodeHookMain, parseHookFlags } from '../agents/claude-code/hook-command';
 import { connectScriptedRemote, type ScriptedRemote } from './scripted-remote';
 import { pairDevice } from '../../host/test-support/devices';
 

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type TestProject } from 'vitest/node';
-import { bundleCli } from '../../../scripts/cli-bundle.mjs';
+import { bundleCli, bundleOpenCodePlugin } from '../../../scripts/cli-bundle.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The CLI bundled from the current sources, for tests that run `askaway` as a real process. */
     askawayCli: string;
+    /** The OpenCode plugin bundled from the current sources, as the CLI carries it. */
+    openCodePlugin: string;
   }
 }
 
@@ -25,6 +27,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const outfile = path.join(dir, 'cli.mjs');
   const build = async () => {
     await bundleCli(outfile, { sourcemap: false });
+    project.provide('openCodePlugin', await bundleOpenCodePlugin());
   };
   await build();
   project.provide('askawayCli', outfile);

@@ -11,6 +11,7 @@ import {
   type RemoteServerToClientEvents,
   type RespondAck,
   type Snapshot,
+  type TerminalAnswer,
 } from '../../contracts';
 
 /**
@@ -22,8 +23,11 @@ export interface ScriptedRemote {
   /** Resolves with the first pending interaction matching `match` (waits for it). */
   next(match?: (record: InteractionRecord) => boolean, timeoutMs?: number): Promise<InteractionRecord>;
   respond(requestId: string, response: InteractionResponse): Promise<RespondAck>;
-  /** Whether the interaction was withdrawn while this phone watched, and the reason it was given. */
-  withdrawn(requestId: string): { reason: string | undefined } | undefined;
+  /**
+   * Whether the interaction was withdrawn while this phone watched, the reason it was given, and what the
+   * agent's terminal chose when it answered first (R18.6).
+   */
+  withdrawn(requestId: string): { reason: string | undefined; terminalAnswer?: TerminalAnswer } | undefined;
   close(): void;
 }
 
@@ -35,7 +39,7 @@ export async function connectScriptedRemote(url: string, credential: string): Pr
     forceNew: true,
   });
   const open = new Map<string, InteractionRecord>();
-  const withdrawn = new Map<string, { reason: string | undefined }>();
+  const withdrawn = new Map<string, { reason: string | undefined; terminalAnswer?: TerminalAnswer }>();
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of listeners) listener();
@@ -50,6 +54,7 @@ export async function connectScriptedRemote(url: string, credential: string): Pr
         deliveredAt: _d,
         withdrawnAt: _w,
         withdrawnReason: _wr,
+        terminalAnswer: _ta,
         ...record
       } = view;
       open.set(view.requestId, record as InteractionRecord);
@@ -62,7 +67,11 @@ export async function connectScriptedRemote(url: string, credential: string): Pr
       else if (event.type === 'interaction.resolved') open.delete(event.resolution.requestId);
       else if (event.type === 'interaction.withdrawn') {
         open.delete(event.requestId);
-        if (!withdrawn.has(event.requestId)) withdrawn.set(event.requestId, { reason: event.reason });
+        if (!withdrawn.has(event.requestId))
+          withdrawn.set(event.requestId, {
+            reason: event.reason,
+            ...(event.terminalAnswer ? { terminalAnswer: event.terminalAnswer } : {}),
+          });
       }
     }
     changed();

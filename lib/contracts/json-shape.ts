@@ -1,0 +1,39 @@
+// No imports: the host checks every message with this before zod (or JSON.stringify) walks it.
+
+/** How deep and how big a parsed JSON value may be (R12.5). */
+export interface JsonShapeLimits {
+  /** Containers (objects, arrays) inside one another, the outermost counting as 1. */
+  maxDepth: number;
+  /** Values of any kind, containers included. */
+  maxNodes: number;
+}
+
+/**
+ * Every message a runtime or a remote sends the host. The deepest real one (an MCP form's
+ * schema inside an announce) nests about 10 levels; `JSON.stringify` and recursive schema
+ * walks overflow the stack at a few thousand, so far below that is far above any real message.
+ * An announce batch of 5,000 entries is about 15,000 values.
+ */
+export const MESSAGE_SHAPE_LIMITS: JsonShapeLimits = { maxDepth: 32, maxNodes: 50_000 };
+
+/** A tool's input inside a permission prompt: what the card pretty-prints (R12.3). */
+export const TOOL_INPUT_SHAPE_LIMITS: JsonShapeLimits = { maxDepth: 24, maxNodes: 10_000 };
+
+/**
+ * The rule `value` breaks, or undefined when it fits `limits`. It walks with its own stack
+ * rather than by recursion, so no input can overflow the call stack here, and it stops at the
+ * first container past a limit.
+ */
+export function jsonShapeProblem(value: unknown, limits: JsonShapeLimits): string | undefined {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  let nodes = 1;
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    if (typeof entry.value !== 'object' || entry.value === null) continue;
+    if (entry.depth > limits.maxDepth) return `nests deeper than ${limits.maxDepth} levels`;
+    const children: unknown[] = Array.isArray(entry.value) ? entry.value : Object.values(entry.value);
+    nodes += children.length;
+    if (nodes > limits.maxNodes) return `holds more than ${limits.maxNodes} values`;
+    for (const child of children) stack.push({ value: child, depth: entry.depth + 1 });
+  }
+  return undefined;
+}

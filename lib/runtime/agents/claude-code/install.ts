@@ -1,0 +1,137 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ASK_USER_QUESTION_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME } from '../../../contracts';
+
+/** Claude Code's own default limit for a hook, in seconds: the old PreToolUse path's (`--pre-tool-use`). */
+export const CLAUDE_CODE_HOOK_TIMEOUT_S = 600;
+/**
+ * The PermissionRequest hooks' limit (R11.8), a day: Claude Code's dialog stays open beside the hook and
+ * outlives it, so the card should live as long as the question does. Claude Code SIGTERMs the hook on Esc,
+ * at the session's end or at this limit, never sooner. Longer is not safer: the limit becomes a timer,
+ * and timers past 2^31 ms (24.8 days) fire at once.
+ */
+export const CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S = 86_400;
+export const HOOK_COMMAND = 'askaway hook claude-code';
+export const HOOK_HTTP_PATH = '/hooks/claude-code';
+
+export interface HookInstallOptions {
+  /** POST to the host instead of running a command. */
+  http?: { url: string };
+  allTools?: boolean;
+  /**
+   * Answer AskUserQuestion from a PreToolUse hook, as before (R11.2): the terminal shows nothing while the
+   * phone has the question. For Claude Code older than 2.0.45 (2.1.21 in print mode), whose PermissionRequest
+   * hook never sees AskUserQuestion.
+   */
+  preToolUse?: boolean;
+  /** The command Claude Code runs (command hooks). */
+  command?: string;
+}
+
+type Json = Record<string, unknown>;
+type HookEntry = Json & { type: string };
+type MatcherGroup = { matcher?: string; hooks: HookEntry[] } & Json;
+
+function hookEntry(options: HookInstallOptions, timeout: number): HookEntry {
+  if (options.http) {
+    const url = `${options.http.url.replace(/\/+$/, '')}${HOOK_HTTP_PATH}${options.allTools ? '?allTools=1' : ''}`;
+    return {
+      type: 'http',
+      url,
+      timeout,
+      headers: { Authorization: 'Bearer $ASKAWAY_TOKEN' },
+      allowedEnvVars: ['ASKAWAY_TOKEN'],
+    };
+  }
+  const command = `${options.command ?? HOOK_COMMAND}${options.allTools ? ' --all-tools' : ''}`;
+  return { type: 'command', command, timeout };
+}
+
+/**
+ * The `hooks` block of Claude Code settings that routes questions and plan approvals to Askaway (R11.2,
+ * R11.8): one PermissionRequest hook for AskUserQuestion and ExitPlanMode (every tool with `allTools`),
+ * which runs while Claude Code shows its own dialog. With `preToolUse`, AskUserQuestion the old way.
+ */
+export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: Record<string, MatcherGroup[]> } {
+  const dialog = hookEntry(options, CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S);
+  if (options.preToolUse) {
+    return {
+      hooks: {
+        PreToolUse: [{ matcher: ASK_USER_QUESTION_TOOL_NAME, hooks: [hookEntry(options, CLAUDE_CODE_HOOK_TIMEOUT_S)] }],
+        PermissionRequest: [{ matcher: options.allTools ? '*' : EXIT_PLAN_MODE_TOOL_NAME, hooks: [dialog] }],
+      },
+    };
+  }
+  const matcher = options.allTools ? '*' : `${ASK_USER_QUESTION_TOOL_NAME}|${EXIT_PLAN_MODE_TOOL_NAME}`;
+  return { hooks: { PermissionRequest: [{ matcher, hooks: [dialog] }] } };
+}
+
+/** Ours, whatever options installed it: so a re-install replaces rather than duplicates. */
+function isAskawayHook(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { command, url } = entry as { command?: unknown; url?: unknown };
+  return (
+    (typeof command === 'string' && command.includes('askaway hook claude-code')) ||
+    (typeof url === 'string' && url.includes(HOOK_HTTP_PATH))
+  );
+}
+
+/**
+ * Merges our hooks into existing settings without touching anyone else's: earlier Askaway entries are
+ * removed first from every event (the PreToolUse entry of an older install included, R11.8), so running
+ * it twice changes nothing and an upgrade moves AskUserQuestion to PermissionRequest.
+ */
+export function mergeHookSettings(existing: Json, options: HookInstallOptions = {}): Json {
+  const ours = askawayHookSettings(options).hooks;
+  const hooks: Record<string, unknown> =
+    typeof existing.hooks === 'object' && existing.hooks !== null ? { ...(existing.hooks as Json) } : {};
+  for (const event of new Set([...Object.keys(hooks), ...Object.keys(ours)])) {
+    const current = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : undefined;
+    const kept = (current ?? []).flatMap((group) => {
+      if (typeof group !== 'object' || group === null || !Array.isArray((group as MatcherGroup).hooks)) return [group];
+      const others = (group as MatcherGroup).hooks.filter((entry) => !isAskawayHook(entry));
+      if (others.length === (group as MatcherGroup).hooks.length) return [group];
+      return others.length === 0 ? [] : [{ ...(group as MatcherGroup), hooks: others }];
+    });
+    const next = [...kept, ...(ours[event] ?? [])];
+    if (current === undefined && next.length === 0) continue;
+    // An event left with nothing but ours removed goes: Claude Code needs no empty list.
+    if (next.length === 0) delete hooks[event];
+    else hooks[event] = next;
+  }
+  return { ...existing, hooks };
+}
+
+/** `.claude/settings.json` of a project, or `~/.claude/settings.json` for the user. */
+export function settingsPath(scope: { user: boolean; cwd: string; home: string }): string {
+  return path.join(scope.user ? scope.home : scope.cwd, '.claude', 'settings.json');
+}
+
+/** Reads, merges and writes atomically. Refuses to overwrite a file that is not a JSON object. */
+export async function writeHookSettings(file: string, options: HookInstallOptions = {}): Promise<{ changed: boolean }> {
+  let text: string | undefined;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  let existing: Json = {};
+  if (text !== undefined && text.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${file} is not valid JSON; fix it or add the hooks by hand (askaway hook install prints them).`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error(`${file} does not hold a JSON object`);
+    existing = parsed as Json;
+  }
+  const next = `${JSON.stringify(mergeHookSettings(existing, options), null, 2)}\n`;
+  if (next === text) return { changed: false };
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, next);
+  await rename(temp, file);
+  return { changed: true };
+}

@@ -1,0 +1,246 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pairDevice } from '../../../host/test-support/devices';
+import { closeAllHosts, startTestHost } from '../../../host/test-support/test-host';
+import { type Host } from '../../../host';
+import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
+import { startFakeCodexDaemon, type FakeCodexDaemon, type FakeThread } from '../../test-support/fake-codex-daemon';
+import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
+import { startCodexBridge, type CodexBridge } from './bridge';
+import { readBridgeStatuses } from './bridge-status';
+import { CODEX_PROMPT_METHODS } from './protocol';
+import { commandApprovalParams, requestUserInputParams } from './test-fixtures';
+import { ANSWERED_IN_TERMINAL_REASON, DAEMON_GONE_REASON } from './terminal-answer';
+
+const THREAD = '01a23100-0000-7000-8000-000000000001';
+const OTHER_THREAD = '01a23100-0000-7000-8000-000000000002';
+
+interface Rig {
+  host: Host;
+  daemon: FakeCodexDaemon;
+  remote: ScriptedRemote;
+  bridge: CodexBridge;
+  dataDir: string;
+  logs: string[];
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await closeAllHosts();
+});
+
+function bridgeFor(
+  daemon: FakeCodexDaemon,
+  provider: RuntimeClientProvider,
+  dataDir: string,
+  logs: string[],
+  owner = 'test',
+) {
+  const bridge = startCodexBridge({
+    homes: [daemon.codexHome],
+    runtime: () => provider.get('codex bridge'),
+    dataDir,
+    owner,
+    log: (line) => logs.push(line),
+    pollMs: 20,
+  });
+  cleanups.push(() => bridge.stop());
+  return bridge;
+}
+
+async function rig(
+  threads: FakeThread[] = [{ id: THREAD, cwd: '/work/project', name: 'Widget', agentMessage: 'Two quick choices.' }],
+): Promise<Rig> {
+  const host = await startTestHost();
+  const daemon = await startFakeCodexDaemon();
+  cleanups.push(() => daemon.remove());
+  for (const thread of threads) daemon.addThread(thread);
+  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  cleanups.push(() => remote.close());
+  const provider = runtimeClientProvider({ url: host.url, token: host.token });
+  cleanups.push(() => provider.close());
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'askaway-bridge-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const logs: string[] = [];
+  const bridge = bridgeFor(daemon, provider, dataDir, logs);
+  return { host, daemon, remote, bridge, dataDir, logs };
+}
+
+/** Waits until the bridge joined `threadId` (it sent a thread/resume the daemon answered). */
+async function joined({ daemon, bridge }: Rig, count = 1) {
+  await vi.waitFor(() => {
+    expect(bridge.status()[0]).toMatchObject({ state: 'attached', threads: count });
+    expect(daemon.clients()).toBe(1);
+  });
+}
+
+describe('[R18.10] the Codex bridge against a Codex daemon', () => {
+  it('[R18.10] joins the loaded threads and carries a question to the phone; the answer goes back in Codex’s format', async () => {
+    const setup = await rig();
+    await joined(setup);
+    setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
+    const card = await setup.remote.next((record) => record.sessionId === THREAD);
+    expect(card).toMatchObject({
+      kind: 'question',
+      agent: { kind: 'codex', name: 'Codex', version: '0.171.0' },
+      toolUseId: 'call_LABQ1_t0_1',
+      context: { cwd: '/work/project', sessionTitle: 'Widget', agentMessage: 'Two quick choices.' },
+    });
+    expect(card.requestId).toMatch(new RegExp(`^codex-[0-9a-f]{12}-${THREAD}-0$`));
+    await setup.remote.respond(card.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which color?': 'Blue', 'Paste a token?': 'hunter2' } },
+    });
+    await vi.waitFor(() =>
+      expect(setup.daemon.responsesTo(0)).toEqual([
+        {
+          answers: {
+            color: { answers: ['Blue'] },
+            token: { answers: ['None of the above', 'user_note: hunter2'] },
+          },
+        },
+      ]),
+    );
+  });
+
+  it('[R18.10] joins a thread that starts later, retrying until its first turn is saved; never a title thread', async () => {
+    const setup = await rig([]);
+    await vi.waitFor(() => expect(setup.bridge.status()[0]?.state).toBe('attached'));
+    setup.daemon.addThread({ id: THREAD, noRolloutTimes: 1 });
+    setup.daemon.addThread({ id: OTHER_THREAD, ephemeral: true });
+    setup.daemon.notify('thread/started', { thread: { id: THREAD, ephemeral: false, cwd: '/w' } });
+    setup.daemon.notify('thread/started', { thread: { id: OTHER_THREAD, ephemeral: true } });
+    const resumes = () =>
+      setup.daemon.received.filter((message) => message.method === 'thread/resume').map((message) => message.params);
+    await vi.waitFor(() => expect(resumes()).toEqual([{ threadId: THREAD, excludeTurns: true }]));
+    setup.daemon.notify('thread/status/changed', { threadId: THREAD, status: { type: 'active', activeFlags: [] } });
+    await joined(setup);
+    expect(resumes()).toHaveLength(2);
+  });
+
+  it('[R18.13] answered in the terminal first: the card leaves as "Answered in the terminal", a late answer gets a receipt', async () => {
+    const setup = await rig();
+    await joined(setup);
+    setup.daemon.ask(THREAD, 3, CODEX_PROMPT_METHODS.command, commandApprovalParams);
+    const card = await setup.remote.next((record) => record.sessionId === THREAD);
+    expect(card).toMatchObject({ kind: 'approval', toolName: 'exec_command' });
+    setup.daemon.resolveElsewhere(THREAD, 3);
+    await vi.waitFor(() =>
+      expect(setup.remote.withdrawn(card.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON }),
+    );
+    expect(
+      await setup.remote.respond(card.requestId, { action: 'accept', content: { choice: 'accept' } }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'withdrawn' },
+    });
+    expect(setup.daemon.responsesTo(3)).toEqual([]);
+  });
+
+  it('[R18.12] the same request id in two threads is two cards, each answered in its own thread', async () => {
+    const setup = await rig([
+      { id: THREAD, cwd: '/a', name: 'A' },
+      { id: OTHER_THREAD, cwd: '/b', name: 'B' },
+    ]);
+    await joined(setup, 2);
+    setup.daemon.ask(THREAD, 5, CODEX_PROMPT_METHODS.command, commandApprovalParams);
+    const first = await setup.remote.next((record) => record.sessionId === THREAD);
+    setup.daemon.resolveElsewhere(THREAD, 5);
+    await vi.waitFor(() => expect(setup.remote.withdrawn(first.requestId)).toBeDefined());
+    // Codex numbers requests per daemon, but ids are only unique while pending: key by thread too.
+    setup.daemon.ask(OTHER_THREAD, 5, CODEX_PROMPT_METHODS.command, commandApprovalParams);
+    const second = await setup.remote.next((record) => record.sessionId === OTHER_THREAD);
+    expect(second.requestId).not.toBe(first.requestId);
+    await setup.remote.respond(second.requestId, { action: 'accept', content: { choice: 'accept' } });
+    await vi.waitFor(() => expect(setup.daemon.responsesTo(5)).toEqual([{ decision: 'accept' }]));
+  });
+});
+
+describe('[R18.11] auto-resolution', () => {
+  it("[R18.11] Askaway's auto-resolution answers a Codex question only when the person turned it on, and never an approval", async () => {
+    const setup = await rig();
+    await joined(setup);
+    const view = (requestId: string) =>
+      setup.host.registry.snapshot().pending.find((candidate) => candidate.requestId === requestId);
+    setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
+    const blocking = await setup.remote.next((record) => record.kind === 'question');
+    expect(view(blocking.requestId)?.autoResolution).toEqual({ status: 'disabled' });
+    setup.host.registry.updatePreferences({
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 3_600_000,
+    });
+    await vi.waitFor(() => expect(view(blocking.requestId)?.autoResolution.status).toBe('scheduled'));
+    setup.daemon.ask(THREAD, 1, CODEX_PROMPT_METHODS.command, commandApprovalParams);
+    const approval = await setup.remote.next((record) => record.kind === 'approval');
+    expect(view(approval.requestId)?.autoResolution).toEqual({ status: 'disabled' });
+  });
+});
+
+describe('[R18.14] reconnecting', () => {
+  it('[R18.14] a dropped connection keeps the card; after the re-join the answer reaches the same daemon', async () => {
+    const setup = await rig();
+    await joined(setup);
+    setup.daemon.ask(THREAD, 1, CODEX_PROMPT_METHODS.command, commandApprovalParams);
+    const card = await setup.remote.next((record) => record.sessionId === THREAD);
+    setup.daemon.dropClients();
+    await vi.waitFor(() => expect(setup.daemon.received.filter((m) => m.method === 'initialize')).toHaveLength(2));
+    await joined(setup);
+    expect(setup.remote.withdrawn(card.requestId)).toBeUndefined();
+    await setup.remote.respond(card.requestId, { action: 'decline' });
+    await vi.waitFor(() => expect(setup.daemon.responsesTo(1)).toEqual([{ decision: 'decline' }]));
+  });
+
+  it('[R18.14] a restarted daemon: the lost prompt’s card leaves with the reason, the bridge re-joins, the new prompt is one card', async () => {
+    const setup = await rig();
+    await joined(setup);
+    setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
+    const lost = await setup.remote.next((record) => record.sessionId === THREAD);
+    await setup.daemon.restart();
+    await vi.waitFor(() => expect(setup.remote.withdrawn(lost.requestId)).toEqual({ reason: DAEMON_GONE_REASON }));
+    await joined(setup);
+    // A new daemon numbers its requests from 0 again.
+    setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
+    const again = await setup.remote.next(
+      (record) => record.sessionId === THREAD && record.requestId !== lost.requestId,
+    );
+    expect(setup.remote.pending().filter((record) => record.sessionId === THREAD)).toHaveLength(1);
+    await setup.remote.respond(again.requestId, { action: 'accept', content: { answers: { 'Which size?': 'Small' } } });
+    await vi.waitFor(() =>
+      expect(setup.daemon.responsesTo(0)).toEqual([{ answers: { size: { answers: ['Small'] } } }]),
+    );
+  });
+
+  it('[R18.14] a daemon that stopped: its cards leave at once, and the bridge waits for the next one', async () => {
+    const setup = await rig();
+    await joined(setup);
+    setup.daemon.ask(THREAD, 2, CODEX_PROMPT_METHODS.command, commandApprovalParams);
+    const card = await setup.remote.next((record) => record.sessionId === THREAD);
+    await setup.daemon.stop({ dead: true });
+    await vi.waitFor(() => expect(setup.remote.withdrawn(card.requestId)).toEqual({ reason: DAEMON_GONE_REASON }));
+    await vi.waitFor(() => expect(setup.bridge.status()[0]).toMatchObject({ state: 'waiting', threads: 0 }));
+    await setup.daemon.restart();
+    await joined(setup);
+  });
+
+  it('[R18.14] askaway status reads what the bridge serves; a second bridge for the same home stays away', async () => {
+    const setup = await rig();
+    await joined(setup);
+    await vi.waitFor(() =>
+      expect(readBridgeStatuses(setup.dataDir)).toEqual([
+        expect.objectContaining({ codexHome: setup.daemon.codexHome, state: 'attached', threads: 1, owner: 'test' }),
+      ]),
+    );
+    const host = await startTestHost();
+    const provider = runtimeClientProvider({ url: host.url, token: host.token });
+    cleanups.push(() => provider.close());
+    const logs: string[] = [];
+    const second = bridgeFor(setup.daemon, provider, setup.dataDir, logs, 'second');
+    await vi.waitFor(() => expect(logs.join('\n')).toMatch(/already bridged by test/));
+    expect(second.status()[0]?.state).toBe('waiting');
+    expect(setup.daemon.clients()).toBe(1);
+  });
+});

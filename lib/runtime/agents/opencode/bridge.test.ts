@@ -1,0 +1,216 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Host } from '../../../host/create-host';
+import { pairDevice } from '../../../host/test-support/devices';
+import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
+import { runtimeClientProvider } from '../../runtime-client-provider';
+import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
+import { createOpenCodeBridge, type OpenCodeBridge } from './bridge';
+import { BRIDGE_PROTOCOL } from './bridge-protocol';
+import { CHILD_SESSION, childSession, permissionAsked, questionAsked, SESSION, topSession } from './fixtures';
+import {
+  ALLOWED_BY_ALWAYS_REASON,
+  ANSWERED_IN_TERMINAL_REASON,
+  LATE_ANSWER_NOTE,
+  OPENCODE_CLOSED_REASON,
+  REJECTED_WITH_OTHERS_REASON,
+  TURN_ENDED_REASON,
+} from './terminal-answer';
+import { FakeOpenCode } from './test-support/fake-opencode';
+
+const opened: { bridge: OpenCodeBridge; remote: ScriptedRemote }[] = [];
+
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const { bridge, remote } of opened.splice(0)) {
+    remote.close();
+    await bridge.close();
+  }
+  await closeAllHosts();
+});
+
+/** A real host and phone, the bridge in-process, and OpenCode's side of the plugin faked by its routes. */
+async function setup(options: { host?: Host; prepare?: (opencode: FakeOpenCode) => void } = {}) {
+  const host = options.host ?? (await startTestHost());
+  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const opencode = new FakeOpenCode();
+  opencode.sessions.set(SESSION, topSession);
+  opencode.sessions.set(CHILD_SESSION, childSession);
+  options.prepare?.(opencode);
+  const logs: string[] = [];
+  const bridge: OpenCodeBridge = createOpenCodeBridge({
+    runtime: runtimeClientProvider({ url: host.url, token: TEST_TOKEN }),
+    // The plugin answers each call as OpenCode's client does, a moment later.
+    send: (request) =>
+      void Promise.resolve().then(() =>
+        bridge.receive({ type: 'response', id: request.id, ...opencode.answer(request) }),
+      ),
+    log: (line) => logs.push(line),
+    turnEndGraceMs: 0,
+  });
+  opened.push({ bridge, remote });
+  // OpenCode lists what it asks until it is answered, whatever the event stream says.
+  const event = (type: string, properties: unknown) => {
+    const request = properties as { id: string; sessionID: string };
+    if (type === 'question.asked') opencode.questions.push(request);
+    if (type === 'permission.asked') opencode.permissions.push(request);
+    if (type.endsWith('.asked')) opencode.status[request.sessionID] = { type: 'busy' };
+    bridge.receive({ type: 'event', instance: 1, event: { type, properties } });
+  };
+  bridge.receive({ type: 'hello', protocol: BRIDGE_PROTOCOL, instance: 1, directory: '/home/ada/shop' });
+  await vi.waitFor(() => expect(logs.some((line) => line.includes('OpenCode lists'))).toBe(true));
+  return { host, remote, opencode, bridge, logs, event };
+}
+
+const byRequest = (requestId: string) => (record: { requestId: string }) => record.requestId === requestId;
+
+describe('[R18.20][R18.21] the bridge between OpenCode and the host', () => {
+  it('[R18.20][R18.23] a question goes to the phone as OpenCode; the answer goes back to its reply route', async () => {
+    const { remote, opencode, event, logs } = await setup();
+    event('question.asked', questionAsked());
+    const record = await remote.next(byRequest('opencode-que_2309dfd01001aQEsFqqjXdJZik'));
+    expect(record).toMatchObject({
+      agent: { kind: 'opencode', version: '1.18.33' },
+      sessionId: SESSION,
+      context: { cwd: '/home/ada/shop', sessionTitle: 'Set up the shop' },
+    });
+    await remote.respond(record.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which database?': 'Postgres' } },
+    });
+    await vi.waitFor(() =>
+      expect(opencode.posts()).toEqual([
+        { method: 'POST', url: '/question/que_2309dfd01001aQEsFqqjXdJZik/reply', body: { answers: [['Postgres']] } },
+      ]),
+    );
+    // OpenCode's own echo of that reply is no terminal answer.
+    event('question.replied', {
+      sessionID: SESSION,
+      requestID: 'que_2309dfd01001aQEsFqqjXdJZik',
+      answers: [['Postgres']],
+    });
+    expect(remote.withdrawn(record.requestId)).toBeUndefined();
+    expect(logs).toContain('askaway: que_2309dfd01001aQEsFqqjXdJZik answered 1 of 1 on the phone');
+  });
+
+  it('[R18.25] answered in the terminal first: the card leaves saying so; a phone answer OpenCode refuses is logged as late', async () => {
+    const { remote, opencode, event, logs } = await setup();
+    event('question.asked', questionAsked({ id: 'que_terminal' }));
+    const first = await remote.next(byRequest('opencode-que_terminal'));
+    event('question.replied', { sessionID: SESSION, requestID: 'que_terminal', answers: [['SQLite']] });
+    await vi.waitFor(() => expect(remote.withdrawn(first.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON }));
+    expect(opencode.posts()).toEqual([]);
+
+    // The race the other way: OpenCode took the terminal's answer just before the phone's reached it.
+    event('question.asked', questionAsked({ id: 'que_race' }));
+    const second = await remote.next(byRequest('opencode-que_race'));
+    opencode.answered.add('que_race');
+    await remote.respond(second.requestId, { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+    await vi.waitFor(() =>
+      expect(logs.some((line) => line.includes(`que_race: the phone's answer came late, ${LATE_ANSWER_NOTE}`))).toBe(
+        true,
+      ),
+    );
+  });
+
+  it('[R18.24][R18.25] a deny from the phone reaches OpenCode with its reason; what OpenCode denied with it leaves as such', async () => {
+    const { remote, opencode, event } = await setup();
+    event('permission.asked', permissionAsked({ id: 'per_a' }));
+    event('permission.asked', permissionAsked({ id: 'per_b', patterns: ['echo b'], metadata: { command: 'echo b' } }));
+    const a = await remote.next(byRequest('opencode-per_a'));
+    const b = await remote.next(byRequest('opencode-per_b'));
+    await remote.respond(a.requestId, { action: 'decline', message: 'Keep the build folder' });
+    await vi.waitFor(() =>
+      expect(opencode.posts()).toEqual([
+        { method: 'POST', url: '/permission/per_a/reply', body: { reply: 'reject', message: 'Keep the build folder' } },
+      ]),
+    );
+    event('permission.replied', { sessionID: SESSION, requestID: 'per_a', reply: 'reject' });
+    event('permission.replied', { sessionID: SESSION, requestID: 'per_b', reply: 'reject' });
+    await vi.waitFor(() => expect(remote.withdrawn(b.requestId)).toEqual({ reason: REJECTED_WITH_OTHERS_REASON }));
+  });
+
+  it('[R18.24][R18.25] an always from the phone: what OpenCode allowed with it leaves as such', async () => {
+    const { remote, event } = await setup();
+    event('permission.asked', permissionAsked({ id: 'per_always' }));
+    event('permission.asked', permissionAsked({ id: 'per_covered', patterns: ['echo two'] }));
+    const first = await remote.next(byRequest('opencode-per_always'));
+    const covered = await remote.next(byRequest('opencode-per_covered'));
+    await remote.respond(first.requestId, { action: 'accept', content: { choice: 'always' } });
+    await vi.waitFor(() => expect(remote.pending().map((record) => record.requestId)).toEqual([covered.requestId]));
+    event('permission.replied', { sessionID: SESSION, requestID: 'per_covered', reply: 'always' });
+    await vi.waitFor(() => expect(remote.withdrawn(covered.requestId)).toEqual({ reason: ALLOWED_BY_ALWAYS_REASON }));
+  });
+
+  it("[R18.22] a subagent's request belongs to its parent session, named after the subagent", async () => {
+    const { remote, event } = await setup();
+    event('permission.asked', permissionAsked({ id: 'per_sub', sessionID: CHILD_SESSION }));
+    const record = await remote.next(byRequest('opencode-per_sub'));
+    expect(record).toMatchObject({
+      sessionId: SESSION,
+      origin: { kind: 'subagent', sessionId: CHILD_SESSION, parentSessionId: SESSION, path: ['general'] },
+    });
+  });
+});
+
+describe('[R18.26] what OpenCode lists, and cards that wait for nothing', () => {
+  it('[R18.26] at hello, what waits in a busy session is announced; a ghost of an aborted turn is not', async () => {
+    const { remote, bridge, logs } = await setup({
+      prepare: (opencode) => {
+        opencode.questions = [
+          questionAsked({ id: 'que_live' }),
+          questionAsked({ id: 'que_ghost', sessionID: 'ses_idle' }),
+        ];
+        opencode.status = { [SESSION]: { type: 'busy' } };
+      },
+    });
+    await remote.next(byRequest('opencode-que_live'));
+    expect(logs).toContain('askaway: OpenCode lists 2 pending prompts');
+    expect(remote.pending().map((record) => record.requestId)).toEqual(['opencode-que_live']);
+    expect(bridge.open()).toEqual(['que_live']);
+  });
+
+  it('[R18.26] a turn that ends without an answer, a closed directory and a closed OpenCode each take their cards away', async () => {
+    const { remote, event, bridge, opencode } = await setup();
+    event('question.asked', questionAsked({ id: 'que_aborted' }));
+    const aborted = await remote.next(byRequest('opencode-que_aborted'));
+    event('session.error', {
+      sessionID: SESSION,
+      error: { name: 'MessageAbortedError', data: { message: 'Aborted' } },
+    });
+    await vi.waitFor(() => expect(remote.withdrawn(aborted.requestId)).toEqual({ reason: TURN_ENDED_REASON }));
+
+    event('question.asked', questionAsked({ id: 'que_bye' }));
+    const bye = await remote.next(byRequest('opencode-que_bye'));
+    bridge.receive({ type: 'bye', instance: 1 });
+    await vi.waitFor(() => expect(remote.withdrawn(bye.requestId)).toEqual({ reason: OPENCODE_CLOSED_REASON }));
+
+    bridge.receive({ type: 'hello', protocol: BRIDGE_PROTOCOL, instance: 2, directory: '/w' });
+    opencode.permissions.push(permissionAsked({ id: 'per_open' }));
+    bridge.receive({
+      type: 'event',
+      instance: 2,
+      event: { type: 'permission.asked', properties: permissionAsked({ id: 'per_open' }) },
+    });
+    const open = await remote.next(byRequest('opencode-per_open'));
+    await bridge.close();
+    await vi.waitFor(() => expect(remote.withdrawn(open.requestId)).toEqual({ reason: OPENCODE_CLOSED_REASON }));
+  });
+
+  it('[R18.23][R6.4] auto-resolution, when the person turned it on, ends an OpenCode question as a skip', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+    const host = await startTestHost();
+    const { remote, opencode, event } = await setup({ host });
+    expect(
+      host.registry.updatePreferences({
+        askUserQuestionAutoResolutionEnabled: true,
+        askUserQuestionAutoResolutionTimeoutMs: 2_000,
+      }),
+    ).toMatchObject({ ok: true });
+    event('question.asked', questionAsked({ id: 'que_auto' }));
+    await remote.next(byRequest('opencode-que_auto'));
+    vi.advanceTimersByTime(2_000);
+    await vi.waitFor(() =>
+      expect(opencode.posts()).toEqual([{ method: 'POST', url: '/question/que_auto/reply', body: { answers: [[]] } }]),
+    );
+  });
+});

@@ -1,0 +1,345 @@
+// `askaway opencode bridge` (R18.20–R18.27): the other end of the plugin. It holds the runtime connection
+// (the same one every bridge uses, a joined machine's included), turns OpenCode's requests into
+// interactions, posts the phone's answers back through the plugin and takes a card away when OpenCode
+// answered, stopped or closed first.
+import { errorMessage, type InteractionResolution } from '../../../contracts';
+import { InvalidInteractionRequestError } from '../../../protocol';
+import { type RuntimeClient } from '../../runtime-broker';
+import { type RuntimeClientProvider } from '../../runtime-client-provider';
+import { BRIDGE_PROTOCOL, type BridgeMessage, type PluginMessage } from './bridge-protocol';
+import {
+  OpenCodePermissionRequestSchema,
+  OpenCodeQuestionRequestSchema,
+  OpenCodeSessionSchema,
+  OpenCodeSessionStatusSchema,
+  type OpenCodePermissionRequest,
+  type OpenCodeQuestionRequest,
+  type OpenCodeSession,
+} from './opencode-shapes';
+import {
+  answeredBy,
+  LATE_ANSWER_NOTE,
+  OPENCODE_CLOSED_REASON,
+  turnEndedIn,
+  TURN_ENDED_REASON,
+  withdrawReason,
+} from './terminal-answer';
+import { permissionReply, questionReply } from './to-answer';
+import { permissionInteraction, questionInteraction, toQuestionInput } from './to-interaction';
+
+/** How long one call through the plugin may take (they are in-process calls in OpenCode: milliseconds). */
+export const PLUGIN_CALL_TIMEOUT_MS = 10_000;
+/** After the host could not be reached, OpenCode's pending lists are read again this much later. */
+export const RELIST_RETRY_MS = 5_000;
+/** Parents followed from a subagent's session up to the top one. */
+const MAX_SESSION_DEPTH = 16;
+/**
+ * A turn that ends without an answer retires its cards this much later: OpenCode closing aborts every busy
+ * session first, and the card should then say that OpenCode closed, which the plugin says right after.
+ */
+export const TURN_END_GRACE_MS = 500;
+/** Ids of requests already answered or retired, remembered so a listing or a late event does not revive them. */
+const FINISHED_KEPT = 2_000;
+
+export interface OpenCodeBridgeOptions {
+  runtime: RuntimeClientProvider;
+  /** Writes one message to the plugin (a JSON line on stdout). */
+  send: (message: BridgeMessage) => void;
+  log: (line: string) => void;
+  callTimeoutMs?: number;
+  relistRetryMs?: number;
+  turnEndGraceMs?: number;
+}
+
+export interface OpenCodeBridge {
+  receive(message: PluginMessage): void;
+  /** OpenCode is gone (the plugin's pipe closed): withdraw every open card, then close the connection. */
+  close(reason?: string): Promise<void>;
+  /** OpenCode request ids with a card open or on its way (diagnostics, tests). */
+  open(): string[];
+}
+
+type Kind = 'question' | 'permission';
+type Request = OpenCodeQuestionRequest | OpenCodePermissionRequest;
+
+interface Tracked {
+  openCodeId: string;
+  instance: number;
+  sessionID: string;
+  requestId: string;
+  controller: AbortController;
+  /** The phone answered and the reply is on its way to OpenCode: its own `*.replied` echo is ours. */
+  answering: boolean;
+}
+
+interface CallResult {
+  status: number;
+  data?: unknown;
+  error?: unknown;
+}
+
+export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBridge {
+  const { log } = options;
+  const callTimeoutMs = options.callTimeoutMs ?? PLUGIN_CALL_TIMEOUT_MS;
+  /** Directory instances; `known` settles once OpenCode said its version (the agent chip shows it). */
+  const instances = new Map<number, { directory: string; version?: string; known?: Promise<void> }>();
+  const tracked = new Map<string, Tracked>();
+  const finished = new Set<string>();
+  /** The bridge's last permission reply per session: OpenCode carries a reject or an always over to the others. */
+  const lastReply = new Map<string, string>();
+  const calls = new Map<number, (result: CallResult) => void>();
+  let nextCall = 1;
+  let client: RuntimeClient | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  const endTimers = new Set<ReturnType<typeof setTimeout>>();
+  let closed = false;
+
+  const finish = (openCodeId: string) => {
+    finished.add(openCodeId);
+    if (finished.size > FINISHED_KEPT) finished.delete(finished.values().next().value ?? '');
+  };
+
+  const call = (instance: number, method: 'GET' | 'POST', url: string, body?: unknown): Promise<CallResult> =>
+    new Promise((resolve) => {
+      const id = nextCall;
+      nextCall += 1;
+      const timer = setTimeout(() => {
+        calls.delete(id);
+        resolve({ status: 0, error: `no answer from the plugin within ${callTimeoutMs} ms` });
+      }, callTimeoutMs);
+      calls.set(id, (result) => {
+        clearTimeout(timer);
+        calls.delete(id);
+        resolve(result);
+      });
+      options.send({ type: 'request', id, instance, method, url, ...(body === undefined ? {} : { body }) });
+    });
+
+  /** The runtime connection, made on first use; each (re)connection reads OpenCode's lists again (R18.26). */
+  const runtime = (): RuntimeClient => {
+    const current = options.runtime.get('OpenCode');
+    if (current !== client) {
+      client = current;
+      current.connection.onConnectionChange((connected) => {
+        if (connected && current === client) for (const instance of instances.keys()) void relist(instance);
+      });
+    }
+    return current;
+  };
+
+  const scheduleRelist = () => {
+    if (retryTimer || closed) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      for (const instance of instances.keys()) void relist(instance);
+    }, options.relistRetryMs ?? RELIST_RETRY_MS);
+    retryTimer.unref?.();
+  };
+
+  /** The asking session and its parents, up to the top one (R18.22). */
+  const sessionChain = async (instance: number, sessionID: string): Promise<OpenCodeSession[]> => {
+    const chain: OpenCodeSession[] = [];
+    let next: string | undefined = sessionID;
+    while (next && chain.length < MAX_SESSION_DEPTH && !chain.some((session) => session.id === next)) {
+      const result = await call(instance, 'GET', `/session/${encodeURIComponent(next)}`);
+      const parsed = OpenCodeSessionSchema.safeParse(result.data);
+      if (result.status !== 200 || !parsed.success) break;
+      chain.push(parsed.data);
+      next = parsed.data.parentID;
+    }
+    return chain;
+  };
+
+  const withdraw = (entry: Tracked, reason: string) => {
+    tracked.delete(entry.openCodeId);
+    finish(entry.openCodeId);
+    // Say why on the phone before the broker's own "aborted" withdrawal.
+    if (entry.requestId) client?.connection.withdraw(entry.requestId, reason).catch(() => undefined);
+    entry.controller.abort(new Error(reason));
+    log(`askaway: ${entry.openCodeId} withdrawn from the phone: ${reason}`);
+  };
+
+  const answer = async (entry: Tracked, kind: Kind, request: Request, resolution: InteractionResolution) => {
+    entry.answering = true;
+    const reply =
+      kind === 'question'
+        ? questionReply(
+            request.id,
+            toQuestionInput(request as OpenCodeQuestionRequest),
+            (request as OpenCodeQuestionRequest).questions.map((question) => question.multiple === true),
+            resolution.response,
+          )
+        : permissionReply(request.id, resolution.response);
+    if (kind === 'permission') lastReply.set(entry.sessionID, (reply.body as { reply: string }).reply);
+    const result = await call(entry.instance, 'POST', reply.url, reply.body);
+    if (result.status === 200) log(`askaway: ${request.id} ${reply.summary} on the phone`);
+    else if (result.status === 404) log(`askaway: ${request.id}: the phone's answer came late, ${LATE_ANSWER_NOTE}`);
+    else log(`askaway: ${request.id}: OpenCode refused the answer (${result.status}): ${JSON.stringify(result.error)}`);
+  };
+
+  const asked = async (instance: number, kind: Kind, request: Request) => {
+    if (tracked.has(request.id) || finished.has(request.id) || closed) return;
+    const where = instances.get(instance);
+    if (!where) return;
+    const entry: Tracked = {
+      openCodeId: request.id,
+      instance,
+      sessionID: request.sessionID,
+      requestId: '',
+      controller: new AbortController(),
+      answering: false,
+    };
+    tracked.set(request.id, entry);
+    let gaveUp = false;
+    try {
+      const [chain] = await Promise.all([sessionChain(instance, request.sessionID), where.known]);
+      if (entry.controller.signal.aborted) return;
+      const place = { directory: where.directory, chain, ...(where.version ? { version: where.version } : {}) };
+      const interaction =
+        kind === 'question'
+          ? questionInteraction(request as OpenCodeQuestionRequest, place)
+          : permissionInteraction(request as OpenCodePermissionRequest, place);
+      entry.requestId = interaction.requestId;
+      const resolution = await runtime().broker.requestInteraction(interaction, { signal: entry.controller.signal });
+      await answer(entry, kind, request, resolution);
+    } catch (error) {
+      if (entry.controller.signal.aborted) return;
+      if (error instanceof InvalidInteractionRequestError) {
+        log(`askaway: ${request.id} cannot be shown on the phone and stays in OpenCode: ${error.message}`);
+      } else {
+        // No host to ask (not started, no token): OpenCode still asks in the terminal; try again later.
+        gaveUp = true;
+        log(`askaway: ${request.id} stays in OpenCode for now: ${errorMessage(error)}`);
+        scheduleRelist();
+      }
+    } finally {
+      if (tracked.get(request.id) === entry) tracked.delete(request.id);
+      if (!gaveUp) finish(request.id);
+    }
+  };
+
+  /** What OpenCode lists as pending, announced (R18.26); a ghost of an aborted turn (idle session) is left out. */
+  const relist = async (instance: number) => {
+    if (!instances.has(instance) || closed) return;
+    // Only what was open before the lists were read can be missing from them.
+    const before = new Set(tracked.values());
+    const [questions, permissions, status] = await Promise.all([
+      call(instance, 'GET', '/question'),
+      call(instance, 'GET', '/permission'),
+      call(instance, 'GET', '/session/status'),
+    ]);
+    if (questions.status !== 200 || permissions.status !== 200) {
+      log(`askaway: could not list OpenCode's pending prompts (${questions.status}, ${permissions.status})`);
+      return;
+    }
+    const statuses = OpenCodeSessionStatusSchema.safeParse(status.data);
+    const waiting = (sessionID: string) =>
+      !statuses.success || (statuses.data[sessionID] !== undefined && statuses.data[sessionID].type !== 'idle');
+    const listed = new Set<string>();
+    const each = <T extends Request>(
+      data: unknown,
+      schema: { safeParse(raw: unknown): { success: boolean; data?: T } },
+      kind: Kind,
+    ) => {
+      for (const raw of Array.isArray(data) ? data : []) {
+        const parsed = schema.safeParse(raw);
+        if (!parsed.success || !parsed.data) continue;
+        listed.add(parsed.data.id);
+        if (waiting(parsed.data.sessionID)) void asked(instance, kind, parsed.data);
+        else finish(parsed.data.id);
+      }
+    };
+    each(questions.data, OpenCodeQuestionRequestSchema, 'question');
+    each(permissions.data, OpenCodePermissionRequestSchema, 'permission');
+    log(`askaway: OpenCode lists ${listed.size} pending prompt${listed.size === 1 ? '' : 's'}`);
+    // A card whose request OpenCode no longer lists lost its event (a reconnect gap): it waits for nothing.
+    for (const entry of [...tracked.values()])
+      if (before.has(entry) && entry.instance === instance && !entry.answering && !listed.has(entry.openCodeId))
+        withdraw(entry, TURN_ENDED_REASON);
+  };
+
+  /** A new directory instance: OpenCode's version for the agent chip, then what already waits. */
+  const hello = async (instance: number, where: { directory: string; version?: string; known?: Promise<void> }) => {
+    where.known = call(instance, 'GET', '/global/health').then((health) => {
+      const version = (health.data as { version?: unknown } | undefined)?.version;
+      if (typeof version === 'string' && version.length <= 80) where.version = version;
+    });
+    await where.known;
+    log(`askaway: OpenCode ${where.version ?? '(version unknown)'} in ${where.directory}`);
+    await relist(instance);
+  };
+
+  const onEvent = (instance: number, event: { type: string; properties: unknown }) => {
+    if (event.type === 'question.asked' || event.type === 'permission.asked') {
+      const kind: Kind = event.type === 'question.asked' ? 'question' : 'permission';
+      const parsed = (kind === 'question' ? OpenCodeQuestionRequestSchema : OpenCodePermissionRequestSchema).safeParse(
+        event.properties,
+      );
+      if (parsed.success) void asked(instance, kind, parsed.data);
+      else log(`askaway: unreadable ${event.type}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+      return;
+    }
+    const answered = answeredBy(event);
+    if (answered) {
+      const entry = tracked.get(answered.requestID);
+      if (entry && !entry.answering)
+        withdraw(entry, withdrawReason(answered, answered.sessionID ? lastReply.get(answered.sessionID) : undefined));
+      else finish(answered.requestID);
+      return;
+    }
+    // An abort leaves its requests listed and answerable (200, to no effect): the session's turn is over.
+    const ended = turnEndedIn(event);
+    if (ended === undefined) return;
+    const ending = [...tracked.values()].filter((entry) => entry.sessionID === ended && !entry.answering);
+    if (ending.length === 0) return;
+    const timer = setTimeout(() => {
+      endTimers.delete(timer);
+      for (const entry of ending)
+        if (tracked.get(entry.openCodeId) === entry && !entry.answering) withdraw(entry, TURN_ENDED_REASON);
+    }, options.turnEndGraceMs ?? TURN_END_GRACE_MS);
+    endTimers.add(timer);
+  };
+
+  const closeInstance = (instance: number, reason: string) => {
+    for (const entry of [...tracked.values()]) if (entry.instance === instance) withdraw(entry, reason);
+    instances.delete(instance);
+  };
+
+  return {
+    receive(message) {
+      if (closed) return;
+      switch (message.type) {
+        case 'hello':
+          if (message.protocol !== BRIDGE_PROTOCOL)
+            log(
+              `askaway: the OpenCode plugin speaks protocol ${message.protocol}, this bridge ${BRIDGE_PROTOCOL}: run askaway opencode install again`,
+            );
+          {
+            const where = { directory: message.directory };
+            instances.set(message.instance, where);
+            void hello(message.instance, where);
+          }
+          return;
+        case 'event':
+          if (instances.has(message.instance)) onEvent(message.instance, message.event);
+          return;
+        case 'response':
+          calls.get(message.id)?.({ status: message.status, data: message.data, error: message.error });
+          return;
+        case 'bye':
+          closeInstance(message.instance, OPENCODE_CLOSED_REASON);
+          return;
+      }
+    },
+    async close(reason = OPENCODE_CLOSED_REASON) {
+      if (closed) return;
+      for (const instance of [...instances.keys()]) closeInstance(instance, reason);
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      for (const timer of endTimers) clearTimeout(timer);
+      for (const resolve of [...calls.values()]) resolve({ status: 0, error: 'the bridge is closing' });
+      await options.runtime.close();
+    },
+    open: () => [...tracked.keys()],
+  };
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/**
+ * A stand-in for Codex 0.171's shared daemon, for the bridge's tests: a WebSocket server on a Unix socket
+ * under the temp dir, linked from `$CODEX_HOME/app-server-control/app-server-control.sock` as Codex links
+ * it, with a `daemon.pid`. It answers what the bridge asks (initialize, thread/loaded/list, thread/read,
+ * thread/resume) from its threads, re-sends a thread's pending server requests on resume as Codex does,
+ * and records every message the bridge sends.
+ */
+export interface FakeCodexDaemon {
+  codexHome: string;
+  /** Messages the bridge sent, newest last. */
+  received: Record<string, unknown>[];
+  /** Responses the bridge sent to server request `id`. */
+  responsesTo(id: number | string): unknown[];
+  clients(): number;
+  addThread(thread: FakeThread): void;
+  /** Sends a server request to every client that joined the thread (and keeps it pending until answered). */
+  ask(threadId: string, id: number, method: string, params: Record<string, unknown>): void;
+  /** Marks a request settled elsewhere (the TUI): `serverRequest/resolved` to every client. */
+  resolveElsewhere(threadId: string, id: number): void;
+  notify(method: string, params: unknown): void;
+  /** Drops every connection but keeps running (and keeps its pending requests). */
+  dropClients(): void;
+  /** Stops the server; with `dead`, daemon.pid names a process that no longer runs. */
+  stop(options?: { dead?: boolean }): Promise<void>;
+  /** Starts again on the same home as a new daemon process (a new daemon.pid, no pending requests). */
+  restart(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+export interface FakeThread {
+  id: string;
+  ephemeral?: boolean;
+  cwd?: string;
+  name?: string;
+  /** What Codex said in the turn before asking (`thread/items/list`). */
+  agentMessage?: string;
+  /** `thread/resume` fails with "no rollout found" this many times first. */
+  noRolloutTimes?: number;
+  status?: { type: string; activeFlags?: string[] };
+}
+
+export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'askaway-codex-home-'));
+  const codexHome = path.join(root, 'codex-home');
+  mkdirSync(path.join(codexHome, 'app-server-control'), { recursive: true, mode: 0o700 });
+  mkdirSync(path.join(codexHome, 'app-server-daemon'), { recursive: true, mode: 0o700 });
+  const link = path.join(codexHome, 'app-server-control', 'app-server-control.sock');
+  const threads = new Map<string, FakeThread>();
+  const joined = new Map<WebSocket, Set<string>>();
+  const pending = new Map<number, { threadId: string; method: string; params: Record<string, unknown> }>();
+  const received: Record<string, unknown>[] = [];
+  let server: http.Server | undefined;
+  let wss: WebSocketServer | undefined;
+  let socketPath = '';
+
+  const send = (ws: WebSocket, message: unknown) => ws.send(JSON.stringify(message));
+  const broadcast = (message: unknown) => {
+    for (const ws of joined.keys()) send(ws, message);
+  };
+
+  const answer = (ws: WebSocket, id: number, method: string, params: Record<string, unknown>) => {
+    const threadId = typeof params.threadId === 'string' ? params.threadId : '';
+    const thread = threads.get(threadId);
+    switch (method) {
+      case 'initialize':
+        return send(ws, { id, result: { userAgent: 'codex-tui/0.171.0 (fake)', codexHome, platformOs: 'linux' } });
+      case 'thread/loaded/list':
+        return send(ws, { id, result: { data: [...threads.keys()], nextCursor: null } });
+      case 'thread/read':
+        if (!thread) return send(ws, { id, error: { code: -32600, message: `no thread ${threadId}` } });
+        return send(ws, { id, result: { thread: threadJson(thread) } });
+      case 'thread/resume': {
+        if (!thread) return send(ws, { id, error: { code: -32600, message: `no thread ${threadId}` } });
+        if ((thread.noRolloutTimes ?? 0) > 0 || thread.ephemeral) {
+          thread.noRolloutTimes = (thread.noRolloutTimes ?? 1) - 1;
+          return send(ws, { id, error: { code: -32600, message: `no rollout found for thread id ${threadId}` } });
+        }
+        joined.get(ws)?.add(threadId);
+        send(ws, { id, result: { thread: { ...threadJson(thread), turns: [] }, cwd: thread.cwd ?? null } });
+        // Codex re-sends the thread's pending server requests, with their ids, right after the result.
+        for (const [requestId, request] of pending)
+          if (request.threadId === threadId)
+            send(ws, { id: requestId, method: request.method, params: request.params });
+        return;
+      }
+      case 'thread/items/list':
+        return send(ws, {
+          id,
+          result: { data: thread?.agentMessage ? [{ item: { type: 'agentMessage', text: thread.agentMessage } }] : [] },
+        });
+      default:
+        return send(ws, { id, result: {} });
+    }
+  };
+
+  const listen = async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cxd-'));
+    socketPath = path.join(dir, randomUUID().slice(0, 8));
+    server = http.createServer();
+    wss = new WebSocketServer({ server });
+    wss.on('connection', (ws) => {
+      joined.set(ws, new Set());
+      ws.on('message', (data) => {
+        let message: Record<string, unknown>;
+        try {
+          message = JSON.parse(data.toString()) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        received.push(message);
+        const { id, method } = message;
+        const params = (message.params ?? {}) as Record<string, unknown>;
+        if (typeof method === 'string' && typeof id === 'number') answer(ws, id, method, params);
+        else if (method === undefined && (typeof id === 'number' || typeof id === 'string')) {
+          // A response to one of our requests: the first one settles it, and every client hears so.
+          const request = typeof id === 'number' ? pending.get(id) : undefined;
+          if (request && typeof id === 'number') {
+            pending.delete(id);
+            broadcast({ method: 'serverRequest/resolved', params: { threadId: request.threadId, requestId: id } });
+          }
+        }
+      });
+      ws.on('close', () => joined.delete(ws));
+    });
+    await new Promise<void>((resolve) => server?.listen(socketPath, resolve));
+    rmSync(link, { force: true });
+    symlinkSync(socketPath, link);
+    writeFileSync(
+      path.join(codexHome, 'app-server-daemon', 'daemon.pid'),
+      JSON.stringify({ pid: process.pid, processStartTime: randomUUID() }),
+    );
+  };
+
+  const close = async () => {
+    for (const ws of joined.keys()) ws.terminate();
+    joined.clear();
+    await new Promise<void>((resolve) => (wss ? wss.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    rmSync(path.dirname(socketPath), { recursive: true, force: true });
+  };
+
+  await listen();
+  return {
+    codexHome,
+    received,
+    responsesTo: (id) =>
+      received.filter((message) => message.id === id && message.method === undefined).map((message) => message.result),
+    clients: () => joined.size,
+    addThread(thread) {
+      threads.set(thread.id, thread);
+    },
+    ask(threadId, id, method, params) {
+      const full = { ...params, threadId };
+      pending.set(id, { threadId, method, params: full });
+      for (const [ws, ids] of joined) if (ids.has(threadId)) send(ws, { id, method, params: full });
+    },
+    resolveElsewhere(threadId, id) {
+      pending.delete(id);
+      broadcast({ method: 'serverRequest/resolved', params: { threadId, requestId: id } });
+    },
+    notify(method, params) {
+      broadcast({ method, params });
+    },
+    dropClients() {
+      for (const ws of joined.keys()) ws.terminate();
+    },
+    async stop(options = {}) {
+      await close();
+      rmSync(link, { force: true });
+      if (options.dead)
+        // A pid no process has (beyond the kernel's limit), so the bridge knows the daemon is gone.
+        writeFileSync(
+          path.join(codexHome, 'app-server-daemon', 'daemon.pid'),
+          JSON.stringify({ pid: 2 ** 22 + 7, processStartTime: 'gone' }),
+        );
+    },
+    async restart() {
+      await close();
+      pending.clear();
+      await listen();
+    },
+    async remove() {
+      await close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function threadJson(thread: FakeThread) {
+  return {
+    id: thread.id,
+    ephemeral: thread.ephemeral ?? false,
+    cwd: thread.cwd ?? null,
+    name: thread.name ?? null,
+    cliVersion: '0.171.0',
+    threadSource: thread.ephemeral ? 'thread_title' : 'user',
+    status: thread.status ?? { type: 'idle' },
+  };
+}
