@@ -2,7 +2,7 @@ import { expect, test } from './support/fixtures';
 import { markdownPreviewQuestion, DIAGRAM_PREVIEW } from './support/payloads';
 
 // R9.15: text previews render the way agents write them: code without its fences, structure as structure, and
-// drawings unwrapped.
+// drawings unwrapped; tables with their columns' alignment.
 
 test('[R9.15] a markdown preview shows fenced code as code, without the fences; a diagram keeps its lines and scrolls sideways', async ({
   app,
@@ -39,4 +39,22 @@ test('[R9.15] a markdown preview shows fenced code as code, without the fences; 
   // Five lines as written, none wrapped: wider than the box, it scrolls instead.
   expect(Math.round(layout.height / layout.lineHeight)).toBe(DIAGRAM_PREVIEW.split('\n').length);
   expect(layout.scrolls).toBe(true);
+
+  await card.option(0, 'Per-table namespace').click();
+  const table = preview.getByTestId('card.preview-text').locator('table');
+  await expect(table.locator('th')).toHaveText(['Key', 'TTL (s)', 'Purged']);
+  await expect(table.locator('tbody tr')).toHaveCount(2);
+  await expect(table.locator('tbody tr').first().locator('td')).toHaveText([
+    'catalog:product:<id>',
+    '3600',
+    'by table',
+  ]);
+  const align = await table
+    .locator('tbody tr')
+    .first()
+    .locator('td')
+    .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).textAlign));
+  expect(align).toEqual(['left', 'right', 'center']);
+  await expect(preview.locator('li[data-task]')).toHaveText(['☑ Readable in redis-cli', '☐ One purge per version']);
+  await expect(preview).not.toContainText('|');
 });

@@ -75,8 +75,8 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('settings.revoke-dialog')).toBeVisible();
     await shot('settings-revoke');
     await page.keyboard.press('Escape');
-    // Text previews as agents write them (R9.15): fenced code, then a diagram wider than the box. After the
-    // README's shots, whose badges count the questions waiting.
+    // Text previews as agents write them (R9.15): fenced code, then a diagram wider than the box, then a table.
+    // After the README's shots, whose badges count the questions waiting.
     const markdownId = await runtime.ask(markdownPreviewQuestion);
     await app.openCard(markdownId);
     await app.card().option(0, 'Versioned prefix (Recommended)').click();
@@ -85,6 +85,9 @@ for (const theme of ['light', 'dark'] as const) {
     await app.card().option(0, 'Hash of query').click();
     await expect(page.getByTestId('card.preview-text').locator('pre.md__art')).toBeVisible();
     await shot('card-diagram');
+    await app.card().option(0, 'Per-table namespace').click();
+    await expect(page.getByTestId('card.preview-text').locator('table')).toBeVisible();
+    await shot('card-table');
     await app.goto('/pair');
     await shot('pair');
 

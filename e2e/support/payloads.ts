@@ -81,7 +81,18 @@ export const DIAGRAM_PREVIEW = [
   '      +------------------------------------------------------+',
 ].join('\n');
 
-/** Markdown previews as agents write them: a heading, fenced code with its language, a list; a diagram (R9.15). */
+/** A pipe table with its columns aligned left, right and centred, then a task list (R9.15). */
+export const TABLE_PREVIEW = [
+  '| Key | TTL (s) | Purged |',
+  '|:----|--------:|:------:|',
+  '| `catalog:product:<id>` | 3600 | by table |',
+  '| `catalog:list:<page>` | 300 | by table |',
+  '',
+  '- [x] Readable in redis-cli',
+  '- [ ] One purge per version',
+].join('\n');
+
+/** Markdown previews as agents write them: a heading, fenced code with its language, a list; a diagram; a table (R9.15). */
 export const markdownPreviewQuestion: AskUserQuestionInputLike = {
   questions: [
     {
@@ -96,6 +107,7 @@ export const markdownPreviewQuestion: AskUserQuestionInputLike = {
             '### Key format\n\n```ts\nconst key = `catalog:v3:product:${id}`;\nawait cache.set(key, product, { ttl: 3600 });\n```\n\n- One purge per version\n- Readable in redis-cli',
         },
         { label: 'Hash of query', description: 'Caches any query shape.', preview: DIAGRAM_PREVIEW },
+        { label: 'Per-table namespace', description: 'Each table purges on its own.', preview: TABLE_PREVIEW },
       ],
     },
   ],
