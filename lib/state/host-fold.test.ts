@@ -126,7 +126,11 @@ describe('host event fold', () => {
   it('[R6.1] takes preferences from the log, null until it sets them', () => {
     const state = emptyHostFold();
     expect(state.preferences).toBeNull();
-    const preferences = { askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 30_000 };
+    const preferences = {
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 30_000,
+      notifyDelayMs: 0,
+    };
     expect(fold(state, { type: 'preferences.updated', at: at(1), preferences })).toEqual([undefined]);
     expect(state.preferences).toEqual(preferences);
   });
