@@ -230,7 +230,8 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       <ConfirmDialog
         open={dialog === 'decline'}
         title={t('card.declineTitle')}
-        hint={t('card.declineHint')}
+        // What declining means for this agent when it is more than carrying on without an answer (R18.23).
+        hint={view.context?.declineNote ?? t('card.declineHint')}
         reasonLabel={t('card.declineReason')}
         confirmLabel={t('card.declineConfirm')}
         cancelLabel={t('common.cancel')}

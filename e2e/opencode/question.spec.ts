@@ -101,7 +101,13 @@ test('[R18.23] declined on the card: the card said OpenCode stops the turn, and 
   expect(record.context?.declineNote).toBe(QUESTION_DECLINE_NOTE);
 
   const card = await phone.openCard(record.requestId);
-  await card.decline('not now');
+  await phone.page.getByTestId('card.menu').click();
+  await phone.page.getByTestId('card.decline').click();
+  // The card says what declining does here before it is sent.
+  await expect(phone.page.getByTestId('card.decline-dialog')).toContainText(QUESTION_DECLINE_NOTE);
+  await phone.page.getByTestId('card.decline-dialog-reason').fill('not now');
+  await phone.page.getByTestId('card.decline-dialog-confirm').click();
+  await expect(card.receipt).toBeVisible();
   await expect(phone.page.getByTestId('card.receipt-applied')).toContainText('Received by the agent');
   await expect
     .poll(() => lab.bridgeLog())
