@@ -57,6 +57,10 @@ export const zh: Messages = {
 
   'card.skipAll': '全部跳过',
   'card.decline': '拒绝…',
+  'card.theAgent': '代理',
+  'card.agentGoesOnIn': '{t} 后 {agent} 将不等你的回答继续',
+  'card.agentGoesOnAt': '{agent} 将于 {time} 不等你的回答继续',
+  'card.agentGoesOnNow': '{agent} 正在不等你的回答继续',
   'card.openInTerminal': '也在 {machine} 的终端中打开',
   'card.openInTerminalHint': '先答者为准：在这里回答会关闭终端中的对话框，即使有人正在输入。',
   'card.declineTitle': '拒绝这个提问？',

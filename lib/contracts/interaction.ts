@@ -81,6 +81,11 @@ export const InteractionContextSchema = z.strictObject({
    * says so, since a phone answer closes the terminal's dialog even while someone types in it.
    */
   openInTerminal: z.optional(z.boolean()),
+  /**
+   * When the agent itself goes on without an answer, whatever Askaway's auto-resolution says: Codex resolves
+   * a Default-mode question unanswered about 2 minutes after it asked (R18.11). The card counts down to it.
+   */
+  agentDeadlineAt: z.optional(IsoTimeSchema),
 });
 export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 
