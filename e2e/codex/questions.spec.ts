@@ -76,13 +76,14 @@ test('[R18.13] the same question answered in the TUI first: the card leaves, a l
   const read = await modelRead(codex.model, callId(marker, 0, 1));
   expect(JSON.parse(read.text)).toEqual({ answers: { color: { answers: ['Blue'] } } });
 
-  await expect(card.receipt).toHaveAttribute('data-state', 'withdrawn');
+  // The card the person holds says the terminal's answer won, and so does History (R18.6).
+  await expect(card.receipt).toHaveAttribute('data-state', 'terminal');
   await expect(card.receipt).toContainText(ANSWERED_IN_TERMINAL_REASON);
   expect(await remote.respond(record.requestId, { action: 'accept', content: { answers: {} } })).toMatchObject({
     ok: false,
     error: { code: 'withdrawn' },
   });
-  expect(remote.withdrawn(record.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON });
+  expect(remote.withdrawn(record.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON, terminalAnswer: {} });
   await tui.waitFor(/noted/);
 });
 

@@ -142,7 +142,8 @@ test('[R18.25] answered in the TUI first: the card leaves as answered in the ter
     .poll(() => model.toolResult('call_terminal')?.content)
     .toBe(openCodeSays.answered(`"${DB_QUESTION}"="Postgres"`));
   await expect.poll(() => remote.withdrawn(record.requestId)?.reason).toBe(ANSWERED_IN_TERMINAL_REASON);
-  await expect(card.receipt).toHaveAttribute('data-state', 'withdrawn');
+  // The card the person holds says the terminal's answer won, and so does History (R18.6).
+  await expect(card.receipt).toHaveAttribute('data-state', 'terminal');
   await expect(card.receipt).toContainText(ANSWERED_IN_TERMINAL_REASON);
   expect(
     await remote.respond(record.requestId, { action: 'accept', content: { answers: { [DB_QUESTION]: 'SQLite' } } }),
