@@ -36,8 +36,8 @@ install       print the Claude Code settings that wire these hooks up
   --http      use the host's HTTP endpoint (needs ASKAWAY_TOKEN in Claude Code's environment);
               refused when the host's address is private (Claude Code only allows loopback and public addresses)
   --command   the command Claude Code runs (default: askaway hook claude-code; run "npm link" in the checkout once)
-  --pre-tool-use  AskUserQuestion from a PreToolUse hook, the phone only: for Claude Code older than
-              2.0.45 (2.1.21 in print mode), which runs no PermissionRequest hook for it
+  --pre-tool-use  AskUserQuestion from a PreToolUse hook, as Askaway did before: the phone only, the
+              terminal's dialog once the hook gives up (Claude Code 2.1.85 and later)
 
 codex         Codex PermissionRequest hook, for sessions the Codex bridge cannot see
               (codex --no-daemon, "Run without daemon this time"): the approval is on your

@@ -40,7 +40,7 @@ describe('hook install', () => {
     });
   });
 
-  it('[R11.2] --pre-tool-use keeps the old path for Claude Code before 2.0.45: AskUserQuestion from PreToolUse', () => {
+  it('[R11.2] --pre-tool-use keeps the old path, the phone only: AskUserQuestion from PreToolUse', () => {
     expect(askawayHookSettings({ preToolUse: true })).toEqual({
       hooks: {
         PreToolUse: [

@@ -20,8 +20,7 @@ export interface HookInstallOptions {
   allTools?: boolean;
   /**
    * Answer AskUserQuestion from a PreToolUse hook, as before (R11.2): the terminal shows nothing while the
-   * phone has the question. For Claude Code older than 2.0.45 (2.1.21 in print mode), whose PermissionRequest
-   * hook never sees AskUserQuestion.
+   * phone has the question, for whoever wants that. Claude Code reads such an answer from 2.1.85 on.
    */
   preToolUse?: boolean;
   /** The command Claude Code runs (command hooks). */
