@@ -5,7 +5,7 @@ import { useMediaQuery, WIDE_QUERY } from '@/hooks/use-media-query';
 import { type FormField, type FormValues } from '@/lib/contracts';
 import { formValuesProblem } from '@/lib/contracts/form-values';
 import { submitResponse } from '@/lib/client/connection-loader';
-import { Countdown } from '../countdown';
+import { Countdown, terminalMoveOf } from '../countdown';
 import { type CardProps } from './card-kinds';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
@@ -88,7 +88,12 @@ export function FormCard({ view, local, myDeviceId, online, clockOffsetMs }: Car
   const last = !stepped || step >= fields.length - 1;
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <Countdown
+        autoResolution={view.autoResolution}
+        clockOffsetMs={clockOffsetMs}
+        showWaiting
+        terminal={terminalMoveOf(view)}
+      />
       {problem ? (
         <p className="state state--danger" role="alert" data-testid="card.form-problem">
           {problem}

@@ -7,7 +7,7 @@ import { type InteractionResponse, type InteractionView } from '@/lib/contracts'
 import { submitResponse } from '@/lib/client/connection-loader';
 import { buildAnswers, chooseOption, chooseOther, EMPTY_DRAFT, toDisplayModel } from '@/lib/client/question-model';
 import { type LocalAnswer } from '@/lib/client/store';
-import { Countdown } from '../countdown';
+import { Countdown, terminalMoveOf } from '../countdown';
 import { AnswerSummary } from './answer-summary';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
@@ -141,7 +141,12 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <Countdown
+        autoResolution={view.autoResolution}
+        clockOffsetMs={clockOffsetMs}
+        showWaiting
+        terminal={terminalMoveOf(view)}
+      />
       <div className="action-bar__buttons">
         {stepped && step > 0 ? (
           <button type="button" className="button" onClick={() => goTo(step - 1)} data-testid="card.back">

@@ -2,7 +2,8 @@
 
 /**
  * The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect.
- * 2: agents (R18): `agent` on an announce, the approval and form kinds, `terminalAnswer` on a withdraw.
+ * 2: agents (R18): `agent` on an announce, the approval and form kinds, `terminalAnswer` on a withdraw,
+ * `context.openInTerminal` and `context.movesToTerminalAt`.
  */
 export const PROTOCOL_VERSION = 2;
 /**
@@ -10,8 +11,8 @@ export const PROTOCOL_VERSION = 2;
  * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
  * 3: machines (R17): `machine` on every interaction, host-unique ids, `machines` in the snapshot and live.
  * 4: bounded snapshots (R12.7): a page of pending interactions with their total, `pending:more` for the rest.
- * 5: agents (R18): `agent` on every interaction, the approval and form kinds, secret answers masked, and
- * `terminalAnswer` on an interaction the agent's terminal answered first.
+ * 5: agents (R18): `agent` on every interaction, the approval and form kinds, secret answers masked,
+ * `terminalAnswer` on an interaction the agent's terminal answered first, and `context.movesToTerminalAt`.
  */
 export const REMOTE_PROTOCOL_VERSION = 5;
 
