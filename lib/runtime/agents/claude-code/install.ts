@@ -11,6 +11,13 @@ export const CLAUDE_CODE_HOOK_TIMEOUT_S = 600;
  * and timers past 2^31 ms (24.8 days) fire at once.
  */
 export const CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S = 86_400;
+/**
+ * How long the form waits for the phone (`--form-wait`). Claude Code shows nothing of the form while the hook
+ * runs, only a spinner, so this is how long a person at the desk waits before the form appears there. And an
+ * MCP server on the official TypeScript SDK gives up on an elicitation after 60 s (its default request
+ * timeout; Claude Code then stops the hook and shows no form): 30 s leaves the terminal the other half.
+ */
+export const DEFAULT_FORM_WAIT_MS = 30_000;
 export const HOOK_COMMAND = 'askaway hook claude-code';
 export const HOOK_HTTP_PATH = '/hooks/claude-code';
 
