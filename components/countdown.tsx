@@ -19,29 +19,13 @@ export function terminalMoveOf(view: Pick<InteractionView, 'context' | 'machine'
   return at === undefined ? undefined : { at, machine: view.machine.name };
 }
 
-/** The words of each countdown: the agent going on by itself (R6), or the prompt moving to its terminal (R11.11). */
-const WORDS = {
-  auto: {
-    in: 'countdown.continuesIn',
-    now: 'countdown.continuesNow',
-    at: 'countdown.continuesAt',
-    was: 'countdown.wasDueAt',
-  },
-  terminal: {
-    in: 'countdown.terminalIn',
-    now: 'countdown.terminalNow',
-    at: 'countdown.terminalAt',
-    was: 'countdown.terminalWasAt',
-  },
-} as const;
-
 /**
  * "Agent continues on its own in 4:12", counted from the host's absolute deadline
  * with this device's clock skew removed, so every device shows the same second (R9.9).
  * A countdown says the question is still waiting right now, which only live state knows: on a
  * cached or disconnected inbox the deadline shows as a time of day instead ("… at 14:07").
- * A prompt whose agent asks in its terminal after a while (`terminal`) counts down to that instead of saying
- * the agent waits, which it does not.
+ * A prompt its agent moves to the terminal after a while (`terminal`; such prompts have no auto-resolution)
+ * counts down to that instead of saying the agent waits, which it does not.
  */
 export function Countdown({
   autoResolution,
@@ -52,16 +36,13 @@ export function Countdown({
   autoResolution: AutoResolutionState;
   clockOffsetMs: number;
   showWaiting?: boolean;
-  terminal?: TerminalMove;
+  terminal?: TerminalMove | undefined;
 }) {
   const { t, lang } = useI18n();
   const live = useLive();
   const now = useNow('second');
-  const moves = terminal === undefined ? undefined : Date.parse(terminal.at);
-  const scheduled = autoResolution.status === 'scheduled' ? Date.parse(autoResolution.deadlineAt) : undefined;
-  const kind =
-    moves !== undefined && !Number.isNaN(moves) && (scheduled === undefined || moves < scheduled) ? 'terminal' : 'auto';
-  if (kind === 'auto' && autoResolution.status !== 'scheduled') {
+  const deadlineAt = terminal?.at ?? (autoResolution.status === 'scheduled' ? autoResolution.deadlineAt : undefined);
+  if (deadlineAt === undefined) {
     if (!showWaiting) return null;
     return (
       <p className="state state--quiet" data-testid="card.auto-off">
@@ -70,29 +51,29 @@ export function Countdown({
       </p>
     );
   }
-  const deadline = (kind === 'terminal' ? moves : scheduled) ?? 0;
-  const words = WORDS[kind];
-  const machine = terminal?.machine ?? '';
+  const deadline = Date.parse(deadlineAt);
   const remaining = now === 0 ? null : deadline - (now + clockOffsetMs);
+  const machine = terminal?.machine ?? '';
   let text = '';
   if (remaining !== null && !live) {
     const time = formatStamp(new Date(deadline - clockOffsetMs).toISOString(), lang, now);
-    text = t(remaining <= 0 ? words.was : words.at, { time, machine });
+    text = terminal
+      ? t('countdown.terminalAt', { time, machine })
+      : t(remaining <= 0 ? 'countdown.wasDueAt' : 'countdown.continuesAt', { time });
   } else if (remaining !== null) {
-    text = remaining <= 0 ? t(words.now, { machine }) : t(words.in, { t: formatCountdown(remaining), machine });
+    // A prompt due to move is gone within the second: it counts to 0:00, not past it.
+    text = terminal
+      ? t('countdown.terminalIn', { t: formatCountdown(Math.max(0, remaining)), machine })
+      : remaining <= 0
+        ? t('countdown.continuesNow')
+        : t('countdown.continuesIn', { t: formatCountdown(remaining) });
   }
   return (
     <p
       className="state state--auto"
       data-testid="countdown"
-      data-kind={kind}
-      data-deadline={
-        kind === 'terminal'
-          ? terminal?.at
-          : autoResolution.status === 'scheduled'
-            ? autoResolution.deadlineAt
-            : undefined
-      }
+      data-kind={terminal ? 'terminal' : 'auto'}
+      data-deadline={deadlineAt}
       data-live={live ? 'true' : 'false'}
     >
       <IconClock size={16} />

@@ -88,9 +88,7 @@ export const zh: Messages = {
   'countdown.wasDueAt': '代理原定于 {time} 自行决定',
   'countdown.waits': '代理会一直等待你的回答',
   'countdown.terminalIn': '{t} 后转到 {machine} 的终端',
-  'countdown.terminalNow': '正在转到 {machine} 的终端',
   'countdown.terminalAt': '将于 {time} 转到 {machine} 的终端',
-  'countdown.terminalWasAt': '原定于 {time} 转到 {machine} 的终端',
 
   'receipt.applied': '代理已收到',
   'receipt.sending': '正在发送…',
