@@ -39,6 +39,10 @@ function toValues(fields: readonly FormField[], drafts: Drafts): FormValues {
     if ((field.type === 'number' || field.type === 'integer') && typeof draft === 'string') {
       const number = Number(draft.trim().replace(',', '.'));
       values[field.name] = draft.trim() !== '' && Number.isFinite(number) ? number : draft;
+    } else if (field.type === 'string' && field.format === 'date-time' && typeof draft === 'string') {
+      // The phone's picker gives a local time without seconds or zone; the server wants RFC 3339.
+      const at = new Date(draft);
+      values[field.name] = Number.isNaN(at.getTime()) ? draft : at.toISOString();
     } else values[field.name] = draft;
   }
   return values;

@@ -86,10 +86,14 @@ test('[R11.11][R18.4] print mode: the form filled in on the real card reaches th
   await field('features').getByText('traces').click();
   await page.getByTestId('card.next').click();
   await field('public').locator('input[role="switch"]').check();
+  await page.getByTestId('card.next').click();
+  // The phone's picker says a local time; the server gets it as RFC 3339, which its schema check wants.
+  await field('start').locator('input').fill('2027-03-01T10:30');
+  const start = await page.evaluate(() => new Date('2027-03-01T10:30').toISOString());
   await page.getByTestId('card.submit').click();
   await expect(card.receipt).toBeVisible();
 
-  const values = { service: 'payments', replicas: 3, region: 'us', features: ['logs', 'traces'], public: true };
+  const values = { service: 'payments', replicas: 3, region: 'us', features: ['logs', 'traces'], public: true, start };
   expect(await serverGot(ws, 'configure_deploy')).toEqual({ action: 'accept', content: values });
   const result = await finish(session, ws, 'toolu_form_phone');
   expect(formResult(result.content)).toEqual({ action: 'accept', content: values });

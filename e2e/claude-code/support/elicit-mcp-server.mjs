@@ -38,6 +38,7 @@ export const DEPLOY_FORM = {
         default: ['logs'],
       },
       public: { type: 'boolean', title: 'Public endpoint', default: false },
+      start: { type: 'string', title: 'Deploy at', format: 'date-time' },
     },
     required: ['service', 'region', 'features'],
   },

@@ -92,17 +92,20 @@ describe.each<Via>(['command', 'http'])('an MCP form through the Elicitation hoo
   });
 
   it('[R11.11] values the host takes but the server’s schema refuses never reach Claude Code: its own form asks', async () => {
-    const { card, run } = await ask(via);
-    // The card's check takes any a@b address; the server's format wants a dot in the domain.
-    expect(
-      await phone().respond(card.requestId, {
-        action: 'accept',
-        content: { values: { ...VALUES, email: 'ops@localhost' } },
-      }),
-    ).toMatchObject({ ok: true });
+    const body = {
+      ...payload(),
+      requested_schema: { type: 'object', properties: { website: { type: 'string', format: 'uri' } } },
+    };
+    const run = harness.runHook(via, body);
+    const card = await phone().next((record) => record.sessionId === body.session_id, 20_000);
+    // The card's URL rule takes any character a URL may hold; the server's also checks each percent-escape.
+    const values = { website: 'https://example.com/%zz' };
+    expect(await phone().respond(card.requestId, { action: 'accept', content: { values } })).toMatchObject({
+      ok: true,
+    });
     const { reply, stderr } = await run;
     expect(reply).toEqual({});
-    if (via === 'command') expect(stderr).toContain('data/email must match format "email"');
+    if (via === 'command') expect(stderr).toContain('data/website must match format "uri"');
   });
 
   it('[R11.11] the host refuses values that miss the card’s fields, so the person can correct them', async () => {
