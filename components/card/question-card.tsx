@@ -7,7 +7,7 @@ import { type InteractionResponse, type InteractionView } from '@/lib/contracts'
 import { submitResponse } from '@/lib/client/connection-loader';
 import { buildAnswers, chooseOption, chooseOther, EMPTY_DRAFT, toDisplayModel } from '@/lib/client/question-model';
 import { type LocalAnswer } from '@/lib/client/store';
-import { Countdown } from '../countdown';
+import { Countdown, terminalMoveOf } from '../countdown';
 import { AgentDeadline } from './agent-deadline';
 import { AnswerSummary } from './answer-summary';
 import { CardFrame } from './card-frame';
@@ -147,6 +147,7 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
         clockOffsetMs={clockOffsetMs}
         // "Waits for you" would be untrue when the agent has a deadline of its own.
         showWaiting={!view.context?.agentDeadlineAt}
+        terminal={terminalMoveOf(view)}
       />
       {view.context?.agentDeadlineAt ? (
         <AgentDeadline

@@ -91,6 +91,8 @@ export const zh: Messages = {
   'countdown.continuesAt': '代理将于 {time} 自行决定',
   'countdown.wasDueAt': '代理原定于 {time} 自行决定',
   'countdown.waits': '代理会一直等待你的回答',
+  'countdown.terminalIn': '{t} 后转到 {machine} 的终端',
+  'countdown.terminalAt': '将于 {time} 转到 {machine} 的终端',
 
   'receipt.applied': '代理已收到',
   'receipt.sending': '正在发送…',

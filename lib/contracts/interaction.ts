@@ -86,6 +86,11 @@ export const InteractionContextSchema = z.strictObject({
    * a Default-mode question unanswered about 2 minutes after it asked (R18.11). The card counts down to it.
    */
   agentDeadlineAt: z.optional(IsoTimeSchema),
+  /**
+   * The agent's terminal shows nothing of this prompt until then, and asks there itself from then on: the phone
+   * has until this time (R11.11, Claude Code's MCP forms). The card counts down to it and says where it goes.
+   */
+  movesToTerminalAt: z.optional(IsoTimeSchema),
 });
 export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 

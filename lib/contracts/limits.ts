@@ -3,7 +3,7 @@
 /**
  * The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect.
  * 2: agents (R18): `agent` on an announce, the approval and form kinds, `terminalAnswer` on a withdraw,
- *    `context.agentDeadlineAt`.
+ *    `context.agentDeadlineAt`, `context.openInTerminal` and `context.movesToTerminalAt`.
  */
 export const PROTOCOL_VERSION = 2;
 /**
@@ -13,7 +13,8 @@ export const PROTOCOL_VERSION = 2;
  * 4: bounded snapshots (R12.7): a page of pending interactions with their total, `pending:more` for the rest.
  * 5: agents (R18): `agent` on every interaction, the approval and form kinds, secret answers masked, and
  * `terminalAnswer` on an interaction the agent's terminal answered first.
- * 6: `notifyDelayMs` in preferences ("Notify my phone", R14.7), `context.agentDeadlineAt` (R18.11).
+ * 6: `notifyDelayMs` in preferences ("Notify my phone", R14.7), `context.agentDeadlineAt` (R18.11), `context.movesToTerminalAt`
+ * (R11.11).
  */
 export const REMOTE_PROTOCOL_VERSION = 6;
 
