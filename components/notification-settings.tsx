@@ -1,8 +1,12 @@
 'use client';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
+import { NOTIFY_DELAYS_MS, type NotifyDelayMs } from '@/lib/contracts/limits';
+import { type Preferences } from '@/lib/contracts/preferences';
 import { type PushStatus } from '@/lib/contracts/push';
 import { errorMessage } from '@/lib/contracts/unknown';
+import { updatePreferences } from '@/lib/client/connection-loader';
+import { formatDuration } from '@/lib/client/format';
 import { onPushChannelChange, pushChannelConnected } from '@/lib/client/push/channel';
 import { fill, PUSH_MESSAGES, type PushMessages } from '@/lib/client/push/messages';
 import type * as PushClientModule from '@/lib/client/push/push-client';
@@ -21,8 +25,17 @@ function loadPushClient(): Promise<PushClient> {
 
 type Note = { tone: 'ok' | 'danger'; text: string } | null;
 
-/** Settings → Notifications (R14.1, R14.6): Web Push for this device, a test button, and an optional ntfy topic. */
-export function NotificationSettings({ connected }: { connected: boolean }) {
+/**
+ * Settings → Notifications (R14.1, R14.6, R14.7): Web Push for this device, when the host notifies (shared by
+ * every device), a test button, and an optional ntfy topic.
+ */
+export function NotificationSettings({
+  connected,
+  preferences,
+}: {
+  connected: boolean;
+  preferences: Preferences | null;
+}) {
   const { lang, t } = useI18n();
   const m = PUSH_MESSAGES[lang];
   const support = usePushSupport();
@@ -123,6 +136,8 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
           </>
         )}
 
+        <NotifyDelay preferences={preferences} connected={connected} />
+
         <label className="settings__row settings__row--stack">
           <span className="settings__label">{m.ntfy_label}</span>
           <input
@@ -175,6 +190,50 @@ export function NotificationSettings({ connected }: { connected: boolean }) {
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** "Notify my phone" (R14.7): the host holds a question back this long, so one answered at the desk buzzes nothing. */
+function NotifyDelay({ preferences, connected }: { preferences: Preferences | null; connected: boolean }) {
+  const { lang, t } = useI18n();
+  const m = PUSH_MESSAGES[lang];
+  const [failed, setFailed] = useState(false);
+  const delay = preferences?.notifyDelayMs ?? 0;
+  const label = (ms: NotifyDelayMs) => (ms === 0 ? m.delay_now : fill(m.delay_after, { t: formatDuration(ms, t) }));
+  const save = (notifyDelayMs: NotifyDelayMs) => {
+    setFailed(false);
+    void updatePreferences({ notifyDelayMs }).then((ok) => setFailed(!ok));
+  };
+  return (
+    <>
+      <label className="settings__row">
+        <span className="settings__label">{m.delay_label}</span>
+        <select
+          className="field settings__select"
+          value={delay}
+          disabled={!connected || !preferences}
+          onChange={(event) => {
+            const chosen = NOTIFY_DELAYS_MS.find((ms) => ms === Number(event.target.value));
+            if (chosen !== undefined) save(chosen);
+          }}
+          data-testid="settings.push-delay"
+        >
+          {NOTIFY_DELAYS_MS.map((ms) => (
+            <option key={ms} value={ms}>
+              {label(ms)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="settings__explain" data-testid="settings.push-delay-explain">
+        {delay === 0 ? m.delay_explain_now : fill(m.delay_explain_after, { t: formatDuration(delay, t) })}
+      </p>
+      {failed ? (
+        <p className="state state--danger" role="alert">
+          {t('settings.saveFailed')}
+        </p>
+      ) : null}
+    </>
   );
 }
 

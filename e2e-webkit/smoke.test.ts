@@ -359,10 +359,14 @@ async function chooseTheme(theme: 'light' | 'dark'): Promise<string> {
 
 const TEXT_CONTENT = `return document.querySelector(arguments[0])?.textContent.replace(/\\s+/g, ' ').trim() ?? ''`;
 
-/** Where each inbox row is on screen, as one comparable string. */
-const ROW_BOXES = `return JSON.stringify([...document.querySelectorAll(arguments[0])].map((row) => {
+/**
+ * Where each inbox row is in the inbox's list, as one comparable string. Relative to the list: the "can't
+ * reach the host" banner above it comes and goes with the connection, on its own schedule.
+ */
+const ROW_BOXES = `const list = document.querySelector('[data-testid="inbox.list"]').getBoundingClientRect();
+return JSON.stringify([...document.querySelectorAll(arguments[0])].map((row) => {
   const box = row.getBoundingClientRect();
-  return [row.getAttribute('data-request-id'), box.top, box.left, box.width, box.height];
+  return [row.getAttribute('data-request-id'), box.top - list.top, box.left, box.width, box.height];
 }))`;
 
 /** The policy every preview document starts with: nothing loads but inline styles and data: images. */

@@ -84,3 +84,25 @@ test('[R18.1] with one agent the screens name none; a second agent puts a chip o
   await expect(sessions).toHaveCount(3);
   await expect(sessions.getByTestId('agent-chip')).toHaveCount(3);
 });
+
+test('[R18.25][R18.6] an answer the agent refused because its terminal answered first: the receipt and History say the terminal won', async ({
+  app,
+  runtime,
+}) => {
+  const { page } = app;
+  const requestId = await runtime.ask(QUESTION, { sessionId: 'oc-race', agent: OPENCODE });
+  const card = await app.openCard(requestId);
+  await card.choose(0, 'Postgres');
+  await card.submit();
+  await expect(page.getByTestId('card.receipt-applied')).toContainText('Received by the agent');
+
+  // OpenCode answered 404: the terminal's answer reached it a moment before the phone's.
+  await runtime.withdraw(requestId, 'Answered in the terminal', {}, { afterAnswer: true });
+  await expect(page.getByTestId('card.receipt')).toHaveAttribute('data-state', 'terminal');
+  await expect(page.getByTestId('card.receipt-status')).toContainText('Answered in the terminal');
+  await expect(page.getByTestId('card.receipt-applied')).toHaveCount(0);
+
+  await app.goto('/history');
+  const entry = page.locator(`[data-testid="history.item"][data-request-id="${requestId}"]`);
+  await expect(entry.getByTestId('history.summary')).toHaveText('Answered in the terminal');
+});

@@ -322,6 +322,33 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByTestId('card.text-input').fill('s3cret');
     await shot('card-secret');
     await expect(page.getByTestId('card')).toBeVisible();
+    // Codex's Default-mode question: Codex goes on by itself at its own deadline (R18.11).
+    const quick = await runtime.agentQuestion(
+      {
+        questions: [
+          {
+            question: 'Which size should the thumbnails be?',
+            header: 'Size',
+            multiSelect: false,
+            options: [
+              { label: 'Small (Recommended)', description: '160 px, fast on phones' },
+              { label: 'Large', description: '480 px' },
+            ],
+          },
+        ],
+      },
+      {
+        context: {
+          agentMessage:
+            'Quick one.\n\nCodex is not waiting for this answer: about 2 minutes after it asked, it goes on without one.',
+          agentDeadlineAt: new Date(Date.now() + 100_000).toISOString(),
+        },
+      },
+    );
+    await app.openCard(quick);
+    await expect(page.getByTestId('card.agent-deadline')).toContainText('Codex goes on without your answer in 1:');
+    await shot('card-agent-deadline');
+    await runtime.withdraw(quick, 'Codex went on without an answer');
 
     // A second agent: chips beside each prompt and a filter on Sessions and History (R18.1).
     await runtime.ask(singleQuestion, {
@@ -337,7 +364,8 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('agent-filter')).toBeVisible();
     await shot('agents-sessions');
     await app.goto('/history');
-    await expect(page.getByTestId('history.item')).toHaveCount(1);
+    for (const requestId of [form, quick])
+      await expect(page.locator(`[data-testid="history.item"][data-request-id="${requestId}"]`)).toBeVisible();
     await shot('agents-history');
 
     // Claude Code's question, also open in its terminal (R11.10), then answered there first (R18.6).
@@ -356,7 +384,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('card.receipt')).toHaveAttribute('data-state', 'terminal');
     await shot('card-answered-in-terminal');
     await app.goto('/history');
-    await expect(page.getByTestId('history.item')).toHaveCount(2);
+    await expect(page.getByTestId('history.item')).toHaveCount(3);
     await shot('history-answered-in-terminal');
   });
 }

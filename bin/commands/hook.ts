@@ -1,10 +1,14 @@
+import { execFile } from 'node:child_process';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { errorMessage } from '../../lib/contracts';
 import { claudeCodeHookMain, parseHookFlags } from '../../lib/runtime/agents/claude-code/hook-command';
 import { httpHookUrlProblem } from '../../lib/runtime/agents/claude-code/http-hook-address';
 import {
   askawayHookSettings,
+  ELICITATION_HOOK_SINCE,
+  runsElicitationHook,
   settingsPath,
   writeHookSettings,
   type HookInstallOptions,
@@ -14,11 +18,14 @@ import { askawayCodexHooks, defaultCodexHome, installCodexHook } from '../../lib
 import { parseDuration } from '../../lib/runtime/duration';
 import { resolveHostAddress } from '../../lib/runtime/host-address';
 import { parseFlags } from './parse-flags';
+
+const execFileAsync = promisify(execFile);
 import { type CliCommand } from './types';
 
 export const HOOK_USAGE = `Usage:
-  askaway hook claude-code [--timeout 1h] [--all-tools]
-  askaway hook install [--write] [--user] [--http] [--all-tools] [--pre-tool-use] [--command "<cmd>"]
+  askaway hook claude-code [--timeout 1h] [--form-wait 30s] [--all-tools]
+  askaway hook install [--write] [--user] [--http] [--all-tools] [--pre-tool-use] [--form-wait 30s] [--no-forms]
+                       [--command "<cmd>"]
   askaway hook codex [--timeout 30s]
   askaway hook install --agent codex [--write] [--codex-home <dir>] [--timeout 30s] [--command "<cmd>"]
 
@@ -26,8 +33,13 @@ claude-code   Claude Code hook (reads the hook JSON on stdin, prints the reply).
               PermissionRequest/AskUserQuestion: the question is in the terminal and on your phone
               at once, and the first answer wins. PermissionRequest/ExitPlanMode: the plan likewise.
               PreToolUse/AskUserQuestion (settings written by an older Askaway): the phone only.
+              Elicitation (an MCP server's form, or a page to open): on your phone first, since
+              Claude Code shows its own form only once the hook is done; after --form-wait the
+              card leaves ("moved to the terminal") and the form appears in the terminal.
   --timeout   stop waiting for the phone after this long (default: about a day beside Claude Code's
               dialog, which stays open; 540s on PreToolUse, which Claude Code stops after 600s)
+  --form-wait how long an MCP form waits for the phone (default 30s): the terminal shows only a
+              spinner meanwhile, and a server on the official TypeScript SDK gives up after 60s
   --all-tools also answer permission requests of every other tool from the phone
 
 install       print the Claude Code settings that wire these hooks up
@@ -36,8 +48,11 @@ install       print the Claude Code settings that wire these hooks up
   --http      use the host's HTTP endpoint (needs ASKAWAY_TOKEN in Claude Code's environment);
               refused when the host's address is private (Claude Code only allows loopback and public addresses)
   --command   the command Claude Code runs (default: askaway hook claude-code; run "npm link" in the checkout once)
-  --pre-tool-use  AskUserQuestion from a PreToolUse hook, the phone only: for Claude Code older than
-              2.0.45 (2.1.21 in print mode), which runs no PermissionRequest hook for it
+  --pre-tool-use  AskUserQuestion from a PreToolUse hook, as Askaway did before: the phone only, the
+              terminal's dialog once the hook gives up (Claude Code 2.1.85 and later)
+  --form-wait the Elicitation hook's --form-wait (its timeout is 30s more)
+  --no-forms  leave the Elicitation hook out: MCP forms stay in the terminal. Left out by itself when
+              "claude --version" is older than 2.1.63, which skips a settings file that names it
 
 codex         Codex PermissionRequest hook, for sessions the Codex bridge cannot see
               (codex --no-daemon, "Run without daemon this time"): the approval is on your
@@ -61,7 +76,7 @@ const STOP_GRACE_MS = 1_500;
 
 export const hookCommand: CliCommand = {
   name: 'hook',
-  summary: 'Agent hooks: Claude Code questions and plans, Codex approvals outside its daemon, on your phone',
+  summary: 'Agent hooks: Claude Code questions, plans and MCP forms, Codex approvals outside its daemon, on your phone',
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === undefined || sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
@@ -180,6 +195,19 @@ async function runCodexInstall(argv: string[]): Promise<number> {
   }
 }
 
+/** What `claude --version` says on this PATH, or undefined (not installed, or it did not answer in time). */
+async function claudeCodeVersion(): Promise<string | undefined> {
+  try {
+    const { stdout } = await execFileAsync('claude', ['--version'], {
+      timeout: 10_000,
+      env: { ...process.env, DISABLE_AUTOUPDATER: '1' },
+    });
+    return stdout.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function runInstall(argv: string[]): Promise<number> {
   const options: HookInstallOptions = {};
   let write = false;
@@ -190,7 +218,13 @@ async function runInstall(argv: string[]): Promise<number> {
     else if (arg === '--user') user = true;
     else if (arg === '--all-tools') options.allTools = true;
     else if (arg === '--pre-tool-use') options.preToolUse = true;
-    else if (arg === '--http') options.http = { url: resolveHostAddress() };
+    else if (arg === '--no-forms') options.forms = false;
+    else if (arg === '--form-wait') {
+      const value = parseDuration(argv[index + 1] ?? '');
+      if (value === null) return usageError('--form-wait needs a duration such as 30s or 2m');
+      options.formWaitMs = value;
+      index += 1;
+    } else if (arg === '--http') options.http = { url: resolveHostAddress() };
     else if (arg === '--command') {
       const value = argv[index + 1];
       if (!value) return usageError('--command needs the command line Claude Code should run');
@@ -208,6 +242,16 @@ async function runInstall(argv: string[]): Promise<number> {
         'which reaches the host at any address. Or point ASKAWAY_URL at the host on loopback (http://127.0.0.1:<port>).\n',
     );
     return 2;
+  }
+  if (options.forms !== false && !options.preToolUse) {
+    const version = await claudeCodeVersion();
+    if (version !== undefined && runsElicitationHook(version) === false) {
+      options.forms = false;
+      process.stderr.write(
+        `Claude Code ${version.split(' ')[0]} has no Elicitation hook (${ELICITATION_HOOK_SINCE} added it) and would skip ` +
+          'a settings file that names one, so MCP forms stay in its terminal. Update Claude Code, then run this again.\n',
+      );
+    }
   }
   if (!write) {
     process.stdout.write(`${JSON.stringify(askawayHookSettings(options), null, 2)}\n`);

@@ -5,7 +5,7 @@ import { agentOf } from '@/lib/contracts/agent-of';
 import { type ApprovalChoice, type ApprovalInput, type FileChange } from '@/lib/contracts';
 import { submitResponse } from '@/lib/client/connection-loader';
 import { clipPermissionText } from '@/lib/client/clip-text';
-import { Countdown } from '../countdown';
+import { Countdown, terminalMoveOf } from '../countdown';
 import { type CardProps } from './card-kinds';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
@@ -57,7 +57,12 @@ export function ApprovalCard({ view, local, myDeviceId, online, clockOffsetMs }:
     void submitResponse(view.requestId, { action: 'accept', content: { choice: choice.id } });
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <Countdown
+        autoResolution={view.autoResolution}
+        clockOffsetMs={clockOffsetMs}
+        showWaiting
+        terminal={terminalMoveOf(view)}
+      />
       {others.map((choice) => (
         <button
           key={choice.id}

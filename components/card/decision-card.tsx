@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { submitResponse } from '@/lib/client/connection-loader';
-import { Countdown } from '../countdown';
+import { Countdown, terminalMoveOf } from '../countdown';
 import { type CardProps } from './card-kinds';
 import { CardFrame } from './card-frame';
 import { ConfirmDialog } from './confirm-dialog';
@@ -39,7 +39,12 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs, b
 
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <Countdown
+        autoResolution={view.autoResolution}
+        clockOffsetMs={clockOffsetMs}
+        showWaiting
+        terminal={terminalMoveOf(view)}
+      />
       <div className="action-bar__buttons">
         <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">
           {plan ? t('plan.reject') : t('permission.deny')}

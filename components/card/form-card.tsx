@@ -5,7 +5,7 @@ import { useMediaQuery, WIDE_QUERY } from '@/hooks/use-media-query';
 import { type FormField, type FormValues } from '@/lib/contracts';
 import { formValuesProblem } from '@/lib/contracts/form-values';
 import { submitResponse } from '@/lib/client/connection-loader';
-import { Countdown } from '../countdown';
+import { Countdown, terminalMoveOf } from '../countdown';
 import { type CardProps } from './card-kinds';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
@@ -39,6 +39,10 @@ function toValues(fields: readonly FormField[], drafts: Drafts): FormValues {
     if ((field.type === 'number' || field.type === 'integer') && typeof draft === 'string') {
       const number = Number(draft.trim().replace(',', '.'));
       values[field.name] = draft.trim() !== '' && Number.isFinite(number) ? number : draft;
+    } else if (field.type === 'string' && field.format === 'date-time' && typeof draft === 'string') {
+      // The phone's picker gives a local time without seconds or zone; the server wants RFC 3339.
+      const at = new Date(draft);
+      values[field.name] = Number.isNaN(at.getTime()) ? draft : at.toISOString();
     } else values[field.name] = draft;
   }
   return values;
@@ -88,7 +92,12 @@ export function FormCard({ view, local, myDeviceId, online, clockOffsetMs }: Car
   const last = !stepped || step >= fields.length - 1;
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <Countdown
+        autoResolution={view.autoResolution}
+        clockOffsetMs={clockOffsetMs}
+        showWaiting
+        terminal={terminalMoveOf(view)}
+      />
       {problem ? (
         <p className="state state--danger" role="alert" data-testid="card.form-problem">
           {problem}

@@ -7,7 +7,8 @@ import { type InteractionResponse, type InteractionView } from '@/lib/contracts'
 import { submitResponse } from '@/lib/client/connection-loader';
 import { buildAnswers, chooseOption, chooseOther, EMPTY_DRAFT, toDisplayModel } from '@/lib/client/question-model';
 import { type LocalAnswer } from '@/lib/client/store';
-import { Countdown } from '../countdown';
+import { Countdown, terminalMoveOf } from '../countdown';
+import { AgentDeadline } from './agent-deadline';
 import { AnswerSummary } from './answer-summary';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
@@ -141,7 +142,20 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
 
   const actions = (
     <>
-      <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} showWaiting />
+      <Countdown
+        autoResolution={view.autoResolution}
+        clockOffsetMs={clockOffsetMs}
+        // "Waits for you" would be untrue when the agent has a deadline of its own.
+        showWaiting={!view.context?.agentDeadlineAt}
+        terminal={terminalMoveOf(view)}
+      />
+      {view.context?.agentDeadlineAt ? (
+        <AgentDeadline
+          deadlineAt={view.context.agentDeadlineAt}
+          agent={view.agent?.name ?? t('card.theAgent')}
+          clockOffsetMs={clockOffsetMs}
+        />
+      ) : null}
       <div className="action-bar__buttons">
         {stepped && step > 0 ? (
           <button type="button" className="button" onClick={() => goTo(step - 1)} data-testid="card.back">
@@ -230,7 +244,8 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       <ConfirmDialog
         open={dialog === 'decline'}
         title={t('card.declineTitle')}
-        hint={t('card.declineHint')}
+        // What declining means for this agent when it is more than carrying on without an answer (R18.23).
+        hint={view.context?.declineNote ?? t('card.declineHint')}
         reasonLabel={t('card.declineReason')}
         confirmLabel={t('card.declineConfirm')}
         cancelLabel={t('common.cancel')}

@@ -75,7 +75,9 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
   const { t, lang } = useI18n();
   const summary = summarize(view, myDeviceId);
   const time = historyTime(view);
-  const response = view.resolution?.response;
+  // An answer the agent refused (its terminal's came first) is not what happened: the withdrawal is.
+  const resolution = view.status === 'resolved' ? view.resolution : undefined;
+  const response = resolution?.response;
   return (
     <li
       className="history-item"
@@ -96,9 +98,7 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
       <p className={`state ${summary.kind === 'auto' ? 'state--auto' : 'state--quiet'}`} data-testid="history.summary">
         <SummaryIcon kind={summary.kind} />
         {label(summary, t)}
-        {view.resolution?.device?.label && view.resolution.resolvedBy === 'user'
-          ? ` · ${view.resolution.device.label}`
-          : ''}
+        {resolution?.device?.label && resolution.resolvedBy === 'user' ? ` · ${resolution.device.label}` : ''}
       </p>
       {view.kind === 'question' && response?.action === 'accept' && summary.answered > 0 ? (
         <ResponseBody view={view} response={response} />

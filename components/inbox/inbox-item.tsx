@@ -9,7 +9,7 @@ import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
 import { loadCardKind } from '../card/card-kinds';
 import { AgentChip } from '../agent-chip';
-import { Countdown } from '../countdown';
+import { Countdown, terminalMoveOf } from '../countdown';
 import { IconChevron } from '../icons/navigation';
 import { IconPause } from '../icons/time';
 import { IconCloudOff } from '../icons/shell';
@@ -97,8 +97,12 @@ export const InboxItem = memo(function InboxItem({
           ) : null}
         </span>
         {/* Only rows that count down follow the connection (useLive): a long inbox stays still when it changes. */}
-        {view.autoResolution.status === 'scheduled' ? (
-          <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} />
+        {view.autoResolution.status === 'scheduled' || view.context?.movesToTerminalAt !== undefined ? (
+          <Countdown
+            autoResolution={view.autoResolution}
+            clockOffsetMs={clockOffsetMs}
+            terminal={terminalMoveOf(view)}
+          />
         ) : null}
         <IconChevron className="inbox-item__chevron" size={18} />
       </Link>

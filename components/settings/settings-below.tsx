@@ -37,7 +37,7 @@ export function SettingsBelow() {
 
       <AutoResolutionSettings preferences={state.host.preferences} connected={connected} />
 
-      <NotificationSettings connected={connected} />
+      <NotificationSettings connected={connected} preferences={state.host.preferences} />
 
       <Choice<LangChoice>
         id="language"

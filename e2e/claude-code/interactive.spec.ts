@@ -11,7 +11,16 @@ import {
   waitForScreen,
 } from './support/interactive';
 import { type ScriptedTurn } from './support/model-server';
-import { askUserQuestion, claudeCodeSays, DB_QUESTION, dbQuestion, planFileIn } from './support/scenarios';
+import { startRecordingServer } from '../../lib/host/push/test-helpers';
+import {
+  askUserQuestion,
+  CACHE_QUESTION,
+  cacheQuestion,
+  claudeCodeSays,
+  DB_QUESTION,
+  dbQuestion,
+  planFileIn,
+} from './support/scenarios';
 
 // Claude Code's interactive UI (what people use), under tmux: the first-run dialogs are answered with
 // keys, the screen is read with capture-pane, the phone is a socket.io client.
@@ -265,4 +274,59 @@ test('[R11.7] interactive UI, --all-tools: a Write allowed in the terminal first
       isError: false,
     });
   expect(await readFile(target, 'utf8')).toBe('db=sqlite\n');
+});
+
+// ntfy stands in for the phone's notifications: its requests are plain text (Web Push is the same queue, R14.2).
+test('[R14.7][R11.9] "Notify my phone" after 30 s: a question answered in the terminal within 30 s sends nothing; the next one, still waiting, is sent then', async ({
+  claude,
+  remote,
+  workspace,
+}) => {
+  test.setTimeout(100_000);
+  const ntfy = await startRecordingServer();
+  const marker = 'E2E-tui-quiet';
+  const ws = await workspace([
+    {
+      marker,
+      turns: [
+        askUserQuestion('toolu_tui_quiet', { questions: [dbQuestion] }),
+        askUserQuestion('toolu_tui_waits', { questions: [cacheQuestion] }),
+      ],
+    },
+  ]);
+  expect(await remote.updatePreferences({ notifyDelayMs: 30_000 })).toMatchObject({ ok: true });
+  expect(await remote.setNtfyTopic(`${ntfy.url}/askaway-e2e`)).toMatchObject({ ok: true });
+  try {
+    const tmux = await startInteractive(claude, ws);
+    await passFirstRunDialogs(tmux);
+    await submitPrompt(tmux, `${marker}: set up the service`);
+    const asked = (question: string) => (pending: { input: unknown; context?: unknown }) =>
+      JSON.stringify(pending.input).includes(question) && JSON.stringify(pending.context).includes(ws.project.dir);
+
+    const first = await remote.next(asked(DB_QUESTION), 30_000);
+    await waitForDialog(tmux, /❯\s1\. Postgres/);
+    await confirm(tmux, /❯\s1\. Postgres/);
+    await expect.poll(() => remote.withdrawn(first.requestId), { timeout: 10_000 }).toBeDefined();
+
+    const second = await remote.next(asked(CACHE_QUESTION), 30_000);
+    const secondAskedAt = Date.now();
+    await waitForDialog(tmux, /❯\s1\. Redis/);
+    // The second question waits: it is sent once its 30 s are up, and the first one never is.
+    await expect.poll(() => ntfy.requests.length, { timeout: 45_000, intervals: [500] }).toBe(1);
+    expect(Date.now() - secondAskedAt).toBeGreaterThan(28_000);
+    const sent = ntfy.requests[0]?.body.toString('utf8') ?? '';
+    expect(sent).toContain(CACHE_QUESTION);
+    expect(sent).not.toContain(DB_QUESTION);
+
+    await remote.respond(second.requestId, { action: 'accept', content: { answers: { [CACHE_QUESTION]: 'Redis' } } });
+    await expect
+      .poll(() => ws.model.toolResult('toolu_tui_waits')?.content, { timeout: 20_000 })
+      .toBe(claudeCodeSays.answered(`"${CACHE_QUESTION}"="Redis"`));
+    expect(ntfy.requests).toHaveLength(1);
+  } finally {
+    // The host is the worker's: leave it as the other tests expect it.
+    await remote.updatePreferences({ notifyDelayMs: 0 });
+    await remote.setNtfyTopic(null);
+    await ntfy.close();
+  }
 });

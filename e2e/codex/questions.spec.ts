@@ -76,19 +76,21 @@ test('[R18.13] the same question answered in the TUI first: the card leaves, a l
   const read = await modelRead(codex.model, callId(marker, 0, 1));
   expect(JSON.parse(read.text)).toEqual({ answers: { color: { answers: ['Blue'] } } });
 
-  await expect(card.receipt).toHaveAttribute('data-state', 'withdrawn');
+  // The card the person holds says the terminal's answer won, and so does History (R18.6).
+  await expect(card.receipt).toHaveAttribute('data-state', 'terminal');
   await expect(card.receipt).toContainText(ANSWERED_IN_TERMINAL_REASON);
   expect(await remote.respond(record.requestId, { action: 'accept', content: { answers: {} } })).toMatchObject({
     ok: false,
     error: { code: 'withdrawn' },
   });
-  expect(remote.withdrawn(record.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON });
+  expect(remote.withdrawn(record.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON, terminalAnswer: {} });
   await tui.waitFor(/noted/);
 });
 
 test('[R18.11] a Default-mode question Codex will not wait for says so on the card, and is answered from the phone', async ({
   session,
   remote,
+  phone,
 }) => {
   const marker = 'E2E-default-mode';
   const codex = await session({
@@ -103,9 +105,18 @@ test('[R18.11] a Default-mode question Codex will not wait for says so on the ca
   await tui.ready();
   await tui.submit(`${marker}: pick a size`);
   const record = await cardFor(remote, (candidate) => candidate.toolUseId === callId(marker, 0, 1));
-  expect(record.context?.agentMessage).toMatch(
-    /^Quick one\.\n\nCodex is not waiting for this answer: about 2 minutes after it asked \(it asked at \d\d:\d\d:\d\d UTC\), it goes on without one\.$/,
+  expect(record.context?.agentMessage).toBe(
+    'Quick one.\n\nCodex is not waiting for this answer: about 2 minutes after it asked, it goes on without one.',
   );
+  // The card counts down to Codex's own deadline, whatever Askaway's auto-resolution says.
+  const deadline = Date.parse(record.context?.agentDeadlineAt ?? '');
+  expect(deadline - Date.parse(record.createdAt)).toBeGreaterThan(110_000);
+  expect(deadline - Date.parse(record.createdAt)).toBeLessThanOrEqual(120_000);
+  await phone.openCard(record.requestId);
+  await expect(phone.page.getByTestId('card.agent-deadline')).toHaveText(
+    /^Codex goes on without your answer in 1:[0-5]\d$/,
+  );
+  await expect(phone.page.getByTestId('card.auto-off')).toHaveCount(0);
   await remote.respond(record.requestId, {
     action: 'accept',
     content: { answers: { [sizeQuestion.question]: 'Small' } },

@@ -101,7 +101,13 @@ test('[R18.23] declined on the card: the card said OpenCode stops the turn, and 
   expect(record.context?.declineNote).toBe(QUESTION_DECLINE_NOTE);
 
   const card = await phone.openCard(record.requestId);
-  await card.decline('not now');
+  await phone.page.getByTestId('card.menu').click();
+  await phone.page.getByTestId('card.decline').click();
+  // The card says what declining does here before it is sent.
+  await expect(phone.page.getByTestId('card.decline-dialog')).toContainText(QUESTION_DECLINE_NOTE);
+  await phone.page.getByTestId('card.decline-dialog-reason').fill('not now');
+  await phone.page.getByTestId('card.decline-dialog-confirm').click();
+  await expect(card.receipt).toBeVisible();
   await expect(phone.page.getByTestId('card.receipt-applied')).toContainText('Received by the agent');
   await expect
     .poll(() => lab.bridgeLog())
@@ -136,7 +142,8 @@ test('[R18.25] answered in the TUI first: the card leaves as answered in the ter
     .poll(() => model.toolResult('call_terminal')?.content)
     .toBe(openCodeSays.answered(`"${DB_QUESTION}"="Postgres"`));
   await expect.poll(() => remote.withdrawn(record.requestId)?.reason).toBe(ANSWERED_IN_TERMINAL_REASON);
-  await expect(card.receipt).toHaveAttribute('data-state', 'withdrawn');
+  // The card the person holds says the terminal's answer won, and so does History (R18.6).
+  await expect(card.receipt).toHaveAttribute('data-state', 'terminal');
   await expect(card.receipt).toContainText(ANSWERED_IN_TERMINAL_REASON);
   expect(
     await remote.respond(record.requestId, { action: 'accept', content: { answers: { [DB_QUESTION]: 'SQLite' } } }),

@@ -175,9 +175,19 @@ export class ScriptedRuntime {
   }
 
   /** `terminalAnswer`: the agent's own terminal answered first, with what it chose (R18.6). */
-  withdraw(requestId: string, reason?: string, terminalAnswer?: TerminalAnswer): Promise<void> {
+  withdraw(
+    requestId: string,
+    reason?: string,
+    terminalAnswer?: TerminalAnswer,
+    options: { afterAnswer?: boolean } = {},
+  ): Promise<void> {
     this.stop(requestId);
-    const command = { requestId, ...(reason ? { reason } : {}), ...(terminalAnswer ? { terminalAnswer } : {}) };
+    const command = {
+      requestId,
+      ...(reason ? { reason } : {}),
+      ...(terminalAnswer ? { terminalAnswer } : {}),
+      ...(options.afterAnswer ? { afterAnswer: true } : {}),
+    };
     return new Promise((resolve) => this.socket.emit('withdraw', command, () => resolve()));
   }
 

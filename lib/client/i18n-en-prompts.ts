@@ -12,6 +12,8 @@ export const enPrompts = {
   'countdown.continuesAt': 'Agent continues on its own at {time}',
   'countdown.wasDueAt': 'Agent was to continue on its own at {time}',
   'countdown.waits': 'The agent waits for you',
+  'countdown.terminalIn': 'Moves to the terminal on {machine} in {t}',
+  'countdown.terminalAt': 'Moves to the terminal on {machine} at {time}',
   'receipt.queued': 'Queued — will send when connected',
   'plan.chip': 'Plan',
   'plan.title': 'Approve the plan?',

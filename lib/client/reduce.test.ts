@@ -44,7 +44,11 @@ const snapshot = (pending: InteractionView[], seq = 10): Snapshot => ({
   pending,
   pendingTotal: pending.length,
   history: [],
-  preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
+  preferences: {
+    askUserQuestionAutoResolutionEnabled: false,
+    askUserQuestionAutoResolutionTimeoutMs: 60_000,
+    notifyDelayMs: 0,
+  },
   devices: [],
   machines: [{ id: 'local', name: 'workstation', kind: 'hub', connectedAgents: 1 }],
 });

@@ -63,6 +63,8 @@ export const InteractionWithdrawnEventSchema = z.strictObject({
   reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
   /** The agent's terminal answered first (R18.6). */
   terminalAnswer: z.optional(TerminalAnswerSchema),
+  /** Of an interaction already resolved: the agent refused that answer, its terminal's came first (R18.25). */
+  afterAnswer: z.optional(z.literal(true)),
 });
 
 /** R6.3: every auto-resolution change, with absolute times. */

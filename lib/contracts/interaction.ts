@@ -81,6 +81,16 @@ export const InteractionContextSchema = z.strictObject({
    * says so, since a phone answer closes the terminal's dialog even while someone types in it.
    */
   openInTerminal: z.optional(z.boolean()),
+  /**
+   * When the agent itself goes on without an answer, whatever Askaway's auto-resolution says: Codex resolves
+   * a Default-mode question unanswered about 2 minutes after it asked (R18.11). The card counts down to it.
+   */
+  agentDeadlineAt: z.optional(IsoTimeSchema),
+  /**
+   * The agent's terminal shows nothing of this prompt until then, and asks there itself from then on: the phone
+   * has until this time (R11.11, Claude Code's MCP forms). The card counts down to it and says where it goes.
+   */
+  movesToTerminalAt: z.optional(IsoTimeSchema),
 });
 export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 

@@ -2,7 +2,8 @@
 
 /**
  * The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect.
- * 2: agents (R18): `agent` on an announce, the approval and form kinds, `terminalAnswer` on a withdraw.
+ * 2: agents (R18): `agent` on an announce, the approval and form kinds, `terminalAnswer` on a withdraw,
+ *    `context.agentDeadlineAt`, `context.openInTerminal` and `context.movesToTerminalAt`.
  */
 export const PROTOCOL_VERSION = 2;
 /**
@@ -12,8 +13,10 @@ export const PROTOCOL_VERSION = 2;
  * 4: bounded snapshots (R12.7): a page of pending interactions with their total, `pending:more` for the rest.
  * 5: agents (R18): `agent` on every interaction, the approval and form kinds, secret answers masked, and
  * `terminalAnswer` on an interaction the agent's terminal answered first.
+ * 6: `notifyDelayMs` in preferences ("Notify my phone", R14.7), `context.agentDeadlineAt` (R18.11), `context.movesToTerminalAt`
+ * (R11.11).
  */
-export const REMOTE_PROTOCOL_VERSION = 5;
+export const REMOTE_PROTOCOL_VERSION = 6;
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;
@@ -48,3 +51,7 @@ export const DEVICE_PLATFORM_MAX = 80;
 
 /** Longest pairing code the host reads; real codes are 23 characters (4 groups of 5, with dashes). */
 export const PAIRING_CODE_MAX = 64;
+
+/** "Notify my phone": at once, or only for a question still waiting after this long (R14.7). */
+export const NOTIFY_DELAYS_MS = [0, 30_000, 60_000, 5 * 60_000] as const;
+export type NotifyDelayMs = (typeof NOTIFY_DELAYS_MS)[number];

@@ -1,22 +1,39 @@
 import * as z from 'zod/mini';
+import { NOTIFY_DELAYS_MS } from './limits';
 
 export const AUTO_RESOLUTION_DEFAULT_TIMEOUT_MS = 10 * 60_000;
 export const AUTO_RESOLUTION_MIN_TIMEOUT_MS = 1_000;
 export const AUTO_RESOLUTION_MAX_TIMEOUT_MS = 24 * 60 * 60_000;
 
+// The delays the Settings page offers (zod-free, in limits.ts), no other.
+const NotifyDelaySchema = z.literal(NOTIFY_DELAYS_MS);
+
+const autoResolutionEnabled = z.boolean();
+const autoResolutionTimeoutMs = z
+  .int()
+  .check(z.minimum(AUTO_RESOLUTION_MIN_TIMEOUT_MS), z.maximum(AUTO_RESOLUTION_MAX_TIMEOUT_MS));
+
 /** Host-wide preferences, durable and synced to every remote at once (R6.1). */
 export const PreferencesSchema = z.strictObject({
-  askUserQuestionAutoResolutionEnabled: z.boolean(),
-  askUserQuestionAutoResolutionTimeoutMs: z
-    .int()
-    .check(z.minimum(AUTO_RESOLUTION_MIN_TIMEOUT_MS), z.maximum(AUTO_RESOLUTION_MAX_TIMEOUT_MS)),
+  askUserQuestionAutoResolutionEnabled: autoResolutionEnabled,
+  askUserQuestionAutoResolutionTimeoutMs: autoResolutionTimeoutMs,
+  // Preferences logged before this setting existed read as today's behaviour.
+  notifyDelayMs: z._default(NotifyDelaySchema, 0),
 });
 export type Preferences = z.infer<typeof PreferencesSchema>;
 
-export const PreferencesPatchSchema = z.partial(PreferencesSchema);
+// Not z.partial(PreferencesSchema): that would fill a default into every patch and undo the setting.
+export const PreferencesPatchSchema = z.partial(
+  z.strictObject({
+    askUserQuestionAutoResolutionEnabled: autoResolutionEnabled,
+    askUserQuestionAutoResolutionTimeoutMs: autoResolutionTimeoutMs,
+    notifyDelayMs: NotifyDelaySchema,
+  }),
+);
 export type PreferencesPatch = z.infer<typeof PreferencesPatchSchema>;
 
 export const DEFAULT_PREFERENCES: Preferences = {
   askUserQuestionAutoResolutionEnabled: false,
   askUserQuestionAutoResolutionTimeoutMs: AUTO_RESOLUTION_DEFAULT_TIMEOUT_MS,
+  notifyDelayMs: 0,
 };

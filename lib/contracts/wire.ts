@@ -110,6 +110,11 @@ export const WithdrawCommandSchema = z.strictObject({
   reason: z.optional(z.string().check(z.maxLength(DECLINE_MESSAGE_MAX))),
   /** Withdrawn because the agent's terminal answered first, and what it chose when known (R18.6). */
   terminalAnswer: z.optional(TerminalAnswerSchema),
+  /**
+   * The agent refused the answer it was given, because its terminal had answered first (OpenCode's 404): the
+   * resolved interaction becomes withdrawn, so the phone's receipt and History say the terminal's answer won.
+   */
+  afterAnswer: z.optional(z.literal(true)),
 });
 export type WithdrawCommand = z.infer<typeof WithdrawCommandSchema>;
 

@@ -42,7 +42,11 @@ describe('host projection', () => {
   it('[R6.1] uses the default preferences until the log sets them', () => {
     const projection = new HostProjection();
     expect(projection.preferences).toEqual(DEFAULT_PREFERENCES);
-    const preferences = { askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 30_000 };
+    const preferences = {
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 30_000,
+      notifyDelayMs: 0,
+    };
     expect(projection.apply({ seq: 1, at: at(1), type: 'preferences.updated', preferences })).toBeUndefined();
     expect(projection.preferences).toEqual(preferences);
   });

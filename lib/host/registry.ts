@@ -293,7 +293,8 @@ export class InteractionRegistry {
     const key = this.keyFor(machine, command.requestId);
     const view = key === undefined ? undefined : this.projection.get(key);
     if (key === undefined || !view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    this.withdrawKeys([key], command.reason, command.terminalAnswer && terminalAnswerFor(view, command.terminalAnswer));
+    const terminalAnswer = command.terminalAnswer && terminalAnswerFor(view, command.terminalAnswer);
+    this.withdrawKeys([key], command.reason, terminalAnswer, command.afterAnswer === true);
     return { ok: true };
   }
 
@@ -453,15 +454,23 @@ export class InteractionRegistry {
   }
 
   /** Withdraws the pending ones among these host ids in one commit; ended ones are a harmless retry. */
-  private withdrawKeys(keys: readonly string[], reason: string | undefined, terminalAnswer?: TerminalAnswer): void {
+  private withdrawKeys(
+    keys: readonly string[],
+    reason: string | undefined,
+    terminalAnswer?: TerminalAnswer,
+    afterAnswer = false,
+  ): void {
     const at = this.now().toISOString();
     const events: NewHostEvent[] = [];
     for (const key of keys) {
       this.routes.delete(key);
-      if (this.projection.get(key)?.status !== 'pending') continue;
+      const status = this.projection.get(key)?.status;
+      const refused = afterAnswer && status === 'resolved';
+      if (status !== 'pending' && !refused) continue;
       const event: NewHostEvent = { type: 'interaction.withdrawn', at, requestId: key };
       if (reason !== undefined) event.reason = reason;
       if (terminalAnswer !== undefined) event.terminalAnswer = terminalAnswer;
+      if (refused) event.afterAnswer = true;
       events.push(event);
     }
     if (events.length > 0) this.commit(events);

@@ -61,7 +61,16 @@ export interface HostConnection {
    * Tells the host the tool call was aborted; pending announces of that request reject. `terminalAnswer`:
    * the agent's own terminal answered first, with what it chose when known (R18.6).
    */
-  withdraw(requestId: string, reason?: string, terminalAnswer?: TerminalAnswer): Promise<void>;
+  /**
+   * `afterAnswer`: the answer this request got was refused by the agent, whose terminal answered first
+   * (R18.25); the host then withdraws it though it is resolved.
+   */
+  withdraw(
+    requestId: string,
+    reason?: string,
+    terminalAnswer?: TerminalAnswer,
+    options?: { afterAnswer?: boolean },
+  ): Promise<void>;
   /** The host's onAutoResolutionUpdated callback (R6.2), including the state in announce acks. */
   onAutoResolution(listener: (notice: AutoResolutionNotice) => void): () => void;
   onConnectionChange(listener: (connected: boolean) => void): () => void;
@@ -171,12 +180,13 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
       return waiters.wait(request.requestId, signal);
     },
 
-    async withdraw(requestId, reason, terminalAnswer) {
+    async withdraw(requestId, reason, terminalAnswer, withdrawOptions) {
       waiters.settle(requestId, { error: withdrawnError(requestId) });
       if (closed || link.failure) return;
       const command: WithdrawCommand = { requestId };
       if (reason !== undefined) command.reason = reason.slice(0, 2_000);
       if (terminalAnswer !== undefined) command.terminalAnswer = terminalAnswer;
+      if (withdrawOptions?.afterAnswer) command.afterAnswer = true;
       await inFlight.track(sendWithdraw(socket, parser, options.url, command));
     },
 

@@ -90,6 +90,32 @@ describe('host event fold', () => {
     expect(state.seq).toBe(9);
   });
 
+  it('[R18.25] an answer the agent refused (its terminal answered first) withdraws the resolved interaction, once', () => {
+    const state = emptyHostFold();
+    fold(state, requested('a'), resolved('a'));
+    const [refused, again] = fold(
+      state,
+      {
+        type: 'interaction.withdrawn',
+        at: at(9),
+        requestId: 'a',
+        reason: 'Answered in the terminal',
+        terminalAnswer: {},
+        afterAnswer: true,
+      },
+      { type: 'interaction.withdrawn', at: at(10), requestId: 'a', afterAnswer: true },
+    );
+    expect(refused).toMatchObject({
+      status: 'withdrawn',
+      withdrawnAt: at(9),
+      withdrawnReason: 'Answered in the terminal',
+      terminalAnswer: {},
+      // What the phone had sent stays on record.
+      resolution: { clientResponseId: 'c1' },
+    });
+    expect(again).toBeUndefined();
+  });
+
   it('[R10.5] logs delivery once, and only of a resolved interaction', () => {
     const state = emptyHostFold();
     const delivered = (s: number) => ({ type: 'interaction.delivered', at: at(s), requestId: 'a' }) as const;
@@ -126,7 +152,11 @@ describe('host event fold', () => {
   it('[R6.1] takes preferences from the log, null until it sets them', () => {
     const state = emptyHostFold();
     expect(state.preferences).toBeNull();
-    const preferences = { askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 30_000 };
+    const preferences = {
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 30_000,
+      notifyDelayMs: 0,
+    };
     expect(fold(state, { type: 'preferences.updated', at: at(1), preferences })).toEqual([undefined]);
     expect(state.preferences).toEqual(preferences);
   });

@@ -49,7 +49,10 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
       return view && put(fold, { ...view, status: 'resolved', resolution: event.resolution });
     }
     case 'interaction.withdrawn': {
-      const view = pendingView(fold, event.requestId);
+      const known = fold.interactions.get(event.requestId);
+      // An answer the agent refused (its terminal's came first) is withdrawn after it was resolved (R18.25).
+      const view =
+        known?.status === 'pending' || (event.afterAnswer && known?.status === 'resolved') ? known : undefined;
       if (!view) return undefined;
       const withdrawn: InteractionView = { ...view, status: 'withdrawn', withdrawnAt: event.at };
       if (event.reason !== undefined) withdrawn.withdrawnReason = event.reason;

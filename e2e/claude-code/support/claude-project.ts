@@ -18,6 +18,8 @@ export interface ClaudeProject {
   /** The whole environment Claude Code runs with (nothing leaks in from the test runner's). */
   env: Record<string, string>;
   settings(): Promise<unknown>;
+  /** What the project's MCP server logged (`mcpServer`): one JSON object per line of MCP_SERVER_LOG. */
+  mcpServerLog(): Promise<Record<string, unknown>[]>;
   remove(): Promise<void>;
 }
 
@@ -32,6 +34,18 @@ export interface ClaudeProjectOptions {
   http?: boolean;
   /** `hook install --pre-tool-use`: AskUserQuestion the old way, as settings written before R11.8 have it. */
   preToolUse?: boolean;
+  /** `hook install --form-wait`: how long an MCP form waits for the phone (R11.11). */
+  formWait?: string;
+  /**
+   * A stdio MCP server of the project (`.mcp.json`), enabled and its tools allowed in the project's settings
+   * before the hooks are installed, as a person would have it. It gets MCP_SERVER_LOG, a file the test reads.
+   */
+  mcpServer?: { name: string; script: string; env?: Record<string, string> };
+  /**
+   * The folder already trusted (`.claude.json`), as after its first interactive run. Print mode applies the
+   * project's allow rules to a project MCP server's tools only then (2.1.332 asks the SDK host otherwise).
+   */
+  trusted?: boolean;
 }
 
 /** `askaway <args>` from this checkout's build, to the end; rejects with its output when it fails. */
@@ -59,7 +73,22 @@ export async function createClaudeProject(options: ClaudeProjectOptions): Promis
   await mkdir(home, { recursive: true });
   await mkdir(dir, { recursive: true });
   // Onboarding done; every other first-run dialog is left to Claude Code (the tmux tests answer them).
-  await writeFile(path.join(home, '.claude.json'), `${JSON.stringify({ hasCompletedOnboarding: true })}\n`);
+  const trust = options.trusted ? { projects: { [dir]: { hasTrustDialogAccepted: true } } } : {};
+  await writeFile(path.join(home, '.claude.json'), `${JSON.stringify({ hasCompletedOnboarding: true, ...trust })}\n`);
+  const mcpLog = path.join(root, 'mcp-server.jsonl');
+  if (options.mcpServer) {
+    const { name, script, env: serverEnv } = options.mcpServer;
+    const server = {
+      type: 'stdio',
+      command: process.execPath,
+      args: [script],
+      env: { ...serverEnv, MCP_SERVER_LOG: mcpLog },
+    };
+    await writeFile(path.join(dir, '.mcp.json'), `${JSON.stringify({ mcpServers: { [name]: server } }, null, 2)}\n`);
+    await mkdir(path.join(dir, '.claude'), { recursive: true });
+    const settings = { enableAllProjectMcpServers: true, permissions: { allow: [`mcp__${name}`] } };
+    await writeFile(path.join(dir, '.claude', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+  }
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
@@ -82,13 +111,22 @@ export async function createClaudeProject(options: ClaudeProjectOptions): Promis
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook claude-code${timeout}`;
   // Exactly what a user runs in their project (with the command pointing at this checkout's build).
   const wiring = options.http ? ['--http'] : ['--command', command];
-  const flags = [...(options.allTools ? ['--all-tools'] : []), ...(options.preToolUse ? ['--pre-tool-use'] : [])];
+  const flags = [
+    ...(options.allTools ? ['--all-tools'] : []),
+    ...(options.preToolUse ? ['--pre-tool-use'] : []),
+    ...(options.formWait ? ['--form-wait', options.formWait] : []),
+  ];
   await runAskaway(['hook', 'install', '--write', ...flags, ...wiring], dir, env);
   return {
     dir,
     home,
     env,
     settings: async () => JSON.parse(await readFile(path.join(dir, '.claude', 'settings.json'), 'utf8')) as unknown,
+    mcpServerLog: async () =>
+      (await readFile(mcpLog, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     remove: () => rm(root, { recursive: true, force: true, maxRetries: 3 }),
   };
 }

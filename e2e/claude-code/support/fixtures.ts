@@ -5,7 +5,7 @@ import { connectScriptedRemote, type ScriptedRemote } from '../../../lib/runtime
 import { startTestHost, type TestHost } from '../../support/host';
 import { AppPage } from '../../support/pages';
 import { locateClaudeBinary } from './claude-binary';
-import { createClaudeProject, type ClaudeProject } from './claude-project';
+import { createClaudeProject, type ClaudeProject, type ClaudeProjectOptions } from './claude-project';
 import { startScriptedModel, type ScriptedConversation, type ScriptedModel } from './model-server';
 
 export interface Workspace {
@@ -29,7 +29,7 @@ interface Fixtures {
   /** A scripted model and a project with Askaway's hooks installed, pointing at both. */
   workspace: (
     conversations: ScriptedConversation[],
-    options?: { hookTimeout?: string; allTools?: boolean; http?: boolean; preToolUse?: boolean },
+    options?: Omit<ClaudeProjectOptions, 'modelUrl' | 'host'>,
   ) => Promise<Workspace>;
 }
 

@@ -21,6 +21,12 @@ const en = {
   denied: 'Notifications are blocked for this site. Allow them in the browser’s site settings, then come back.',
   dismissed: 'No permission given. Tap again when you are ready.',
   failed: 'Could not turn on notifications: {detail}',
+  delay_label: 'Notify my phone',
+  delay_now: 'At once',
+  delay_after: 'If still waiting after {t}',
+  delay_explain_now: 'Every new question buzzes as it arrives.',
+  delay_explain_after:
+    'Answer at the desk within {t} and no phone buzzes: only questions still waiting then are sent. Shared by every device.',
   ntfy_label: 'ntfy topic URL (optional)',
   ntfy_hint:
     'Also publish waiting questions to an ntfy topic, e.g. https://ntfy.sh/your-secret-topic. Shared by every device of this host. Anyone who knows the topic can read the questions: pick a long, random name.',
@@ -56,6 +62,11 @@ const zh: Messages = {
   denied: '此站点的通知已被阻止。请在浏览器的网站设置中允许通知，然后返回。',
   dismissed: '未授予权限。准备好后请再点一次。',
   failed: '无法开启通知：{detail}',
+  delay_label: '通知我的手机',
+  delay_now: '立即',
+  delay_after: '等待超过 {t} 仍未回答时',
+  delay_explain_now: '每个新问题一到就发通知。',
+  delay_explain_after: '在电脑前 {t} 内回答了，手机就不会响：只发送那时仍在等待的问题。所有设备共用此设置。',
   ntfy_label: 'ntfy 主题地址（可选）',
   ntfy_hint:
     '同时把等待中的问题发布到 ntfy 主题，例如 https://ntfy.sh/你的私密主题。此主机的所有设备共用。知道主题名的人都能读到问题：请用足够长的随机名称。',

@@ -61,7 +61,11 @@ export function snapshotOf(pending: InteractionView[], seq: number, serverTime =
     pending,
     pendingTotal: pending.length,
     history: [],
-    preferences: { askUserQuestionAutoResolutionEnabled: false, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
+    preferences: {
+      askUserQuestionAutoResolutionEnabled: false,
+      askUserQuestionAutoResolutionTimeoutMs: 60_000,
+      notifyDelayMs: 0,
+    },
     devices: [],
     machines: [{ id: 'local', name: 'workstation', kind: 'hub', connectedAgents: 1 }],
   };

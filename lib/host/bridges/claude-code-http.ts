@@ -13,7 +13,7 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /**
  * Claude Code's HTTP hook (R11.2): POST the hook JSON to `/hooks/claude-code` with the agent
  * token as `Authorization: Bearer` (Claude Code sends it from ASKAWAY_TOKEN, R16.6); the 2xx
- * JSON reply is the hook's output. `?timeout=540s` and `?allTools=1` as for the command hook.
+ * JSON reply is the hook's output. `?timeout=540s`, `?formWait=30s` and `?allTools=1` as for the command hook.
  */
 export function createClaudeCodeHookHandler(options: {
   /** The runtime connection of the caller's machine (R17.3). */
@@ -23,6 +23,8 @@ export function createClaudeCodeHookHandler(options: {
   deadline?: HookDeadline;
   /** How each hook follows its transcript (tests poll by hand). */
   follow?: FollowOptions;
+  /** This host's own machine, as the phone names it: where a local Claude Code's form moves to (R11.11). */
+  localMachineName?: string;
 }): HttpRouteHandler {
   return async (req, res, context) => {
     // Claude Code sent the request as it showed its own dialog: a terminal answer dated before then is not this call's.
@@ -54,6 +56,12 @@ export function createClaudeCodeHookHandler(options: {
       sendJson(res, 400, { error: 'timeout must be a duration such as 540s or 9m' });
       return;
     }
+    const formWaitParam = query.get('formWait');
+    const formWaitMs = formWaitParam === null ? undefined : parseDuration(formWaitParam);
+    if (formWaitMs === null) {
+      sendJson(res, 400, { error: 'formWait must be a duration such as 30s or 2m' });
+      return;
+    }
     let payload: unknown;
     try {
       payload = await readJsonBody(req, MAX_BODY_BYTES);
@@ -69,6 +77,8 @@ export function createClaudeCodeHookHandler(options: {
     const output = await handleClaudeCodeHook(payload, {
       runtime: options.runtimeFor({ principal: auth.principal, credential }),
       timeoutMs,
+      formWaitMs,
+      machineName: auth.principal.kind === 'machine' ? auth.principal.name : options.localMachineName,
       allTools: query.get('allTools') === '1' || query.get('allTools') === 'true',
       signal: gone.signal,
       deadline: options.deadline,

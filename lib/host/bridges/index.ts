@@ -1,3 +1,4 @@
+import { machineNameFrom } from '../../contracts';
 import { type FollowOptions } from '../../runtime/agents/claude-code/follow-transcript';
 import { type HookDeadline } from '../../runtime/agents/claude-code/handle-hook';
 import { type Host } from '../create-host';
@@ -37,6 +38,7 @@ export function mountAgentBridges(
         log: options.log,
         deadline: options.hookDeadline,
         follow: options.hookFollow,
+        localMachineName: machineNameFrom(host.hostName),
       }),
     ),
   ];

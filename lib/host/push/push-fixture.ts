@@ -96,6 +96,12 @@ export async function pushFixture(
       if (!ack.ok) throw new Error(ack.error.message);
     },
 
+    /** The agent took the question back (its terminal answered first). */
+    withdraw(requestId: string): void {
+      const ack = registry.withdraw({ requestId, reason: 'Answered in the terminal' });
+      if (!ack.ok) throw new Error(ack.error.message);
+    },
+
     async close(): Promise<void> {
       detach();
       registry.stop();

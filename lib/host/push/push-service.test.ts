@@ -225,3 +225,57 @@ describe('PushService: presence and expiry', () => {
     await expect(f.service.test('stranger')).resolves.toMatchObject({ webPush: 'not-subscribed' });
   });
 });
+
+describe('PushService: "Notify my phone" after a while (R14.7)', () => {
+  it('[R14.7] a question answered before the delay buzzes nothing; one still waiting then is shown', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    fixture = await pushFixture({ collapseWindowMs: 10 });
+    const f = fixture;
+    f.subscribe('phone');
+    f.registry.updatePreferences({ notifyDelayMs: 30_000 });
+
+    const answered = f.ask({ header: 'Answered at the desk' });
+    const waiting = f.ask({ header: 'Still waiting' });
+    vi.advanceTimersByTime(29_000);
+    expect(f.service.isHeld(answered) && f.service.isHeld(waiting)).toBe(true);
+    f.answer(answered);
+    expect(f.service.isHeld(answered)).toBe(false);
+    await f.service.idle();
+    expect(f.received('phone')).toHaveLength(0);
+
+    vi.advanceTimersByTime(1_000 + 10);
+    await waitForIo(() => expect(shows(f.received('phone'))).toHaveLength(1));
+    expect(shows(f.received('phone'))[0]).toMatchObject({ tag: waiting, title: 'Still waiting' });
+    // Nothing was ever shown for the answered one, so nothing is closed.
+    expect(f.received('phone').filter((payload) => payload.type === 'close')).toHaveLength(0);
+  });
+
+  it('[R14.7] a withdrawn question (the terminal answered first) buzzes nothing; "at once" is today\'s behaviour', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    fixture = await pushFixture({ collapseWindowMs: 10 });
+    const f = fixture;
+    f.subscribe('phone');
+    f.registry.updatePreferences({ notifyDelayMs: 60_000 });
+    const withdrawn = f.ask();
+    f.withdraw(withdrawn);
+    vi.advanceTimersByTime(61_000);
+    await f.service.idle();
+    expect(f.received('phone')).toHaveLength(0);
+
+    f.registry.updatePreferences({ notifyDelayMs: 0 });
+    const atOnce = f.ask();
+    expect(f.service.isHeld(atOnce)).toBe(false);
+    vi.advanceTimersByTime(10);
+    await waitForIo(() => expect(shows(f.received('phone'))).toHaveLength(1));
+  });
+
+  it('[R14.7] the preference is shared host-wide, kept in the log, and only the offered delays are accepted', async () => {
+    fixture = await pushFixture();
+    const f = fixture;
+    expect(f.registry.projection.preferences.notifyDelayMs).toBe(0);
+    expect(f.registry.updatePreferences({ notifyDelayMs: 300_000 })).toMatchObject({ ok: true });
+    // A patch of another preference leaves it alone.
+    f.registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true });
+    expect(f.registry.projection.preferences.notifyDelayMs).toBe(300_000);
+  });
+});

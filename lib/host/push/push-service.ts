@@ -10,6 +10,7 @@ import {
   type PushSubscriptionJson,
   type PushTestAck,
 } from '../../contracts';
+import { type Preferences } from '../../contracts/preferences';
 import {
   closePayload,
   interactionPayload,
@@ -27,7 +28,10 @@ import { type SendOutcome, type WebPushSend } from './web-push-sender';
 /** The part of the host the push service needs: its live event stream and current views. */
 export interface PushHostPort {
   subscribe(listener: (events: readonly HostEvent[]) => void): () => void;
-  readonly projection: { readonly interactions: ReadonlyMap<string, InteractionView> };
+  readonly projection: {
+    readonly interactions: ReadonlyMap<string, InteractionView>;
+    readonly preferences: Preferences;
+  };
 }
 
 export interface PushServiceOptions {
@@ -57,6 +61,8 @@ export class PushService {
   readonly presence = new PresenceTracker();
   private readonly throttles = new Map<string, TargetThrottle>();
   private readonly inflight = new Set<Promise<unknown>>();
+  /** Questions held back by "Notify my phone" (R14.7), by request id. */
+  private readonly held = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly now: () => Date;
   private readonly log: (message: string) => void;
   private readonly ntfy: (topicUrl: string, message: NtfyMessage) => Promise<NtfyOutcome>;
@@ -82,6 +88,8 @@ export class PushService {
     return () => {
       unsubscribe();
       this.port = undefined;
+      for (const timer of this.held.values()) clearTimeout(timer);
+      this.held.clear();
       for (const throttle of this.throttles.values()) throttle.dispose();
       this.throttles.clear();
     };
@@ -157,11 +165,34 @@ export class PushService {
   private onEvents(events: readonly HostEvent[]): void {
     const ended: string[] = [];
     for (const event of events) {
-      if (event.type === 'interaction.requested') this.enqueue(event.interaction.requestId);
+      if (event.type === 'interaction.requested') this.hold(event.interaction.requestId);
       else if (event.type === 'interaction.resolved') ended.push(event.resolution.requestId);
       else if (event.type === 'interaction.withdrawn') ended.push(event.requestId);
     }
     if (ended.length > 0) this.closeEnded(ended);
+  }
+
+  /**
+   * "Notify my phone" after a while (R14.7): a question answered at the desk, or withdrawn, before then
+   * buzzes nothing. The delay is the one set when the question arrived.
+   */
+  private hold(requestId: string): void {
+    const delayMs = this.port?.projection.preferences.notifyDelayMs ?? 0;
+    if (delayMs === 0) {
+      this.enqueue(requestId);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.held.delete(requestId);
+      if (this.view(requestId)?.status === 'pending') this.enqueue(requestId);
+    }, delayMs);
+    timer.unref?.();
+    this.held.set(requestId, timer);
+  }
+
+  /** Whether a question is still held back (for tests and diagnostics). */
+  isHeld(requestId: string): boolean {
+    return this.held.has(requestId);
   }
 
   private enqueue(requestId: string): void {
@@ -235,6 +266,10 @@ export class PushService {
   }
 
   private closeEnded(requestIds: readonly string[]): void {
+    for (const requestId of requestIds) {
+      clearTimeout(this.held.get(requestId));
+      this.held.delete(requestId);
+    }
     for (const [target, throttle] of this.throttles) {
       const tags = throttle.ended(requestIds, (summaryCovers) =>
         summaryCovers.every((id) => this.view(id)?.status !== 'pending'),

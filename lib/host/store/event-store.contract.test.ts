@@ -14,7 +14,11 @@ const at = '2026-01-01T00:00:00.000Z';
 const pref = (enabled: boolean): NewHostEvent => ({
   type: 'preferences.updated',
   at,
-  preferences: { askUserQuestionAutoResolutionEnabled: enabled, askUserQuestionAutoResolutionTimeoutMs: 60_000 },
+  preferences: {
+    askUserQuestionAutoResolutionEnabled: enabled,
+    askUserQuestionAutoResolutionTimeoutMs: 60_000,
+    notifyDelayMs: 0,
+  },
 });
 const delivered = (requestId: string): NewHostEvent => ({ type: 'interaction.delivered', at, requestId });
 

@@ -95,7 +95,14 @@ export interface ClaudeCodeHookHarness {
   runHook(
     via: Via,
     body: unknown,
-    flags?: { timeout?: string; allTools?: boolean; processStartedAt?: number },
+    flags?: {
+      timeout?: string;
+      formWait?: string;
+      allTools?: boolean;
+      processStartedAt?: number;
+      /** Claude Code stopping the hook: a signal (command) or closing the request (HTTP). */
+      stop?: AbortSignal;
+    },
   ): Promise<HookRun>;
 }
 
@@ -174,6 +181,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
       if (via === 'command') {
         const parsed = parseHookFlags([
           ...(flags.timeout ? ['--timeout', flags.timeout] : []),
+          ...(flags.formWait ? ['--form-wait', flags.formWait] : []),
           ...(flags.allTools ? ['--all-tools'] : []),
         ]);
         if ('error' in parsed) throw new Error(parsed.error);
@@ -187,18 +195,28 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
           deadline: deadlines.deadline,
           follow: polls.follow,
           startedAt: flags.processStartedAt ?? Date.now(),
+          ...(flags.stop ? { signal: flags.stop } : {}),
         });
         expect(code).toBe(0);
         return { reply: stdout.trim() === '' ? {} : (JSON.parse(stdout) as unknown), stderr };
       }
       const query = new URLSearchParams();
       if (flags.timeout) query.set('timeout', flags.timeout);
+      if (flags.formWait) query.set('formWait', flags.formWait);
       if (flags.allTools) query.set('allTools', '1');
-      const response = await fetch(`${started.url}/hooks/claude-code?${query.toString()}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${started.token}` },
-        body: JSON.stringify(body),
-      });
+      let response: Response;
+      try {
+        response = await fetch(`${started.url}/hooks/claude-code?${query.toString()}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${started.token}` },
+          body: JSON.stringify(body),
+          ...(flags.stop ? { signal: flags.stop } : {}),
+        });
+      } catch (error) {
+        // Claude Code gave up on the request: it reads no reply.
+        if (flags.stop?.aborted) return { reply: undefined, stderr: '' };
+        throw error;
+      }
       expect(response.status).toBe(200);
       return { reply: (await response.json()) as unknown, stderr: '' };
     },

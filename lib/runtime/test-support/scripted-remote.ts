@@ -13,6 +13,8 @@ import {
   type Snapshot,
   type TerminalAnswer,
 } from '../../contracts';
+import { type PreferencesPatch } from '../../contracts/preferences';
+import { type PushClientToServerEvents } from '../../contracts/push';
 
 /**
  * A phone in tests: a real socket.io client on '/remote' that tracks pending
@@ -28,16 +30,23 @@ export interface ScriptedRemote {
    * agent's terminal chose when it answered first (R18.6).
    */
   withdrawn(requestId: string): { reason: string | undefined; terminalAnswer?: TerminalAnswer } | undefined;
+  /** Settings → preferences, as the app sends them; resolves with the host's ack. */
+  updatePreferences(patch: PreferencesPatch): Promise<unknown>;
+  /** Settings → Notifications → ntfy topic (null removes it); resolves with the host's ack. */
+  setNtfyTopic(topicUrl: string | null): Promise<unknown>;
   close(): void;
 }
 
 /** `credential`: a paired device's (lib/host/test-support/devices.ts `pairDevice`). */
 export async function connectScriptedRemote(url: string, credential: string): Promise<ScriptedRemote> {
-  const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(`${url}${REMOTE_NAMESPACE}`, {
-    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
-    transports: ['websocket'],
-    forceNew: true,
-  });
+  const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents & PushClientToServerEvents> = io(
+    `${url}${REMOTE_NAMESPACE}`,
+    {
+      auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
+      transports: ['websocket'],
+      forceNew: true,
+    },
+  );
   const open = new Map<string, InteractionRecord>();
   const withdrawn = new Map<string, { reason: string | undefined; terminalAnswer?: TerminalAnswer }>();
   const listeners = new Set<() => void>();
@@ -118,6 +127,10 @@ export async function connectScriptedRemote(url: string, credential: string): Pr
       });
     },
     withdrawn: (requestId) => withdrawn.get(requestId),
+    updatePreferences: (patch) =>
+      new Promise((resolve) => socket.emit('preferences:update', patch, (ack: unknown) => resolve(ack))),
+    setNtfyTopic: (topicUrl) =>
+      new Promise((resolve) => socket.emit('push:ntfy', { topicUrl }, (ack: unknown) => resolve(ack))),
     close: () => {
       socket.disconnect();
     },

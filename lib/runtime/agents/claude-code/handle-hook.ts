@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import {
-  AGENT_NAMES,
   ASK_USER_QUESTION_TOOL_NAME,
-  type AgentRef,
   CLAUDE_CODE_INPUT_RULES,
   errorMessage,
+  isRecord,
   EXIT_PLAN_MODE_TOOL_NAME,
   type InputRules,
-  type InteractionContext,
-  type InteractionOrigin,
 } from '../../../contracts';
 import {
   childSubagentContext,
@@ -30,9 +26,10 @@ import {
 import { toPlanApprovalInput } from './plan-input';
 import { toDialogAnswer, toUpdatedInput } from './to-answer';
 import { toAskUserQuestionInput } from './to-interaction';
+import { askForm } from './elicitation';
+import { CLAUDE_CODE_AGENT, contextOf, rootOrigin } from './hook-context';
 import { skippedContext } from './skipped-context';
 import { watchTerminalAnswer, type DecidedElsewhere } from './terminal-answer';
-import { readLastAssistantMessage } from './transcript';
 
 /**
  * The old PreToolUse path (R11.2): Claude Code kills a hook after 600 s by default and shows nothing while
@@ -66,6 +63,10 @@ export interface ClaudeCodeHookOptions {
   timeoutMs?: number | undefined;
   /** Also answer PermissionRequest for tools other than ExitPlanMode (opt-in). */
   allTools?: boolean;
+  /** How long an MCP form (Elicitation) waits for the phone before Claude Code shows it (DEFAULT_FORM_WAIT_MS). */
+  formWaitMs?: number | undefined;
+  /** The machine Claude Code runs on, as the card's machine chip names it: where a form moves to (R11.11). */
+  machineName?: string | undefined;
   hostCheckTimeoutMs?: number;
   /** Aborted when Claude Code gave up on the hook (HTTP request closed). */
   signal?: AbortSignal;
@@ -90,12 +91,11 @@ export interface ClaudeCodeHookOptions {
 }
 
 const NO_OPINION: ClaudeCodeHookOutput = {};
-const CLAUDE_CODE_AGENT: AgentRef = { kind: 'claude-code', name: AGENT_NAMES['claude-code'] };
 
 /**
- * One Claude Code hook call (R11.2, R11.8): PermissionRequest answers AskUserQuestion while Claude Code's
- * own dialog is open, and approves plans (and, opt-in, any tool); PreToolUse for AskUserQuestion is the
- * path of settings written before, still answered. Never throws: anything unexpected yields a reply that
+ * One Claude Code hook call (R11.2, R11.8, R11.11): PermissionRequest answers AskUserQuestion while Claude
+ * Code's own dialog is open, and approves plans (and, opt-in, any tool); PreToolUse for AskUserQuestion is the
+ * path of settings written before, still answered; Elicitation fills in an MCP server's form (elicitation.ts). Never throws: anything unexpected yields a reply that
  * lets Claude Code carry on.
  */
 export async function handleClaudeCodeHook(
@@ -103,9 +103,10 @@ export async function handleClaudeCodeHook(
   options: ClaudeCodeHookOptions,
 ): Promise<ClaudeCodeHookOutput> {
   const log = options.log ?? (() => undefined);
+  if (isRecord(raw) && raw.hook_event_name === 'Elicitation') return askForm(raw, options);
   const parsed = ClaudeCodeHookPayloadSchema.safeParse(raw);
   if (!parsed.success) {
-    log('askaway hook: not a PreToolUse/PermissionRequest payload; ignoring it');
+    log('askaway hook: not a PreToolUse/PermissionRequest/Elicitation payload; ignoring it');
     return NO_OPINION;
   }
   const payload = parsed.data;
@@ -289,7 +290,11 @@ async function requestDecision(
         input,
         origin,
         agent: CLAUDE_CODE_AGENT,
-        context: await contextOf(payload, options.localFiles ?? true, decision.openInTerminal ?? false),
+        context: await contextOf(
+          payload,
+          options.localFiles ?? true,
+          decision.openInTerminal ? { openInTerminal: true } : {},
+        ),
         ...(inputRules === undefined ? {} : { inputRules }),
       },
       { signal: controller.signal },
@@ -330,29 +335,5 @@ function routing(payload: ClaudeCodeHookPayload, broker: PermissionBrokerPort) {
     );
     return { broker: withSubagentInteractionBroker(broker, context), sessionId: context.sessionId, origin: undefined };
   }
-  const origin: InteractionOrigin = {
-    kind: 'root',
-    label: 'Claude Code',
-    path: [],
-    depth: 0,
-    sessionId: payload.session_id,
-  };
-  return { broker, sessionId: payload.session_id, origin };
-}
-
-async function contextOf(
-  payload: ClaudeCodeHookPayload,
-  localFiles: boolean,
-  openInTerminal: boolean,
-): Promise<InteractionContext | undefined> {
-  const context: InteractionContext = {};
-  if (openInTerminal) context.openInTerminal = true;
-  const message = localFiles ? await readLastAssistantMessage(payload.transcript_path) : undefined;
-  if (message) context.agentMessage = message;
-  if (payload.cwd) {
-    context.cwd = payload.cwd.slice(0, 1_000);
-    const project = path.basename(payload.cwd);
-    if (project) context.projectName = project.slice(0, 200);
-  }
-  return Object.keys(context).length > 0 ? context : undefined;
+  return { broker, sessionId: payload.session_id, origin: rootOrigin(payload.session_id) };
 }

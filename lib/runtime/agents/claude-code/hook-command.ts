@@ -1,5 +1,7 @@
-import { errorMessage } from '../../../contracts';
+import { hostname } from 'node:os';
+import { errorMessage, machineNameFrom } from '../../../contracts';
 import { parseDuration } from '../../duration';
+import { resolveHostTarget } from '../../host-address';
 import { runtimeClientProvider } from '../../runtime-client-provider';
 import { type FollowOptions } from './follow-transcript';
 import { handleClaudeCodeHook, type HookDeadline } from './handle-hook';
@@ -9,6 +11,8 @@ const MAX_STDIN_BYTES = 5 * 1024 * 1024;
 export interface HookFlags {
   /** `--timeout`; without it each path has its own (handle-hook.ts: a day beside a dialog, 540 s on PreToolUse). */
   timeoutMs?: number;
+  /** `--form-wait`: how long an MCP form waits for the phone (R11.11; default DEFAULT_FORM_WAIT_MS). */
+  formWaitMs?: number;
   allTools: boolean;
 }
 
@@ -22,6 +26,11 @@ export function parseHookFlags(argv: readonly string[]): HookFlags | { error: st
       const value = parseDuration(argv[index + 1] ?? '');
       if (value === null) return { error: '--timeout needs a duration such as 540s or 9m' };
       flags.timeoutMs = value;
+      index += 1;
+    } else if (arg === '--form-wait') {
+      const value = parseDuration(argv[index + 1] ?? '');
+      if (value === null) return { error: '--form-wait needs a duration such as 30s or 2m' };
+      flags.formWaitMs = value;
       index += 1;
     } else return { error: `unexpected argument "${arg}"` };
   }
@@ -45,6 +54,11 @@ export interface HookCommandIo {
    * it got round to its input: the terminal may answer while Node is still booting (R11.7).
    */
   startedAt: number;
+}
+
+/** This machine as the host names it: its name when joined to a hub, else as `askaway start` names it. */
+function thisMachineName(env: Record<string, string | undefined>): string {
+  return resolveHostTarget(env).hub?.machineName ?? machineNameFrom(env.ASKAWAY_MACHINE_NAME?.trim() || hostname());
 }
 
 /** A hook's JSON on stdin, bounded (shared with the Codex hook). */
@@ -78,6 +92,8 @@ export async function claudeCodeHookMain(flags: HookFlags, io: HookCommandIo): P
     const output = await handleClaudeCodeHook(payload, {
       runtime,
       timeoutMs: flags.timeoutMs,
+      formWaitMs: flags.formWaitMs,
+      machineName: thisMachineName(io.env),
       allTools: flags.allTools,
       signal: io.signal,
       deadline: io.deadline,

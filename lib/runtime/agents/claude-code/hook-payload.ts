@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type FormValues } from '../../../contracts';
 
 /**
  * What Claude Code sends a hook on stdin (or as an HTTP hook's POST body) for
@@ -48,5 +49,38 @@ export interface PermissionRequestOutput {
   };
 }
 
+/**
+ * What Claude Code (2.1.63 on) sends the Elicitation hook when an MCP server asks for input
+ * (`elicitation/create`, R11.11): the server's name, its message, and the form's schema as the server sent it
+ * (`mode: "form"`) or a page to open (`mode: "url"`). Claude Code shows its own form only after the hook.
+ */
+export const ElicitationPayloadSchema = z
+  .object({
+    session_id: z.string().min(1).max(200),
+    transcript_path: z.string().max(4_096).optional(),
+    cwd: z.string().max(4_096).optional(),
+    prompt_id: z.string().max(200).optional(),
+    hook_event_name: z.literal('Elicitation'),
+    mcp_server_name: z.string().min(1).max(200),
+    message: z.string().max(100_000).default(''),
+    /** MCP says a request without one is a form. */
+    mode: z.string().max(100).default('form'),
+    requested_schema: z.unknown().optional(),
+    url: z.string().max(100_000).optional(),
+    elicitation_id: z.string().max(200).optional(),
+  })
+  .passthrough();
+export type ElicitationPayload = z.infer<typeof ElicitationPayloadSchema>;
+
+/** The Elicitation hook's answer: the MCP server gets `action` and (accepted forms) `content` as they are. */
+export interface ElicitationOutput {
+  hookSpecificOutput: {
+    hookEventName: 'Elicitation';
+    action: 'accept' | 'decline' | 'cancel';
+    content?: FormValues;
+  };
+}
+
 /** `{}` means "no opinion": Claude Code carries on as if there were no hook. */
-export type ClaudeCodeHookOutput = PreToolUseOutput | PermissionRequestOutput | Record<string, never>;
+export type ClaudeCodeHookOutput =
+  PreToolUseOutput | PermissionRequestOutput | ElicitationOutput | Record<string, never>;

@@ -1,9 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../host/test-support/test-host';
 import { runCli } from '../../test-support/run-cli';
-import { askawayHookSettings, mergeHookSettings, settingsPath, writeHookSettings } from './install';
+import {
+  askawayHookSettings,
+  mergeHookSettings,
+  runsElicitationHook,
+  settingsPath,
+  writeHookSettings,
+} from './install';
 
 const existing = {
   permissions: { allow: ['Bash(npm test)'] },
@@ -14,7 +20,7 @@ const existing = {
 };
 
 describe('hook install', () => {
-  it('[R11.8] prints one PermissionRequest command hook for AskUserQuestion and ExitPlanMode, for a day', () => {
+  it('[R11.8][R11.11] prints one PermissionRequest command hook for AskUserQuestion and ExitPlanMode, for a day, and the Elicitation hook', () => {
     expect(askawayHookSettings()).toEqual({
       hooks: {
         PermissionRequest: [
@@ -23,6 +29,8 @@ describe('hook install', () => {
             hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 86_400 }],
           },
         ],
+        // The form's 30 s wait and time to withdraw the card before Claude Code shows its own form.
+        Elicitation: [{ hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 60 }] }],
       },
     });
     const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417' }, allTools: true }).hooks;
@@ -38,9 +46,41 @@ describe('hook install', () => {
         },
       ],
     });
+    // The form hook takes no --all-tools: it answers forms only.
+    expect(http.Elicitation?.[0]?.hooks[0]).toMatchObject({
+      url: 'http://127.0.0.1:4417/hooks/claude-code',
+      timeout: 60,
+    });
   });
 
-  it('[R11.2] --pre-tool-use keeps the old path for Claude Code before 2.0.45: AskUserQuestion from PreToolUse', () => {
+  it('[R11.11] --form-wait goes to the Elicitation hook only, whose timeout stays above it; forms can be left out', () => {
+    const waiting = askawayHookSettings({
+      formWaitMs: 90_000,
+      allTools: true,
+      command: 'node cli.js hook claude-code',
+    });
+    expect(waiting.hooks.Elicitation).toEqual([
+      { hooks: [{ type: 'command', command: 'node cli.js hook claude-code --form-wait 90s', timeout: 120 }] },
+    ]);
+    expect(waiting.hooks.PermissionRequest?.[0]?.hooks[0]?.command).toBe('node cli.js hook claude-code --all-tools');
+    const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417/' }, formWaitMs: 2_500 }).hooks;
+    expect(http.Elicitation?.[0]?.hooks[0]).toMatchObject({
+      url: 'http://127.0.0.1:4417/hooks/claude-code?formWait=3s',
+      timeout: 33,
+    });
+    expect(Object.keys(askawayHookSettings({ forms: false }).hooks)).toEqual(['PermissionRequest']);
+  });
+
+  it('[R11.11] tells the Claude Code versions that run the Elicitation hook (2.1.63 on)', () => {
+    expect(runsElicitationHook('2.1.332 (Claude Code)')).toBe(true);
+    expect(runsElicitationHook('2.1.63')).toBe(true);
+    expect(runsElicitationHook('3.0.0')).toBe(true);
+    expect(runsElicitationHook('2.1.62 (Claude Code)')).toBe(false);
+    expect(runsElicitationHook('2.0.99')).toBe(false);
+    expect(runsElicitationHook('claude: command not found')).toBeUndefined();
+  });
+
+  it('[R11.2] --pre-tool-use keeps the old path, the phone only: AskUserQuestion from PreToolUse', () => {
     expect(askawayHookSettings({ preToolUse: true })).toEqual({
       hooks: {
         PreToolUse: [
@@ -78,7 +118,22 @@ describe('hook install', () => {
     expect(upgraded.PermissionRequest).toEqual(askawayHookSettings().hooks.PermissionRequest);
     // An event that held only ours goes entirely.
     const onlyOurs = mergeHookSettings({}, { preToolUse: true });
-    expect(Object.keys(mergeHookSettings(onlyOurs).hooks as object)).toEqual(['PermissionRequest']);
+    expect(Object.keys(mergeHookSettings(onlyOurs).hooks as object)).toEqual(['PermissionRequest', 'Elicitation']);
+  });
+
+  it('[R11.11] the Elicitation hook joins the person’s own, replaces ours, and leaves when forms are off', () => {
+    const theirs = { hooks: [{ type: 'command', command: './log-forms.sh' }] };
+    const withOthers = { ...existing, hooks: { ...existing.hooks, Elicitation: [theirs] } };
+    const once = mergeHookSettings(withOthers).hooks as Record<string, unknown[]>;
+    expect(once.Elicitation).toEqual([theirs, ...(askawayHookSettings().hooks.Elicitation ?? [])]);
+    const longer = mergeHookSettings({ hooks: once }, { formWaitMs: 120_000 }).hooks as Record<string, unknown[]>;
+    expect(longer.Elicitation).toEqual([
+      theirs,
+      ...(askawayHookSettings({ formWaitMs: 120_000 }).hooks.Elicitation ?? []),
+    ]);
+    const off = mergeHookSettings({ hooks: once }, { forms: false }).hooks as Record<string, unknown[]>;
+    expect(off.Elicitation).toEqual([theirs]);
+    expect(mergeHookSettings(mergeHookSettings({}), { forms: false }).hooks).not.toHaveProperty('Elicitation');
   });
 
   it('[R11.2] --write creates or updates .claude/settings.json and reports no change the second time', async () => {
@@ -106,6 +161,22 @@ describe('hook install', () => {
     );
     expect((await runCli(['hook', '--help'])).stdout).toContain('askaway hook install');
     expect((await runCli(['hook', 'install', '--bogus'])).code).toBe(2);
+  });
+
+  it('[R11.11] leaves the form hook out for a Claude Code on PATH older than 2.1.63, which would skip the file', async () => {
+    const bin = tempDir('askaway-bin-');
+    const claude = path.join(bin, 'claude');
+    writeFileSync(claude, '#!/bin/sh\necho "2.1.52 (Claude Code)"\n');
+    chmodSync(claude, 0o755);
+    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+    const printed = await runCli(['hook', 'install'], { env });
+    expect(JSON.parse(printed.stdout)).toEqual(askawayHookSettings({ forms: false }));
+    expect(printed.stderr).toContain('Claude Code 2.1.52 has no Elicitation hook (2.1.63 added it)');
+    writeFileSync(claude, '#!/bin/sh\necho "2.1.332 (Claude Code)"\n');
+    expect(JSON.parse((await runCli(['hook', 'install', '--form-wait', '45s'], { env })).stdout)).toEqual(
+      askawayHookSettings({ formWaitMs: 45_000 }),
+    );
+    expect((await runCli(['hook', 'install', '--form-wait', 'soon'], { env })).code).toBe(2);
   });
 
   it('[R11.6][R12.1] --http refuses a private host address Claude Code would block, and writes nothing', async () => {

@@ -11,6 +11,23 @@ export const CLAUDE_CODE_HOOK_TIMEOUT_S = 600;
  * and timers past 2^31 ms (24.8 days) fire at once.
  */
 export const CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S = 86_400;
+/**
+ * How long the form waits for the phone (`--form-wait`). Claude Code shows nothing of the form while the hook
+ * runs, only a spinner, so this is how long a person at the desk waits before the form appears there. And an
+ * MCP server on the official TypeScript SDK gives up on an elicitation after 60 s (its default request
+ * timeout; Claude Code then stops the hook and shows no form): 30 s leaves the terminal the other half.
+ */
+export const DEFAULT_FORM_WAIT_MS = 30_000;
+/**
+ * The first Claude Code with the Elicitation hook (R11.11). Older ones skip a whole settings file that names an
+ * event they do not know, its permissions and every other hook with it (2.1.52 and 2.1.62: no hook of it ran).
+ */
+export const ELICITATION_HOOK_SINCE = '2.1.63';
+/**
+ * How much longer than the form's wait Claude Code gives the Elicitation hook: time to start Node, reach the
+ * host and withdraw the card, so the card says the form moved to the terminal before Claude Code shows it.
+ */
+export const FORM_HOOK_MARGIN_S = 30;
 export const HOOK_COMMAND = 'askaway hook claude-code';
 export const HOOK_HTTP_PATH = '/hooks/claude-code';
 
@@ -20,21 +37,29 @@ export interface HookInstallOptions {
   allTools?: boolean;
   /**
    * Answer AskUserQuestion from a PreToolUse hook, as before (R11.2): the terminal shows nothing while the
-   * phone has the question. For Claude Code older than 2.0.45 (2.1.21 in print mode), whose PermissionRequest
-   * hook never sees AskUserQuestion.
+   * phone has the question, for whoever wants that. Claude Code reads such an answer from 2.1.85 on.
    */
   preToolUse?: boolean;
   /** The command Claude Code runs (command hooks). */
   command?: string;
+  /**
+   * MCP forms on the phone through an Elicitation hook (R11.11); default on. Off for Claude Code before
+   * ELICITATION_HOOK_SINCE, and with `preToolUse` (settings for old Claude Code).
+   */
+  forms?: boolean;
+  /** `--form-wait` for the Elicitation hook; its timeout is this plus FORM_HOOK_MARGIN_S. */
+  formWaitMs?: number;
 }
 
 type Json = Record<string, unknown>;
 type HookEntry = Json & { type: string };
 type MatcherGroup = { matcher?: string; hooks: HookEntry[] } & Json;
 
-function hookEntry(options: HookInstallOptions, timeout: number): HookEntry {
+function hookEntry(options: HookInstallOptions, timeout: number, form = false): HookEntry {
+  const formWait = form && options.formWaitMs !== undefined ? `${Math.ceil(options.formWaitMs / 1000)}s` : undefined;
   if (options.http) {
-    const url = `${options.http.url.replace(/\/+$/, '')}${HOOK_HTTP_PATH}${options.allTools ? '?allTools=1' : ''}`;
+    const query = form ? (formWait ? `?formWait=${formWait}` : '') : options.allTools ? '?allTools=1' : '';
+    const url = `${options.http.url.replace(/\/+$/, '')}${HOOK_HTTP_PATH}${query}`;
     return {
       type: 'http',
       url,
@@ -43,14 +68,34 @@ function hookEntry(options: HookInstallOptions, timeout: number): HookEntry {
       allowedEnvVars: ['ASKAWAY_TOKEN'],
     };
   }
-  const command = `${options.command ?? HOOK_COMMAND}${options.allTools ? ' --all-tools' : ''}`;
-  return { type: 'command', command, timeout };
+  const flags = form ? (formWait ? ` --form-wait ${formWait}` : '') : options.allTools ? ' --all-tools' : '';
+  return { type: 'command', command: `${options.command ?? HOOK_COMMAND}${flags}`, timeout };
+}
+
+/** The Elicitation hook (R11.11), for every MCP server: it runs before Claude Code shows the server's form. */
+function formHook(options: HookInstallOptions): Record<string, MatcherGroup[]> {
+  if (options.forms === false || options.preToolUse) return {};
+  const waitS = Math.ceil((options.formWaitMs ?? DEFAULT_FORM_WAIT_MS) / 1000);
+  return { Elicitation: [{ hooks: [hookEntry(options, waitS + FORM_HOOK_MARGIN_S, true)] }] };
+}
+
+/** Whether a Claude Code version (`claude --version`: "2.1.332 (Claude Code)") runs the Elicitation hook. */
+export function runsElicitationHook(version: string): boolean | undefined {
+  const parts = /^(\d+)\.(\d+)\.(\d+)/.exec(version.trim())?.slice(1).map(Number);
+  if (!parts) return undefined;
+  const since = ELICITATION_HOOK_SINCE.split('.').map(Number);
+  for (let index = 0; index < 3; index += 1) {
+    const difference = (parts[index] ?? 0) - (since[index] ?? 0);
+    if (difference !== 0) return difference > 0;
+  }
+  return true;
 }
 
 /**
- * The `hooks` block of Claude Code settings that routes questions and plan approvals to Askaway (R11.2,
- * R11.8): one PermissionRequest hook for AskUserQuestion and ExitPlanMode (every tool with `allTools`),
- * which runs while Claude Code shows its own dialog. With `preToolUse`, AskUserQuestion the old way.
+ * The `hooks` block of Claude Code settings that routes questions, plan approvals and MCP forms to Askaway
+ * (R11.2, R11.8, R11.11): one PermissionRequest hook for AskUserQuestion and ExitPlanMode (every tool with
+ * `allTools`), which runs while Claude Code shows its own dialog, and the Elicitation hook. With `preToolUse`,
+ * AskUserQuestion the old way (and no Elicitation hook: that Claude Code has none).
  */
 export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: Record<string, MatcherGroup[]> } {
   const dialog = hookEntry(options, CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S);
@@ -59,11 +104,12 @@ export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: 
       hooks: {
         PreToolUse: [{ matcher: ASK_USER_QUESTION_TOOL_NAME, hooks: [hookEntry(options, CLAUDE_CODE_HOOK_TIMEOUT_S)] }],
         PermissionRequest: [{ matcher: options.allTools ? '*' : EXIT_PLAN_MODE_TOOL_NAME, hooks: [dialog] }],
+        ...formHook(options),
       },
     };
   }
   const matcher = options.allTools ? '*' : `${ASK_USER_QUESTION_TOOL_NAME}|${EXIT_PLAN_MODE_TOOL_NAME}`;
-  return { hooks: { PermissionRequest: [{ matcher, hooks: [dialog] }] } };
+  return { hooks: { PermissionRequest: [{ matcher, hooks: [dialog] }], ...formHook(options) } };
 }
 
 /** Ours, whatever options installed it: so a re-install replaces rather than duplicates. */
@@ -78,8 +124,9 @@ function isAskawayHook(entry: unknown): boolean {
 
 /**
  * Merges our hooks into existing settings without touching anyone else's: earlier Askaway entries are
- * removed first from every event (the PreToolUse entry of an older install included, R11.8), so running
- * it twice changes nothing and an upgrade moves AskUserQuestion to PermissionRequest.
+ * removed first from every event (the PreToolUse entry of an older install included, R11.8; an Elicitation
+ * entry when forms are now off, R11.11), so running it twice changes nothing and an upgrade moves
+ * AskUserQuestion to PermissionRequest.
  */
 export function mergeHookSettings(existing: Json, options: HookInstallOptions = {}): Json {
   const ours = askawayHookSettings(options).hooks;

@@ -1,5 +1,7 @@
 // How the phone's answer goes back to Claude Code in its own format (R18.2: to-answer).
-import { isRecord, joinClaudeCodeLabels } from '../../../contracts';
+import { isRecord, joinClaudeCodeLabels, type FormValues, type InteractionResponse } from '../../../contracts';
+import { formContentProblem } from '../../mcp-form/form-content';
+import { type ElicitationOutput, type ElicitationPayload } from './hook-payload';
 
 /** Every ordered choice of labels (keeping option order), at most 2^4 - 1 of them. */
 function orderedSubsets(labels: readonly string[]): string[][] {
@@ -95,4 +97,24 @@ export function toDialogAnswer(toolInput: Record<string, unknown>, modifiedInput
     noted = true;
   }
   return noted ? { ...updated, annotations } : updated;
+}
+
+/**
+ * The Elicitation hook's answer for the phone's response (R11.11): accept with the values (a page to open takes
+ * none), decline or cancel as they are. Claude Code hands `content` to the MCP server unchecked, and the server
+ * refuses content that misses its schema, so accepted values are checked against that schema first; `problem`
+ * says why they cannot go (the hook then gives no decision, and Claude Code shows its own form).
+ */
+export function toElicitationOutput(
+  payload: ElicitationPayload,
+  response: InteractionResponse,
+): ElicitationOutput | { problem: string } {
+  const reply = (action: ElicitationOutput['hookSpecificOutput']['action'], content?: FormValues) => ({
+    hookSpecificOutput: { hookEventName: 'Elicitation' as const, action, ...(content ? { content } : {}) },
+  });
+  if (response.action !== 'accept') return reply(response.action);
+  if (payload.mode === 'url') return reply('accept');
+  const values = response.content?.values ?? {};
+  const problem = formContentProblem(payload.requested_schema, values);
+  return problem === null ? reply('accept', values) : { problem };
 }

@@ -1,5 +1,8 @@
-// How Claude Code's AskUserQuestion becomes an Askaway question (R18.2: to-interaction). Plans: plan-input.ts.
-import { isRecord } from '../../../contracts';
+// How Claude Code's AskUserQuestion becomes an Askaway question, and an MCP form a form card (R18.2:
+// to-interaction). Plans: plan-input.ts.
+import { isRecord, type FormInput } from '../../../contracts';
+import { formInputOf } from '../../mcp-form/form-input';
+import { type ElicitationPayload } from './hook-payload';
 
 function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
@@ -48,4 +51,15 @@ export function toAskUserQuestionInput(toolInput: Record<string, unknown>): Reco
     input.metadata = { source: toolInput.metadata.source };
   }
   return input;
+}
+
+/** An MCP server's form (or page to open) from the Elicitation hook, as the card shows it (R11.11, R18.4). */
+export function toElicitationInput(payload: ElicitationPayload): FormInput | { unsupported: string } {
+  return formInputOf({
+    serverName: payload.mcp_server_name,
+    message: payload.message,
+    mode: payload.mode,
+    requestedSchema: payload.requested_schema,
+    url: payload.url,
+  });
 }

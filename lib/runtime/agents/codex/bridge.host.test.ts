@@ -130,7 +130,10 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
     expect(card).toMatchObject({ kind: 'approval', toolName: 'exec_command' });
     setup.daemon.resolveElsewhere(THREAD, 3);
     await vi.waitFor(() =>
-      expect(setup.remote.withdrawn(card.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON }),
+      expect(setup.remote.withdrawn(card.requestId)).toEqual({
+        reason: ANSWERED_IN_TERMINAL_REASON,
+        terminalAnswer: {},
+      }),
     );
     expect(
       await setup.remote.respond(card.requestId, { action: 'accept', content: { choice: 'accept' } }),

@@ -9,7 +9,7 @@ import {
   type CodexThreadContext,
   type Unsupported,
 } from './codex-prompt';
-import { formFieldsOf } from './form-fields';
+import { formInputOf } from '../../mcp-form/form-input';
 import { ElicitationParamsSchema, McpToolApprovalMetaSchema, type ElicitationParams } from './protocol';
 
 const base = (request: ElicitationParams) => ({
@@ -18,17 +18,13 @@ const base = (request: ElicitationParams) => ({
   nonBlocking: false,
 });
 
-function formPrompt(
-  request: ElicitationParams,
-  thread: CodexThreadContext,
-  input: Omit<FormInput, 'serverName' | 'message'>,
-): CodexPrompt {
+function formPrompt(request: ElicitationParams, thread: CodexThreadContext, input: FormInput): CodexPrompt {
   const toolUseId = request.elicitationId ? clip(request.elicitationId, ID_MAX) : undefined;
   return {
     ...base(request),
     interaction: {
       kind: 'form',
-      input: { serverName: clip(request.serverName, 200), message: clip(request.message, 8_000), ...input },
+      input,
       toolName: clip(`mcp__${request.serverName}`, ID_MAX),
       ...(toolUseId ? { toolUseId } : {}),
       context: contextOf(thread),
@@ -76,13 +72,6 @@ export function elicitationPrompt(params: unknown, thread: CodexThreadContext): 
       plan: { type: 'mcp-tool', persist: persisted },
     };
   }
-  if (request.mode === 'url') {
-    if (!request.url || !/^https?:\/\//i.test(request.url))
-      return { unsupported: 'the page to open is not an http(s) URL' };
-    return formPrompt(request, thread, { mode: 'url', fields: [], url: request.url });
-  }
-  if (request.mode !== 'form') return { unsupported: `an elicitation in mode "${request.mode}"` };
-  const form = formFieldsOf(request.requestedSchema);
-  if ('problem' in form) return { unsupported: form.problem };
-  return formPrompt(request, thread, { mode: 'form', fields: form.fields });
+  const input = formInputOf(request);
+  return 'unsupported' in input ? input : formPrompt(request, thread, input);
 }

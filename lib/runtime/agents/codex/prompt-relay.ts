@@ -6,7 +6,7 @@ import { CODEX_PROMPT_METHODS, isPromptMethod, ThreadIdOnlySchema, ServerRequest
 import { type ThreadRegistry } from './thread-registry';
 import { toCodexReply, type CodexReply } from './to-answer';
 import { toCodexPrompt, type CodexPrompt } from './to-interaction';
-import { DAEMON_GONE_REASON, resolvedElsewhereReason } from './terminal-answer';
+import { ANSWERED_IN_TERMINAL_REASON, DAEMON_GONE_REASON, resolvedElsewhereReason } from './terminal-answer';
 
 /** Shown on the phone when the bridge itself stops while a prompt waits. */
 export const BRIDGE_STOPPED_REASON = 'The Askaway bridge for Codex stopped: answer in the terminal';
@@ -222,7 +222,11 @@ export class PromptRelay {
     this.prompts.delete(pending.key);
     this.options.onChange?.();
     // The reason first, so the phone shows it rather than the broker's generic one.
-    pending.client.connection.withdraw(pending.requestId, reason.slice(0, DECLINE_MESSAGE_MAX)).catch(() => undefined);
+    // Answered in the terminal: the phone says so, in History too (R18.6); Codex does not say what was chosen.
+    const terminalAnswer = reason === ANSWERED_IN_TERMINAL_REASON ? {} : undefined;
+    pending.client.connection
+      .withdraw(pending.requestId, reason.slice(0, DECLINE_MESSAGE_MAX), terminalAnswer)
+      .catch(() => undefined);
     pending.controller.abort(new Error(reason));
   }
 

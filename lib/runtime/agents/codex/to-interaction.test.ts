@@ -88,9 +88,18 @@ describe('[R18.11] Codex questions on the phone', () => {
       { askedAt: new Date('2026-12-01T10:00:05Z') },
     );
     expect(result.nonBlocking).toBe(true);
-    expect(result.interaction.context?.agentMessage).toBe(
-      'I need a few choices from you.\n\nCodex is not waiting for this answer: about 2 minutes after it asked (it asked at 10:00:05 UTC), it goes on without one.',
-    );
+    expect(result.interaction.context).toMatchObject({
+      agentMessage:
+        'I need a few choices from you.\n\nCodex is not waiting for this answer: about 2 minutes after it asked, it goes on without one.',
+      // Codex's own 2 minutes, counted from when the bridge saw it arrive: the card counts down to it.
+      agentDeadlineAt: '2026-12-01T10:02:05.000Z',
+    });
+  });
+
+  it('[R18.11] a Default-mode question re-sent when the bridge joined later has no deadline it could vouch for', () => {
+    const result = prompt(CODEX_PROMPT_METHODS.question, { ...requestUserInputParams, isBlocking: false });
+    expect(result.interaction.context?.agentDeadlineAt).toBeUndefined();
+    expect(result.interaction.context?.agentMessage).toContain('(before Askaway saw it)');
   });
 
   it('[R18.11] questions that take only their options, free text, one option, or the same text twice', () => {

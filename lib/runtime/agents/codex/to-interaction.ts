@@ -1,5 +1,6 @@
 // How a Codex server request becomes an Askaway interaction (R18.2: to-interaction; R18.3–R18.5, R18.11, R18.12).
 // Approvals are in approval-prompts.ts, MCP elicitations in elicitation-prompt.ts.
+import { type InteractionContext } from '../../../contracts';
 import { commandPrompt, fileChangePrompt, permissionsPrompt } from './approval-prompts';
 import {
   contextOf,
@@ -31,10 +32,19 @@ export const NONE_OF_THE_ABOVE = 'None of the above';
 /** How long Codex 0.171 waits for a Default-mode (non-blocking) question before it goes on without an answer. */
 export const CODEX_NON_BLOCKING_TIMEOUT_MS = 120_000;
 
-/** The note a card carries for a question Codex will not wait for (R18.11). */
+/**
+ * The note a card carries for a question Codex will not wait for (R18.11). Codex sends no deadline
+ * (`autoResolutionMs` is null in 0.171): it is the bridge's, counted from when it saw the request arrive live,
+ * and unknown for one re-sent when the bridge joined later.
+ */
 export function nonBlockingNote(askedAt: Date | undefined): string {
-  const at = askedAt ? ` (it asked at ${askedAt.toISOString().slice(11, 19)} UTC)` : '';
-  return `Codex is not waiting for this answer: about 2 minutes after it asked${at}, it goes on without one.`;
+  return askedAt
+    ? 'Codex is not waiting for this answer: about 2 minutes after it asked, it goes on without one.'
+    : 'Codex is not waiting for this answer: about 2 minutes after it asked (before Askaway saw it), it goes on without one.';
+}
+
+function withAgentDeadline(context: InteractionContext | undefined, deadline: Date | undefined) {
+  return deadline ? { ...context, agentDeadlineAt: deadline.toISOString() } : context;
 }
 
 function questionPrompt(
@@ -82,7 +92,10 @@ function questionPrompt(
       input: { questions },
       toolName: 'request_user_input',
       toolUseId: request.itemId,
-      context: contextOf(thread, request.isBlocking ? undefined : nonBlockingNote(askedAt)),
+      context: withAgentDeadline(
+        contextOf(thread, request.isBlocking ? undefined : nonBlockingNote(askedAt)),
+        !request.isBlocking && askedAt ? new Date(askedAt.getTime() + CODEX_NON_BLOCKING_TIMEOUT_MS) : undefined,
+      ),
     },
     plan: { type: 'question', questions: planned },
     threadId: request.threadId,

@@ -92,12 +92,14 @@ describe('[R18.20][R18.21] the bridge between OpenCode and the host', () => {
     expect(logs).toContain('askaway: que_2309dfd01001aQEsFqqjXdJZik answered 1 of 1 on the phone');
   });
 
-  it('[R18.25] answered in the terminal first: the card leaves saying so; a phone answer OpenCode refuses is logged as late', async () => {
-    const { remote, opencode, event, logs } = await setup();
+  it("[R18.25] answered in the terminal first: the card leaves saying so; a phone answer OpenCode refuses is logged as late and shown as the terminal's", async () => {
+    const { host, remote, opencode, event, logs } = await setup();
     event('question.asked', questionAsked({ id: 'que_terminal' }));
     const first = await remote.next(byRequest('opencode-que_terminal'));
     event('question.replied', { sessionID: SESSION, requestID: 'que_terminal', answers: [['SQLite']] });
-    await vi.waitFor(() => expect(remote.withdrawn(first.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON }));
+    await vi.waitFor(() =>
+      expect(remote.withdrawn(first.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON, terminalAnswer: {} }),
+    );
     expect(opencode.posts()).toEqual([]);
 
     // The race the other way: OpenCode took the terminal's answer just before the phone's reached it.
@@ -110,6 +112,15 @@ describe('[R18.20][R18.21] the bridge between OpenCode and the host', () => {
         true,
       ),
     );
+    // The phone is told the terminal's answer won: its resolved card becomes "answered in the terminal".
+    await vi.waitFor(() =>
+      expect(remote.withdrawn(second.requestId)).toEqual({ reason: ANSWERED_IN_TERMINAL_REASON, terminalAnswer: {} }),
+    );
+    expect(host.registry.projection.get(second.requestId)).toMatchObject({
+      status: 'withdrawn',
+      withdrawnReason: ANSWERED_IN_TERMINAL_REASON,
+      resolution: { response: { action: 'accept' } },
+    });
   });
 
   it('[R18.24][R18.25] a deny from the phone reaches OpenCode with its reason; what OpenCode denied with it leaves as such', async () => {

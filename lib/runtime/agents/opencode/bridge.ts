@@ -17,6 +17,7 @@ import {
   type OpenCodeSession,
 } from './opencode-shapes';
 import {
+  ANSWERED_IN_TERMINAL_REASON,
   answeredBy,
   LATE_ANSWER_NOTE,
   OPENCODE_CLOSED_REASON,
@@ -154,7 +155,9 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     tracked.delete(entry.openCodeId);
     finish(entry.openCodeId);
     // Say why on the phone before the broker's own "aborted" withdrawal.
-    if (entry.requestId) client?.connection.withdraw(entry.requestId, reason).catch(() => undefined);
+    // Answered in OpenCode: the phone says so, in History too (R18.6).
+    const terminalAnswer = reason === ANSWERED_IN_TERMINAL_REASON ? {} : undefined;
+    if (entry.requestId) client?.connection.withdraw(entry.requestId, reason, terminalAnswer).catch(() => undefined);
     entry.controller.abort(new Error(reason));
     log(`askaway: ${entry.openCodeId} withdrawn from the phone: ${reason}`);
   };
@@ -173,8 +176,15 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     if (kind === 'permission') lastReply.set(entry.sessionID, (reply.body as { reply: string }).reply);
     const result = await call(entry.instance, 'POST', reply.url, reply.body);
     if (result.status === 200) log(`askaway: ${request.id} ${reply.summary} on the phone`);
-    else if (result.status === 404) log(`askaway: ${request.id}: the phone's answer came late, ${LATE_ANSWER_NOTE}`);
-    else log(`askaway: ${request.id}: OpenCode refused the answer (${result.status}): ${JSON.stringify(result.error)}`);
+    else if (result.status === 404) {
+      log(`askaway: ${request.id}: the phone's answer came late, ${LATE_ANSWER_NOTE}`);
+      // The phone's receipt and History say the terminal's answer won, not that this one reached the agent.
+      if (entry.requestId)
+        client?.connection
+          .withdraw(entry.requestId, ANSWERED_IN_TERMINAL_REASON, {}, { afterAnswer: true })
+          .catch(() => undefined);
+    } else
+      log(`askaway: ${request.id}: OpenCode refused the answer (${result.status}): ${JSON.stringify(result.error)}`);
   };
 
   const asked = async (instance: number, kind: Kind, request: Request) => {

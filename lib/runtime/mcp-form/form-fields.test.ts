@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FormFieldSchema } from '../../../contracts';
+import { FormFieldSchema } from '../../contracts';
 import { formFieldsOf } from './form-fields';
 
 describe('[R18.12] MCP form fields from requestedSchema', () => {
@@ -73,5 +73,24 @@ describe('[R18.12] MCP form fields from requestedSchema', () => {
       problem: '"nested" has a type the phone cannot ask for ("object")',
     });
     expect(formFieldsOf({ type: 'object', properties: {} })).toEqual({ fields: [] });
+  });
+
+  it('[R18.4] a rule beyond MCP’s subset keeps the form in the terminal: the server checks its whole schema', () => {
+    const one = (schema: Record<string, unknown>) => formFieldsOf({ type: 'object', properties: { x: schema } });
+    expect(one({ type: 'string', pattern: '^a' })).toEqual({
+      problem: '"x" has a rule the phone cannot check (pattern)',
+    });
+    expect(one({ type: 'number', exclusiveMinimum: 0 })).toEqual({
+      problem: '"x" has a rule the phone cannot check (exclusiveMinimum)',
+    });
+    expect(one({ type: 'integer', multipleOf: 5 })).toEqual({
+      problem: '"x" has a rule the phone cannot check (multipleOf)',
+    });
+    expect(one({ type: 'string', format: 'ipv4' })).toEqual({
+      problem: '"x" has a format the phone cannot check ("ipv4")',
+    });
+    expect(formFieldsOf({ type: 'object', properties: { x: { type: 'string' } }, required: ['x', 'y'] })).toEqual({
+      problem: 'the form requires "y", which it does not ask for',
+    });
   });
 });
