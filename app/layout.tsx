@@ -2,6 +2,7 @@ import { type Metadata, type Viewport } from 'next';
 import { AppShell } from '@/components/shell/app-shell';
 import { CACHE_PREFETCH_SCRIPT } from '@/lib/client/cache-prefetch';
 import { FIRST_PAINT_SCRIPT } from '@/lib/client/first-paint';
+import { SOCKET_PREFETCH_SCRIPT } from '@/lib/client/socket-prefetch';
 import { THEME_BOOT_SCRIPT } from '@/lib/client/local-settings';
 // Every screen's styles; each screen's own come with its components (a route's first screen carries only its own).
 import './styles/base.css';
@@ -44,6 +45,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         <script dangerouslySetInnerHTML={{ __html: FIRST_PAINT_SCRIPT }} />
         {/* Starts reading the last known inbox while the scripts load (lib/client/cache-prefetch.ts). */}
         <script dangerouslySetInnerHTML={{ __html: CACHE_PREFETCH_SCRIPT }} />
+        {/* Opens a paired device's socket to its host, so the snapshot is on its way while the app loads (R13.8). */}
+        <script dangerouslySetInnerHTML={{ __html: SOCKET_PREFETCH_SCRIPT }} />
       </head>
       <body>
         <AppShell>{children}</AppShell>

@@ -4,7 +4,7 @@ import { useLive } from '@/hooks/use-live';
 import { useNow } from '@/hooks/use-now';
 import { type AutoResolutionState, type InteractionView } from '@/lib/contracts';
 import { formatCountdown, formatStamp } from '@/lib/client/format';
-import { IconClock, IconPause } from './icons/outcomes';
+import { IconClock, IconPause } from './icons/time';
 import '@/lib/client/i18n-en-prompts';
 
 /** When the prompt leaves the phone for its agent's terminal (R11.11), and that terminal's machine. */

@@ -42,7 +42,8 @@ test('[R13.4][R9.13] a card comes with its kind: the card route paints without i
 
   const url = `${new URL(page.url()).origin}/card?id=${encodeURIComponent(requestId)}`;
   const { held, release } = await holdOtherChunks(page, await firstScreenChunks(page, url));
-  await page.goto(url);
+  // Not "load": the held chunks keep the page from loading.
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
   const loading = page.getByTestId('card.loading');
   await expect(loading).toBeVisible();
   // The question is known (the cached inbox), its card's code is not here yet: after a real wait, a skeleton.

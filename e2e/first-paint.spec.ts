@@ -125,6 +125,26 @@ test('[R9.14][R16.2] a pairing link: the form for it is in the HTML, naming the 
   expect(await boxes(page, PAIR_FORM)).toEqual(before);
 });
 
+test('[R9.14][R16.2] a tap on Pair before the app has run is kept: the device pairs once it has', async ({
+  page,
+  host,
+}) => {
+  const { link } = await host.mintPairingCode();
+  const release = await holdScripts(page);
+  await page.goto(link, { waitUntil: 'domcontentloaded' });
+  await page.getByTestId('pair.submit').click();
+  // Nothing happened yet, and the browser sent nothing: no validation bubble, no navigation.
+  expect(new URL(page.url()).pathname).toBe('/pair');
+  release();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByTestId('connection.status')).toHaveAttribute('data-status', 'connected');
+  const credential = await page.evaluate(
+    () => (JSON.parse(localStorage.getItem('askaway.pairing') ?? '{}') as { credential?: string }).credential,
+  );
+  expect(credential).toMatch(/^aw_d_/);
+  host.rememberSecret(credential ?? '');
+});
+
 test('[R9.14] /pair for a typed code, with JavaScript off: the whole form is in the HTML', async ({
   browser,
   host,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type Page, type TestInfo } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { joinMachine, type JoinedMachine } from './support/machines';
-import { previewQuestion, singleQuestion, threeQuestions } from './support/payloads';
+import { markdownPreviewQuestion, previewQuestion, singleQuestion, threeQuestions } from './support/payloads';
 import { populate } from './support/scenario';
 
 // Not a test of behaviour: renders every screen for review and for the README.
@@ -75,11 +75,27 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('settings.revoke-dialog')).toBeVisible();
     await shot('settings-revoke');
     await page.keyboard.press('Escape');
+    // Text previews as agents write them (R9.15): fenced code, then a diagram wider than the box, then a table.
+    // After the README's shots, whose badges count the questions waiting.
+    const markdownId = await runtime.ask(markdownPreviewQuestion);
+    await app.openCard(markdownId);
+    await app.card().option(0, 'Versioned prefix (Recommended)').click();
+    await expect(page.getByTestId('card.preview-text').locator('pre code')).toBeVisible();
+    await shot('card-markdown');
+    await app.card().option(0, 'Hash of query').click();
+    await expect(page.getByTestId('card.preview-text').locator('pre.md__art')).toBeVisible();
+    await shot('card-diagram');
+    await app.card().option(0, 'Per-table namespace').click();
+    await expect(page.getByTestId('card.preview-text').locator('table')).toBeVisible();
+    await shot('card-table');
     await app.goto('/pair');
     await shot('pair');
 
     // As a device that is not paired yet: the link's form, then the same link once used.
     await page.evaluate(() => localStorage.removeItem('askaway.pairing'));
+    await app.goto('/');
+    await expect(page.getByTestId('connection.status')).toHaveAttribute('data-status', 'unpaired');
+    await shot('inbox-unpaired');
     const { link } = await host.mintPairingCode();
     // A fresh document: from /pair, a link that differs only in its fragment would not reload the app.
     await page.goto('about:blank');

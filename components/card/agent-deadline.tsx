@@ -3,7 +3,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { useLive } from '@/hooks/use-live';
 import { useNow } from '@/hooks/use-now';
 import { formatCountdown, formatStamp } from '@/lib/client/format';
-import { IconClock } from '../icons/outcomes';
+import { IconClock } from '../icons/time';
 import '@/lib/client/i18n-en-card';
 
 /**

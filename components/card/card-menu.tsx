@@ -1,6 +1,6 @@
 'use client';
 import { useRef } from 'react';
-import { IconMore } from '../icons/navigation';
+import { IconMore } from '../icons/card-chrome';
 import { useI18n } from '@/hooks/use-i18n';
 import '@/lib/client/i18n-en-card';
 

@@ -1,19 +1,7 @@
 import { Svg, type IconProps } from './svg';
 
-// How a prompt stands or ended: countdowns, receipts, History. Icons come in files by where they show, so a route carries only its own (R13.4).
+// How a prompt ended: receipts, History. Icons come in files by where they show, so a route carries only its own (R13.4).
 
-export const IconClock = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="12" cy="12" r="9" />
-    <path d="M12 7v5l3 2" />
-  </Svg>
-);
-export const IconPause = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="12" cy="12" r="9" />
-    <path d="M10 9v6M14 9v6" />
-  </Svg>
-);
 export const IconUndo = (p: IconProps) => (
   <Svg {...p}>
     <path d="M3 7v6h6" />

@@ -11,7 +11,7 @@ import { loadCardKind } from '../card/card-kinds';
 import { AgentChip } from '../agent-chip';
 import { Countdown, terminalMoveOf } from '../countdown';
 import { IconChevron } from '../icons/navigation';
-import { IconPause } from '../icons/outcomes';
+import { IconPause } from '../icons/time';
 import { IconCloudOff } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';

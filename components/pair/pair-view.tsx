@@ -1,11 +1,12 @@
 'use client';
 import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { DEVICE_NAME_MAX, PAIRING_CODE_MAX } from '@/lib/contracts/limits';
 import { parsePairingHash } from '@/lib/contracts/pairing-link';
+import { EARLY_SUBMIT } from '@/lib/client/first-paint';
 import { preloadPairRequest, redeemPairingCode } from '@/lib/client/pair-request-loader';
 import { clampDeviceName, defaultDeviceName, platformDescription } from '@/lib/client/device-names';
 import { getPairing, normalizeHostUrl, savePairing } from '@/lib/client/pairing';
@@ -56,6 +57,7 @@ export function PairView() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  const submitEarly = useEffectEvent(() => void submit());
   useEffect(() => {
     const strip = () => {
       // The code stays in memory only: off the address bar and history before anything else happens.
@@ -69,6 +71,8 @@ export function PairView() {
     };
     strip();
     preloadPairRequest();
+    // Pair was tapped before this code ran (the form is in the HTML, R9.14): do it now.
+    if (window.__askawayEarlySubmit?.()) submitEarly();
     window.addEventListener('hashchange', read);
     return () => window.removeEventListener('hashchange', read);
   }, []);
@@ -126,6 +130,10 @@ export function PairView() {
           className={boot ? 'form boot-pair-form' : 'form'}
           data-testid="pair.form"
           data-mode={boot ? undefined : link ? 'link' : 'manual'}
+          // Before hydration the device name is empty (it is offered once the code runs): no validation then,
+          // and a submit is kept for later (lib/client/first-paint.ts).
+          noValidate={boot}
+          {...{ [EARLY_SUBMIT]: boot ? '' : undefined }}
           onSubmit={(event) => {
             event.preventDefault();
             void submit();

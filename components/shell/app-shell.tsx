@@ -8,7 +8,7 @@ import { usePairing, usePairingProblem } from '@/hooks/use-pairing';
 import { appStore } from '@/lib/client/app-store';
 import { startConnection } from '@/lib/client/connection-loader';
 import { applyTheme } from '@/lib/client/local-settings';
-import { installTestHook } from '@/lib/client/test-hook';
+import { installTestHook, markPhase } from '@/lib/client/test-hook';
 import { BottomNav } from './bottom-nav';
 import { ConnectionBanner } from './connection-status';
 // In every route's prerendered HTML (R9.14), so its code is in every first screen: a lazy one would blank the
@@ -48,13 +48,15 @@ export function AppShell({ children }: { children: React.ReactNode }) {
   const hydrated = useHydrated();
 
   useEffect(() => {
+    markPhase('hydrated');
     installTestHook(appStore);
   }, []);
 
   useEffect(() => {
-    // Pairing stores the credential before it leaves the pair screen, so this follows it without a race.
-    startConnection(pairing);
-  }, [pairing]);
+    // Pairing stores the credential before it leaves the pair screen, so this follows it without a race. Not
+    // while hydrating: the pairing read then is the prerendered HTML's (none), which would say "not paired".
+    if (hydrated) startConnection(pairing);
+  }, [pairing, hydrated]);
 
   useEffect(() => applyTheme(settings.theme), [settings.theme]);
   useEffect(() => {

@@ -72,6 +72,47 @@ export const previewQuestion: AskUserQuestionInputLike = {
   ],
 };
 
+/** An ASCII diagram wider than a phone's preview box, as agents draw them (R9.15). */
+export const DIAGRAM_PREVIEW = [
+  '+-----------+      sha1(JSON.stringify(query))      +--------------------+',
+  '| findBy*() | ------------------------------------> | catalog:q:<digest> |',
+  '+-----------+                                       +--------------------+',
+  '      |              a purge cannot name one product         ^',
+  '      +------------------------------------------------------+',
+].join('\n');
+
+/** A pipe table with its columns aligned left, right and centred, then a task list (R9.15). */
+export const TABLE_PREVIEW = [
+  '| Key | TTL (s) | Purged |',
+  '|:----|--------:|:------:|',
+  '| `catalog:product:<id>` | 3600 | by table |',
+  '| `catalog:list:<page>` | 300 | by table |',
+  '',
+  '- [x] Readable in redis-cli',
+  '- [ ] One purge per version',
+].join('\n');
+
+/** Markdown previews as agents write them: a heading, fenced code with its language, a list; a diagram; a table (R9.15). */
+export const markdownPreviewQuestion: AskUserQuestionInputLike = {
+  questions: [
+    {
+      question: 'How should cache keys be built?',
+      header: 'Cache keys',
+      multiSelect: false,
+      options: [
+        {
+          label: 'Versioned prefix (Recommended)',
+          description: 'Bumping the version invalidates every key at once.',
+          preview:
+            '### Key format\n\n```ts\nconst key = `catalog:v3:product:${id}`;\nawait cache.set(key, product, { ttl: 3600 });\n```\n\n- One purge per version\n- Readable in redis-cli',
+        },
+        { label: 'Hash of query', description: 'Caches any query shape.', preview: DIAGRAM_PREVIEW },
+        { label: 'Per-table namespace', description: 'Each table purges on its own.', preview: TABLE_PREVIEW },
+      ],
+    },
+  ],
+};
+
 /** Previews that would run script or load something if any defence failed (R12.2). */
 export function hostilePreviews(beacon: string): AskUserQuestionInputLike {
   return {

@@ -1,8 +1,10 @@
 import './zod-csp';
+import { XHR } from 'engine.io-client';
 import { io, type Socket } from 'socket.io-client';
 import { type RemoteClientToServerEvents, type RemoteServerToClientEvents } from '../contracts';
 import { appStore } from './app-store';
 import { createConnection } from './connection';
+import { earlyWebSocketTransport } from './early-socket';
 import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry } from './outbox-db';
 import { getPairing, markDeviceRemoved, rememberDeviceName, type Pairing } from './pairing';
 import { followReplacement } from './pairing-replacement';
@@ -16,10 +18,12 @@ import { markConnected, markSynced, recordProtocolError } from './test-hook';
 
 const connection = createConnection({
   store: appStore,
-  openSocket(url, auth) {
+  openSocket(url, auth, pairing) {
     const socket: Socket<RemoteServerToClientEvents, RemoteClientToServerEvents> = io(url, {
       auth: (send) => send(auth()),
-      transports: ['websocket', 'polling'],
+      // The first connect takes over the socket <head> opened for this pairing (./early-socket.ts); polling if
+      // websockets do not get through.
+      transports: [earlyWebSocketTransport(pairing.hostUrl, pairing.credential), XHR],
       reconnectionDelay: 400,
       reconnectionDelayMax: 4_000,
       randomizationFactor: 0.3,

@@ -3,12 +3,13 @@ import { errorMessage } from '../contracts/unknown';
 import type * as AppConnection from './app-connection';
 import { appStore } from './app-store';
 import { showCachedStart } from './cache-first';
-import { takeEarlyCacheRead } from './cache-prefetch';
-import { loadOutboxEntries } from './outbox-db';
+import { cachedHostView } from './cached-host';
+import { takeEarlyCacheRead } from './early-cache-read';
 import { getPairing, type Pairing } from './pairing';
 import { randomId } from './random-id';
-import { cachedHostView, loadCachedHost } from './state-cache';
+import { whenEarlyAnswer } from './early-answer';
 import { withAnswer } from './store';
+import { markPhase } from './test-hook';
 
 // What the screens call to reach the host. The live connection (./app-connection, with socket.io-client
 // and the contracts' zod schemas) is loaded here after the first paint, so no route's first screen
@@ -22,11 +23,17 @@ let retryHooked = false;
 let lastPairing: Pairing | null = null;
 
 function loadLive(): Promise<Live> {
-  live ??= import('./app-connection').catch((error: unknown) => {
-    // Served by the host (and precached by the service worker): try again when things change.
-    live = null;
-    throw error;
-  });
+  live ??= import('./app-connection').then(
+    (module) => {
+      markPhase('live-loaded');
+      return module;
+    },
+    (error: unknown) => {
+      // Served by the host (and precached by the service worker): try again when things change.
+      live = null;
+      throw error;
+    },
+  );
   return live;
 }
 
@@ -40,14 +47,28 @@ async function showCached(pairing: Pairing | null): Promise<boolean> {
       host: cachedHostView(early.host, pairing.hostUrl),
       answers: early.outbox,
     });
-  // An outbox that cannot be read now only leaves receipts off the cached paint: the live connection's
-  // answer queue reads it again and reports what fails there.
+  // The inline read did not run or failed (a first visit has no database yet): the code that opens it, on
+  // demand. An outbox that cannot be read now only leaves receipts off the cached paint: the live
+  // connection's answer queue reads it again and reports what fails there.
+  const [{ loadCachedHost }, { loadOutboxEntries }] = await Promise.all([
+    import('./state-cache'),
+    import('./outbox-db'),
+  ]);
   const [host, answers] = await Promise.all([loadCachedHost(pairing.hostUrl), loadOutboxEntries().catch(() => [])]);
   return showCachedStart(appStore, pairing, { host, answers });
 }
 
 // Started as this module is evaluated, before React hydrates: the IndexedDB read overlaps it.
-const cachedShown: Promise<boolean> = typeof window === 'undefined' ? Promise.resolve(false) : showCached(getPairing());
+const cachedShown: Promise<boolean> =
+  typeof window === 'undefined'
+    ? Promise.resolve(false)
+    : showCached(getPairing()).then((shown) => {
+        if (shown) markPhase('cached-shown');
+        return shown;
+      });
+// The host's answer on the socket <head> opened (./socket-prefetch.ts): when it comes before hydration ends, the
+// live inbox is what should paint first (R13.8).
+const earlyAnswer: Promise<void> = whenEarlyAnswer();
 // Not paired: said in the first render after hydration, as the prerendered HTML already says it (R9.14), and
 // without the live connection's code, which has nothing to connect to.
 if (typeof window !== 'undefined' && getPairing() === null) markUnpaired();
@@ -57,37 +78,31 @@ function markUnpaired(): void {
     s.status === 'unpaired' && s.error === null ? s : { ...s, status: 'unpaired', error: null },
   );
 }
-if (typeof window !== 'undefined') {
-  // Nothing cached to paint first (a first visit): fetch the connection alongside hydration instead.
+
+if (typeof window !== 'undefined' && getPairing()) {
+  // Prefetches: a load that fails here fails the same way in startConnection, which says so on screen.
+  // The host has answered already (a fast network): load the live connection and connect at once, beside
+  // hydration, with the stored pairing; the app shell's own call once hydrated finds it connected (R13.8).
+  void earlyAnswer.then(async () => {
+    const pairing = getPairing();
+    const connection = await loadLive().catch(() => null);
+    if (pairing && connection && lastPairing === null) connection.startConnection(pairing);
+  });
+  // Nothing cached to paint first (a first visit): load it alongside hydration too.
   void cachedShown.then((shown) => {
-    // A prefetch: if it fails, startConnection's own load fails the same way and says so on screen.
-    if (!shown && getPairing()) loadLive().catch(() => undefined);
+    if (!shown) loadLive().catch(() => undefined);
   });
 }
 
 /**
- * Resolves once the browser has presented what is in the DOM now: the frame after the next one has
- * begun (two animation frames), or soon in a hidden tab, which gets no frames.
+ * Connects (or reconnects with new credentials). Idempotent for the same pairing. The app shell calls it once
+ * hydrated: a cached inbox read by then is committed in that same render, so the connection's code, which loads
+ * now, follows its paint (R9.13, R13.6) instead of waiting for it (R13.8).
  */
-function afterNextPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    const fallback = setTimeout(resolve, 200);
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        clearTimeout(fallback);
-        resolve();
-      }),
-    );
-  });
-}
-
-/** Connects (or reconnects with new credentials), after the cached inbox is painted. Idempotent for the same pairing. */
 export function startConnection(pairing: Pairing | null): void {
   lastPairing = pairing;
   started = started.then(async () => {
-    if (await cachedShown) await afterNextPaint();
-    // Hydration reads no pairing (null) and then the stored one: act on the newest call only, or the
-    // screen would flash "not paired" between the two.
+    // A newer call (another pairing) supersedes this one.
     if (pairing !== lastPairing) return;
     // Never connected on this page: nothing to stop.
     if (pairing === null && live === null) {

@@ -146,7 +146,7 @@ export function createConnection(options: ConnectionOptions): Connection {
           : {}),
       };
     };
-    const next = openSocket(`${pairing.hostUrl}${REMOTE_NAMESPACE}`, auth);
+    const next = openSocket(`${pairing.hostUrl}${REMOTE_NAMESPACE}`, auth, pairing);
     socket = next;
     next.on('connect', () => {
       awaitingSync = true;

@@ -1,11 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BOOT_DEVICE, BOOT_HOST_VARIABLES, BOOT_PAIR, BOOT_SAME_HOST, FIRST_PAINT_SCRIPT } from './first-paint';
+import {
+  BOOT_DEVICE,
+  BOOT_HOST_VARIABLES,
+  BOOT_PAIR,
+  BOOT_SAME_HOST,
+  EARLY_SUBMIT,
+  FIRST_PAINT_SCRIPT,
+} from './first-paint';
 
 const ORIGIN = 'https://phone.test';
 
 interface Booted {
   attributes: Record<string, string>;
   variables: Record<string, string>;
+  /** Dispatches a submit of a form with these attributes, as the browser would; true when it was prevented. */
+  submit(attributes: readonly string[]): boolean;
+  page: { __askawayEarlySubmit?: () => boolean };
 }
 
 /** Runs the inline script as the page would, with this stored pairing and fragment; what it wrote on <html>. */
@@ -19,13 +29,25 @@ function boot(stored: unknown, hash = ''): Booted {
   const raw = stored === undefined ? null : typeof stored === 'string' ? stored : JSON.stringify(stored);
   const storage = { getItem: (key: string) => (key === 'askaway.pairing' ? raw : null) };
   const location = { hash, origin: ORIGIN, host: 'phone.test' };
+  const listeners = new Set<(event: unknown) => void>();
+  const document = {
+    documentElement: root,
+    addEventListener: (_type: string, listener: (event: unknown) => void) => listeners.add(listener),
+    removeEventListener: (_type: string, listener: (event: unknown) => void) => listeners.delete(listener),
+  };
+  const page: Booted['page'] = {};
   // The script is a string for a <script> tag: evaluating it is the point of this test.
-  new Function('document', 'localStorage', 'location', FIRST_PAINT_SCRIPT)(
-    { documentElement: root },
-    storage,
-    location,
-  );
-  return { attributes, variables };
+  new Function('document', 'localStorage', 'location', 'window', FIRST_PAINT_SCRIPT)(document, storage, location, page);
+  const submit = (names: readonly string[]) => {
+    let prevented = false;
+    const event = {
+      target: { hasAttribute: (name: string) => names.includes(name) },
+      preventDefault: () => (prevented = true),
+    };
+    for (const listener of listeners) listener(event);
+    return prevented;
+  };
+  return { attributes, variables, submit, page };
 }
 
 /** What ./pairing.ts makes of the same stored value: the app's own answer, after hydration. */
@@ -108,5 +130,16 @@ describe('the first paint decided in <head> (R9.14)', () => {
     expect(BOOT_SAME_HOST in boot({ ...PAIRED, hostUrl: '' }).attributes).toBe(true);
     expect(BOOT_SAME_HOST in boot(PAIRED).attributes).toBe(false);
     expect(BOOT_SAME_HOST in boot(undefined).attributes).toBe(false);
+  });
+
+  it('[R9.14][R16.2] a tap on Pair before the code runs is kept for it, once; other forms are left alone', () => {
+    const booted = boot(undefined, '#code=C');
+    expect(booted.submit(['action'])).toBe(false);
+    expect(booted.submit([EARLY_SUBMIT])).toBe(true);
+    expect(booted.page.__askawayEarlySubmit?.()).toBe(true);
+    // Taken: the page no longer listens, and says so once only.
+    expect(booted.submit([EARLY_SUBMIT])).toBe(false);
+    expect(booted.page.__askawayEarlySubmit?.()).toBe(false);
+    expect(boot(undefined).page.__askawayEarlySubmit?.()).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { type PendingMoreCommand, type PreferencesPatch, type RemoteAuth, type RespondCommand } from '../contracts';
+import { type Pairing } from './pairing';
 
 /** An ack, or the error socket.io gives when none came in time or the socket dropped meanwhile. */
 export type AckCallback = (error: Error | null, raw: unknown) => void;
@@ -28,5 +29,10 @@ export interface HostSocket {
 /**
  * Opens a socket to the host's remote namespace at `url` (socket.io reconnects it on its own,
  * with backoff). `auth` is read again on every (re)connect, so a reconnect can resume from lastSeq.
+ * `pairing`: whose socket it is (the socket <head> opened early belongs to one pairing only).
  */
-export type OpenSocket = (url: string, auth: () => RemoteAuth) => HostSocket;
+export type OpenSocket = (
+  url: string,
+  auth: () => RemoteAuth,
+  pairing: Pick<Pairing, 'hostUrl' | 'credential'>,
+) => HostSocket;

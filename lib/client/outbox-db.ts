@@ -16,13 +16,11 @@ export interface OutboxEntry {
   error?: string;
 }
 
-export const DB_NAME = 'askaway';
-export const OUTBOX_STORE = 'outbox';
+import { CACHE_STORE, DB_NAME, OUTBOX_STORE } from './idb-names';
+
+export { CACHE_STORE, CACHED_HOST_KEY, DB_NAME, OUTBOX_STORE } from './idb-names';
+
 const STORE = OUTBOX_STORE;
-/** Last known host state, so the app opens offline with what it last saw. */
-export const CACHE_STORE = 'cache';
-/** The one record in CACHE_STORE. */
-export const CACHED_HOST_KEY = 'host';
 
 let dbPromise: Promise<IDBDatabase> | null = null;
 

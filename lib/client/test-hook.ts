@@ -91,14 +91,27 @@ function now(): number | null {
   return typeof performance === 'undefined' ? null : performance.now();
 }
 
+/** Where a page load is, as the R13.8 benchmark reads it (and DevTools' performance panel shows it). */
+export type Phase = 'hydrated' | 'cached-shown' | 'live-loaded' | 'connected' | 'snapshot';
+
+/** A User Timing mark, `askaway:<phase>`: cheap, and kept by the browser only for this page. */
+export function markPhase(phase: Phase): void {
+  if (typeof performance !== 'undefined' && typeof performance.mark === 'function')
+    performance.mark(`askaway:${phase}`);
+}
+
 export function markConnected(): void {
   marks.connectedAt = now();
   inboxCommits.length = 0;
+  markPhase('connected');
 }
 
 export function markSynced(how: 'snapshot' | 'resume'): void {
   marks.syncedAt = now();
-  if (how === 'snapshot') marks.snapshotAt = marks.syncedAt;
+  if (how === 'snapshot') {
+    marks.snapshotAt = marks.syncedAt;
+    markPhase('snapshot');
+  }
 }
 
 export function markInboxRendered(count: number): void {
