@@ -13,7 +13,7 @@ export const enInbox = {
     'When your coding agent needs a decision from you, its question appears here — answer it from anywhere.',
   'inbox.connectAgent': 'Connect an agent',
   'inbox.connectAgentBody':
-    'Run “askaway start” next to your agent and add the Askaway MCP server or the Claude Code hook. See the README for setup.',
+    'Run “askaway start” where your agents run. Claude Code: “askaway hook install --write”. OpenCode: “askaway opencode install”. Codex needs nothing more. Any other agent: the MCP server (see the README).',
   'inbox.questionCount': '{n} questions',
   'inbox.oneQuestion': '1 question',
   'machine.hub': 'hub',
