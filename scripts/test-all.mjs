@@ -1,26 +1,32 @@
 #!/usr/bin/env node
-// `npm test`: every check, in stages. The checks of one stage share nothing, so they run side by side (each
-// one's output is printed whole when it ends, not interleaved); a stage starts only when the one before passed.
-//   1. typecheck, lint          2. unit tests, build (the e2e suites need the build)
-//   3. Playwright (Chromium, the agents' real binaries)          4. the WebKit smoke suite
+// `npm test`: every check, in stages; a stage starts only when the one before passed. The checks of a stage
+// share nothing, so they run side by side: the first streams its output, the others print theirs whole when
+// they end (not interleaved).
+//   1. typecheck and lint (before the build: the type check reads the .next/types it writes)
+//   2. the unit tests and the build (which the next stage needs)
+//   3. Playwright (Chromium, the agents' real binaries), and the WebKit smoke suite beside it
 import { spawn } from 'node:child_process';
 
-const STAGES = [['typecheck', 'lint'], ['test:unit', 'build'], ['test:e2e'], ['test:webkit']];
+const STAGES = [
+  ['typecheck', 'lint'],
+  ['test:unit', 'build'],
+  ['test:e2e', 'test:webkit'],
+];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** Runs `npm run <script>`; alone it streams its output, beside others it keeps it until it ends. */
-function run(script, alone) {
+/** Runs `npm run <script>`; `streams`: its output as it comes, else kept until it ends. */
+function run(script, streams) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(npm, ['run', script], {
-      stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      stdio: streams ? 'inherit' : ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
     });
     const chunks = [];
     child.stdout?.on('data', (chunk) => chunks.push(chunk));
     child.stderr?.on('data', (chunk) => chunks.push(chunk));
     child.on('close', (code, signal) => {
-      if (!alone) process.stdout.write(Buffer.concat(chunks));
+      if (!streams) process.stdout.write(Buffer.concat(chunks));
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
       const outcome = code === 0 ? 'passed' : `failed (${signal ?? `exit ${code}`})`;
       process.stdout.write(`\n── ${script}: ${outcome} in ${seconds} s\n`);
@@ -30,6 +36,6 @@ function run(script, alone) {
 }
 
 for (const stage of STAGES) {
-  const results = await Promise.all(stage.map((script) => run(script, stage.length === 1)));
+  const results = await Promise.all(stage.map((script, index) => run(script, index === 0)));
   if (results.includes(false)) process.exit(1);
 }
