@@ -5,7 +5,7 @@ import { agentOf } from '@/lib/contracts/agent-of';
 import { type ApprovalChoice, type ApprovalInput, type FileChange } from '@/lib/contracts';
 import { submitResponse } from '@/lib/client/connection-loader';
 import { clipPermissionText } from '@/lib/client/clip-text';
-import { Countdown, terminalMoveOf } from '../countdown';
+import { agentDeadlineOf, Countdown } from '../countdown';
 import { type CardProps } from './card-kinds';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
@@ -61,7 +61,7 @@ export function ApprovalCard({ view, local, myDeviceId, online, clockOffsetMs }:
         autoResolution={view.autoResolution}
         clockOffsetMs={clockOffsetMs}
         showWaiting
-        terminal={terminalMoveOf(view)}
+        agent={agentDeadlineOf(view)}
       />
       {others.map((choice) => (
         <button

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { submitResponse } from '@/lib/client/connection-loader';
-import { Countdown, terminalMoveOf } from '../countdown';
+import { agentDeadlineOf, Countdown } from '../countdown';
 import { type CardProps } from './card-kinds';
 import { CardFrame } from './card-frame';
 import { ConfirmDialog } from './confirm-dialog';
@@ -43,7 +43,7 @@ export function DecisionCard({ view, local, myDeviceId, online, clockOffsetMs, b
         autoResolution={view.autoResolution}
         clockOffsetMs={clockOffsetMs}
         showWaiting
-        terminal={terminalMoveOf(view)}
+        agent={agentDeadlineOf(view)}
       />
       <div className="action-bar__buttons">
         <button type="button" className="button" onClick={() => setRejecting(true)} data-testid="card.reject">

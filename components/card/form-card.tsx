@@ -5,7 +5,7 @@ import { useMediaQuery, WIDE_QUERY } from '@/hooks/use-media-query';
 import { type FormField, type FormValues } from '@/lib/contracts';
 import { formValuesProblem } from '@/lib/contracts/form-values';
 import { submitResponse } from '@/lib/client/connection-loader';
-import { Countdown, terminalMoveOf } from '../countdown';
+import { agentDeadlineOf, Countdown } from '../countdown';
 import { type CardProps } from './card-kinds';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
@@ -96,7 +96,7 @@ export function FormCard({ view, local, myDeviceId, online, clockOffsetMs }: Car
         autoResolution={view.autoResolution}
         clockOffsetMs={clockOffsetMs}
         showWaiting
-        terminal={terminalMoveOf(view)}
+        agent={agentDeadlineOf(view)}
       />
       {problem ? (
         <p className="state state--danger" role="alert" data-testid="card.form-problem">

@@ -7,8 +7,7 @@ import { type InteractionResponse, type InteractionView } from '@/lib/contracts'
 import { submitResponse } from '@/lib/client/connection-loader';
 import { buildAnswers, chooseOption, chooseOther, EMPTY_DRAFT, toDisplayModel } from '@/lib/client/question-model';
 import { type LocalAnswer } from '@/lib/client/store';
-import { Countdown, terminalMoveOf } from '../countdown';
-import { AgentDeadline } from './agent-deadline';
+import { agentDeadlineOf, Countdown } from '../countdown';
 import { AnswerSummary } from './answer-summary';
 import { CardFrame } from './card-frame';
 import { CardMenu } from './card-menu';
@@ -145,17 +144,9 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
       <Countdown
         autoResolution={view.autoResolution}
         clockOffsetMs={clockOffsetMs}
-        // "Waits for you" would be untrue when the agent has a deadline of its own.
-        showWaiting={!view.context?.agentDeadlineAt}
-        terminal={terminalMoveOf(view)}
+        showWaiting
+        agent={agentDeadlineOf(view)}
       />
-      {view.context?.agentDeadlineAt ? (
-        <AgentDeadline
-          deadlineAt={view.context.agentDeadlineAt}
-          agent={view.agent?.name ?? t('card.theAgent')}
-          clockOffsetMs={clockOffsetMs}
-        />
-      ) : null}
       <div className="action-bar__buttons">
         {stepped && step > 0 ? (
           <button type="button" className="button" onClick={() => goTo(step - 1)} data-testid="card.back">

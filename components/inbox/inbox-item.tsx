@@ -9,7 +9,7 @@ import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
 import { loadCardKind } from '../card/card-kinds';
 import { AgentChip } from '../agent-chip';
-import { Countdown, terminalMoveOf } from '../countdown';
+import { agentDeadlineOf, Countdown } from '../countdown';
 import { IconChevron } from '../icons/navigation';
 import { IconPause } from '../icons/time';
 import { IconCloudOff } from '../icons/shell';
@@ -98,11 +98,7 @@ export const InboxItem = memo(function InboxItem({
         </span>
         {/* Only rows that count down follow the connection (useLive): a long inbox stays still when it changes. */}
         {view.autoResolution.status === 'scheduled' || view.context?.movesToTerminalAt !== undefined ? (
-          <Countdown
-            autoResolution={view.autoResolution}
-            clockOffsetMs={clockOffsetMs}
-            terminal={terminalMoveOf(view)}
-          />
+          <Countdown autoResolution={view.autoResolution} clockOffsetMs={clockOffsetMs} agent={agentDeadlineOf(view)} />
         ) : null}
         <IconChevron className="inbox-item__chevron" size={18} />
       </Link>

@@ -75,10 +75,6 @@ export const enCard = {
   'permission.input': 'Input',
   'permission.showWhole': 'Show the whole input ({n} characters)',
 
-  'card.theAgent': 'The agent',
-  'card.agentGoesOnIn': '{agent} goes on without your answer in {t}',
-  'card.agentGoesOnAt': '{agent} goes on without your answer at {time}',
-  'card.agentGoesOnNow': '{agent} is going on without your answer',
   'machine.waitingForHint': 'You can answer now: your answer is kept on the hub and delivered when {name} is back.',
 } as const;
 

@@ -58,10 +58,6 @@ export const zh: Messages = {
 
   'card.skipAll': '全部跳过',
   'card.decline': '拒绝…',
-  'card.theAgent': '代理',
-  'card.agentGoesOnIn': '{t} 后 {agent} 将不等你的回答继续',
-  'card.agentGoesOnAt': '{agent} 将于 {time} 不等你的回答继续',
-  'card.agentGoesOnNow': '{agent} 正在不等你的回答继续',
   'card.openInTerminal': '也在 {machine} 的终端中打开',
   'card.openInTerminalHint': '先答者为准：在这里回答会关闭终端中的对话框，即使有人正在输入。',
   'card.declineTitle': '拒绝这个提问？',
@@ -94,6 +90,9 @@ export const zh: Messages = {
   'countdown.waits': '代理会一直等待你的回答',
   'countdown.terminalIn': '{t} 后转到 {machine} 的终端',
   'countdown.terminalAt': '将于 {time} 转到 {machine} 的终端',
+  'countdown.agentGoesOnIn': '{t} 后 {agent} 将不等你的回答继续',
+  'countdown.agentGoesOnAt': '{agent} 将于 {time} 不等你的回答继续',
+  'countdown.agentGoesOnNow': '{agent} 正在不等你的回答继续',
 
   'receipt.applied': '代理已收到',
   'receipt.sending': '正在发送…',
