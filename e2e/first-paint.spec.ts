@@ -98,7 +98,7 @@ const PAIR_FORM = [
   '[data-testid="pair.submit"]',
 ];
 
-test('[R9.14][R16.2] a pairing link: the form for it is in the HTML, naming the host, and hydration leaves it there', async ({
+test('[R9.14][R16.2] a pairing link: the form for it is in the HTML, naming the host, with no connection badge or tabs before pairing, and hydration leaves it there', async ({
   page,
   host,
 }) => {
@@ -113,6 +113,9 @@ test('[R9.14][R16.2] a pairing link: the form for it is in the HTML, naming the 
   await expect(page.locator('.form__intro')).toContainText('Pairing with');
   expect(await slotText(page, '.form__intro .boot-pair-link .boot-text')).toBe(`"${new URL(host.url).host}"`);
   await expect(page.getByTestId('pair.submit')).toBeVisible();
+  // Nothing to be connected to yet, and no tabs with nothing to show: the page is about pairing.
+  await expect(page.locator('.pill:visible')).toHaveCount(0);
+  await expect(page.locator('.tabbar:visible')).toHaveCount(0);
   const before = await boxes(page, PAIR_FORM);
 
   release();
@@ -123,6 +126,8 @@ test('[R9.14][R16.2] a pairing link: the form for it is in the HTML, naming the 
   );
   expect(new URL(page.url()).hash).toBe('');
   expect(await boxes(page, PAIR_FORM)).toEqual(before);
+  await expect(page.getByTestId('connection.status')).toHaveCount(0);
+  await expect(page.getByTestId('nav')).toHaveCount(0);
 });
 
 test('[R9.14][R16.2] a tap on Pair before the app has run is kept: the device pairs once it has', async ({

@@ -87,7 +87,17 @@ export function AppShell({ children }: { children: React.ReactNode }) {
             {gate || blocked ? <PairAgainScreen problem={blocked ? problem : null} /> : null}
             {blocked ? null : children}
           </main>
-          {focused || blocked ? null : <BottomNav />}
+          {focused || blocked ? null : onPairScreen ? (
+            // Before pairing the other tabs have nothing to show: the pairing page is only about pairing. While
+            // hydrating, first-paint.css shows the bar to a device that has paired (R9.14).
+            !hydrated ? (
+              <BottomNav className="boot-paired" />
+            ) : pairing ? (
+              <BottomNav />
+            ) : null
+          ) : (
+            <BottomNav />
+          )}
         </div>
       </LiveProvider>
     </I18nProvider>

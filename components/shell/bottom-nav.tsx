@@ -38,7 +38,8 @@ function usePrefetchTabsWhenIdle(live: boolean): void {
   }, [live, router]);
 }
 
-export function BottomNav() {
+/** `className`: a first-paint class (first-paint.css) for a bar only some devices see. */
+export function BottomNav({ className }: { className?: string }) {
   const pathname = usePathname();
   const { t } = useI18n();
   const state = useRemote();
@@ -46,7 +47,7 @@ export function BottomNav() {
   const current = pathname.replace(/\.html$/, '').replace(/\/$/, '') || '/';
   usePrefetchTabsWhenIdle(isLive(state));
   return (
-    <nav className="tabbar" aria-label="Main" data-testid="nav">
+    <nav className={className ? `tabbar ${className}` : 'tabbar'} aria-label="Main" data-testid="nav">
       {TABS.map(({ href, key, Icon, id }) => {
         const active = current === href;
         return (

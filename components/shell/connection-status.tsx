@@ -4,6 +4,7 @@ import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { useNow } from '@/hooks/use-now';
+import { usePairing } from '@/hooks/use-pairing';
 import { formatStamp } from '@/lib/client/format';
 import { type Lang, type Translate } from '@/lib/client/i18n';
 import { isLive, queuedCount, type RemoteState } from '@/lib/client/store';
@@ -41,12 +42,16 @@ function statusWord(state: RemoteState, t: Translate): string {
   }
 }
 
-/** The dot + word in every screen's header (never a spinner without words). */
-export function ConnectionPill() {
+/**
+ * The dot + word in every screen's header (never a spinner without words). `pairedOnly`: nothing for a device
+ * that has not paired.
+ */
+export function ConnectionPill({ pairedOnly = false }: { pairedOnly?: boolean }) {
   const state = useRemote();
   const { t, lang } = useI18n();
   const now = useNow('minute');
   const hydrated = useHydrated();
+  const pairing = usePairing();
   // In the prerendered HTML: a device that never paired is told so at first paint (R9.14).
   if (!hydrated)
     return (
@@ -54,11 +59,14 @@ export function ConnectionPill() {
         <Pill status="idle" live={false} className="boot-paired" Icon={IconRefresh}>
           <span>{t('status.connecting')}</span>
         </Pill>
-        <Pill status="unpaired" live={false} className="boot-unpaired" Icon={IconAlert} decorative>
-          <span>{t('status.notPaired')}</span>
-        </Pill>
+        {pairedOnly ? null : (
+          <Pill status="unpaired" live={false} className="boot-unpaired" Icon={IconAlert} decorative>
+            <span>{t('status.notPaired')}</span>
+          </Pill>
+        )}
       </>
     );
+  if (pairedOnly && pairing === null) return null;
   const live = isLive(state);
   const cached = state.host.cached && !state.host.hasSnapshot;
   const Icon =
