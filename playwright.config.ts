@@ -16,6 +16,8 @@ export default defineConfig({
   testDir: './e2e',
   fullyParallel: true,
   forbidOnly: true,
+  // Fails the run on any process a test started and left running (agents, hosts, browsers), and kills it.
+  globalSetup: './e2e/support/global-setup.ts',
   // Three on two cores: the agents' suites spend most of their time waiting on a terminal or a timer.
   workers: 3,
   retries: 0,

@@ -27,7 +27,10 @@ export default defineConfig({
           // file (over half the suite's CPU time). So test files clean up what they change for the whole
           // process (fake timers, spies, hosts, sockets) in afterEach/afterAll, as they do now.
           isolate: false,
-          globalSetup: ['lib/runtime/test-support/cli-bundle.global-setup.ts'],
+          globalSetup: [
+            'lib/runtime/test-support/cli-bundle.global-setup.ts',
+            'lib/runtime/test-support/leftover-processes.global-setup.ts',
+          ],
         },
       },
       { extends: true, test: { name: 'pwa', include: PWA_TESTS } },

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, test } from '@playwright/test';
+import { testRunEnv } from '../lib/host/test-support/leftover-processes';
 import { startTestHost, type TestHost } from './support/host';
 import { packAndInstall, type InstalledPackage } from './support/npm-package';
 import { AppPage } from './support/pages';
@@ -62,7 +63,7 @@ test('[R15.1] the packed tarball installs globally and runs without the checkout
     const transport = new StdioClientTransport({
       command: pkg.bin,
       args: ['mcp'],
-      env: { ...getDefaultEnvironment(), ASKAWAY_URL: running.url, ASKAWAY_TOKEN: running.token },
+      env: { ...getDefaultEnvironment(), ...testRunEnv(), ASKAWAY_URL: running.url, ASKAWAY_TOKEN: running.token },
       cwd: path.dirname(running.dataDir),
       stderr: 'pipe',
     });

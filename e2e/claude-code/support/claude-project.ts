@@ -2,13 +2,17 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { testRunEnv } from '../../../lib/host/test-support/leftover-processes';
 import { ROOT } from './claude-binary';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 
-/** The environment as spawn() types it (Next declares NODE_ENV required; Claude Code runs without it). */
+/**
+ * The environment as spawn() types it (Next declares NODE_ENV required; Claude Code runs without it), with the
+ * run's mark, so that an agent left running is found at the end of the run (e2e/support/global-setup.ts).
+ */
 export function asProcessEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...env } as NodeJS.ProcessEnv;
+  return { ...env, ...testRunEnv() } as NodeJS.ProcessEnv;
 }
 
 /** A temporary project and HOME where Claude Code runs with Askaway's hooks, as a user sets them up. */

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { testRunEnv } from '../../../lib/host/test-support/leftover-processes';
 import { asProcessEnv } from './claude-project';
 
 const exec = promisify(execFile);
@@ -28,7 +29,10 @@ export async function startTmuxSession(options: TmuxSessionOptions): Promise<Tmu
   const socket = `askaway-e2e-${randomUUID().slice(0, 8)}`;
   const tmux = (args: string[]) =>
     exec('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env: asProcessEnv(options.env) });
-  const envArgs = Object.entries(options.env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
+  const envArgs = Object.entries({ ...options.env, ...testRunEnv() }).flatMap(([key, value]) => [
+    '-e',
+    `${key}=${value}`,
+  ]);
   await tmux([
     'new-session',
     '-d',
