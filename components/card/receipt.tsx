@@ -104,8 +104,10 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
         <p className="state state--quiet" data-testid="card.receipt-status">
           <IconTerminal size={18} />
           {view.withdrawnAt
-            ? t('receipt.terminal', { time: formatClock(view.withdrawnAt, lang) })
-            : t('outcome.terminal')}
+            ? t(view.terminalAnswer.where === 'editor' ? 'receipt.editor' : 'receipt.terminal', {
+                time: formatClock(view.withdrawnAt, lang),
+              })
+            : t(view.terminalAnswer.where === 'editor' ? 'outcome.editor' : 'outcome.terminal')}
         </p>
         {response ? <ResponseBody view={view} response={response} /> : null}
         {local ? <YourAnswer view={view} local={local} /> : null}

@@ -30,6 +30,7 @@ const LABELS: Record<Exclude<Summary['kind'], 'partly'>, MessageKey> = {
   'other-device': 'outcome.otherDevice',
   withdrawn: 'outcome.withdrawn',
   terminal: 'outcome.terminal',
+  editor: 'outcome.editor',
   approved: 'outcome.approved',
   rejected: 'outcome.rejected',
   allowed: 'outcome.allowed',
@@ -48,7 +49,7 @@ function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
   if (kind === 'withdrawn' || kind === 'cancelled') return <IconUndo size={16} />;
   if (kind === 'declined' || kind === 'rejected' || kind === 'denied') return <IconX size={16} />;
   if (kind === 'other-device') return <IconAlert size={16} />;
-  if (kind === 'terminal') return <IconTerminal size={16} />;
+  if (kind === 'terminal' || kind === 'editor') return <IconTerminal size={16} />;
   return <IconCheck size={16} />;
 }
 

@@ -157,7 +157,7 @@ function TreeNode({ node }: { node: SessionNode }) {
                   {view.status === 'pending'
                     ? t('sessions.statusPending')
                     : view.terminalAnswer
-                      ? t('outcome.terminal')
+                      ? t(view.terminalAnswer.where === 'editor' ? 'outcome.editor' : 'outcome.terminal')
                       : view.status === 'withdrawn'
                         ? t('outcome.withdrawn')
                         : t('sessions.statusResolved')}

@@ -10,6 +10,7 @@ export type SummaryKind =
   | 'other-device'
   | 'withdrawn'
   | 'terminal'
+  | 'editor'
   | 'approved'
   | 'rejected'
   | 'allowed'
@@ -29,7 +30,7 @@ export function summarize(view: InteractionView, myDeviceId: string | null): Sum
     // Answered first in the agent's own terminal (R18.6), with what it chose when the agent said.
     const response = view.terminalAnswer.response;
     const answered = response?.action === 'accept' ? Object.keys(response.content?.answers ?? {}).length : 0;
-    return { kind: 'terminal', answered, total };
+    return { kind: view.terminalAnswer.where === 'editor' ? 'editor' : 'terminal', answered, total };
   }
   if (view.status === 'withdrawn' || !resolution) return { kind: 'withdrawn', answered: 0, total };
   const response = resolution.response;

@@ -104,6 +104,7 @@ export const zh: Messages = {
   'receipt.byAuto': '自动决定',
   'receipt.byAgent': '代理',
   'receipt.terminal': '已于 {time} 在终端回答',
+  'receipt.editor': '已于 {time} 在编辑器中回答',
   'receipt.yourAnswer': '你的回答（未发送）',
 
   'preview.title': '预览',
@@ -200,6 +201,7 @@ export const zh: Messages = {
   'outcome.cancelled': '已取消',
   'outcome.otherDevice': '已在其他设备回答',
   'outcome.terminal': '已在终端回答',
+  'outcome.editor': '已在编辑器中回答',
   'outcome.withdrawn': '代理已撤回',
   'outcome.approved': '已批准',
   'outcome.rejected': '已驳回',

@@ -4,7 +4,15 @@ import { type AgentKind } from './agent-ref';
 export { agentKey, type AgentKind } from './agent-ref';
 export { AGENT_NAMES, agentOf, type AgentEvidence } from './agent-of';
 
-const AGENT_KINDS = ['claude-code', 'codex', 'opencode', 'mcp', 'ask', 'demo'] as const satisfies readonly AgentKind[];
+const AGENT_KINDS = [
+  'claude-code',
+  'codex',
+  'opencode',
+  'acp',
+  'mcp',
+  'ask',
+  'demo',
+] as const satisfies readonly AgentKind[];
 
 /** Which kind of agent asked (R18.1). */
 export const AgentKindSchema = z.enum(AGENT_KINDS);

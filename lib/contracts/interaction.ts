@@ -218,7 +218,14 @@ export type InteractionResponse = z.infer<typeof InteractionResponseSchema>;
  * it too (R18.6): the card leaves as "answered in the terminal", with what was chosen when the agent
  * tells it. Validated against the interaction by the host; one it cannot read is kept without `response`.
  */
-export const TerminalAnswerSchema = z.strictObject({ response: z.optional(InteractionResponseSchema) });
+/**
+ * An answer the agent's own side gave first (R18.6): what it chose when the agent said, and where, when that is
+ * an editor's dialog (an ACP agent's, R18.39) rather than the agent's terminal.
+ */
+export const TerminalAnswerSchema = z.strictObject({
+  response: z.optional(InteractionResponseSchema),
+  where: z.optional(z.enum(['terminal', 'editor'])),
+});
 export type TerminalAnswer = z.infer<typeof TerminalAnswerSchema>;
 
 export const ResolvedBySchema = z.enum(['user', 'auto', 'runtime']);
