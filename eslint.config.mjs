@@ -69,6 +69,26 @@ const config = [
   downwardOnly('lib/runtime', ['host', 'client']),
   downwardOnly('lib/host', ['client']),
   {
+    // The hub knows no agent by name (R18.29): each agent's folder contributes its routes, bridges and status
+    // lines through lib/runtime/hub-contribution.ts, and bin/commands/ composes them. Tests too: a host test
+    // that needs an agent's part takes the CLI's composition. A rule of its own name, so the layering above stays.
+    files: ['lib/host/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/runtime/agents', '**/runtime/agents/**', '@/lib/runtime/agents', '@/lib/runtime/agents/**'],
+              message:
+                'lib/host names no agent: add what the hub serves for one to its lib/runtime/agents/<agent>/hub-contribution.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // lib/state is shared by the host and the PWA: pure, contracts only.
     files: ['lib/state/**'],
     rules: {

@@ -8,7 +8,7 @@ import { startFakeCodexDaemon, type FakeCodexDaemon } from '../lib/runtime/test-
 import { connectScriptedRemote } from '../lib/runtime/test-support/scripted-remote';
 import { runCli, spawnCli } from '../lib/runtime/test-support/run-cli';
 import { codexCommandMain } from './commands/codex';
-import { checkStatus, formatStatus } from './commands/status';
+import { checkStatus, formatStatus, statusJson } from './commands/status';
 
 const THREAD = '01a23100-0000-7000-8000-0000000000c1';
 const daemons: FakeCodexDaemon[] = [];
@@ -42,7 +42,7 @@ describe('[R18.14] askaway codex and askaway status', () => {
     });
     await vi.waitFor(async () => {
       const report = await checkStatus(env);
-      expect(report.codex).toEqual([
+      expect(statusJson(report).codex).toEqual([
         expect.objectContaining({ codexHome: daemon.codexHome, state: 'attached', threads: 1, owner: 'askaway codex' }),
       ]);
       expect(formatStatus(report)).toMatch(
@@ -53,7 +53,7 @@ describe('[R18.14] askaway codex and askaway status', () => {
     });
     stop();
     expect(await running).toBe(0);
-    expect((await checkStatus(env)).codex).toEqual([]);
+    expect(statusJson(await checkStatus(env)).codex).toEqual([]);
     expect(logs.join('\n')).toMatch(/attached to the Codex daemon/);
   });
 

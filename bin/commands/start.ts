@@ -5,9 +5,8 @@ import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/h
 import { mountAgentBridges } from '../../lib/host/bridges';
 import { startPush, type PushRuntime } from '../../lib/host/push';
 import { formatLifecycle } from '../../lib/host/lifecycle-log';
-import { startCodexBridge } from '../../lib/runtime/agents/codex/bridge';
 import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';
-import { runtimeClientProvider } from '../../lib/runtime/runtime-client-provider';
+import { hubContributions } from './hub-contributions';
 import { pairingQr, pairingTerms } from './pairing-output';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
 import { type CliCommand, UsageError } from './types';
@@ -78,13 +77,12 @@ async function runStart(argv: string[]): Promise<number> {
   }
 
   await printBanner(host, options);
-  const bridges = mountAgentBridges(host);
+  const bridges = mountAgentBridges(host, { contributions: hubContributions(options), log });
   const stopDemo = options.demo ? startDemo(host) : undefined;
-  const stopCodex = options.codexHomes.length > 0 ? startCodex(host, options) : undefined;
   await waitForSignal();
   log('Shutting down…');
   // Runtimes first, so their withdrawals reach the log before it closes.
-  await Promise.allSettled([stopDemo?.(), stopCodex?.(), bridges.close()]);
+  await Promise.allSettled([stopDemo?.(), bridges.close()]);
   await host.close();
   await push.close();
   // Anything a bridge left open must not keep a stopped host alive.
@@ -102,27 +100,6 @@ function startDemo(host: Host): Stop | undefined {
   log('Demo agent: started; answer its questions from the pairing link (--no-demo turns it off).');
   const demo = startDemoAgent({ url: host.url, token: host.token, log: (line) => log(`demo ${line}`) });
   return () => demo.stop();
-}
-
-/**
- * The Codex bridge (R18.14): on the hub it runs here, so Codex's prompts reach the phone with nothing else
- * to start; it waits for a Codex daemon and never starts one. It reaches the host over loopback like any
- * runtime.
- */
-function startCodex(host: Host, options: StartOptions): Stop {
-  const provider = runtimeClientProvider({ url: host.url, token: host.token, insecureTls: host.secure });
-  const bridge = startCodexBridge({
-    homes: options.codexHomes,
-    runtime: () => provider.get('codex bridge'),
-    dataDir: options.dataDir,
-    owner: 'askaway start',
-    log,
-  });
-  log(`Codex bridge: watching ${options.codexHomes.join(', ')} for a Codex daemon (--no-codex turns it off).`);
-  return async () => {
-    await bridge.stop();
-    await provider.close();
-  };
 }
 
 /**

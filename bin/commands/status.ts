@@ -7,11 +7,11 @@ import {
   WhoAmIResponseSchema,
   type MachineRef,
 } from '../../lib/contracts';
-import { readBridgeStatuses, type BridgeHomeStatus } from '../../lib/runtime/agents/codex/bridge-status';
-import { defaultCodexHome } from '../../lib/runtime/agents/codex/codex-home';
 import { resolveDataDir, resolveHostTarget, type HostTarget } from '../../lib/runtime/host-address';
+import { type AgentStatus, type HubContribution } from '../../lib/runtime/hub-contribution';
 import { describeConnectionFailure } from '../../lib/runtime/transport-errors';
 import { adminRequest, findAdminTarget } from './admin-client';
+import { hubContributions } from './hub-contributions';
 import { requestJson } from './http-json';
 import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
@@ -45,10 +45,8 @@ export interface StatusReport {
   machine?: MachineRef;
   /** Set when this data dir belongs to the running host: this hub's own view. */
   thisHub?: { joinedMachines: number };
-  /** Each Codex home a live bridge on this machine serves (R18.14); empty when none runs. */
-  codex: BridgeHomeStatus[];
-  /** This machine's default Codex home, when it exists (then "no bridge runs here" is worth saying). */
-  codexHome?: string;
+  /** What each agent says about itself here (R18.29), e.g. whether a Codex bridge runs (R18.14). */
+  agents: AgentStatus[];
 }
 
 export const statusCommand: CliCommand = {
@@ -63,12 +61,16 @@ export const statusCommand: CliCommand = {
     const { values } = parsed;
     const env = values['data-dir'] ? { ...process.env, ASKAWAY_DATA_DIR: values['data-dir'] } : process.env;
     const report = await checkStatus(env);
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatStatus(report));
+    process.stdout.write(values.json ? `${JSON.stringify(statusJson(report))}\n` : formatStatus(report));
     return report.reachable && report.problem === undefined ? 0 : 1;
   },
 };
 
-export async function checkStatus(env: Record<string, string | undefined>): Promise<StatusReport> {
+export async function checkStatus(
+  env: Record<string, string | undefined>,
+  // What status reads of an agent does not depend on what `askaway start` would run for it.
+  contributions: readonly HubContribution[] = hubContributions({ codexHomes: [] }),
+): Promise<StatusReport> {
   const dataDir = resolveDataDir(env);
   const target = resolveHostTarget(env);
   const report: StatusReport = {
@@ -76,8 +78,7 @@ export async function checkStatus(env: Record<string, string | undefined>): Prom
     source: target.source,
     because: because(target, dataDir),
     reachable: false,
-    codex: readBridgeStatuses(dataDir),
-    ...(existsSync(defaultCodexHome(env)) ? { codexHome: defaultCodexHome(env) } : {}),
+    agents: contributions.flatMap((contribution) => contribution.status?.(env, dataDir) ?? []),
   };
   if (target.token === null) {
     report.problem =
@@ -143,24 +144,12 @@ export function formatStatus(report: StatusReport): string {
     lines.push(
       `This hub:   ${report.hubName ?? ''}, ${report.thisHub.joinedMachines} machine${report.thisHub.joinedMachines === 1 ? '' : 's'} joined (\`askaway machines\`)`,
     );
-  lines.push(...formatCodexBridges(report.codex, report.codexHome));
+  lines.push(...report.agents.flatMap((agent) => agent.lines));
   return `${lines.join('\n')}\n`;
 }
 
-/** One line per Codex home a bridge serves, or the one line saying none runs. */
-export function formatCodexBridges(bridges: readonly BridgeHomeStatus[], codexHome?: string): string[] {
-  if (bridges.length === 0)
-    return codexHome === undefined
-      ? []
-      : [
-          `Codex:      no bridge runs for ${codexHome} (\`askaway start\` runs one; on a joined machine, \`askaway codex\`)`,
-        ];
-  return bridges.map((bridge) => {
-    const by = `${bridge.owner}, pid ${bridge.pid}`;
-    if (bridge.state !== 'attached')
-      return `Codex:      ${bridge.codexHome}: not attached — ${bridge.detail ?? bridge.state} (${by})`;
-    const threads = `${bridge.threads} thread${bridge.threads === 1 ? '' : 's'}`;
-    const waiting = bridge.pending > 0 ? `, ${bridge.pending} waiting on the phone` : '';
-    return `Codex:      ${bridge.codexHome}: attached to the daemon${bridge.daemonPid ? ` (pid ${bridge.daemonPid})` : ''}, ${threads}${waiting} (${by})`;
-  });
+/** `askaway status --json`: the report with each agent's fields beside the hub's (which an agent cannot replace). */
+export function statusJson(report: StatusReport): Record<string, unknown> {
+  const { agents, ...hub } = report;
+  return Object.assign({}, ...agents.map((agent) => agent.json), hub);
 }

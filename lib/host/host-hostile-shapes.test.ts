@@ -7,6 +7,7 @@ import {
   RUNTIME_NAMESPACE,
   type Snapshot,
 } from '../contracts';
+import { hubContributions } from '../../bin/commands/hub-contributions';
 import { mountAgentBridges } from './bridges';
 import { startPush } from './push';
 import { closeAllClients, connectRuntime } from './test-support/clients';
@@ -185,7 +186,8 @@ describe('[R12.5] hostile shapes', () => {
 
   it('[R12.5] every JSON endpoint refuses a body 30,000 levels deep with a 4xx and keeps serving', async () => {
     const host = await startTestHost({ log: () => undefined });
-    const bridges = mountAgentBridges(host);
+    // As `askaway start` mounts them: `/hooks/claude-code` is Claude Code's (R18.29).
+    const bridges = mountAgentBridges(host, { contributions: hubContributions({ codexHomes: [] }) });
     stops.push(() => bridges.close());
     const machine = joinMachine(host, 'laptop');
     for (const token of [TEST_TOKEN, machine.credential]) {

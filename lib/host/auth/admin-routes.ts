@@ -7,7 +7,7 @@ import {
   type PairingCodeResponse,
   type RevokeResponse,
 } from '../../contracts';
-import { sendJson } from '../bridges/http-replies';
+import { sendJson } from '../../runtime/http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendApiError } from './api-replies';
 import { type Authenticator } from './authenticator';

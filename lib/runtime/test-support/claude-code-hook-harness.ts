@@ -7,6 +7,7 @@ import { mountAgentBridges, type AgentBridges } from '../../host/bridges';
 import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
 import { type Every, type FollowOptions } from '../agents/claude-code/follow-transcript';
 import { type HookDeadline } from '../agents/claude-code/handle-hook';
+import { claudeCodeHubContribution } from '../agents/claude-code/hub-contribution';
 import { claudeCodeHookMain, parseHookFlags } from '../agents/claude-code/hook-command';
 import { connectScriptedRemote, type ScriptedRemote } from './scripted-remote';
 import { pairDevice } from '../../host/test-support/devices';
@@ -127,7 +128,9 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
 
   beforeAll(async () => {
     host = await startTestHost();
-    bridges = mountAgentBridges(host, { hookDeadline: deadlines.deadline, hookFollow: polls.follow });
+    bridges = mountAgentBridges(host, {
+      contributions: [claudeCodeHubContribution({ deadline: deadlines.deadline, follow: polls.follow })],
+    });
     phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
     transcript = path.join(tempDir('askaway-transcript-'), 'session.jsonl');
     writeFileSync(

@@ -1,13 +1,11 @@
-import { type FollowOptions } from '../../runtime/agents/claude-code/follow-transcript';
-import { handleClaudeCodeHook, type HookDeadline } from '../../runtime/agents/claude-code/handle-hook';
-import { HOOK_HTTP_PATH } from '../../runtime/agents/claude-code/install';
-import { parseDuration } from '../../runtime/duration';
-import { type RuntimeFor } from './runtime-for';
-import { readJsonBody } from '../http/json-body';
-import { type HttpRouteHandler } from '../http/routes';
-import { sendJson } from './http-replies';
+import { parseDuration } from '../../duration';
+import { type HubRouteHandler, type HubServices } from '../../hub-contribution';
+import { sendJson } from '../../http/http-replies';
+import { readJsonBody } from '../../http/json-body';
+import { type FollowOptions } from './follow-transcript';
+import { handleClaudeCodeHook, type HookDeadline } from './handle-hook';
+import { HOOK_HTTP_PATH } from './install';
 
-export const CLAUDE_CODE_HOOK_PATH = HOOK_HTTP_PATH;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /**
@@ -17,7 +15,7 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
  */
 export function createClaudeCodeHookHandler(options: {
   /** The runtime connection of the caller's machine (R17.3). */
-  runtimeFor: RuntimeFor;
+  runtimeFor: HubServices['runtimeFor'];
   log?: (line: string) => void;
   /** How each hook's fallback deadline is kept (tests); a real timer by default. */
   deadline?: HookDeadline;
@@ -25,7 +23,7 @@ export function createClaudeCodeHookHandler(options: {
   follow?: FollowOptions;
   /** This host's own machine, as the phone names it: where a local Claude Code's form moves to (R11.11). */
   localMachineName?: string;
-}): HttpRouteHandler {
+}): HubRouteHandler {
   return async (req, res, context) => {
     // Claude Code sent the request as it showed its own dialog: a terminal answer dated before then is not this call's.
     const receivedAt = Date.now();
@@ -45,8 +43,8 @@ export function createClaudeCodeHookHandler(options: {
       sendJson(res, 401, { error: `Unauthorized: ${message} Send it as 'Authorization: Bearer <token>'.` });
       return;
     }
-    if (context.pathname !== CLAUDE_CODE_HOOK_PATH) {
-      sendJson(res, 404, { error: `Not found: the Claude Code hook endpoint is ${CLAUDE_CODE_HOOK_PATH}` });
+    if (context.pathname !== HOOK_HTTP_PATH) {
+      sendJson(res, 404, { error: `Not found: the Claude Code hook endpoint is ${HOOK_HTTP_PATH}` });
       return;
     }
     const timeoutParam = query.get('timeout');
