@@ -6,6 +6,7 @@
 //   host took, how much its log and memory grew, and how big a phone's snapshot is afterwards.
 // - full disk: the data dir on a 4 MiB tmpfs filled to the last byte (needs root to mount): phones and
 //   machines connect and disconnect, writes are refused with a reason, and it all works again once freed.
+// - special files (hostile-files.ts): FIFOs, /dev/zero links and huge files where a hook or a Codex home names a file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
@@ -19,6 +20,7 @@ import {
 import { mountTinyTmpfs } from '../../lib/host/test-support/full-disk';
 import { deepObjectJson, HOSTILE_SHAPES, rawJson, rawJsonParser } from '../../lib/host/test-support/hostile-shapes';
 import { type DrillOutcome } from '../support/figures';
+import { drillSpecialFiles } from './hostile-files';
 import { startHost, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
@@ -286,7 +288,7 @@ export async function drillFullDisk(): Promise<DrillOutcome> {
 }
 
 export async function drillHostile(): Promise<DrillOutcome[]> {
-  return [await drillHostileShapes(), await drillFlood(), await drillFullDisk()];
+  return [await drillHostileShapes(), await drillFlood(), await drillFullDisk(), await drillSpecialFiles()];
 }
 
 if (isMain(import.meta.url))

@@ -57,6 +57,8 @@ export interface StartHostOptions {
   token?: string;
   extraArgs?: string[];
   env?: Record<string, string>;
+  /** Runs the Codex bridge for these homes (off by default). */
+  codexHomes?: string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -74,7 +76,7 @@ export async function startHost(options: StartHostOptions = {}): Promise<HostPro
     '--port',
     String(options.port ?? 0),
     '--no-demo',
-    '--no-codex',
+    ...(options.codexHomes ? options.codexHomes.flatMap((home) => ['--codex-home', home]) : ['--no-codex']),
     '--data-dir',
     dataDir,
     // The benchmarks hold far more waiting questions on one machine than a person would (R13.2, R13.3).

@@ -60,7 +60,7 @@ test('[R18.15] codex --no-daemon: the hook askaway hook install wrote and truste
     'exec_command failed: CreateProcess { message: "Rejected(\\"not now\\")" }',
   );
   // No daemon ran: the bridge never attached, and carried nothing.
-  expect(codex.home.daemonPid()).toBeUndefined();
+  expect(await codex.home.daemonPid()).toBeUndefined();
   expect(bridge.output()).not.toMatch(/attached to the Codex daemon|→ the phone/);
 });
 

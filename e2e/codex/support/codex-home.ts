@@ -36,7 +36,7 @@ export interface CodexHome {
   workDir: string;
   /** Everything the TUI (and so the daemon it starts, and the hooks the daemon runs) gets. */
   env: Record<string, string>;
-  daemonPid(): number | undefined;
+  daemonPid(): Promise<number | undefined>;
   /** `codex app-server daemon start`: a daemon with this environment, as a TUI would start it. */
   startDaemon(): Promise<void>;
   /**
@@ -142,12 +142,15 @@ export async function createCodexHome(options: CodexHomeOptions): Promise<CodexH
     [MODEL_KEY_ENV]: 'e2e-not-a-real-key',
     ...options.env,
   };
-  const daemonPids = () => {
+  const daemonPids = async () => {
     const dir = path.join(codexHome, 'app-server-daemon');
-    return [readDaemonProcess(codexHome)?.pid, readDaemonProcess(codexHome, path.join(dir, 'daemon-updater.pid'))?.pid];
+    return [
+      (await readDaemonProcess(codexHome))?.pid,
+      (await readDaemonProcess(codexHome, path.join(dir, 'daemon-updater.pid')))?.pid,
+    ];
   };
   const stopDaemon = async ({ kill = false } = {}) => {
-    const pids = daemonPids().filter((pid): pid is number => pid !== undefined && processAlive(pid));
+    const pids = (await daemonPids()).filter((pid): pid is number => pid !== undefined && processAlive(pid));
     for (const pid of pids) process.kill(pid, kill ? 'SIGKILL' : 'SIGTERM');
     await expect
       .poll(() => pids.filter(processAlive), { timeout: 2_000 })
@@ -177,8 +180,8 @@ export async function createCodexHome(options: CodexHomeOptions): Promise<CodexH
     codexHome,
     workDir,
     env,
-    daemonPid: () => {
-      const pid = readDaemonProcess(codexHome)?.pid;
+    daemonPid: async () => {
+      const pid = (await readDaemonProcess(codexHome))?.pid;
       return pid !== undefined && processAlive(pid) ? pid : undefined;
     },
     async startDaemon() {

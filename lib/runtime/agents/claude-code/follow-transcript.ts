@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { openRegularFile } from '../../safe-file';
 import { TRANSCRIPT_TAIL_BYTES } from './transcript';
 
 /** Calls `tick` every `ms` until the returned function is called (`tick` resolves when its read is done). Tests tick by hand. */
@@ -36,7 +36,9 @@ const realEvery: Every = (ms, tick) => {
  * Follows a JSONL file that only grows (a Claude Code transcript): hands over each complete line once.
  * The first read starts at the file's last {@link TRANSCRIPT_TAIL_BYTES} (`catchUp`), later reads take
  * only the appended bytes. A missing file is looked for again on every poll; a file that shrank or was
- * replaced is read again from its tail, as a catch-up. Never throws.
+ * replaced is read again from its tail, as a catch-up. Only a regular file is read, never a FIFO or a link
+ * (R12.16), and lines are handed over chunk by chunk, so a burst of appends never sits in memory at once.
+ * Never throws.
  */
 export function followTranscript(
   file: string,
@@ -94,15 +96,16 @@ export function followTranscript(
   };
 
   const readAppended = async () => {
-    let handle;
+    let opened;
     try {
-      handle = await open(file, 'r');
+      opened = await openRegularFile(file, { noFollow: true });
     } catch {
       offset = undefined;
       return;
     }
+    const { handle } = opened;
     try {
-      const { size, ino } = await handle.stat();
+      const { size, ino } = opened.stats;
       let catchUp = false;
       if (offset === undefined || ino !== inode || size < offset) {
         offset = Math.max(0, size - TRANSCRIPT_TAIL_BYTES);
@@ -112,15 +115,15 @@ export function followTranscript(
         skipping = offset > 0;
         catchUp = true;
       }
-      const lines: string[] = [];
       while (offset < size && !stopped) {
         const buffer = Buffer.alloc(Math.min(size - offset, CHUNK_BYTES));
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
         if (bytesRead === 0) break;
         offset += bytesRead;
+        const lines: string[] = [];
         split(buffer.subarray(0, bytesRead), lines);
+        if (lines.length > 0 && !stopped) onLines(lines, catchUp);
       }
-      if (lines.length > 0 && !stopped) onLines(lines, catchUp);
       arm();
     } catch {
       // A read that failed is tried again at the next check.

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ASK_USER_QUESTION_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME } from '../../../contracts';
+import { AGENT_CONFIG_MAX_BYTES, readRegularText } from '../../safe-file';
 
 /** Claude Code's own default limit for a hook, in seconds: the old PreToolUse path's (`--pre-tool-use`). */
 export const CLAUDE_CODE_HOOK_TIMEOUT_S = 600;
@@ -158,7 +159,7 @@ export function settingsPath(scope: { user: boolean; cwd: string; home: string }
 export async function writeHookSettings(file: string, options: HookInstallOptions = {}): Promise<{ changed: boolean }> {
   let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularText(file, { maxBytes: AGENT_CONFIG_MAX_BYTES });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

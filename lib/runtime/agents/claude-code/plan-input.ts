@@ -1,7 +1,7 @@
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { PLAN_FILE_PATH_MAX, PLAN_MAX, type PlanApprovalInput } from '../../../contracts';
 import { errorMessage } from '../../../contracts';
+import { openRegularFile, OutsideFileError } from '../../safe-file';
 
 /**
  * Room for the plan in one announce: the host drops a message over 256 KB, and
@@ -27,22 +27,20 @@ export function clipPlan(plan: string, cut = false): string {
 
 /**
  * Reads a plan file Claude Code named: only an absolute path to a regular `.md`
- * file, at most PLAN_MAX_BYTES of it. Anything else (missing, a directory, not
- * markdown, unreadable) gives undefined and a log line; it never throws.
+ * file (never a FIFO, a device or a link, R12.16), at most PLAN_MAX_BYTES of it.
+ * Anything else (missing, a directory, not markdown, unreadable) gives undefined
+ * and a log line; it never throws.
  */
 export async function readPlanFile(file: string, log: (line: string) => void): Promise<string | undefined> {
   if (!path.isAbsolute(file) || path.extname(file).toLowerCase() !== '.md') {
     log(`askaway hook: not reading the plan file ${JSON.stringify(file)}: only an absolute path to a .md file`);
     return undefined;
   }
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: Awaited<ReturnType<typeof openRegularFile>>['handle'] | undefined;
   try {
-    handle = await open(file, 'r');
-    const stat = await handle.stat();
-    if (!stat.isFile()) {
-      log(`askaway hook: the plan file ${file} is not a regular file`);
-      return undefined;
-    }
+    const opened = await openRegularFile(file, { noFollow: true });
+    handle = opened.handle;
+    const stat = opened.stats;
     const buffer = Buffer.alloc(Math.min(stat.size, PLAN_MAX_BYTES));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     // A cut through a multi-byte character decodes to U+FFFD: drop it.
@@ -52,7 +50,8 @@ export async function readPlanFile(file: string, log: (line: string) => void): P
       .replace(/\uFFFD+$/, '');
     return text.trim() === '' ? undefined : clipPlan(text, bytesRead < stat.size);
   } catch (error) {
-    log(`askaway hook: could not read the plan file ${file}: ${errorMessage(error)}`);
+    if (error instanceof OutsideFileError) log(`askaway hook: not reading the plan file: ${error.message}`);
+    else log(`askaway hook: could not read the plan file ${file}: ${errorMessage(error)}`);
     return undefined;
   } finally {
     await handle?.close().catch(() => undefined);

@@ -1,5 +1,5 @@
-import { open } from 'node:fs/promises';
 import { isRecord } from '../../../contracts';
+import { openRegularFile } from '../../safe-file';
 
 /** Only the tail of a transcript is read: sessions grow to many megabytes. */
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
@@ -8,7 +8,7 @@ const MAX_MESSAGE_CHARS = 8_000;
 /**
  * The text of the last assistant message in a Claude Code transcript (JSONL),
  * read from its last `maxBytes`. Never throws: context is a courtesy, and a
- * missing, partial or odd transcript must not stop the question.
+ * missing, partial or odd transcript (a FIFO, a link, R12.16) must not stop the question.
  */
 export async function readLastAssistantMessage(
   path: string | undefined,
@@ -16,9 +16,9 @@ export async function readLastAssistantMessage(
 ): Promise<string | undefined> {
   if (!path) return undefined;
   try {
-    const file = await open(path, 'r');
+    const { handle: file, stats } = await openRegularFile(path, { noFollow: true });
     try {
-      const { size } = await file.stat();
+      const { size } = stats;
       const length = Math.min(size, maxBytes);
       const buffer = Buffer.alloc(length);
       await file.read(buffer, 0, length, size - length);

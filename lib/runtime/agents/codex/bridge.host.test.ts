@@ -8,7 +8,9 @@ import { type Host } from '../../../host';
 import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
 import { startFakeCodexDaemon, type FakeCodexDaemon, type FakeThread } from '../../test-support/fake-codex-daemon';
 import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
+import { makeFifoWithWriter } from '../../test-support/special-files';
 import { startCodexBridge, type CodexBridge } from './bridge';
+import { daemonPidFile } from './codex-home';
 import { readBridgeStatuses } from './bridge-status';
 import { CODEX_PROMPT_METHODS } from './protocol';
 import { commandApprovalParams, requestUserInputParams } from './test-fixtures';
@@ -54,10 +56,13 @@ function bridgeFor(
 
 async function rig(
   threads: FakeThread[] = [{ id: THREAD, cwd: '/work/project', name: 'Widget', agentMessage: 'Two quick choices.' }],
+  /** Changes the daemon's home before the bridge looks at it. */
+  prepare?: (daemon: FakeCodexDaemon) => void,
 ): Promise<Rig> {
   const host = await startTestHost();
   const daemon = await startFakeCodexDaemon();
   cleanups.push(() => daemon.remove());
+  prepare?.(daemon);
   for (const thread of threads) daemon.addThread(thread);
   const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
   cleanups.push(() => remote.close());
@@ -105,6 +110,22 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
         },
       ]),
     );
+  });
+
+  it('[R12.16] a FIFO as daemon.pid: the bridge attaches without reading it, and carries the question', async () => {
+    const setup = await rig(undefined, (daemon) => {
+      const pidFile = daemonPidFile(daemon.codexHome);
+      rmSync(pidFile);
+      // Its writer would hand a reader a pid: a bridge that opened the FIFO would log it.
+      const fifo = makeFifoWithWriter(pidFile, JSON.stringify({ pid: 4242, processStartTime: 'fifo' }));
+      cleanups.push(() => fifo.remove());
+    });
+    await joined(setup);
+    expect(setup.logs.filter((line) => line.includes('attached to the Codex daemon'))).toEqual([
+      `codex ${setup.daemon.codexHome}: attached to the Codex daemon`,
+    ]);
+    setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
+    await setup.remote.next((record) => record.sessionId === THREAD);
   });
 
   it('[R18.10] joins a thread that starts later, retrying until its first turn is saved; never a title thread', async () => {

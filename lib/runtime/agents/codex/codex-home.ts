@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { isRecord } from '../../../contracts';
+import { readRegularText } from '../../safe-file';
 
 type Env = Record<string, string | undefined>;
 
@@ -26,16 +27,27 @@ export function daemonPidFile(codexHome: string): string {
   return path.join(codexHome, 'app-server-daemon', 'daemon.pid');
 }
 
+/** A pid file holds a pid and a start time; anything longer is not one. */
+export const DAEMON_PID_MAX_BYTES = 4 * 1024;
+
 export interface DaemonProcess {
   pid: number;
   /** What the daemon wrote as its start time: with the pid, one daemon process and no other. */
   startedAt: string;
 }
 
-/** The daemon `daemon.pid` names (or another of Codex's pid files), or null when there is none. */
-export function readDaemonProcess(codexHome: string, file = daemonPidFile(codexHome)): DaemonProcess | null {
+/**
+ * The daemon `daemon.pid` names (or another of Codex's pid files), or null when there is none. Read off the
+ * main thread and only as the small regular file Codex writes: a FIFO there would freeze the bridge's host,
+ * a link to /dev/zero fill its memory (R12.16).
+ */
+export async function readDaemonProcess(
+  codexHome: string,
+  file = daemonPidFile(codexHome),
+): Promise<DaemonProcess | null> {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const text = await readRegularText(file, { maxBytes: DAEMON_PID_MAX_BYTES, noFollow: true });
+    const parsed: unknown = JSON.parse(text);
     if (!isRecord(parsed) || typeof parsed.pid !== 'number' || !Number.isInteger(parsed.pid)) return null;
     const start = parsed.processStartTime;
     return { pid: parsed.pid, startedAt: typeof start === 'string' || typeof start === 'number' ? String(start) : '' };

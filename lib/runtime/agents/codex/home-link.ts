@@ -137,7 +137,7 @@ export class HomeLink {
     try {
       await rpc.request('initialize', { clientInfo: BRIDGE_CLIENT_INFO, capabilities: { experimentalApi: true } });
       rpc.notify('initialized');
-      this.daemon = readDaemonProcess(this.options.codexHome);
+      this.daemon = await readDaemonProcess(this.options.codexHome);
       const threads = new ThreadRegistry(rpc, this.log, this.options.onChange);
       this.rpc = rpc;
       this.threads = threads;
@@ -159,9 +159,9 @@ export class HomeLink {
     this.threads = null;
     this.relay.detach();
     const { daemon, instance } = this;
-    const gone = () => {
+    const gone = async () => {
       // The prompts of a daemon that is gone are lost; a daemon still running re-sends them on re-join.
-      const now = readDaemonProcess(this.options.codexHome);
+      const now = await readDaemonProcess(this.options.codexHome);
       return (
         daemon === null ||
         now === null ||
@@ -177,15 +177,18 @@ export class HomeLink {
     // A killed process closes its sockets a moment before it is gone from the process table: look for a
     // while before deciding the daemon (and so its prompts) lives on.
     let checks = 0;
-    const watch = setInterval(() => {
+    const look = async () => {
       checks += 1;
-      if (this.stopped || checks > GONE_CHECKS) clearInterval(watch);
-      else if (gone()) {
-        clearInterval(watch);
-        this.relay.lose(instance);
-        this.setState(this.state, this.state === 'attached' ? '' : 'the Codex daemon stopped');
+      if (this.stopped || checks > GONE_CHECKS) return;
+      const isGone = await gone();
+      if (this.stopped) return;
+      if (!isGone) {
+        setTimeout(() => void look(), GONE_CHECK_MS).unref();
+        return;
       }
-    }, GONE_CHECK_MS);
-    watch.unref();
+      this.relay.lose(instance);
+      this.setState(this.state, this.state === 'attached' ? '' : 'the Codex daemon stopped');
+    };
+    setTimeout(() => void look(), GONE_CHECK_MS).unref();
   }
 }

@@ -124,9 +124,9 @@ export function hookApprovalInput(payload: CodexHookPayload): ApprovalInput {
  * daemon `daemon.pid` names) and a live bridge is attached to that home. The prompt then reaches the phone
  * from the bridge, once; the hook steps aside so the terminal is not kept waiting twice.
  */
-export function bridgeCovers(options: Pick<CodexHookOptions, 'env' | 'parentPid' | 'dataDir'>): boolean {
+export async function bridgeCovers(options: Pick<CodexHookOptions, 'env' | 'parentPid' | 'dataDir'>): Promise<boolean> {
   const home = defaultCodexHome(options.env);
-  if (readDaemonProcess(home)?.pid !== options.parentPid) return false;
+  if ((await readDaemonProcess(home))?.pid !== options.parentPid) return false;
   return readBridgeStatuses(options.dataDir).some((bridge) => bridge.codexHome === home && bridge.state === 'attached');
 }
 
@@ -143,7 +143,7 @@ export async function handleCodexHook(raw: unknown, options: CodexHookOptions): 
   }
   const payload = parsed.data;
   if (payload.hook_event_name !== 'PermissionRequest') return null;
-  if (bridgeCovers(options)) return null;
+  if (await bridgeCovers(options)) return null;
   const timeoutMs = options.timeoutMs ?? DEFAULT_CODEX_HOOK_TIMEOUT_MS;
   const requestId = `codex-hook-${payload.session_id}-${randomUUID()}`.slice(0, 200);
   const controller = new AbortController();

@@ -1,8 +1,9 @@
 // How Codex is discovered and how Askaway's fallback hook is installed (R18.2: install; R18.14, R18.15).
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isRecord } from '../../../contracts';
+import { AGENT_CONFIG_MAX_BYTES, readRegularText } from '../../safe-file';
 import { withConfigServer } from './config-server';
 
 export { defaultCodexHome } from './codex-home';
@@ -71,7 +72,7 @@ export async function writeCodexHooks(
 ): Promise<{ changed: boolean }> {
   let existing: string | undefined;
   try {
-    existing = await readFile(file, 'utf8');
+    existing = await readRegularText(file, { maxBytes: AGENT_CONFIG_MAX_BYTES });
   } catch (error) {
     if (!(isRecord(error) && error.code === 'ENOENT')) throw error;
   }

@@ -1,7 +1,8 @@
 // How the plugin is installed (R18.2: install, R18.27): one file, `askaway.js`, in OpenCode's global plugin
 // folder or a project's `.opencode/plugins/`. Nothing else is touched: not opencode.json, not other plugins.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { AGENT_CONFIG_MAX_BYTES, readRegularText } from '../../safe-file';
 import { type PluginOptions } from './bridge-protocol';
 
 export const PLUGIN_FILE = 'askaway.js';
@@ -39,7 +40,7 @@ export function pluginFileText(source: string, options: PluginOptions): string {
 
 async function readIfThere(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularText(file, { maxBytes: AGENT_CONFIG_MAX_BYTES });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
