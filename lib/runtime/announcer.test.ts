@@ -50,7 +50,7 @@ describe('[R12.17] a refused announce backs off', () => {
   it('[R12.17] once taken, the backoff is over; a reconnect sends every request at once', () => {
     vi.useFakeTimers({ now: 0 });
     vi.spyOn(Math, 'random').mockReturnValue(0);
-    let reply = refused;
+    let reply: AnnounceAck = refused;
     const { socket, sentAt } = fakeSocket(() => reply);
     const announcer = new Announcer(socket, new HostMessageParser(), outcomes, 250);
     const request = permissionRequest({ requestId: 'later-taken' });
