@@ -74,7 +74,8 @@ export async function startHost(options: StartHostOptions = {}): Promise<HostPro
     '--port',
     String(options.port ?? 0),
     '--no-demo',
-    '--no-codex',
+    // No Codex bridge, unless the caller names a Codex home for one.
+    ...(options.extraArgs?.includes('--codex-home') ? [] : ['--no-codex']),
     '--data-dir',
     dataDir,
     // The benchmarks hold far more waiting questions on one machine than a person would (R13.2, R13.3).
