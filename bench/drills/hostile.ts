@@ -21,6 +21,7 @@ import { mountTinyTmpfs } from '../../lib/host/test-support/full-disk';
 import { deepObjectJson, HOSTILE_SHAPES, rawJson, rawJsonParser } from '../../lib/host/test-support/hostile-shapes';
 import { type DrillOutcome } from '../support/figures';
 import { drillSpecialFiles } from './hostile-files';
+import { drillFloodDaemon } from './hostile-flood-daemon';
 import { startHost, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
@@ -288,7 +289,13 @@ export async function drillFullDisk(): Promise<DrillOutcome> {
 }
 
 export async function drillHostile(): Promise<DrillOutcome[]> {
-  return [await drillHostileShapes(), await drillFlood(), await drillFullDisk(), await drillSpecialFiles()];
+  return [
+    await drillHostileShapes(),
+    await drillFlood(),
+    await drillFloodDaemon(),
+    await drillFullDisk(),
+    await drillSpecialFiles(),
+  ];
 }
 
 if (isMain(import.meta.url))

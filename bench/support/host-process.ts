@@ -76,7 +76,12 @@ export async function startHost(options: StartHostOptions = {}): Promise<HostPro
     '--port',
     String(options.port ?? 0),
     '--no-demo',
-    ...(options.codexHomes ? options.codexHomes.flatMap((home) => ['--codex-home', home]) : ['--no-codex']),
+    // No Codex bridge, unless the caller names a Codex home for one.
+    ...(options.codexHomes
+      ? options.codexHomes.flatMap((home) => ['--codex-home', home])
+      : options.extraArgs?.includes('--codex-home')
+        ? []
+        : ['--no-codex']),
     '--data-dir',
     dataDir,
     // The benchmarks hold far more waiting questions on one machine than a person would (R13.2, R13.3).

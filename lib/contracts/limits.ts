@@ -27,6 +27,18 @@ export const PERMISSION_INPUT_MAX_JSON = 20_000;
 
 /** Interactions one machine may have waiting at once (R12.7); `askaway start --max-pending` changes it. */
 export const DEFAULT_MAX_PENDING_PER_MACHINE = 500;
+/**
+ * What one runtime connection may hold of its machine's --max-pending (R12.17): half, so one agent's flood
+ * (a bridge, an MCP server) leaves the machine's other agents room. At least one.
+ */
+export const CONNECTION_PENDING_SHARE = 0.5;
+/**
+ * Prompts an agent bridge carries to the phone at once from one Codex daemon or one OpenCode process (R12.17);
+ * any more stay in that agent's terminal.
+ */
+export const BRIDGE_PROMPTS_MAX = 100;
+/** Prompt ids a bridge remembers as settled or left to the terminal; the oldest are forgotten first (R12.17). */
+export const BRIDGE_SETTLED_IDS_KEPT = 2_000;
 /** What a snapshot (or a `pending:more` page) carries of the pending interactions at most, by count and JSON size (R12.7). */
 export const PENDING_PAGE_MAX = 1_000;
 export const PENDING_PAGE_MAX_BYTES = 2 * 1024 * 1024;

@@ -27,10 +27,17 @@ describe('[R12.7] waiting interactions are bounded', () => {
     });
     const flood = joinMachine(host, 'flood');
     const flooder = await connectRuntime(host.url, flood.credential);
+    // Two of its agents: one connection alone may hold only its share of the machine's cap (R12.17).
+    const second = await connectRuntime(host.url, flood.credential, 'second');
     const first = questionRequest();
     const acks = [];
-    for (const request of [first, questionRequest(), questionRequest(), questionRequest()])
-      acks.push(await flooder.socket.emitWithAck('announce', request));
+    for (const [socket, request] of [
+      [flooder.socket, first],
+      [flooder.socket, questionRequest()],
+      [second.socket, questionRequest()],
+      [second.socket, questionRequest()],
+    ] as const)
+      acks.push(await socket.emitWithAck('announce', request));
     expect(acks.map((ack) => (ack.ok ? ack.status : ack.error.code))).toEqual([
       'pending',
       'pending',
@@ -52,7 +59,7 @@ describe('[R12.7] waiting interactions are bounded', () => {
       clientResponseId: 'c1',
       response: { action: 'accept', content: { answers: {} } },
     });
-    expect(await flooder.socket.emitWithAck('announce', questionRequest())).toMatchObject({ ok: true });
+    expect(await second.socket.emitWithAck('announce', questionRequest())).toMatchObject({ ok: true });
     expect(host.registry.projection.pendingCount(flood.machine.id)).toBe(3);
   });
 
@@ -71,6 +78,29 @@ describe('[R12.7] waiting interactions are bounded', () => {
       ok: false,
       error: expect.stringMatching(/Too many waiting questions from this machine/),
     });
+  });
+
+  it("[R12.17] one connection holds at most its share of the machine's cap; the machine's other agents keep room", async () => {
+    const host = await startTestHost({ maxPendingPerMachine: 4, rateLimits: { newInteractions: RELAXED } });
+    const bridge = await connectRuntime(host.url, TEST_TOKEN, 'flooding bridge');
+    const codes = [];
+    for (let index = 0; index < 4; index += 1) {
+      const ack = await bridge.socket.emitWithAck('announce', questionRequest());
+      codes.push(ack.ok ? ack.status : ack.error.code);
+    }
+    expect(codes).toEqual(['pending', 'pending', 'too-many-pending', 'too-many-pending']);
+    expect(await bridge.socket.emitWithAck('announce', questionRequest())).toMatchObject({
+      error: { message: expect.stringMatching(/from this agent's connection: 2 are waiting/) },
+    });
+    // The MCP server and a hook of the same machine, each on its own connection.
+    const mcp = await connectRuntime(host.url, TEST_TOKEN, 'mcp');
+    expect(await mcp.socket.emitWithAck('announce', questionRequest())).toMatchObject({ ok: true, status: 'pending' });
+    const hook = await connectRuntime(host.url, TEST_TOKEN, 'hook');
+    expect(await hook.socket.emitWithAck('announce', permissionRequest())).toMatchObject({
+      ok: true,
+      status: 'pending',
+    });
+    expect(host.registry.projection.pendingCount(host.registry.localMachine.id)).toBe(4);
   });
 
   it('[R12.7] new interactions are rate-limited per connection; re-announces are not', async () => {

@@ -1,4 +1,5 @@
 import {
+  CONNECTION_PENDING_SHARE,
   DEFAULT_MAX_PENDING_PER_MACHINE,
   HISTORY_PAGE_MAX_BYTES,
   PENDING_PAGE_MAX,
@@ -42,13 +43,8 @@ import { autoResolutionFor, nextAutoResolution } from './auto-resolution';
 import { DeadlineQueue } from './deadline-queue';
 import { DeadlineTimer } from './deadline-timer';
 import { HostProjection } from './projection';
-import {
-  failure,
-  type EventListener,
-  type LifecycleEvent,
-  type RuntimeNotifier,
-  type RuntimeRoute,
-} from './registry-types';
+import { RouteTable } from './route-table';
+import { failure, type EventListener, type LifecycleEvent, type RuntimeNotifier } from './registry-types';
 import { type EventStore } from './store/event-store';
 import { validateResponseFor } from './validate-response';
 import { HOST_VERSION } from './version';
@@ -83,7 +79,7 @@ export class InteractionRegistry {
   readonly projection = new HostProjection();
   /** The hub's own machine: agents holding the agent token (R17.3). */
   readonly localMachine: MachineRef;
-  private readonly routes = new Map<string, RuntimeRoute>();
+  private readonly routes = new RouteTable();
   /** Remotes' live streams first (a person may be looking), then observers such as push notifications. */
   private readonly listeners = { live: new Set<EventListener>(), other: new Set<EventListener>() };
   private readonly timer = new DeadlineTimer(() => this.fireDeadlines());
@@ -221,7 +217,7 @@ export class InteractionRegistry {
       return { ok: true, status: 'resolved', resolution: { ...known.resolution, requestId: request.requestId } };
     if (known?.status === 'withdrawn') return { ok: true, status: 'withdrawn' };
     if (!known) {
-      const refusal = this.refuseNew(machine, admitNew);
+      const refusal = this.refuseNew(machine, socketId, admitNew);
       if (refusal) return refusal;
     }
     this.routes.set(key, {
@@ -273,8 +269,8 @@ export class InteractionRegistry {
     return ack;
   }
 
-  /** Why a new interaction of `machine` cannot be taken now (R12.7), or undefined. */
-  private refuseNew(machine: MachineRef, admitNew: () => boolean): Failure | undefined {
+  /** Why a new interaction of `machine` on connection `socketId` cannot be taken now (R12.7, R12.17), or undefined. */
+  private refuseNew(machine: MachineRef, socketId: string, admitNew: () => boolean): Failure | undefined {
     // One machine cannot fill the host's memory, disk and every phone's inbox.
     const maxPending = this.options.maxPendingPerMachine ?? DEFAULT_MAX_PENDING_PER_MACHINE;
     if (this.projection.pendingCount(machine.id) >= maxPending) {
@@ -282,6 +278,16 @@ export class InteractionRegistry {
         'too-many-pending',
         `Too many waiting questions from this machine: ${maxPending} are waiting on ${this.localMachine.name}, ` +
           'the most it takes from one machine (askaway start --max-pending). Answer or dismiss some, then ask again.',
+      );
+    }
+    // Nor one of its agents the machine's whole allowance: its other agents keep room (R12.17).
+    const share = Math.max(1, Math.ceil(maxPending * CONNECTION_PENDING_SHARE));
+    if (this.routes.countOf(socketId, (key) => this.projection.get(key)?.status === 'pending') >= share) {
+      return failure(
+        'too-many-pending',
+        `Too many waiting questions from this agent's connection: ${share} are waiting on ${this.localMachine.name}, ` +
+          `the most one connection may have of its machine's ${maxPending} (askaway start --max-pending). ` +
+          'Answer or dismiss some, then ask again.',
       );
     }
     if (!admitNew()) return failure('rate-limited', 'Too many new questions at once from this connection; slow down');

@@ -23,8 +23,22 @@ export interface AnnounceOutcomes {
   deferred(requestId: string, reason: string): void;
 }
 
-/** Refusals that clear up by themselves: the re-announce loop (R8.1) tries again. */
+/** Refusals that clear up by themselves: the re-announce loop (R8.1) tries again, less often each time. */
 const RETRIED = new Set(['rate-limited', 'internal', 'storage-unavailable']);
+
+/**
+ * A refused announce is sent again after this long, doubling with every refusal up to the cap (R12.17),
+ * less up to half at random so the refused requests of many runtimes do not come back in step. Every
+ * second instead, a runtime the host keeps refusing would re-send each of them in full for ever.
+ */
+export const ANNOUNCE_RETRY_BASE_MS = 1_000;
+export const ANNOUNCE_RETRY_MAX_MS = 30_000;
+
+/** When a refused request may be sent in full again: after `attempt` refusals in a row. */
+export function announceRetryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const nominal = Math.min(ANNOUNCE_RETRY_MAX_MS, ANNOUNCE_RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1));
+  return nominal * (1 - random() / 2);
+}
 
 /**
  * Announces each pending request (R8.1): in full after every (re)connect and
@@ -38,6 +52,8 @@ export class Announcer {
   private readonly accepted = new Set<string>();
   /** Bumped on every connect and disconnect, so an ack from an earlier connection cannot mark a request accepted. */
   private generation = 0;
+  /** Requests the host refused for now: how often in a row, and not before when they are sent in full again. */
+  private readonly backoff = new Map<string, { refusals: number; until: number }>();
   private answeredCount = 0;
   private readonly batcher: ReannounceBatcher;
 
@@ -60,13 +76,14 @@ export class Announcer {
     this.latest.set(request.requestId, request);
     if (!this.socket.connected) return;
     if (this.accepted.has(request.requestId)) this.batcher.add(request.requestId, request.protocolRequestId);
-    else this.emitAnnounce(request);
+    else if ((this.backoff.get(request.requestId)?.until ?? 0) <= Date.now()) this.emitAnnounce(request);
   }
 
   /** Nobody waits for this request any more. */
   forget(requestId: string): void {
     this.latest.delete(requestId);
     this.accepted.delete(requestId);
+    this.backoff.delete(requestId);
     this.batcher.delete(requestId);
   }
 
@@ -77,7 +94,7 @@ export class Announcer {
     this.batcher.clear();
   }
 
-  /** After a (re)connect: every pending request in full, then by id again. */
+  /** After a (re)connect: every pending request in full, then by id again; a new host may take what the old refused. */
   announceAll(): void {
     for (const request of this.latest.values()) this.emitAnnounce(request);
   }
@@ -95,12 +112,13 @@ export class Announcer {
       if (!ack.ok) {
         // Rate limits and transient host errors are retried by the re-announce loop.
         if (ack.error.code === 'storage-unavailable') this.outcomes.deferred(request.requestId, ack.error.message);
-        if (RETRIED.has(ack.error.code)) return;
+        if (RETRIED.has(ack.error.code)) return this.refused(request.requestId);
         const code = ack.error.code === 'withdrawn' ? 'withdrawn' : 'rejected';
         this.outcomes.ended(request.requestId, new HostConnectionError(code, ack.error.message));
         return;
       }
       this.answeredCount += 1;
+      this.backoff.delete(request.requestId);
       if (ack.status === 'pending') {
         if (sentIn === this.generation && this.latest.has(request.requestId)) this.accepted.add(request.requestId);
         this.outcomes.autoResolution({ requestId: request.requestId, autoResolution: ack.autoResolution });
@@ -110,6 +128,12 @@ export class Announcer {
         this.outcomes.ended(request.requestId, withdrawnError(request.requestId));
       }
     });
+  }
+
+  private refused(requestId: string): void {
+    if (!this.latest.has(requestId)) return;
+    const refusals = (this.backoff.get(requestId)?.refusals ?? 0) + 1;
+    this.backoff.set(requestId, { refusals, until: Date.now() + announceRetryDelayMs(refusals) });
   }
 
   private sendBatch(entries: BatchEntry[]): void {

@@ -141,7 +141,7 @@ export function connectToHost(options: ConnectToHostOptions): HostConnection {
         if (deferred.size > 1_000) deferred.clear();
         deferred.set(requestId, reason);
         (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
-          `askaway: the host did not take question ${requestId} yet, it is sent again every second: ${terminalSafe(reason)}`,
+          `askaway: the host did not take question ${requestId} yet, it is sent again in a moment, less often while the host refuses it: ${terminalSafe(reason)}`,
         );
       },
     },

@@ -3,8 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pairDevice } from '../../../host/test-support/devices';
-import { closeAllHosts, startTestHost } from '../../../host/test-support/test-host';
-import { type Host } from '../../../host';
+import { BRIDGE_PROMPTS_MAX } from '../../../contracts';
+import { connectRuntime } from '../../../host/test-support/clients';
+import { questionRequest } from '../../../host/test-support/fixtures';
+import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
+import { type Host, type HostOptions } from '../../../host';
 import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
 import { startFakeCodexDaemon, type FakeCodexDaemon, type FakeThread } from '../../test-support/fake-codex-daemon';
 import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
@@ -58,8 +61,9 @@ async function rig(
   threads: FakeThread[] = [{ id: THREAD, cwd: '/work/project', name: 'Widget', agentMessage: 'Two quick choices.' }],
   /** Changes the daemon's home before the bridge looks at it. */
   prepare?: (daemon: FakeCodexDaemon) => void,
+  hostOptions: Partial<HostOptions> = {},
 ): Promise<Rig> {
-  const host = await startTestHost();
+  const host = await startTestHost(hostOptions);
   const daemon = await startFakeCodexDaemon();
   cleanups.push(() => daemon.remove());
   prepare?.(daemon);
@@ -181,6 +185,41 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
     expect(second.requestId).not.toBe(first.requestId);
     await setup.remote.respond(second.requestId, { action: 'accept', content: { choice: 'accept' } });
     await vi.waitFor(() => expect(setup.daemon.responsesTo(5)).toEqual([{ decision: 'accept' }]));
+  });
+});
+
+describe('[R12.17] a daemon flooding the bridge', () => {
+  it('[R12.17] the bridge carries at most its bound, the rest stay in the terminal with one log line; the hub’s own agents still ask', async () => {
+    // The machine's cap at twice the bound: the bridge's connection may fill its half, no more.
+    const relaxed = { capacity: 100_000, refillPerSecond: 100_000 };
+    const setup = await rig(undefined, undefined, {
+      maxPendingPerMachine: 2 * BRIDGE_PROMPTS_MAX,
+      rateLimits: { newInteractions: relaxed, runtime: relaxed },
+    });
+    await joined(setup);
+    const flood = 3 * BRIDGE_PROMPTS_MAX;
+    for (let index = 0; index < flood; index += 1)
+      setup.daemon.ask(THREAD, 1_000 + index, CODEX_PROMPT_METHODS.question, requestUserInputParams);
+    const local = () => setup.host.registry.projection.pendingCount(setup.host.registry.localMachine.id);
+    await vi.waitFor(() => {
+      expect(setup.logs.filter((line) => line.includes("stay in Codex's terminal"))).toHaveLength(1);
+      expect(local()).toBe(BRIDGE_PROMPTS_MAX);
+      expect(setup.bridge.status()[0]?.pending).toBe(BRIDGE_PROMPTS_MAX);
+    });
+    // Nothing more is on its way, nothing was answered for Codex, and the log said it once.
+    expect(setup.logs.filter((line) => line.includes("Codex's terminal"))).toHaveLength(1);
+    expect(setup.daemon.received.filter((message) => message.method === undefined && 'result' in message)).toEqual([]);
+    // The hub's own MCP server still asks.
+    const mcp = await connectRuntime(setup.host.url, TEST_TOKEN, 'mcp');
+    expect(await mcp.socket.emitWithAck('announce', questionRequest())).toMatchObject({ ok: true, status: 'pending' });
+    // A card answered on the phone goes to Codex as ever.
+    const card = await setup.remote.next((record) => record.sessionId === THREAD);
+    await setup.remote.respond(card.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which color?': 'Blue', 'Paste a token?': 'x' } },
+    });
+    await vi.waitFor(() => expect(setup.daemon.received.filter((message) => 'result' in message)).toHaveLength(1));
+    expect(local()).toBe(BRIDGE_PROMPTS_MAX);
   });
 });
 

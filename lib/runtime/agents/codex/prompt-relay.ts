@@ -1,5 +1,13 @@
 // Carries one Codex home's pending prompts to the phone and the phone's answers back (R18.10–R18.14).
-import { DECLINE_MESSAGE_MAX, errorMessage, type AgentRef, type InteractionResolution } from '../../../contracts';
+import {
+  BRIDGE_PROMPTS_MAX,
+  BRIDGE_SETTLED_IDS_KEPT,
+  DECLINE_MESSAGE_MAX,
+  errorMessage,
+  type AgentRef,
+  type InteractionResolution,
+} from '../../../contracts';
+import { BoundedSet } from '../../bounded-set';
 import { type RuntimeClient } from '../../runtime-broker';
 import { type DaemonRpc, type RpcId, type ServerRequest } from './daemon-rpc';
 import { CODEX_PROMPT_METHODS, isPromptMethod, ThreadIdOnlySchema, ServerRequestResolvedSchema } from './protocol';
@@ -33,6 +41,8 @@ export interface PromptRelayOptions {
   /** Called when the prompts waiting on the phone change (askaway status counts them). */
   onChange?: () => void;
   now?: () => number;
+  /** Prompts carried to the phone at once (default BRIDGE_PROMPTS_MAX); the rest stay in the terminal (R12.17). */
+  maxPrompts?: number;
 }
 
 /** The connection prompts are answered on: a daemon process and the joined threads of that connection. */
@@ -51,17 +61,28 @@ export class PromptRelay {
   private readonly prompts = new Map<string, Pending>();
   /** Keys being built (a file change's diff is fetched first), so a re-sent copy is not announced twice. */
   private readonly building = new Set<string>();
-  /** Keys left to the terminal, logged once. */
-  private readonly leftToTerminal = new Set<string>();
+  /** Keys left to the terminal, logged once; bounded, as a daemon may send any number (R12.17). */
+  private readonly leftToTerminal = new BoundedSet(BRIDGE_SETTLED_IDS_KEPT);
   private attached: Attached | null = null;
   private readonly now: () => number;
+  private readonly maxPrompts: number;
+  /** Prompts over the bound since it was last said; the log says so once per flood, not once per prompt. */
+  private overflowSaid = false;
+  /** Why the last prompt was left to the terminal. */
+  private lastLeftFor = '';
 
   constructor(private readonly options: PromptRelayOptions) {
     this.now = options.now ?? Date.now;
+    this.maxPrompts = options.maxPrompts ?? BRIDGE_PROMPTS_MAX;
   }
 
   get pendingCount(): number {
     return this.prompts.size;
+  }
+
+  /** Prompts on the phone or on their way there: what the bound counts. */
+  get heldCount(): number {
+    return this.prompts.size + this.building.size;
   }
 
   /** A connection to daemon process `instance`: prompts of any other daemon process are lost. */
@@ -101,6 +122,8 @@ export class PromptRelay {
       return;
     }
     if (this.building.has(key) || this.leftToTerminal.has(key)) return;
+    if (this.heldCount >= this.maxPrompts) return this.overflow();
+    if (this.heldCount < this.maxPrompts / 2) this.overflowSaid = false;
     this.building.add(key);
     void this.announce(attached, key, threadId, request).finally(() => this.building.delete(key));
   }
@@ -173,6 +196,7 @@ export class PromptRelay {
     this.prompts.set(key, pending);
     this.options.onChange?.();
     this.options.log(`${describe(pending)} → the phone`);
+    this.lastLeftFor = '';
     try {
       const resolution = await waiting;
       if (this.prompts.get(key) !== pending) return;
@@ -230,9 +254,24 @@ export class PromptRelay {
     pending.controller.abort(new Error(reason));
   }
 
+  /**
+   * One prompt too many (R12.17): it is not answered here, so Codex's terminal keeps it. Not remembered either:
+   * a re-join re-sends it, and by then there may be room.
+   */
+  private overflow(): void {
+    if (this.overflowSaid) return;
+    this.overflowSaid = true;
+    this.options.log(
+      `${this.maxPrompts} prompts already wait on the phone: further ones stay in Codex's terminal (said once)`,
+    );
+  }
+
   private leaveToTerminal(key: string, why: string): void {
     if (this.leftToTerminal.has(key)) return;
     this.leftToTerminal.add(key);
+    // Once for a run of prompts left for the same reason (the host refusing a flood), not once per prompt.
+    if (why === this.lastLeftFor) return;
+    this.lastLeftFor = why;
     this.options.log(`left to Codex's terminal: ${why}`);
   }
 

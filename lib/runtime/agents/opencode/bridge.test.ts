@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BRIDGE_PROMPTS_MAX } from '../../../contracts';
 import { type Host } from '../../../host/create-host';
+import { connectRuntime } from '../../../host/test-support/clients';
+import { questionRequest } from '../../../host/test-support/fixtures';
 import { pairDevice } from '../../../host/test-support/devices';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
 import { runtimeClientProvider } from '../../runtime-client-provider';
@@ -223,5 +226,33 @@ describe('[R18.26] what OpenCode lists, and cards that wait for nothing', () => 
     await vi.waitFor(() =>
       expect(opencode.posts()).toEqual([{ method: 'POST', url: '/question/que_auto/reply', body: { answers: [[]] } }]),
     );
+  });
+});
+
+describe('[R12.17] an OpenCode flooding the bridge', () => {
+  it('[R12.17] the bridge carries at most its bound, the rest stay in OpenCode with one log line; the hub’s own agents still ask', async () => {
+    const relaxed = { capacity: 100_000, refillPerSecond: 100_000 };
+    // The machine's cap at twice the bound: the bridge's connection may fill its half, no more.
+    const host = await startTestHost({
+      maxPendingPerMachine: 2 * BRIDGE_PROMPTS_MAX,
+      rateLimits: { newInteractions: relaxed, runtime: relaxed },
+    });
+    const { remote, opencode, bridge, event, logs } = await setup({ host });
+    const flood = 3 * BRIDGE_PROMPTS_MAX;
+    for (let index = 0; index < flood; index += 1) event('question.asked', questionAsked({ id: `que_flood${index}` }));
+    const local = () => host.registry.projection.pendingCount(host.registry.localMachine.id);
+    await vi.waitFor(() => expect(local()).toBe(BRIDGE_PROMPTS_MAX));
+    expect(bridge.open()).toHaveLength(BRIDGE_PROMPTS_MAX);
+    expect(logs.filter((line) => line.includes('stay in OpenCode') || line.includes('stays in OpenCode'))).toEqual([
+      `askaway: ${BRIDGE_PROMPTS_MAX} prompts already wait on the phone: further ones stay in OpenCode (said once)`,
+    ]);
+    // Nothing was answered for OpenCode: the rest wait in its terminal.
+    expect(opencode.posts()).toEqual([]);
+    const mcp = await connectRuntime(host.url, TEST_TOKEN, 'mcp');
+    expect(await mcp.socket.emitWithAck('announce', questionRequest())).toMatchObject({ ok: true, status: 'pending' });
+    // A card answered on the phone reaches OpenCode as ever.
+    const card = await remote.next((record) => record.requestId.startsWith('opencode-que_flood'));
+    await remote.respond(card.requestId, { action: 'accept', content: { answers: { 'Which database?': 'SQLite' } } });
+    await vi.waitFor(() => expect(opencode.posts()).toHaveLength(1));
   });
 });

@@ -2,8 +2,14 @@
 // (the same one every bridge uses, a joined machine's included), turns OpenCode's requests into
 // interactions, posts the phone's answers back through the plugin and takes a card away when OpenCode
 // answered, stopped or closed first.
-import { errorMessage, type InteractionResolution } from '../../../contracts';
+import {
+  BRIDGE_PROMPTS_MAX,
+  BRIDGE_SETTLED_IDS_KEPT,
+  errorMessage,
+  type InteractionResolution,
+} from '../../../contracts';
 import { InvalidInteractionRequestError } from '../../../protocol';
+import { BoundedSet } from '../../bounded-set';
 import { type RuntimeClient } from '../../runtime-broker';
 import { type RuntimeClientProvider } from '../../runtime-client-provider';
 import { BRIDGE_PROTOCOL, type BridgeMessage, type PluginMessage } from './bridge-protocol';
@@ -39,8 +45,6 @@ const MAX_SESSION_DEPTH = 16;
  * session first, and the card should then say that OpenCode closed, which the plugin says right after.
  */
 export const TURN_END_GRACE_MS = 500;
-/** Ids of requests already answered or retired, remembered so a listing or a late event does not revive them. */
-const FINISHED_KEPT = 2_000;
 
 export interface OpenCodeBridgeOptions {
   runtime: RuntimeClientProvider;
@@ -50,6 +54,8 @@ export interface OpenCodeBridgeOptions {
   callTimeoutMs?: number;
   relistRetryMs?: number;
   turnEndGraceMs?: number;
+  /** Prompts carried to the phone at once (default BRIDGE_PROMPTS_MAX); the rest stay in OpenCode (R12.17). */
+  maxPrompts?: number;
 }
 
 export interface OpenCodeBridge {
@@ -85,9 +91,15 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
   /** Directory instances; `known` settles once OpenCode said its version (the agent chip shows it). */
   const instances = new Map<number, { directory: string; version?: string; known?: Promise<void> }>();
   const tracked = new Map<string, Tracked>();
-  const finished = new Set<string>();
+  /** Ids of requests already answered or retired, so a listing or a late event does not revive them (bounded, R12.17). */
+  const finished = new BoundedSet(BRIDGE_SETTLED_IDS_KEPT);
   /** The bridge's last permission reply per session: OpenCode carries a reject or an always over to the others. */
   const lastReply = new Map<string, string>();
+  const maxPrompts = options.maxPrompts ?? BRIDGE_PROMPTS_MAX;
+  /** Said in the log once per flood, not once per prompt (R12.17). */
+  let overflowSaid = false;
+  /** Why the last prompt stayed in OpenCode: a run of them for one reason is one log line. */
+  let lastStayedFor = '';
   const calls = new Map<number, (result: CallResult) => void>();
   let nextCall = 1;
   let client: RuntimeClient | undefined;
@@ -95,9 +107,25 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
   const endTimers = new Set<ReturnType<typeof setTimeout>>();
   let closed = false;
 
-  const finish = (openCodeId: string) => {
-    finished.add(openCodeId);
-    if (finished.size > FINISHED_KEPT) finished.delete(finished.values().next().value ?? '');
+  const finish = (openCodeId: string) => finished.add(openCodeId);
+
+  const remember = (sessionID: string, reply: string) => {
+    lastReply.delete(sessionID);
+    lastReply.set(sessionID, reply);
+    if (lastReply.size > BRIDGE_SETTLED_IDS_KEPT) lastReply.delete(lastReply.keys().next().value ?? '');
+  };
+
+  /** A prompt too many (R12.17): not announced and not remembered, so a later listing may still bring it. */
+  const overflow = () => {
+    if (overflowSaid) return;
+    overflowSaid = true;
+    log(`askaway: ${maxPrompts} prompts already wait on the phone: further ones stay in OpenCode (said once)`);
+  };
+
+  const stayed = (openCodeId: string, why: string) => {
+    if (why === lastStayedFor) return;
+    lastStayedFor = why;
+    log(`askaway: ${openCodeId} stays in OpenCode for now: ${why}`);
   };
 
   const call = (instance: number, method: 'GET' | 'POST', url: string, body?: unknown): Promise<CallResult> =>
@@ -173,7 +201,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
             resolution.response,
           )
         : permissionReply(request.id, resolution.response);
-    if (kind === 'permission') lastReply.set(entry.sessionID, (reply.body as { reply: string }).reply);
+    if (kind === 'permission') remember(entry.sessionID, (reply.body as { reply: string }).reply);
     const result = await call(entry.instance, 'POST', reply.url, reply.body);
     if (result.status === 200) log(`askaway: ${request.id} ${reply.summary} on the phone`);
     else if (result.status === 404) {
@@ -191,6 +219,8 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     if (tracked.has(request.id) || finished.has(request.id) || closed) return;
     const where = instances.get(instance);
     if (!where) return;
+    if (tracked.size >= maxPrompts) return overflow();
+    if (tracked.size < maxPrompts / 2) overflowSaid = false;
     const entry: Tracked = {
       openCodeId: request.id,
       instance,
@@ -210,6 +240,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
           ? questionInteraction(request as OpenCodeQuestionRequest, place)
           : permissionInteraction(request as OpenCodePermissionRequest, place);
       entry.requestId = interaction.requestId;
+      lastStayedFor = '';
       const resolution = await runtime().broker.requestInteraction(interaction, { signal: entry.controller.signal });
       await answer(entry, kind, request, resolution);
     } catch (error) {
@@ -219,7 +250,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
       } else {
         // No host to ask (not started, no token): OpenCode still asks in the terminal; try again later.
         gaveUp = true;
-        log(`askaway: ${request.id} stays in OpenCode for now: ${errorMessage(error)}`);
+        stayed(request.id, errorMessage(error));
         scheduleRelist();
       }
     } finally {
