@@ -18,6 +18,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   ask: () => import('./commands/ask').then((module) => module.askCommand),
   opencode: () => import('./commands/opencode').then((module) => module.openCodeCommand),
   codex: () => import('./commands/codex').then((module) => module.codexCommand),
+  copilot: () => import('./commands/copilot').then((module) => module.copilotCommand),
 };
 
 const USAGE_EXIT = 2;
