@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 // The agents' specs run in their own projects only (below).
-const AGENT_SPECS = ['claude-code/**', 'opencode/**', 'codex/**', 'acp/**'];
+const AGENT_SPECS = ['claude-code/**', 'opencode/**', 'codex/**', 'copilot/**', 'acp/**'];
 
 // `defaultBrowserType` cannot be set inside a project that already names its browser.
 const { defaultBrowserType: _mobileBrowser, ...pixel7 } = devices['Pixel 7'];
@@ -65,6 +65,13 @@ export default defineConfig({
     {
       name: 'acp',
       testDir: './e2e/acp',
+      timeout: 60_000,
+      use: { ...pixel7, browserName: 'chromium' },
+    },
+    // The real Copilot CLI through `askaway copilot` against a scripted model (docs/agents/copilot.md).
+    {
+      name: 'copilot',
+      testDir: './e2e/copilot',
       timeout: 60_000,
       use: { ...pixel7, browserName: 'chromium' },
     },

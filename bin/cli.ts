@@ -19,6 +19,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   opencode: () => import('./commands/opencode').then((module) => module.openCodeCommand),
   codex: () => import('./commands/codex').then((module) => module.codexCommand),
   acp: () => import('./commands/acp').then((module) => module.acpCommand),
+  copilot: () => import('./commands/copilot').then((module) => module.copilotCommand),
 };
 
 const USAGE_EXIT = 2;

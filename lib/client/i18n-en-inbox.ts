@@ -13,7 +13,7 @@ export const enInbox = {
     'When your coding agent needs a decision from you, its question appears here — answer it from anywhere.',
   'inbox.connectAgent': 'Connect an agent',
   'inbox.connectAgentBody':
-    'Run “askaway start” where your agents run. Claude Code: “askaway hook install --write”. OpenCode: “askaway opencode install”. Codex needs nothing more. Any other agent: the MCP server (see the README).',
+    'Run “askaway start” where your agents run. Claude Code: “askaway hook install --write”. OpenCode: “askaway opencode install”. Codex needs nothing more. Copilot CLI: “askaway copilot”. Any other agent: the MCP server (see the README).',
   'inbox.questionCount': '{n} questions',
   'inbox.oneQuestion': '1 question',
   'machine.hub': 'hub',

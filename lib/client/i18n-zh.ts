@@ -27,7 +27,7 @@ export const zh: Messages = {
   'inbox.emptyBody': '当编码代理需要你做决定时，问题会出现在这里——随时随地回答。',
   'inbox.connectAgent': '连接代理',
   'inbox.connectAgentBody':
-    '在代理所在的电脑上运行 “askaway start”。Claude Code：“askaway hook install --write”。OpenCode：“askaway opencode install”。Codex 无需其他设置。其他代理：使用 MCP 服务器（见 README）。',
+    '在代理所在的电脑上运行 “askaway start”。Claude Code：“askaway hook install --write”。OpenCode：“askaway opencode install”。Codex 无需其他设置。Copilot CLI：“askaway copilot”。其他代理：使用 MCP 服务器（见 README）。',
   'inbox.questionCount': '{n} 个问题',
   'inbox.oneQuestion': '1 个问题',
 
