@@ -18,12 +18,15 @@ export default defineConfig({
   forbidOnly: true,
   // Fails the run on any process a test started and left running (agents, hosts, browsers), and kills it.
   globalSetup: './e2e/support/global-setup.ts',
-  // Three on two cores: the agents' suites spend most of their time waiting on a terminal or a timer.
+  // A plain `playwright test`: three on two cores. `npm test` runs the app's projects on two workers beside the
+  // agents' on one, so that two agents' terminal UIs never run at once (scripts/test-all.mjs).
   workers: 3,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  reporter: process.env.CI
+    ? [['list'], ['html', { open: 'never', outputFolder: process.env.PW_REPORT_DIR ?? 'playwright-report' }]]
+    : [['list']],
   use: {
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

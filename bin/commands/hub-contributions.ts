@@ -1,5 +1,6 @@
 import { claudeCodeHubContribution } from '../../lib/runtime/agents/claude-code/hub-contribution';
 import { acpHubContribution } from '../../lib/runtime/agents/acp/hub-contribution';
+import { copilotHubContribution } from '../../lib/runtime/agents/copilot/hub-contribution';
 import { codexHubContribution } from '../../lib/runtime/agents/codex/hub-contribution';
 import { openCodeHubContribution } from '../../lib/runtime/agents/opencode/hub-contribution';
 import { type HubContribution } from '../../lib/runtime/hub-contribution';
@@ -13,6 +14,7 @@ export function hubContributions(options: { codexHomes: readonly string[] }): Hu
     claudeCodeHubContribution(),
     codexHubContribution({ homes: options.codexHomes }),
     openCodeHubContribution(),
+    copilotHubContribution(),
     acpHubContribution(),
   ];
 }

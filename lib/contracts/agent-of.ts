@@ -6,6 +6,7 @@ export const AGENT_NAMES: Record<AgentKind, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex',
   opencode: 'OpenCode',
+  copilot: 'GitHub Copilot',
   acp: 'ACP agent',
   mcp: 'MCP client',
   ask: 'askaway ask',

@@ -4,7 +4,7 @@
  * Which kind of agent asked (R18.1). An MCP client's own name is the `name` of an `mcp` agent, an ACP agent's
  * (Gemini CLI, Copilot, …, through `askaway acp`) the `name` of an `acp` one.
  */
-export type AgentKind = 'claude-code' | 'codex' | 'opencode' | 'acp' | 'mcp' | 'ask' | 'demo';
+export type AgentKind = 'claude-code' | 'codex' | 'opencode' | 'copilot' | 'acp' | 'mcp' | 'ask' | 'demo';
 
 /** The agent an interaction came from: its kind, the name the phone shows, and its version when known. */
 export interface AgentRefLike {

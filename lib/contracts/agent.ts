@@ -8,6 +8,7 @@ const AGENT_KINDS = [
   'claude-code',
   'codex',
   'opencode',
+  'copilot',
   'acp',
   'mcp',
   'ask',

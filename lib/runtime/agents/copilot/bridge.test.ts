@@ -57,7 +57,7 @@ describe("[R18.30][R18.31] the bridge on Copilot's --ui-server port", () => {
     const record = await remote.next(byRequest(id));
     expect(record).toMatchObject({
       kind: 'approval',
-      agent: { kind: 'mcp', name: COPILOT_NAME, version: '1.0.102' },
+      agent: { kind: 'copilot', name: COPILOT_NAME, version: '1.0.102' },
       sessionId: 'session-1',
       toolUseId: 'call_sub',
       context: { cwd: '/home/ada/shop', openInTerminal: true, declineNote: DENY_NOTE },

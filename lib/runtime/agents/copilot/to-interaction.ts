@@ -2,6 +2,7 @@
 // R18.31–R18.33). A permission is shown as the TUI shows it (`promptRequest`): a command, a file change, a
 // path or URL to allow, or a tool; its choices are Copilot's own, each with the decision it sends back.
 import {
+  AGENT_NAMES,
   APPROVAL_DIFF_MAX,
   ID_MAX,
   type AgentRef,
@@ -20,8 +21,8 @@ import { type CopilotPrompt, type ElicitationRequested } from './copilot-shapes'
  * Copilot has no agent kind of its own in the contracts yet: it goes as an agent that names itself (like an
  * MCP client), so its chip and filter are its own.
  */
-export const COPILOT_NAME = 'GitHub Copilot';
-export const COPILOT_AGENT: AgentRef = { kind: 'mcp', name: COPILOT_NAME };
+export const COPILOT_NAME = AGENT_NAMES.copilot;
+export const COPILOT_AGENT: AgentRef = { kind: 'copilot', name: COPILOT_NAME };
 export const ASK_USER_TOOL = 'ask_user';
 
 /** Beside Deny (R18.32): Copilot's reject without feedback ends its turn. */
