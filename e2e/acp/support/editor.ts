@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect } from '@playwright/test';
 import { testRunEnv } from '../../../lib/host/test-support/leftover-processes';
+import { asProcessEnv } from '../../claude-code/support/claude-project';
 
 const CLI = path.resolve(import.meta.dirname, '..', '..', '..', 'dist', 'cli.js');
 
@@ -59,7 +60,7 @@ export async function startEditor(options: EditorOptions): Promise<AcpEditor> {
     path.join(home, '.gemini', 'settings.json'),
     JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
   );
-  const env: NodeJS.ProcessEnv = {
+  const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
     LANG: 'C.UTF-8',
@@ -73,7 +74,7 @@ export async function startEditor(options: EditorOptions): Promise<AcpEditor> {
   };
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI, 'acp', '--', options.gemini, '--acp'], {
     cwd: project,
-    env,
+    env: asProcessEnv(env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
