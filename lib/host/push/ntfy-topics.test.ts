@@ -98,6 +98,23 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
     expect(posted('/exfil')).toHaveLength(1);
   });
 
+  it('[R12.15][R16.5] a device that removes itself takes its topic with it; its Web Push switch does not', async () => {
+    const { push, sink, device } = await setup();
+    const phone = await device('phone');
+    await setTopic(phone.socket, `${NTFY_TEST_ORIGIN}/mine`);
+    push.service.subscribe(phone.deviceId, makeSubscription(`${sink.url}/push/phone`).subscription);
+    // Turning Web Push off is not removing the topic: each has its own control in Settings.
+    expect(await (phone.socket as unknown as Socket).emitWithAck('push:unsubscribe', {})).toMatchObject({
+      ok: true,
+      status: { subscribed: false, ntfyTopicUrl: `${NTFY_TEST_ORIGIN}/mine` },
+    });
+    // Its connection closes before the ack can come back (as "Remove this device" in Settings knows).
+    phone.socket.emit('devices:revoke', { deviceId: phone.deviceId }, () => undefined);
+    await vi.waitFor(() =>
+      expect(push.service.status(phone.deviceId)).toMatchObject({ ntfyTopicUrl: null, ntfyTopics: [] }),
+    );
+  });
+
   it('[R12.15] every refused address family from a device gets a clear error and changes nothing', async () => {
     const { push, device } = await setup();
     const phone = await device('phone');
