@@ -12,6 +12,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   invite: () => import('./commands/invite').then((module) => module.inviteCommand),
   join: () => import('./commands/join').then((module) => module.joinMachineCommand),
   machines: () => import('./commands/machines').then((module) => module.machinesCommand),
+  ntfy: () => import('./commands/ntfy').then((module) => module.ntfyCommand),
   status: () => import('./commands/status').then((module) => module.statusCommand),
   mcp: () => import('./commands/mcp').then((module) => module.mcpCommand),
   hook: () => import('./commands/hook').then((module) => module.hookCommand),

@@ -9,6 +9,7 @@ import { updatePreferences } from '@/lib/client/connection-loader';
 import { formatDuration } from '@/lib/client/format';
 import { onPushChannelChange, pushChannelConnected } from '@/lib/client/push/channel';
 import { fill, PUSH_MESSAGES, type PushMessages } from '@/lib/client/push/messages';
+import { publishNtfyTopics } from '@/lib/client/push/ntfy-topics';
 import type * as PushClientModule from '@/lib/client/push/push-client';
 import { PushClientError } from '@/lib/client/push/push-error';
 import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/client/push/support';
@@ -39,7 +40,12 @@ export function NotificationSettings({
   const { lang, t } = useI18n();
   const m = PUSH_MESSAGES[lang];
   const support = usePushSupport();
-  const [status, setStatus] = useState<PushStatus | null>(null);
+  const [status, setLocalStatus] = useState<PushStatus | null>(null);
+  // Settings → Devices shows each topic beside its device (R12.15).
+  const setStatus = useCallback((next: PushStatus | null) => {
+    setLocalStatus(next);
+    publishNtfyTopics(next?.ntfyTopics ?? []);
+  }, []);
   const [ntfyDraft, setNtfyDraft] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<Note>(null);
@@ -49,7 +55,7 @@ export function NotificationSettings({
     loadPushClient()
       .then((client) => client.getPushStatus())
       .then(setStatus, () => setStatus(null));
-  }, []);
+  }, [setStatus]);
 
   useEffect(() => {
     refresh();
@@ -91,10 +97,17 @@ export function NotificationSettings({
   const ntfyValue = ntfyDraft ?? status?.ntfyTopicUrl ?? '';
   const saveNtfy = (value: string) =>
     run(async () => {
-      if (value.trim() !== '' && !/^https?:\/\/\S+$/i.test(value.trim()))
+      if (value.trim() !== '' && !/^https:\/\/\S+$/i.test(value.trim()))
         return { tone: 'danger', text: m.ntfy_invalid };
       const client = pushClient ?? (await loadPushClient());
-      setStatus(await client.setNtfyTopic(value));
+      try {
+        setStatus(await client.setNtfyTopic(value));
+      } catch (error) {
+        // The host says why it refused the topic (R12.15): that, not "could not turn on notifications".
+        if (error instanceof PushClientError && error.code === 'host-refused')
+          return { tone: 'danger', text: error.message };
+        throw error;
+      }
       setNtfyDraft(null);
       return { tone: 'ok', text: m.ntfy_saved };
     });
@@ -102,6 +115,7 @@ export function NotificationSettings({
   const offline = !connected;
   const subscribed = status?.subscribed ?? false;
   const canTest = !offline && !busy && (subscribed || Boolean(status?.ntfyTopicUrl));
+  const hostTopic = status?.ntfyTopics.find((topic) => topic.deviceId === null);
 
   return (
     <section className="settings__section" aria-labelledby="s-notifications" data-testid="settings.notifications">
@@ -177,6 +191,20 @@ export function NotificationSettings({
           </button>
         </div>
 
+        {hostTopic ? (
+          <p className="form__hint" data-testid="settings.push-ntfy-host">
+            {m.ntfy_host.split('{url}').map((part, index) =>
+              index === 0 ? (
+                part
+              ) : (
+                <span key={index}>
+                  <bdi className="mono">{hostTopic.url}</bdi>
+                  {part}
+                </span>
+              ),
+            )}
+          </p>
+        ) : null}
         {offline ? <p className="form__hint">{m.offline}</p> : null}
         {busy ? <p className="state state--quiet">{m.working}</p> : null}
         {note ? (

@@ -7,6 +7,7 @@
 // - full disk: the data dir on a 4 MiB tmpfs filled to the last byte (needs root to mount): phones and
 //   machines connect and disconnect, writes are refused with a reason, and it all works again once freed.
 // - special files (hostile-files.ts): FIFOs, /dev/zero links and huge files where a hook or a Codex home names a file.
+// - ntfy topics (./hostile-ntfy.ts): every address family a device may not name, all refused (R12.15).
 import fs from 'node:fs';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
@@ -26,6 +27,7 @@ import { startHost, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
 import { pairBenchDevice } from '../support/remote-client';
+import { drillNtfy } from './hostile-ntfy';
 
 const FLOOD_MS = Number(process.env.DRILL_FLOOD_MS ?? 10_000);
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
@@ -295,6 +297,7 @@ export async function drillHostile(): Promise<DrillOutcome[]> {
     await drillFloodDaemon(),
     await drillFullDisk(),
     await drillSpecialFiles(),
+    await drillNtfy(),
   ];
 }
 

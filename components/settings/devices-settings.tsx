@@ -1,17 +1,22 @@
 'use client';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
 import { type DeviceInfo, type DeviceRecord } from '@/lib/contracts/devices';
+import { type NtfyTopicView } from '@/lib/contracts/push';
 import { listDevices, revokeDevice } from '@/lib/client/device-requests-loader';
 import { formatAge, formatStamp } from '@/lib/client/format';
+import { ntfyTopicsSnapshot, subscribeNtfyTopics } from '@/lib/client/push/ntfy-topics';
 import { RevokeButton, RevokeConfirmation, useRevocation } from './revocation';
 import '@/lib/client/i18n-en-settings';
 import '@/app/styles/settings.css';
 
+const NO_TOPICS: readonly NtfyTopicView[] = [];
+const noTopics = () => NO_TOPICS;
+
 /**
- * Settings → Devices (R16.4, R16.5): every paired device from the host's log, this one marked,
- * with when the host last heard from each; any other one can be revoked here. The list follows
+ * Settings → Devices (R16.4, R16.5, R12.15): every paired device from the host's log, this one marked,
+ * with when the host last heard from each and the ntfy topic it set; any other one can be revoked here. The list follows
  * the log live, so a device paired or revoked anywhere appears or goes at once.
  */
 export function DevicesSettings({
@@ -27,6 +32,7 @@ export function DevicesSettings({
   const now = useNow('minute');
   const [seen, setSeen] = useState<ReadonlyMap<string, DeviceInfo>>(new Map());
   const revocation = useRevocation((device: DeviceRecord) => revokeDevice(device.id));
+  const topics = useSyncExternalStore(subscribeNtfyTopics, ntfyTopicsSnapshot, noTopics);
 
   useEffect(() => {
     if (!connected) return;
@@ -83,6 +89,7 @@ export function DevicesSettings({
                   <span className="devices__meta" data-testid="settings.device-seen">
                     {mine && connected ? t('settings.deviceOnline') : lastSeen(device)}
                   </span>
+                  <DeviceTopic url={topics.find((topic) => topic.deviceId === device.id)?.url} />
                 </div>
                 {mine ? null : (
                   <RevokeButton item={device} revocation={revocation} disabled={!connected} testId="settings.revoke" />
@@ -103,5 +110,19 @@ export function DevicesSettings({
         />
       </div>
     </section>
+  );
+}
+
+/** "ntfy: https://ntfy.sh/…": where this device's topic goes (in full only on the device that set it). */
+function DeviceTopic({ url }: { url: string | undefined }) {
+  const { t } = useI18n();
+  if (url === undefined) return null;
+  const [before = '', after = ''] = t('settings.deviceNtfy', { url: '\u0000' }).split('\u0000');
+  return (
+    <span className="devices__meta devices__topic" data-testid="settings.device-ntfy">
+      {before}
+      <bdi className="mono">{url}</bdi>
+      {after}
+    </span>
   );
 }

@@ -12,6 +12,7 @@ import {
 } from './support/interactive';
 import { type ScriptedTurn } from './support/model-server';
 import { startRecordingServer } from '../../lib/host/push/test-helpers';
+import { ownerCli } from '../support/host';
 import {
   askUserQuestion,
   CACHE_QUESTION,
@@ -279,6 +280,7 @@ test('[R11.7] interactive UI, --all-tools: a Write allowed in the terminal first
 // ntfy stands in for the phone's notifications: its requests are plain text (Web Push is the same queue, R14.2).
 test('[R14.7][R11.9] "Notify my phone" after 30 s: a question answered in the terminal within 30 s sends nothing; the next one, still waiting, is sent then', async ({
   claude,
+  host,
   remote,
   workspace,
 }) => {
@@ -295,7 +297,8 @@ test('[R14.7][R11.9] "Notify my phone" after 30 s: a question answered in the te
     },
   ]);
   expect(await remote.updatePreferences({ notifyDelayMs: 30_000 })).toMatchObject({ ok: true });
-  expect(await remote.setNtfyTopic(`${ntfy.url}/askaway-e2e`)).toMatchObject({ ok: true });
+  // A topic on this machine is the owner's to set, on the host (R12.15).
+  ownerCli(host, ['ntfy', 'set', `${ntfy.url}/askaway-e2e`]);
   try {
     const tmux = await startInteractive(claude, ws);
     await passFirstRunDialogs(tmux);
@@ -326,7 +329,7 @@ test('[R14.7][R11.9] "Notify my phone" after 30 s: a question answered in the te
   } finally {
     // The host is the worker's: leave it as the other tests expect it.
     await remote.updatePreferences({ notifyDelayMs: 0 });
-    await remote.setNtfyTopic(null);
+    ownerCli(host, ['ntfy', 'clear']);
     await ntfy.close();
   }
 });

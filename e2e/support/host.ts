@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +40,11 @@ export interface TestHost {
   /** Starts a halted host again on the same port and data dir. */
   resume(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** `askaway <args> --data-dir <host's>` as the owner runs it on the host (dist/cli.js); its stdout. */
+export function ownerCli(host: Pick<TestHost, 'dataDir'>, args: readonly string[]): string {
+  return execFileSync(process.execPath, [CLI, ...args, '--data-dir', host.dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
 /** An installed `askaway` (an npm package, not this checkout): run from elsewhere, serving its own out/. */

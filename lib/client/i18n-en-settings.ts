@@ -24,6 +24,7 @@ export const enSettings = {
   'settings.deviceLastSeen': 'Last seen {time}',
   'settings.deviceNeverSeen': 'Not connected yet',
   'settings.devicePaired': 'Paired {date}',
+  'settings.deviceNtfy': 'ntfy: {url}',
   'settings.revoke': 'Revoke',
   'settings.revokeLabel': 'Revoke {name}',
   'settings.revokeTitle': 'Revoke {name}?',

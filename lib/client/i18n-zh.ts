@@ -224,6 +224,7 @@ export const zh: Messages = {
   'settings.deviceLastSeen': '最后在线 {time}',
   'settings.deviceNeverSeen': '尚未连接',
   'settings.devicePaired': '配对于 {date}',
+  'settings.deviceNtfy': 'ntfy：{url}',
   'settings.revoke': '撤销',
   'settings.revokeLabel': '撤销 {name}',
   'settings.revokeTitle': '撤销 {name}？',

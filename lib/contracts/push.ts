@@ -46,7 +46,10 @@ export type PushUnsubscribeCommand = z.infer<typeof PushUnsubscribeCommandSchema
 export const PushTestCommandSchema = z.strictObject({});
 export type PushTestCommand = z.infer<typeof PushTestCommandSchema>;
 
-/** Sets (or clears, with null) the host-wide ntfy topic URL. */
+/**
+ * Sets (or clears, with null) this device's own ntfy topic URL: the host takes only https on a public
+ * address from a device (R12.15); the owner sets one on the LAN with `askaway ntfy set`.
+ */
 export const PushNtfyCommandSchema = z.strictObject({ topicUrl: z.nullable(httpUrl) });
 export type PushNtfyCommand = z.infer<typeof PushNtfyCommandSchema>;
 
@@ -69,8 +72,21 @@ export const PushVapidKeyAckSchema = z.union([
 ]);
 export type PushVapidKeyAck = z.infer<typeof PushVapidKeyAckSchema>;
 
-/** What the settings page shows: is this device subscribed, which ntfy topic is set. */
-export const PushStatusSchema = z.strictObject({ subscribed: z.boolean(), ntfyTopicUrl: z.nullable(z.string()) });
+/** One ntfy topic the host posts to, beside whoever set it (Settings → Devices, R12.15). */
+export const NtfyTopicViewSchema = z.strictObject({
+  /** The device that set it; null: the owner, on the host's CLI. */
+  deviceId: z.nullable(z.string()),
+  /** In full for the asking device's own topic; anyone else's only as where it goes (`https://ntfy.sh/…`). */
+  url: z.string().check(z.maxLength(PUSH_URL_MAX)),
+});
+export type NtfyTopicView = z.infer<typeof NtfyTopicViewSchema>;
+
+/** What the settings page shows: is this device subscribed, its own ntfy topic, and every topic set. */
+export const PushStatusSchema = z.strictObject({
+  subscribed: z.boolean(),
+  ntfyTopicUrl: z.nullable(z.string()),
+  ntfyTopics: z.array(NtfyTopicViewSchema),
+});
 export type PushStatus = z.infer<typeof PushStatusSchema>;
 
 export const PushStatusAckSchema = z.union([

@@ -71,7 +71,7 @@ describe('[R16.9] pairing again replaces this device', () => {
     expect(oldTab.events.some((event) => event.type === 'device.revoked' && event.deviceId === old.deviceId)).toBe(
       true,
     );
-    expect(push.service.status(old.deviceId)).toEqual({ subscribed: false, ntfyTopicUrl: null });
+    expect(push.service.status(old.deviceId)).toEqual({ subscribed: false, ntfyTopicUrl: null, ntfyTopics: [] });
     expect(await refusal(host, old.credential)).toMatchObject({ code: 'device-revoked' });
     const phone = await connectRemote(host.url, fresh.credential);
     expect(phone.socket.connected).toBe(true);

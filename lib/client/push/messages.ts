@@ -27,13 +27,14 @@ const en = {
   delay_explain_now: 'Every new question buzzes as it arrives.',
   delay_explain_after:
     'Answer at the desk within {t} and no phone buzzes: only questions still waiting then are sent. Shared by every device.',
-  ntfy_label: 'ntfy topic URL (optional)',
+  ntfy_label: 'ntfy topic of this device (optional)',
   ntfy_hint:
-    'Also publish waiting questions to an ntfy topic, e.g. https://ntfy.sh/your-secret-topic. Shared by every device of this host. Anyone who knows the topic can read the questions: pick a long, random name.',
+    'Also publish waiting questions to an ntfy topic, e.g. https://ntfy.sh/your-secret-topic: https, on a public server. It goes when this device is removed. Anyone who knows the topic can read the questions: pick a long, random name. A self-hosted ntfy on your network is set on the computer: askaway ntfy set <url>.',
+  ntfy_host: 'The host also publishes to {url}, set on the computer (askaway ntfy).',
   ntfy_save: 'Save',
   ntfy_clear: 'Remove',
   ntfy_saved: 'Saved.',
-  ntfy_invalid: 'Enter an http(s) URL.',
+  ntfy_invalid: 'Enter an https:// URL.',
   unsupported: {
     'ios-not-installed':
       'On iPhone and iPad, notifications only work in the installed app: tap Share, then “Add to Home Screen”, and open Askaway from there (iOS 16.4 or later).',
@@ -67,13 +68,14 @@ const zh: Messages = {
   delay_after: '等待超过 {t} 仍未回答时',
   delay_explain_now: '每个新问题一到就发通知。',
   delay_explain_after: '在电脑前 {t} 内回答了，手机就不会响：只发送那时仍在等待的问题。所有设备共用此设置。',
-  ntfy_label: 'ntfy 主题地址（可选）',
+  ntfy_label: '本设备的 ntfy 主题（可选）',
   ntfy_hint:
-    '同时把等待中的问题发布到 ntfy 主题，例如 https://ntfy.sh/你的私密主题。此主机的所有设备共用。知道主题名的人都能读到问题：请用足够长的随机名称。',
+    '同时把等待中的问题发布到 ntfy 主题，例如 https://ntfy.sh/你的私密主题：须为 https，位于公网服务器。移除本设备时它也会一并移除。知道主题名的人都能读到问题：请用足够长的随机名称。局域网内自建的 ntfy 请在电脑上设置：askaway ntfy set <地址>。',
+  ntfy_host: '主机还会发布到 {url}，这是在电脑上设置的（askaway ntfy）。',
   ntfy_save: '保存',
   ntfy_clear: '移除',
   ntfy_saved: '已保存。',
-  ntfy_invalid: '请输入 http(s) 地址。',
+  ntfy_invalid: '请输入 https:// 地址。',
   unsupported: {
     'ios-not-installed':
       '在 iPhone 和 iPad 上，只有安装后的应用才能接收通知：点按“分享”，选择“添加到主屏幕”，再从主屏幕打开 Askaway（需 iOS 16.4 或更高版本）。',

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { sendNtfy } from './ntfy-sender';
 import { PushService, type PushServiceOptions } from './push-service';
 import { PUSH_DB_FILE, PushSubscriptionStore } from './subscription-store';
+import { adoptLegacyTopic } from './legacy-topic';
 import { loadOrCreateVapidKeys } from './vapid-keys';
 import { createWebPushSender, type FetchLike } from './web-push-sender';
 
@@ -15,6 +16,7 @@ export interface CreatePushServiceOptions extends Pick<
   dataDir: string;
   /** An https: URL or mailto: address (env ASKAWAY_VAPID_SUBJECT). */
   subject?: string;
+  /** Tests: every push and every ntfy post goes through it (a device's topic skips its DNS check then). */
   fetch?: FetchLike;
 }
 
@@ -27,6 +29,9 @@ export interface PushRuntime {
 export async function createPushService(options: CreatePushServiceOptions): Promise<PushRuntime> {
   const vapid = await loadOrCreateVapidKeys(options.dataDir);
   const store = new PushSubscriptionStore(path.join(options.dataDir, PUSH_DB_FILE));
+  const migrated = adoptLegacyTopic(store, new Date());
+  if (migrated) options.log?.(migrated);
+  const injected = options.fetch;
   const service = new PushService({
     publicUrl: options.publicUrl,
     log: options.log,
@@ -41,7 +46,7 @@ export async function createPushService(options: CreatePushServiceOptions): Prom
       subject: options.subject ?? process.env.ASKAWAY_VAPID_SUBJECT ?? DEFAULT_VAPID_SUBJECT,
       fetch: options.fetch,
     }),
-    sendNtfy: (topicUrl, message) => sendNtfy(topicUrl, message, { fetch: options.fetch }),
+    ...(injected ? { sendNtfy: (topic, message) => sendNtfy(topic.url, message, { post: injected }) } : {}),
   });
   return {
     service,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { headerValue, sendNtfy } from './ntfy-sender';
 import { pushFixture, PUBLIC_URL, type PushFixture } from './push-fixture';
-import { startRecordingServer } from './test-helpers';
+import { NTFY_TEST_ORIGIN, startRecordingServer } from './test-helpers';
 
 let fixture: PushFixture | undefined;
 const servers: { close(): Promise<void> }[] = [];
@@ -46,10 +46,10 @@ describe('ntfy target', () => {
     await expect(sendNtfy(`${server.url}/t`, { title: 'x', body: 'y' })).resolves.toMatchObject({ status: 'failed' });
   });
 
-  it('[R14.6] the host publishes each new question to the configured topic, linking to its card', async () => {
+  it('[R14.6] the host publishes each new question to the topic a device set, linking to its card', async () => {
     fixture = await pushFixture();
     const f = fixture;
-    f.service.setNtfyTopic('phone', `${f.endpoint.url}/my-topic`);
+    expect(f.service.setNtfyTopic('phone', `${NTFY_TEST_ORIGIN}/my-topic`)).toMatchObject({ ok: true });
     const requestId = f.ask({ header: '部署', question: 'Deploy to which region?' });
 
     await vi.waitFor(() =>
@@ -59,13 +59,14 @@ describe('ntfy target', () => {
     expect(decodeHeader(request?.headers.title)).toBe('部署');
     expect(request?.headers.click).toBe(`${PUBLIC_URL}/card?id=${requestId}`);
     expect(request?.body.toString('utf8')).toBe('Deploy to which region?');
-    expect(f.service.status('phone').ntfyTopicUrl).toBe(`${f.endpoint.url}/my-topic`);
+    expect(f.service.status('phone').ntfyTopicUrl).toBe(`${NTFY_TEST_ORIGIN}/my-topic`);
   });
 
   it('[R14.6][R14.4] ntfy stays quiet while someone is looking at the app', async () => {
     fixture = await pushFixture();
     const f = fixture;
-    f.service.setNtfyTopic('desk', `${f.endpoint.url}/my-topic`);
+    // The owner's topic may be on this machine (a self-hosted ntfy).
+    f.service.setHostNtfyTopic(`${f.endpoint.url}/my-topic`);
     f.subscribe('phone');
     f.service.presence.set('desk', 'socket', true);
     f.ask();
@@ -77,8 +78,10 @@ describe('ntfy target', () => {
   it('[R14.6][R14.1] the test button reaches ntfy too', async () => {
     fixture = await pushFixture();
     const f = fixture;
-    f.service.setNtfyTopic('phone', `${f.endpoint.url}/my-topic`);
+    f.service.setNtfyTopic('phone', `${NTFY_TEST_ORIGIN}/my-topic`);
     await expect(f.service.test('phone')).resolves.toEqual({ ok: true, webPush: 'not-subscribed', ntfy: 'sent' });
+    // Another device's test button checks its own path, not this topic.
+    await expect(f.service.test('laptop')).resolves.toMatchObject({ ntfy: 'not-configured' });
     f.service.setNtfyTopic('phone', null);
     await expect(f.service.test('phone')).resolves.toMatchObject({ ntfy: 'not-configured' });
   });

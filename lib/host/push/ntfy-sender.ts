@@ -1,5 +1,4 @@
 import { errorMessage } from '../../contracts';
-import { type FetchLike } from './web-push-sender';
 
 export interface NtfyMessage {
   title: string;
@@ -11,6 +10,12 @@ export interface NtfyMessage {
 
 export type NtfyOutcome = { status: 'sent' } | { status: 'failed'; detail: string };
 
+/** What publishing needs of `fetch`; a device's topic goes through `publicOnlyPost` instead (R12.15). */
+export type NtfyPost = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal; redirect: 'error' },
+) => Promise<{ status: number; text(): Promise<string> }>;
+
 /**
  * Publishes to an ntfy topic URL (https://ntfy.sh/<topic> or a self-hosted one) the way
  * ntfy documents it: the message as the body, title and link as headers.
@@ -18,9 +23,9 @@ export type NtfyOutcome = { status: 'sent' } | { status: 'failed'; detail: strin
 export async function sendNtfy(
   topicUrl: string,
   message: NtfyMessage,
-  options: { fetch?: FetchLike; timeoutMs?: number } = {},
+  options: { post?: NtfyPost; timeoutMs?: number } = {},
 ): Promise<NtfyOutcome> {
-  const fetchImpl: FetchLike = options.fetch ?? fetch;
+  const post: NtfyPost = options.post ?? fetch;
   const headers: Record<string, string> = {
     'Content-Type': 'text/plain; charset=utf-8',
     Title: headerValue(message.title),
@@ -28,11 +33,13 @@ export async function sendNtfy(
   if (message.click) headers.Click = new URL(message.click).href;
   if (message.tags && message.tags.length > 0) headers.Tags = headerValue(message.tags.join(','));
   try {
-    const response = await fetchImpl(topicUrl, {
+    // No redirect is followed: a topic's server cannot send the question somewhere else.
+    const response = await post(topicUrl, {
       method: 'POST',
       headers,
       body: message.body,
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      redirect: 'error',
     });
     if (response.status < 200 || response.status >= 300) {
       const text = await response.text().catch(() => '');

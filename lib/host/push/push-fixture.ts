@@ -5,7 +5,7 @@ import { PushPayloadSchema, type InteractionOrigin, type InteractionRequest, typ
 import { InteractionRegistry } from '../registry';
 import { SqliteEventStore } from '../store/sqlite-event-store';
 import { createPushService, type PushRuntime } from './create-push-service';
-import { decryptWebPush, makeSubscription, startRecordingServer, type BrowserKeys } from './test-helpers';
+import { decryptWebPush, makeSubscription, routeToSink, startRecordingServer, type BrowserKeys } from './test-helpers';
 
 export const PUBLIC_URL = 'http://askaway.test:4417';
 
@@ -25,6 +25,8 @@ export async function pushFixture(
     rateLimitMax: limits.rateLimitMax ?? 6,
     rateLimitWindowMs: limits.rateLimitWindowMs ?? 60_000,
     log: (line) => logs.push(line),
+    // A device's https topic on a `*.test` name lands on the recording endpoint.
+    fetch: routeToSink(endpoint.url),
   });
   const detach = push.service.attach(registry);
   const devices = new Map<string, BrowserKeys>();

@@ -6,6 +6,7 @@ import {
   type InteractionView,
   type PushPayload,
   type PushShowPayload,
+  type NtfyTopicView,
   type PushStatus,
   type PushSubscriptionJson,
   type PushTestAck,
@@ -21,7 +22,15 @@ import {
 } from './notification-content';
 import { sendNtfy, type NtfyMessage, type NtfyOutcome } from './ntfy-sender';
 import { PresenceTracker } from './presence';
-import { type PushSubscriptionStore, type StoredSubscription } from './subscription-store';
+import { publicOnlyPost } from './public-only-post';
+import {
+  ownerKey,
+  type PushSubscriptionStore,
+  type StoredSubscription,
+  type StoredTopic,
+  type TopicOwner,
+} from './subscription-store';
+import { deviceTopicRefusal, ownerTopicRefusal, redactTopic } from './topic-address';
 import { TargetThrottle } from './target-throttle';
 import { type SendOutcome, type WebPushSend } from './web-push-sender';
 
@@ -40,7 +49,8 @@ export interface PushServiceOptions {
   vapidPublicKey: string;
   /** Absolute base URL of the PWA for ntfy's Click link (the public URL, else the host URL). */
   publicUrl: () => string | undefined;
-  sendNtfy?: (topicUrl: string, message: NtfyMessage) => Promise<NtfyOutcome>;
+  /** A device's topic must go through `publicOnlyPost` (R12.15); the owner's may reach the LAN. */
+  sendNtfy?: SendNtfy;
   /** Interactions arriving within this window reach a device as one notification. */
   collapseWindowMs?: number;
   /** At most `rateLimitMax` notifications per device per `rateLimitWindowMs`, then one summary. */
@@ -50,7 +60,17 @@ export interface PushServiceOptions {
   log?: (message: string) => void;
 }
 
-const NTFY_TARGET = 'ntfy';
+export type SendNtfy = (topic: Pick<StoredTopic, 'owner' | 'url'>, message: NtfyMessage) => Promise<NtfyOutcome>;
+
+export type SetTopicOutcome = { ok: true; status: PushStatus } | { ok: false; message: string };
+
+/** A throttle target per topic owner, beside the device ids of Web Push. */
+const NTFY_PREFIX = 'ntfy:';
+const ntfyTarget = (owner: TopicOwner): string => `${NTFY_PREFIX}${ownerKey(owner)}`;
+const isNtfy = (target: string): boolean => target.startsWith(NTFY_PREFIX);
+
+const defaultSendNtfy: SendNtfy = (topic, message) =>
+  sendNtfy(topic.url, message, topic.owner.kind === 'device' ? { post: publicOnlyPost() } : {});
 
 /**
  * Tells people away from the app that a question waits (R14.2–R14.5): one notification per
@@ -65,7 +85,7 @@ export class PushService {
   private readonly held = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly now: () => Date;
   private readonly log: (message: string) => void;
-  private readonly ntfy: (topicUrl: string, message: NtfyMessage) => Promise<NtfyOutcome>;
+  private readonly ntfy: SendNtfy;
   private port: PushHostPort | undefined;
 
   constructor(private readonly options: PushServiceOptions) {
@@ -73,7 +93,7 @@ export class PushService {
     // Push services and ntfy servers answer with text of their own: it never drives the terminal (R12.8).
     const log = options.log;
     this.log = log ? (message) => log(terminalSafe(message)) : () => undefined;
-    this.ntfy = options.sendNtfy ?? ((url, message) => sendNtfy(url, message));
+    this.ntfy = options.sendNtfy ?? defaultSendNtfy;
     this.presence.onVisible((deviceId) => this.throttles.get(deviceId)?.forgetShown());
   }
 
@@ -95,10 +115,20 @@ export class PushService {
     };
   }
 
+  /**
+   * This device's subscription and topic, and every topic set, each beside whoever set it: in full for
+   * this device's own, anyone else's only as where it goes (knowing a topic is reading it).
+   */
   status(deviceId: string): PushStatus {
+    const topics = this.options.store.ntfyTopics();
+    const own = topics.find((topic) => topic.owner.kind === 'device' && topic.owner.deviceId === deviceId);
     return {
       subscribed: this.options.store.get(deviceId) !== undefined,
-      ntfyTopicUrl: this.options.store.ntfyTopicUrl(),
+      ntfyTopicUrl: own?.url ?? null,
+      ntfyTopics: topics.map((topic): NtfyTopicView => ({
+        deviceId: topic.owner.kind === 'device' ? topic.owner.deviceId : null,
+        url: topic === own ? topic.url : redactTopic(topic.url),
+      })),
     };
   }
 
@@ -107,39 +137,70 @@ export class PushService {
     return this.status(deviceId);
   }
 
+  /** Web Push off for this device; its ntfy topic is its own switch. */
   unsubscribe(deviceId: string): PushStatus {
     this.options.store.removeDevice(deviceId);
     this.dropThrottle(deviceId);
     return this.status(deviceId);
   }
 
+  /** A device gone (revoked, R16.5): its subscription and its ntfy topic go with it. */
+  forgetDevice(deviceId: string): void {
+    this.unsubscribe(deviceId);
+    const owner: TopicOwner = { kind: 'device', deviceId };
+    this.options.store.setNtfyTopic(owner, null, this.now());
+    this.dropThrottle(ntfyTarget(owner));
+  }
+
   /**
-   * Deletes the subscription of every device `keep` says no to: revoked ones (R16.5), and at
-   * start those of devices the host no longer knows (ids from before device credentials).
+   * Forgets every device `keep` says no to: revoked ones (R16.5), and at start those the host no longer
+   * knows (ids from before device credentials). Returns their ids.
    */
   forgetDevicesExcept(keep: (deviceId: string) => boolean): string[] {
-    const dropped = this.options.store
-      .list()
-      .map((subscription) => subscription.deviceId)
-      .filter((deviceId) => !keep(deviceId));
-    for (const deviceId of dropped) this.unsubscribe(deviceId);
+    const known = [
+      ...this.options.store.list().map((subscription) => subscription.deviceId),
+      ...this.options.store
+        .ntfyTopics()
+        .flatMap((topic) => (topic.owner.kind === 'device' ? topic.owner.deviceId : [])),
+    ];
+    const dropped = [...new Set(known)].filter((deviceId) => !keep(deviceId));
+    for (const deviceId of dropped) this.forgetDevice(deviceId);
     return dropped;
   }
 
-  setNtfyTopic(deviceId: string, topicUrl: string | null): PushStatus {
-    this.options.store.setNtfyTopicUrl(topicUrl);
-    if (topicUrl === null) this.dropThrottle(NTFY_TARGET);
-    return this.status(deviceId);
+  /**
+   * A device sets or clears its own topic (R14.6, R12.15): only https on a public address; the owner's
+   * topic and other devices' are not its to change. A refusal changes nothing.
+   */
+  setNtfyTopic(deviceId: string, topicUrl: string | null): SetTopicOutcome {
+    const refusal = topicUrl === null ? undefined : deviceTopicRefusal(topicUrl);
+    if (refusal) return { ok: false, message: `ntfy topic refused: ${refusal}` };
+    this.setTopic({ kind: 'device', deviceId }, topicUrl);
+    return { ok: true, status: this.status(deviceId) };
   }
 
-  /** The settings page's button: sent even though the page is visible, outside the rate limit. */
+  /** The owner's topic, any http(s) address (a LAN ntfy): `askaway ntfy set` writes the same store. */
+  setHostNtfyTopic(topicUrl: string | null): void {
+    const refusal = topicUrl === null ? undefined : ownerTopicRefusal(topicUrl);
+    if (refusal) throw new Error(`ntfy topic refused: ${refusal}`);
+    this.setTopic({ kind: 'host' }, topicUrl);
+  }
+
+  private setTopic(owner: TopicOwner, topicUrl: string | null): void {
+    this.options.store.setNtfyTopic(owner, topicUrl, this.now());
+    // A new topic starts with a fresh rate-limit window, as a new subscription does.
+    this.dropThrottle(ntfyTarget(owner));
+  }
+
+  /** The settings page's button (this device's push and topic): sent even though the page is visible, outside the rate limit. */
   async test(deviceId: string): Promise<Extract<PushTestAck, { ok: true }>> {
     const payload = testPayload(this.now());
     const subscription = this.options.store.get(deviceId);
-    const topicUrl = this.options.store.ntfyTopicUrl();
+    const owner: TopicOwner = { kind: 'device', deviceId };
+    const topicUrl = this.options.store.ntfyTopic(owner);
     const [web, ntfy] = await Promise.all([
       subscription ? this.deliver(subscription, payload) : undefined,
-      topicUrl ? this.ntfy(topicUrl, this.ntfyMessage(payload)) : undefined,
+      topicUrl ? this.ntfy({ owner, url: topicUrl }, this.ntfyMessage(payload)) : undefined,
     ]);
     const details = [web?.status === 'failed' ? web.detail : '', ntfy?.status === 'failed' ? ntfy.detail : ''].filter(
       Boolean,
@@ -152,7 +213,7 @@ export class PushService {
     };
   }
 
-  /** Pacing state of one target (a deviceId or 'ntfy'), for tests and diagnostics. */
+  /** Pacing state of one target (a deviceId, 'ntfy:host' or 'ntfy:device:<id>'), for tests and diagnostics. */
   throttleState(target: string): ReturnType<TargetThrottle['state']> | undefined {
     return this.throttles.get(target)?.state();
   }
@@ -202,15 +263,15 @@ export class PushService {
     }
   }
 
-  /** Every subscribed device, plus ntfy when a topic is set. */
+  /** Every subscribed device, plus every ntfy topic. */
   private targets(): string[] {
     const devices = this.options.store.list().map((subscription) => subscription.deviceId);
-    return this.options.store.ntfyTopicUrl() ? [...devices, NTFY_TARGET] : devices;
+    return [...devices, ...this.options.store.ntfyTopics().map((topic) => ntfyTarget(topic.owner))];
   }
 
-  /** ntfy has no device of its own: someone looking at the app anywhere has seen the question. */
+  /** ntfy is no app: someone looking at the app anywhere has seen the question. */
   private isLooking(target: string): boolean {
-    return target === NTFY_TARGET ? this.presence.anyVisible() : this.presence.isVisible(target);
+    return isNtfy(target) ? this.presence.anyVisible() : this.presence.isVisible(target);
   }
 
   private throttle(target: string): TargetThrottle {
@@ -275,17 +336,19 @@ export class PushService {
         summaryCovers.every((id) => this.view(id)?.status !== 'pending'),
       );
       // ntfy cannot take a notification back.
-      if (tags.length > 0 && target !== NTFY_TARGET) this.dispatch(target, closePayload(tags));
+      if (tags.length > 0 && !isNtfy(target)) this.dispatch(target, closePayload(tags));
     }
   }
 
   private dispatch(target: string, payload: PushPayload): void {
-    if (target === NTFY_TARGET) {
-      const topicUrl = this.options.store.ntfyTopicUrl();
-      if (!topicUrl || payload.type !== 'show') return;
+    if (isNtfy(target)) {
+      // Read at send time: a topic cleared, or its device revoked, since the question came gets nothing.
+      const topic = this.options.store.ntfyTopics().find((candidate) => ntfyTarget(candidate.owner) === target);
+      if (!topic || payload.type !== 'show') return;
+      const whose = topic.owner.kind === 'host' ? "the host's topic" : `the topic of device ${topic.owner.deviceId}`;
       this.track(
-        this.ntfy(topicUrl, this.ntfyMessage(payload)).then((outcome) => {
-          if (outcome.status === 'failed') this.log(`ntfy: ${outcome.detail}`);
+        this.ntfy(topic, this.ntfyMessage(payload)).then((outcome) => {
+          if (outcome.status === 'failed') this.log(`ntfy (${whose}): ${outcome.detail}`);
         }),
       );
       return;

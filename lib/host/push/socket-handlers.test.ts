@@ -8,7 +8,7 @@ import { createHost, type Host } from '../create-host';
 import { pairDevice } from '../test-support/devices';
 import { startPush } from './start-push';
 import { type PushRuntime } from './create-push-service';
-import { makeSubscription, startRecordingServer } from './test-helpers';
+import { makeSubscription, NTFY_TEST_ORIGIN, routeToSink, startRecordingServer } from './test-helpers';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -25,13 +25,13 @@ async function setup() {
     writeHostFile: false,
     staticDir: dataDir,
   });
-  const push: PushRuntime = await startPush(host, { collapseWindowMs: 10 });
+  const endpoint = await startRecordingServer();
+  cleanups.push(() => endpoint.close());
+  const push: PushRuntime = await startPush(host, { collapseWindowMs: 10, fetch: routeToSink(endpoint.url) });
   cleanups.push(async () => {
     await host.close();
     await push.close();
   });
-  const endpoint = await startRecordingServer();
-  cleanups.push(() => endpoint.close());
 
   /** A paired device's connection; its id comes from its credential, as the host sees it. */
   async function remote(name: string): Promise<ClientSocket & { deviceId: string }> {
@@ -87,7 +87,7 @@ describe('push messages on the /remote namespace', () => {
     const { subscription } = makeSubscription(`${endpoint.url}/push/phone-1`);
     await expect(phone.emitWithAck('push:subscribe', { subscription })).resolves.toEqual({
       ok: true,
-      status: { subscribed: true, ntfyTopicUrl: null },
+      status: { subscribed: true, ntfyTopicUrl: null, ntfyTopics: [] },
     });
     await expect(phone.emitWithAck('push:status')).resolves.toMatchObject({ status: { subscribed: true } });
     await expect(phone.emitWithAck('push:unsubscribe', {})).resolves.toMatchObject({ status: { subscribed: false } });
@@ -104,7 +104,7 @@ describe('push messages on the /remote namespace', () => {
     await expect(phone.emitWithAck('push:ntfy', { topicUrl: 'javascript:alert(1)' })).resolves.toMatchObject({
       ok: false,
     });
-    expect(push.service.status(phone.deviceId)).toEqual({ subscribed: false, ntfyTopicUrl: null });
+    expect(push.service.status(phone.deviceId)).toEqual({ subscribed: false, ntfyTopicUrl: null, ntfyTopics: [] });
   });
 
   it('[R14.4] presence from the socket keeps pushes away from a visible app, and disconnecting ends it', async () => {
@@ -137,7 +137,7 @@ describe('push messages on the /remote namespace', () => {
     await phone.emitWithAck('push:subscribe', {
       subscription: makeSubscription(`${endpoint.url}/push/phone-1`).subscription,
     });
-    await phone.emitWithAck('push:ntfy', { topicUrl: `${endpoint.url}/topic` });
+    await phone.emitWithAck('push:ntfy', { topicUrl: `${NTFY_TEST_ORIGIN}/topic` });
     await expect(phone.emitWithAck('push:test', {})).resolves.toEqual({ ok: true, webPush: 'sent', ntfy: 'sent' });
     expect(endpoint.requests.map((request) => request.path).sort()).toEqual(['/push/phone-1', '/topic']);
   });

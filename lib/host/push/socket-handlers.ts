@@ -7,6 +7,7 @@ import {
   PushTestCommandSchema,
   PushUnsubscribeCommandSchema,
   type PushFailure,
+  type PushStatusAck,
 } from '../../contracts';
 import { type PushService } from './push-service';
 
@@ -34,10 +35,10 @@ export function registerPushSocketHandlers(socket: PushSocket, deviceId: string,
     ok: true,
     status: service.unsubscribe(deviceId),
   }));
-  handle(socket, 'push:ntfy', PushNtfyCommandSchema, (command) => ({
-    ok: true,
-    status: service.setNtfyTopic(deviceId, command.topicUrl),
-  }));
+  handle(socket, 'push:ntfy', PushNtfyCommandSchema, (command): PushStatusAck => {
+    const outcome = service.setNtfyTopic(deviceId, command.topicUrl);
+    return outcome.ok ? outcome : { ok: false, error: { code: 'invalid-message', message: outcome.message } };
+  });
   handle(socket, 'push:test', PushTestCommandSchema, () => service.test(deviceId));
 
   socket.on('presence', (...args: unknown[]) => {

@@ -25,8 +25,10 @@ export async function startPush(
   const detach = push.service.attach(host.registry);
   // Subscriptions of devices this host no longer lets in (revoked, or ids from before pairing) go (R16.5, R16.7).
   const dropped = push.service.forgetDevicesExcept((deviceId) => host.devices.isActive(deviceId));
-  if (dropped.length > 0) options.log?.(`push: removed ${dropped.length} subscription(s) of devices no longer paired`);
-  const stopForgetting = host.devices.onRevoked((deviceId) => push.service.unsubscribe(deviceId));
+  if (dropped.length > 0)
+    options.log?.(`push: removed the subscriptions and ntfy topics of ${dropped.length} device(s) no longer paired`);
+  // A revoked device's subscription and ntfy topic go with it (R16.5, R12.15).
+  const stopForgetting = host.devices.onRevoked((deviceId) => push.service.forgetDevice(deviceId));
   const remote = host.io.of(REMOTE_NAMESPACE);
   const onConnection = (socket: Socket) => {
     // The device id comes from its credential (R16.1), never from anything the app sends.

@@ -13,14 +13,29 @@ export interface StoredSubscription {
   updatedAt: string;
 }
 
+/** Who set an ntfy topic (R12.15): the owner on the host's CLI, or one device, whose topic goes with it. */
+export type TopicOwner = { kind: 'host' } | { kind: 'device'; deviceId: string };
+
+export interface StoredTopic {
+  owner: TopicOwner;
+  url: string;
+  updatedAt: string;
+}
+
+const HOST_OWNER = 'host';
+export const ownerKey = (owner: TopicOwner): string =>
+  owner.kind === 'host' ? HOST_OWNER : `device:${owner.deviceId}`;
+const ownerOf = (key: string): TopicOwner =>
+  key.startsWith('device:') ? { kind: 'device', deviceId: key.slice('device:'.length) } : { kind: 'host' };
+
 /**
- * Subscriptions (one per device) and the host-wide ntfy topic, durable across restarts.
+ * Subscriptions (one per device) and ntfy topics (one per owner), durable across restarts.
  * Its own SQLite file: the event log holds its database exclusively, and push state
  * is not part of the interaction history.
  */
 export class PushSubscriptionStore {
   private readonly db: Database.Database;
-  /** Each statement is prepared once: `list` and `ntfyTopicUrl` run for every new interaction. */
+  /** Each statement is prepared once: `list` and `ntfyTopics` run for every new interaction. */
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(file: string) {
@@ -39,6 +54,11 @@ export class PushSubscriptionStore {
           updated_at TEXT NOT NULL
         );
         CREATE TABLE IF NOT EXISTS push_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS ntfy_topics (
+          owner TEXT PRIMARY KEY,
+          url TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
       `);
     } catch (error) {
       throw new HostStartError(`Cannot open the push subscription store ${file}: ${errorMessage(error)}`, {
@@ -80,19 +100,45 @@ export class PushSubscriptionStore {
     return this.prepared('DELETE FROM push_subscriptions WHERE endpoint = ?').run(endpoint).changes > 0;
   }
 
-  ntfyTopicUrl(): string | null {
-    const row = this.prepared<[string], { value: string }>('SELECT value FROM push_settings WHERE key = ?').get(
-      'ntfyTopicUrl',
-    );
-    return row?.value ?? null;
+  /** Every topic, the host's first: read for each new question, so a topic set on the CLI counts at once. */
+  ntfyTopics(): StoredTopic[] {
+    return this.prepared<[string], TopicRow>('SELECT * FROM ntfy_topics ORDER BY owner <> ?, owner')
+      .all(HOST_OWNER)
+      .map((row) => ({ owner: ownerOf(row.owner), url: row.url, updatedAt: row.updated_at }));
   }
 
-  setNtfyTopicUrl(url: string | null): void {
-    if (url === null) this.prepared('DELETE FROM push_settings WHERE key = ?').run('ntfyTopicUrl');
-    else
-      this.prepared(
-        'INSERT INTO push_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      ).run('ntfyTopicUrl', url);
+  ntfyTopic(owner: TopicOwner): string | undefined {
+    return this.prepared<[string], { url: string }>('SELECT url FROM ntfy_topics WHERE owner = ?').get(ownerKey(owner))
+      ?.url;
+  }
+
+  /** Sets or (null) clears one owner's topic; true when something changed. */
+  setNtfyTopic(owner: TopicOwner, url: string | null, now: Date): boolean {
+    if (url === null) return this.prepared('DELETE FROM ntfy_topics WHERE owner = ?').run(ownerKey(owner)).changes > 0;
+    this.prepared(
+      `INSERT INTO ntfy_topics (owner, url, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (owner) DO UPDATE SET url = excluded.url, updated_at = excluded.updated_at`,
+    ).run(ownerKey(owner), url, now.toISOString());
+    return true;
+  }
+
+  /**
+   * The one host-wide topic of older hosts, which any device could set and nobody owned: taken out of
+   * the store (once) for the caller to adopt or drop.
+   */
+  takeLegacyNtfyTopic(): string | undefined {
+    return this.db.transaction(() => {
+      const row = this.prepared<[string], { value: string }>('SELECT value FROM push_settings WHERE key = ?').get(
+        LEGACY_TOPIC_KEY,
+      );
+      if (row) this.prepared('DELETE FROM push_settings WHERE key = ?').run(LEGACY_TOPIC_KEY);
+      return row?.value;
+    })();
+  }
+
+  /** As an older host stored its topic (tests of the migration). */
+  putLegacyNtfyTopic(url: string): void {
+    this.prepared('INSERT OR REPLACE INTO push_settings (key, value) VALUES (?, ?)').run(LEGACY_TOPIC_KEY, url);
   }
 
   close(): void {
@@ -109,6 +155,14 @@ export class PushSubscriptionStore {
     }
     return statement as Database.Statement<Params, Result>;
   }
+}
+
+const LEGACY_TOPIC_KEY = 'ntfyTopicUrl';
+
+interface TopicRow {
+  owner: string;
+  url: string;
+  updated_at: string;
 }
 
 interface Row {

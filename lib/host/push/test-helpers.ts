@@ -47,6 +47,22 @@ export async function startRecordingServer(): Promise<{
   };
 }
 
+/** Where tests point a device's ntfy topic: https on a public-looking name, delivered by `routeToSink`. */
+export const NTFY_TEST_ORIGIN = 'https://ntfy.askaway.test';
+
+/**
+ * The host's `fetch` seam for tests: a request to a `*.test` name goes to the local recording `sinkUrl`
+ * instead (same path), everything else as it was. A device's topic must be https on a public address,
+ * so this is how one reaches a sink on loopback.
+ */
+export function routeToSink(sinkUrl: string): typeof fetch {
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    if (!url.hostname.endsWith('.test')) return fetch(input, init);
+    return fetch(`${sinkUrl}${url.pathname}${url.search}`, init);
+  };
+}
+
 /** What a browser keeps private for one subscription: its ECDH key and auth secret. */
 export interface BrowserKeys {
   subscription: PushSubscriptionJson;

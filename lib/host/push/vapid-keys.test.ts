@@ -44,7 +44,7 @@ describe('VAPID keys', () => {
 });
 
 describe('subscription store', () => {
-  it('[R14.1] keeps one subscription per device and the ntfy topic across a reopen', () => {
+  it('[R14.1] keeps one subscription per device and the ntfy topic of each owner across a reopen', () => {
     const file = path.join(tempDir(), 'push.sqlite');
     const first = makeSubscription('https://push.example/a');
     const second = makeSubscription('https://push.example/b');
@@ -52,7 +52,8 @@ describe('subscription store', () => {
     store.upsert('phone', first.subscription, new Date());
     store.upsert('phone', second.subscription, new Date());
     store.upsert('tablet', first.subscription, new Date());
-    store.setNtfyTopicUrl('https://ntfy.sh/secret-topic');
+    store.setNtfyTopic({ kind: 'device', deviceId: 'phone' }, 'https://ntfy.sh/secret-topic', new Date());
+    store.setNtfyTopic({ kind: 'host' }, 'http://192.168.1.5/lan', new Date());
     store.close();
 
     const reopened = new PushSubscriptionStore(file);
@@ -61,7 +62,10 @@ describe('subscription store', () => {
       ['tablet', 'https://push.example/a'],
     ]);
     expect(reopened.get('phone')?.keys).toEqual(second.subscription.keys);
-    expect(reopened.ntfyTopicUrl()).toBe('https://ntfy.sh/secret-topic');
+    expect(reopened.ntfyTopics().map((topic) => [topic.owner, topic.url])).toEqual([
+      [{ kind: 'host' }, 'http://192.168.1.5/lan'],
+      [{ kind: 'device', deviceId: 'phone' }, 'https://ntfy.sh/secret-topic'],
+    ]);
     reopened.close();
   });
 
