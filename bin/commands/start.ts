@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
+import { terminalSafe } from '../../lib/contracts';
 import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/host';
 import { mountAgentBridges } from '../../lib/host/bridges';
 import { startPush, type PushRuntime } from '../../lib/host/push';
@@ -78,7 +79,8 @@ async function runStart(argv: string[]): Promise<number> {
   }
 
   await printBanner(host, options);
-  const bridges = mountAgentBridges(host);
+  // Their lines carry what agents and MCP servers sent (names, a form's fields): escaped, as every log line is (R12.8).
+  const bridges = mountAgentBridges(host, { log: (line) => log(terminalSafe(line)) });
   const stopDemo = options.demo ? startDemo(host) : undefined;
   const stopCodex = options.codexHomes.length > 0 ? startCodex(host, options) : undefined;
   await waitForSignal();
@@ -116,7 +118,7 @@ function startCodex(host: Host, options: StartOptions): Stop {
     runtime: () => provider.get('codex bridge'),
     dataDir: options.dataDir,
     owner: 'askaway start',
-    log,
+    log: (line) => log(terminalSafe(line)),
   });
   log(`Codex bridge: watching ${options.codexHomes.join(', ')} for a Codex daemon (--no-codex turns it off).`);
   return async () => {

@@ -51,14 +51,20 @@ const VALUE_RULES: Record<string, (value: unknown) => boolean> = {
   $schema: isString,
 };
 
-const unknownKeyword = (schema: Record<string, unknown>, allowed: ReadonlySet<string>) =>
-  Object.keys(schema).find((keyword) => !allowed.has(keyword));
+/** Outside names and values in a message, cut short: the message goes to a log line. */
+const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
+const shown = (value: unknown) => clip(JSON.stringify(value) ?? String(value));
+
+const unknownKeyword = (schema: Record<string, unknown>, allowed: ReadonlySet<string>) => {
+  const keyword = Object.keys(schema).find((key) => !allowed.has(key));
+  return keyword === undefined ? undefined : clip(keyword);
+};
 
 function valueProblem(where: string, schema: Record<string, unknown>): string | null {
   for (const [keyword, rule] of Object.entries(VALUE_RULES)) {
     if (schema[keyword] === undefined || rule(schema[keyword])) continue;
-    if (keyword === 'format') return `${where} has a format the phone cannot check (${JSON.stringify(schema.format)})`;
-    return `${where} has a rule the phone cannot check (${keyword}: ${JSON.stringify(schema[keyword])})`;
+    if (keyword === 'format') return `${where} has a format the phone cannot check (${shown(schema.format)})`;
+    return `${where} has a rule the phone cannot check (${keyword}: ${shown(schema[keyword])})`;
   }
   return null;
 }
@@ -93,11 +99,10 @@ function itemsProblem(where: string, items: unknown): string | null {
 }
 
 function fieldProblem(name: string, schema: unknown): string | null {
-  const where = `"${name}"`;
+  const where = `"${clip(name)}"`;
   if (!isRecord(schema)) return `${where} has no schema`;
   const keywords = typeof schema.type === 'string' ? FIELD_KEYWORDS[schema.type] : undefined;
-  if (keywords === undefined)
-    return `${where} has a type the phone cannot ask for (${JSON.stringify(schema.type ?? null)})`;
+  if (keywords === undefined) return `${where} has a type the phone cannot ask for (${shown(schema.type ?? null)})`;
   const unknown = unknownKeyword(schema, keywords);
   if (unknown !== undefined) return `${where} has a rule the phone cannot check (${unknown})`;
   const problem = valueProblem(where, schema);
@@ -126,7 +131,7 @@ export function schemaSubsetProblem(requestedSchema: unknown): string | null {
   const names = Object.keys(properties);
   if (names.length > FORM_FIELDS_MAX) return `the form has ${names.length} fields, more than ${FORM_FIELDS_MAX}`;
   const missing = required.find((name) => !Object.hasOwn(properties, name));
-  if (missing !== undefined) return `the form requires "${missing}", which it does not ask for`;
+  if (missing !== undefined) return `the form requires "${clip(missing)}", which it does not ask for`;
   for (const name of names) {
     const field = fieldProblem(name, properties[name]);
     if (field !== null) return field;
