@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pairDevice } from '../../../host/test-support/devices';
+import { codexElicitationParams, HOSTILE_PATTERN_FORMS } from '../../../host/test-support/hostile-patterns';
 import { closeAllHosts, startTestHost } from '../../../host/test-support/test-host';
 import { type Host } from '../../../host';
 import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
@@ -160,6 +161,38 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
     expect(second.requestId).not.toBe(first.requestId);
     await setup.remote.respond(second.requestId, { action: 'accept', content: { choice: 'accept' } });
     await vi.waitFor(() => expect(setup.daemon.responsesTo(5)).toEqual([{ decision: 'accept' }]));
+  });
+});
+
+describe('[R12.12] an MCP server’s form through Codex', () => {
+  it('[R12.12] a schema with a pattern where the phone does not look stays in Codex’s terminal; a plain form still comes', async () => {
+    const setup = await rig();
+    await joined(setup);
+    HOSTILE_PATTERN_FORMS.forEach((form, id) =>
+      setup.daemon.ask(
+        THREAD,
+        id,
+        CODEX_PROMPT_METHODS.elicitation,
+        codexElicitationParams(THREAD, form.requestedSchema),
+      ),
+    );
+    await vi.waitFor(
+      () =>
+        expect(setup.logs.filter((line) => line.includes("left to Codex's terminal"))).toHaveLength(
+          HOSTILE_PATTERN_FORMS.length,
+        ),
+      { timeout: 10_000 },
+    );
+    expect(setup.logs).toContainEqual(expect.stringContaining('the form has a rule the phone cannot check (allOf)'));
+    expect(setup.logs).toContainEqual(
+      expect.stringContaining('"picks"\'s items have a rule the phone cannot check (pattern)'),
+    );
+    const plain = { type: 'object', properties: { note: { type: 'string' } } };
+    setup.daemon.ask(THREAD, 99, CODEX_PROMPT_METHODS.elicitation, codexElicitationParams(THREAD, plain));
+    const card = await setup.remote.next((record) => record.sessionId === THREAD);
+    expect(card).toMatchObject({ kind: 'form', input: { serverName: 'hostile', mode: 'form' } });
+    expect(setup.remote.pending().filter((record) => record.sessionId === THREAD)).toHaveLength(1);
+    HOSTILE_PATTERN_FORMS.forEach((_form, id) => expect(setup.daemon.responsesTo(id)).toEqual([]));
   });
 });
 
