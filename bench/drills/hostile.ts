@@ -19,6 +19,7 @@ import {
 import { mountTinyTmpfs } from '../../lib/host/test-support/full-disk';
 import { deepObjectJson, HOSTILE_SHAPES, rawJson, rawJsonParser } from '../../lib/host/test-support/hostile-shapes';
 import { type DrillOutcome } from '../support/figures';
+import { drillHostilePatterns } from './hostile-patterns';
 import { startHost, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
@@ -286,7 +287,7 @@ export async function drillFullDisk(): Promise<DrillOutcome> {
 }
 
 export async function drillHostile(): Promise<DrillOutcome[]> {
-  return [await drillHostileShapes(), await drillFlood(), await drillFullDisk()];
+  return [await drillHostileShapes(), await drillFlood(), await drillFullDisk(), await drillHostilePatterns()];
 }
 
 if (isMain(import.meta.url))

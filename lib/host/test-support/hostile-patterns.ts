@@ -39,8 +39,8 @@ export const HOSTILE_PATTERN_FORMS: HostilePatternForm[] = [
     requestedSchema: withNote({ not: { properties: { note: { not: { pattern: WORDS } } } } }),
     values: note,
   },
-  { name: 'if', requestedSchema: withNote({ if: rule, then: {} }), values: note },
-  { name: 'dependentSchemas', requestedSchema: withNote({ dependentSchemas: { note: rule } }), values: note },
+  { name: 'if', requestedSchema: withNote({ if: rule, then: { required: ['note'] } }), values: note },
+  { name: 'dependencies', requestedSchema: withNote({ dependencies: { note: rule } }), values: note },
   {
     name: 'patternProperties',
     requestedSchema: withNote({ patternProperties: { '^note$': { pattern: WORDS } } }),
