@@ -45,6 +45,7 @@ const FAMILIES: [family: string, schema: Record<string, unknown>, problem: strin
   ['nested object', field({ type: 'object', properties: { inner: note } }), 'type the phone cannot ask for'],
   ['properties in a string', field({ type: 'string', properties: { inner: note } }), 'properties'],
   ['type list', field({ type: ['string', 'null'] }), 'type the phone cannot ask for'],
+  ['type from the prototype', field({ type: 'constructor' }), 'type the phone cannot ask for ("constructor")'],
   // A property's own rules beyond MCP's.
   ['pattern', field({ type: 'string', pattern: '^a' }), 'pattern'],
   ['const', field({ type: 'string', const: 'a' }), 'const'],

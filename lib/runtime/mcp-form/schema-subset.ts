@@ -21,13 +21,14 @@ const TOP_KEYWORDS = new Set([
   'additionalProperties',
 ]);
 const COMMON_KEYWORDS = ['type', 'title', 'description', 'default'];
-const FIELD_KEYWORDS: Record<string, ReadonlySet<string>> = {
-  string: new Set([...COMMON_KEYWORDS, 'minLength', 'maxLength', 'format', 'enum', 'enumNames', 'oneOf', 'anyOf']),
-  number: new Set([...COMMON_KEYWORDS, 'minimum', 'maximum']),
-  integer: new Set([...COMMON_KEYWORDS, 'minimum', 'maximum']),
-  boolean: new Set(COMMON_KEYWORDS),
-  array: new Set([...COMMON_KEYWORDS, 'minItems', 'maxItems', 'items']),
-};
+/** A Map, so that a `type` of "constructor" or "__proto__" finds nothing. */
+const FIELD_KEYWORDS = new Map<unknown, ReadonlySet<string>>([
+  ['string', new Set([...COMMON_KEYWORDS, 'minLength', 'maxLength', 'format', 'enum', 'enumNames', 'oneOf', 'anyOf'])],
+  ['number', new Set([...COMMON_KEYWORDS, 'minimum', 'maximum'])],
+  ['integer', new Set([...COMMON_KEYWORDS, 'minimum', 'maximum'])],
+  ['boolean', new Set(COMMON_KEYWORDS)],
+  ['array', new Set([...COMMON_KEYWORDS, 'minItems', 'maxItems', 'items'])],
+]);
 const ITEM_KEYWORDS = new Set(['type', 'title', 'description', 'enum', 'enumNames', 'oneOf', 'anyOf']);
 const OPTION_KEYWORDS = new Set(['const', 'title', 'description']);
 
@@ -101,7 +102,7 @@ function itemsProblem(where: string, items: unknown): string | null {
 function fieldProblem(name: string, schema: unknown): string | null {
   const where = `"${clip(name)}"`;
   if (!isRecord(schema)) return `${where} has no schema`;
-  const keywords = typeof schema.type === 'string' ? FIELD_KEYWORDS[schema.type] : undefined;
+  const keywords = FIELD_KEYWORDS.get(schema.type);
   if (keywords === undefined) return `${where} has a type the phone cannot ask for (${shown(schema.type ?? null)})`;
   const unknown = unknownKeyword(schema, keywords);
   if (unknown !== undefined) return `${where} has a rule the phone cannot check (${unknown})`;
