@@ -23,6 +23,7 @@ import { deepObjectJson, HOSTILE_SHAPES, rawJson, rawJsonParser } from '../../li
 import { type DrillOutcome } from '../support/figures';
 import { drillSpecialFiles } from './hostile-files';
 import { drillFloodDaemon } from './hostile-flood-daemon';
+import { drillHostilePatterns } from './hostile-patterns';
 import { startHost, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
@@ -298,6 +299,7 @@ export async function drillHostile(): Promise<DrillOutcome[]> {
     await drillFullDisk(),
     await drillSpecialFiles(),
     await drillNtfy(),
+    await drillHostilePatterns(),
   ];
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
+import { terminalSafe } from '../../lib/contracts';
 import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/host';
 import { mountAgentBridges } from '../../lib/host/bridges';
 import { startPush, type PushRuntime } from '../../lib/host/push';
@@ -77,7 +78,11 @@ async function runStart(argv: string[]): Promise<number> {
   }
 
   await printBanner(host, options);
-  const bridges = mountAgentBridges(host, { contributions: hubContributions(options), log });
+  // Their lines carry what agents and MCP servers sent (names, a form's fields): escaped, as every log line is (R12.8).
+  const bridges = mountAgentBridges(host, {
+    contributions: hubContributions(options),
+    log: (line) => log(terminalSafe(line)),
+  });
   const stopDemo = options.demo ? startDemo(host) : undefined;
   await waitForSignal();
   log('Shutting down…');

@@ -1,7 +1,7 @@
 // An MCP elicitation's `requestedSchema` (the flat JSON Schema subset MCP allows) as Askaway's form fields (R18.4).
-import { FORM_FIELDS_MAX, isRecord, type FormField } from '../../contracts';
+import { isRecord, type FormField } from '../../contracts';
+import { schemaSubsetProblem, STRING_FORMATS } from './schema-subset';
 
-const STRING_FORMATS = ['email', 'uri', 'date', 'date-time'] as const;
 type StringFormat = (typeof STRING_FORMATS)[number];
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -33,29 +33,7 @@ function optionsOf(schema: Record<string, unknown>): { value: string; label?: st
   return options;
 }
 
-/**
- * Constraints outside MCP's subset that the phone would not check: the MCP server validates the answer against
- * its whole schema (the official SDK does), so a form carrying one stays in the terminal rather than fail there.
- */
-const UNCHECKED_KEYWORDS = [
-  'pattern',
-  'const',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'uniqueItems',
-  'contains',
-  'not',
-  'allOf',
-  'if',
-  '$ref',
-] as const;
-
 function fieldOf(name: string, schema: Record<string, unknown>, required: boolean): FormField | string {
-  const unchecked = UNCHECKED_KEYWORDS.find((keyword) => schema[keyword] !== undefined);
-  if (unchecked) return `"${name}" has a rule the phone cannot check (${unchecked})`;
-  if (schema.format !== undefined && !STRING_FORMATS.some((format) => format === schema.format))
-    return `"${name}" has a format the phone cannot check (${JSON.stringify(schema.format)})`;
   const common = defined({ name, title: str(schema.title), description: str(schema.description), required });
   const type = schema.type;
   if (type === 'array') {
@@ -109,21 +87,17 @@ function fieldOf(name: string, schema: Record<string, unknown>, required: boolea
  * stays in the terminal). `{type: "object", properties: {}}` is a form with no fields.
  */
 export function formFieldsOf(requestedSchema: unknown): { fields: FormField[] } | { problem: string } {
-  if (!isRecord(requestedSchema) || requestedSchema.type !== 'object')
-    return { problem: 'the form is not an object schema' };
-  const properties = isRecord(requestedSchema.properties) ? requestedSchema.properties : {};
+  // Past this check every keyword is one MCP allows, with the value it should have.
+  const problem = schemaSubsetProblem(requestedSchema);
+  if (problem !== null) return { problem };
+  const schema = isRecord(requestedSchema) ? requestedSchema : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = new Set(
-    Array.isArray(requestedSchema.required) ? requestedSchema.required.filter((name) => typeof name === 'string') : [],
+    Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === 'string') : [],
   );
-  const entries = Object.entries(properties);
-  const missing = [...required].find((name) => !Object.hasOwn(properties, name));
-  if (missing !== undefined) return { problem: `the form requires "${missing}", which it does not ask for` };
-  if (entries.length > FORM_FIELDS_MAX)
-    return { problem: `the form has ${entries.length} fields, more than ${FORM_FIELDS_MAX}` };
   const fields: FormField[] = [];
-  for (const [name, schema] of entries) {
-    if (!isRecord(schema)) return { problem: `"${name}" has no schema` };
-    const field = fieldOf(name, schema, required.has(name));
+  for (const [name, property] of Object.entries(properties)) {
+    const field = isRecord(property) ? fieldOf(name, property, required.has(name)) : `"${name}" has no schema`;
     if (typeof field === 'string') return { problem: field };
     fields.push(field);
   }

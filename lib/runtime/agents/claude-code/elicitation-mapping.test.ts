@@ -160,13 +160,13 @@ describe('[R11.11] the phone’s response as the Elicitation hook’s output', (
     expect(problem({ ...VALID, email: 'ops@localhost' })).toContain('data/email must match format "email"');
     expect(problem({ ...VALID, launch: '2027-02-30' })).toContain('data/launch must match format "date"');
     expect(problem(VALID)).toBeNull();
-    // A schema the validator cannot compile is not guessed at.
+    // A schema outside MCP's subset is not guessed at, and never compiled (R12.12).
     const broken = toElicitationOutput(withSchema({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }), {
       action: 'accept',
       content: { values: {} },
     });
     expect(broken).toMatchObject({
-      problem: expect.stringContaining("the form's schema cannot be checked") as unknown,
+      problem: expect.stringContaining("the form's schema is not one the phone can check") as unknown,
     });
   });
 });

@@ -6,6 +6,7 @@ import { pairDevice } from '../../../host/test-support/devices';
 import { BRIDGE_PROMPTS_MAX } from '../../../contracts';
 import { connectRuntime } from '../../../host/test-support/clients';
 import { questionRequest } from '../../../host/test-support/fixtures';
+import { codexElicitationParams, HOSTILE_PATTERN_FORMS } from '../../../host/test-support/hostile-patterns';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
 import { type Host, type HostOptions } from '../../../host';
 import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
@@ -220,6 +221,38 @@ describe('[R12.17] a daemon flooding the bridge', () => {
     });
     await vi.waitFor(() => expect(setup.daemon.received.filter((message) => 'result' in message)).toHaveLength(1));
     expect(local()).toBe(BRIDGE_PROMPTS_MAX);
+  });
+});
+
+describe('[R12.12] an MCP server’s form through Codex', () => {
+  it('[R12.12] a schema with a pattern where the phone does not look stays in Codex’s terminal; a plain form still comes', async () => {
+    const setup = await rig();
+    await joined(setup);
+    HOSTILE_PATTERN_FORMS.forEach((form, id) =>
+      setup.daemon.ask(
+        THREAD,
+        id,
+        CODEX_PROMPT_METHODS.elicitation,
+        codexElicitationParams(THREAD, form.requestedSchema),
+      ),
+    );
+    await vi.waitFor(
+      () =>
+        expect(setup.logs.filter((line) => line.includes("left to Codex's terminal"))).toHaveLength(
+          HOSTILE_PATTERN_FORMS.length,
+        ),
+      { timeout: 10_000 },
+    );
+    expect(setup.logs).toContainEqual(expect.stringContaining('the form has a rule the phone cannot check (allOf)'));
+    expect(setup.logs).toContainEqual(
+      expect.stringContaining('"picks"\'s items have a rule the phone cannot check (pattern)'),
+    );
+    const plain = { type: 'object', properties: { note: { type: 'string' } } };
+    setup.daemon.ask(THREAD, 99, CODEX_PROMPT_METHODS.elicitation, codexElicitationParams(THREAD, plain));
+    const card = await setup.remote.next((record) => record.sessionId === THREAD);
+    expect(card).toMatchObject({ kind: 'form', input: { serverName: 'hostile', mode: 'form' } });
+    expect(setup.remote.pending().filter((record) => record.sessionId === THREAD)).toHaveLength(1);
+    HOSTILE_PATTERN_FORMS.forEach((_form, id) => expect(setup.daemon.responsesTo(id)).toEqual([]));
   });
 });
 
