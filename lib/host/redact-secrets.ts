@@ -46,8 +46,8 @@ function redactTerminalAnswer(answer: TerminalAnswer, secrets: Set<string>): Ter
 
 /**
  * What remotes may see of a secret answer (R18.5): that there was one, never what it was. The agent that
- * asked gets it (it is in the log until delivered); every phone, every history, receipt and cached inbox
- * gets the mask. `viewOf` looks up the interaction an event belongs to.
+ * asked gets it from the host's memory (the log holds the mask, R12.13); every phone, every history, receipt
+ * and cached inbox gets the mask. `viewOf` looks up the interaction an event belongs to.
  */
 export function redactEventForRemotes(
   event: HostEvent,
@@ -79,4 +79,20 @@ export function redactResolutionForRemotes(
   view: InteractionView | undefined,
 ): InteractionResolution {
   return redactResolution(resolution, secretQuestions(view));
+}
+
+/** What the terminal chose, with a secret answer masked: the log's copy of it (R12.13). */
+export function redactTerminalAnswerFor(answer: TerminalAnswer, view: InteractionView): TerminalAnswer {
+  return redactTerminalAnswer(answer, secretQuestions(view));
+}
+
+/** Whether the log's copy of this resolution lacks part of it: a secret answer or its note (R12.13). */
+export function withholdsSecret(resolution: InteractionResolution, view: InteractionView): boolean {
+  const content = resolution.response.action === 'accept' ? resolution.response.content : undefined;
+  if (!content) return false;
+  return [...secretQuestions(view)].some(
+    (question) =>
+      (content.answers !== undefined && Object.hasOwn(content.answers, question)) ||
+      (content.annotations !== undefined && Object.hasOwn(content.annotations, question)),
+  );
 }
