@@ -17,18 +17,27 @@ function load(requestId: string, count: number): QuestionDraft[] {
   }
 }
 
-/** Per-question drafts that survive going back and forth and a reload (R9.11). */
-export function useDrafts(requestId: string, count: number) {
+/** What a draft keeps across a reload: for a secret question (R18.5), whether it was skipped, never its text (R12.14). */
+function storable(draft: QuestionDraft, secret: boolean): QuestionDraft {
+  return secret ? { ...draft, otherText: '', value: '', note: '' } : draft;
+}
+
+/**
+ * Per-question drafts that survive going back and forth and a reload (R9.11). `secret[i]`: question i is a
+ * secret, whose text lives in memory only, so a reload asks for it again.
+ */
+export function useDrafts(requestId: string, count: number, secret: readonly boolean[] = []) {
   const [drafts, setDrafts] = useState<QuestionDraft[]>(() =>
     typeof window === 'undefined' ? Array.from({ length: count }, () => EMPTY_DRAFT) : load(requestId, count),
   );
   useEffect(() => {
     try {
-      sessionStorage.setItem(key(requestId), JSON.stringify(drafts));
+      const kept = drafts.map((draft, index) => storable(draft, secret[index] === true));
+      sessionStorage.setItem(key(requestId), JSON.stringify(kept));
     } catch {
       // storage full or unavailable: drafts still live in memory
     }
-  }, [requestId, drafts]);
+  }, [requestId, drafts, secret]);
   const setDraft = useCallback((index: number, draft: QuestionDraft) => {
     setDrafts((current) => current.map((item, i) => (i === index ? draft : item)));
   }, []);

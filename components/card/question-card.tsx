@@ -36,7 +36,8 @@ export function QuestionCard({ view, local, myDeviceId, online, clockOffsetMs }:
   const { t } = useI18n();
   const model = useMemo(() => toDisplayModel(view.input, view.inputRules), [view.input, view.inputRules]);
   const { questions, title } = model;
-  const { drafts, setDraft, clear } = useDrafts(view.requestId, questions.length);
+  const secret = useMemo(() => questions.map((question) => question.secret), [questions]);
+  const { drafts, setDraft, clear } = useDrafts(view.requestId, questions.length, secret);
   const wide = useMediaQuery(WIDE_QUERY);
   const [step, setStep] = useState(0);
   const [dialog, setDialog] = useState<'skip-all' | 'decline' | null>(null);

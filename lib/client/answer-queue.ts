@@ -6,6 +6,7 @@ import {
   type RespondAck,
   type RespondCommand,
 } from '../contracts';
+import { maskSecretAnswers, secretQuestionsOf } from '../state/secret-answers';
 import { type Clock, type TimerHandle } from './clock';
 import { type HostSocket } from './host-socket';
 import { type OutboxEntry } from './outbox-db';
@@ -56,15 +57,35 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
 
   const setAnswer = (answer: LocalAnswer) => store.setState((s) => withAnswer(s, answer));
 
+  /**
+   * The answer once settled (accepted, lost, refused): its secret answers masked and their notes dropped, in
+   * memory and in the outbox alike, since the host has it or never will (R12.14). Only a queued one holds them.
+   */
+  function withoutSecrets(answer: LocalAnswer): LocalAnswer {
+    const secrets = new Set(
+      answer.secretQuestions ?? secretQuestionsOf(store.getState().host.interactions.get(answer.requestId)),
+    );
+    const response = maskSecretAnswers(answer.response, secrets);
+    return response === answer.response ? answer : { ...answer, response };
+  }
+
   function restore(): Promise<void> {
     restored ??= outbox
       .load()
       .catch(() => [] as OutboxEntry[])
       .then((entries) => {
+        const restoredAnswers = entries.map((entry) => {
+          const answer = fromOutboxEntry(entry);
+          if (entry.state === 'queued') return answer;
+          // Settled by an older app that kept the secret: it goes now (R12.14).
+          const scrubbed = withoutSecrets(answer);
+          if (scrubbed !== answer) void outbox.put(toEntry(scrubbed, entry.state)).catch(() => undefined);
+          return scrubbed;
+        });
         store.setState((s) => {
           const answers = new Map(s.answers);
-          for (const entry of entries) {
-            if (!answers.has(entry.requestId)) answers.set(entry.requestId, fromOutboxEntry(entry));
+          for (const answer of restoredAnswers) {
+            if (!answers.has(answer.requestId)) answers.set(answer.requestId, answer);
           }
           return { ...s, answers, outboxLoaded: true };
         });
@@ -75,18 +96,20 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
 
   async function submit(requestId: string, response: InteractionResponse): Promise<void> {
     const previous = store.getState().answers.get(requestId);
+    const secrets = secretQuestionsOf(store.getState().host.interactions.get(requestId));
     const answer: LocalAnswer = {
       requestId,
       clientResponseId: newId(),
       response,
       createdAt: new Date(clock.now()).toISOString(),
       phase: 'queued',
+      ...(secrets.size > 0 ? { secretQuestions: [...secrets] } : {}),
     };
     // An answer the host would refuse is refused here, at once and even offline, so the form
     // comes back to be corrected instead of the answer waiting in the queue for a refusal.
     const problem = unsendableReason(commandOf(answer));
     if (problem) {
-      setAnswer({ ...answer, phase: 'failed', error: problem });
+      setAnswer(withoutSecrets({ ...answer, phase: 'failed', error: problem }));
       return;
     }
     setAnswer(answer);
@@ -147,7 +170,7 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
         requeue(answer, ack.error.code === 'storage-unavailable' ? ack.error.message : undefined);
         return;
       }
-      const failed: LocalAnswer = { ...answer, phase: 'failed', error: ack.error.message };
+      const failed = withoutSecrets({ ...answer, phase: 'failed', error: ack.error.message });
       setAnswer(failed);
       await outbox.put(toEntry(failed, 'failed')).catch(() => undefined);
       return;
@@ -157,11 +180,11 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
     answer = sent;
     const won = ack.status === 'accepted' || ack.resolution.clientResponseId === answer.clientResponseId;
     if (won) {
-      setAnswer({ ...answer, phase: 'accepted', resolution: ack.resolution });
+      setAnswer(withoutSecrets({ ...answer, phase: 'accepted', resolution: ack.resolution }));
       await outbox.delete(answer.clientResponseId).catch(() => undefined);
       return;
     }
-    const lost: LocalAnswer = { ...answer, phase: 'lost', resolution: ack.resolution };
+    const lost = withoutSecrets({ ...answer, phase: 'lost', resolution: ack.resolution });
     setAnswer(lost);
     // Kept (not deleted) so what the user wrote stays readable after a reload.
     await outbox.put(toEntry(lost, 'lost')).catch(() => undefined);

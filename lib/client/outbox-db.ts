@@ -3,7 +3,7 @@ import { type InteractionResolution, type InteractionResponse } from '../contrac
 /**
  * An answer the user submitted (R9.8). It stays in IndexedDB until the host
  * acknowledges it; a response that lost the race stays too (state 'lost'), so
- * what the user wrote is never silently dropped.
+ * what the user wrote is never silently dropped, less its secret answers (R12.14).
  */
 export interface OutboxEntry {
   requestId: string;
@@ -14,6 +14,8 @@ export interface OutboxEntry {
   /** The resolution that won, when this entry lost. */
   resolution?: InteractionResolution;
   error?: string;
+  /** Its questions that are secret: only a queued entry holds their answers, a settled one the mask (R12.14). */
+  secretQuestions?: string[];
 }
 
 import { CACHE_STORE, DB_NAME, OUTBOX_STORE } from './idb-names';

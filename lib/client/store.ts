@@ -25,6 +25,8 @@ export interface LocalAnswer {
   error?: string;
   /** Why the host asked for this answer again later (its disk is full, R12.6): shown while it waits. */
   retryReason?: string;
+  /** Its questions that are secret: masked here once the answer is settled (R12.14). */
+  secretQuestions?: string[];
 }
 
 export interface RemoteState {

@@ -67,6 +67,16 @@ export const InteractionWithdrawnEventSchema = z.strictObject({
   afterAnswer: z.optional(z.literal(true)),
 });
 
+/**
+ * A secret answer lives in the host's memory only, never in the log (R12.13): the host restarted before
+ * the agent acknowledged one, so the question is pending again and asked anew, never answered with the mask.
+ */
+export const InteractionReopenedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('interaction.reopened'),
+  requestId: InteractionIdSchema,
+});
+
 /** R6.3: every auto-resolution change, with absolute times. */
 export const UserInputAutoResolutionUpdatedEventSchema = z.strictObject({
   ...eventBase,
@@ -130,6 +140,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   InteractionResolvedEventSchema,
   InteractionDeliveredEventSchema,
   InteractionWithdrawnEventSchema,
+  InteractionReopenedEventSchema,
   UserInputAutoResolutionUpdatedEventSchema,
   PreferencesUpdatedEventSchema,
   DevicePairedEventSchema,

@@ -15,8 +15,9 @@ export const PROTOCOL_VERSION = 2;
  * `terminalAnswer` on an interaction the agent's terminal answered first.
  * 6: `notifyDelayMs` in preferences ("Notify my phone", R14.7), `context.agentDeadlineAt` (R18.11), `context.movesToTerminalAt`
  * (R11.11).
+ * 7: `interaction.reopened`: a secret answer the host restarted before delivering is asked again (R12.13).
  */
-export const REMOTE_PROTOCOL_VERSION = 6;
+export const REMOTE_PROTOCOL_VERSION = 7;
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;

@@ -19,6 +19,8 @@ export function formatLifecycle(event: LifecycleEvent): string | null {
       return `x withdrawn: ${describe(view)}`;
     case 'delivered':
       return null;
+    case 'reopened':
+      return `? asked again, the host restarted before the agent had the secret answer: ${describe(view)}${who}`;
     case 'resolved': {
       const resolution = view.resolution;
       if (!resolution) return null;

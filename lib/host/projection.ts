@@ -60,6 +60,9 @@ export class HostProjection {
     const machineId = view.machine.id;
     if (view.status === 'pending') {
       if (!this.pendingById.has(view.requestId)) {
+        // Reopened (R12.13): it leaves History until it ends again. Rare (a restart), so a scan is fine.
+        const ended = event.type === 'interaction.reopened' ? this.ended.lastIndexOf(view.requestId) : -1;
+        if (ended >= 0) this.ended.splice(ended, 1);
         this.requestedSeq.set(view.requestId, event.seq);
         this.pendingByMachine.set(machineId, (this.pendingByMachine.get(machineId) ?? 0) + 1);
       }

@@ -1,53 +1,20 @@
-import {
-  SECRET_ANSWER_MASK,
-  type HostEvent,
-  type InteractionResolution,
-  type InteractionResponse,
-  type InteractionView,
-  type TerminalAnswer,
-} from '../contracts';
-
-/** The texts of a question interaction's secret questions (R18.5); empty for anything else. */
-function secretQuestions(view: InteractionView | undefined): Set<string> {
-  if (view?.kind !== 'question') return new Set();
-  return new Set(
-    view.input.questions.filter((question) => 'secret' in question && question.secret).map((q) => q.question),
-  );
-}
-
-/** A response with every secret answer (and its notes) replaced by the mask. */
-function redactResponse(response: InteractionResponse, secrets: Set<string>): InteractionResponse {
-  if (secrets.size === 0 || response.action !== 'accept' || !response.content) return response;
-  const answers = response.content.answers && { ...response.content.answers };
-  const annotations = response.content.annotations && { ...response.content.annotations };
-  for (const question of secrets) {
-    if (answers && Object.hasOwn(answers, question)) answers[question] = SECRET_ANSWER_MASK;
-    if (annotations && Object.hasOwn(annotations, question)) delete annotations[question];
-  }
-  return {
-    ...response,
-    content: {
-      ...response.content,
-      ...(answers ? { answers } : {}),
-      ...(annotations ? { annotations } : {}),
-    },
-  };
-}
+import { type HostEvent, type InteractionResolution, type InteractionView, type TerminalAnswer } from '../contracts';
+import { maskSecretAnswers, secretQuestionsOf as secretQuestions } from '../state/secret-answers';
 
 function redactResolution(resolution: InteractionResolution, secrets: Set<string>): InteractionResolution {
-  return secrets.size === 0 ? resolution : { ...resolution, response: redactResponse(resolution.response, secrets) };
+  return secrets.size === 0 ? resolution : { ...resolution, response: maskSecretAnswers(resolution.response, secrets) };
 }
 
 function redactTerminalAnswer(answer: TerminalAnswer, secrets: Set<string>): TerminalAnswer {
   return answer.response === undefined || secrets.size === 0
     ? answer
-    : { ...answer, response: redactResponse(answer.response, secrets) };
+    : { ...answer, response: maskSecretAnswers(answer.response, secrets) };
 }
 
 /**
  * What remotes may see of a secret answer (R18.5): that there was one, never what it was. The agent that
- * asked gets it (it is in the log until delivered); every phone, every history, receipt and cached inbox
- * gets the mask. `viewOf` looks up the interaction an event belongs to.
+ * asked gets it from the host's memory (the log holds the mask, R12.13); every phone, every history, receipt
+ * and cached inbox gets the mask. `viewOf` looks up the interaction an event belongs to.
  */
 export function redactEventForRemotes(
   event: HostEvent,
@@ -79,4 +46,14 @@ export function redactResolutionForRemotes(
   view: InteractionView | undefined,
 ): InteractionResolution {
   return redactResolution(resolution, secretQuestions(view));
+}
+
+/** What the terminal chose, with a secret answer masked: the log's copy of it (R12.13). */
+export function redactTerminalAnswerFor(answer: TerminalAnswer, view: InteractionView): TerminalAnswer {
+  return redactTerminalAnswer(answer, secretQuestions(view));
+}
+
+/** Whether the log's copy of this resolution lacks part of it: a secret answer or its note (R12.13). */
+export function withholdsSecret(resolution: InteractionResolution, view: InteractionView): boolean {
+  return maskSecretAnswers(resolution.response, secretQuestions(view)) !== resolution.response;
 }

@@ -26,7 +26,8 @@ export type LifecycleEvent =
   | { type: 'requested'; view: InteractionView }
   | { type: 'resolved'; view: InteractionView }
   | { type: 'withdrawn'; view: InteractionView }
-  | { type: 'delivered'; view: InteractionView };
+  | { type: 'delivered'; view: InteractionView }
+  | { type: 'reopened'; view: InteractionView };
 
 export type EventListener = (events: readonly HostEvent[]) => void;
 

@@ -44,6 +44,7 @@ import { DeadlineQueue } from './deadline-queue';
 import { DeadlineTimer } from './deadline-timer';
 import { HostProjection } from './projection';
 import { RouteTable } from './route-table';
+import { redactResolutionForRemotes, redactTerminalAnswerFor, withholdsSecret } from './redact-secrets';
 import { failure, type EventListener, type LifecycleEvent, type RuntimeNotifier } from './registry-types';
 import { type EventStore } from './store/event-store';
 import { validateResponseFor } from './validate-response';
@@ -91,6 +92,11 @@ export class InteractionRegistry {
   private notifier: RuntimeNotifier | undefined;
   /** Epoch ms each pending requestId was last announced; memory only, like routes (R8.1). */
   private readonly lastAnnounced = new Map<string, number>();
+  /**
+   * Resolutions whose secret answers the log holds as the mask (R12.13), by host id, until the agent
+   * acknowledges one: memory only, so a restart loses them and reopens their questions.
+   */
+  private readonly withheld = new Map<string, InteractionResolution>();
 
   constructor(private readonly options: RegistryOptions) {
     this.now = options.now ?? (() => new Date());
@@ -98,6 +104,12 @@ export class InteractionRegistry {
     for (let events = options.store.readSince(0, FOLD_PAGE); events.length > 0;) {
       for (const event of events) this.projection.apply(event);
       events = options.store.readSince(this.projection.seq, FOLD_PAGE);
+    }
+    try {
+      this.reopenLostSecrets();
+    } catch (error) {
+      // A full disk: each re-announce of such a question tries again, and none gets the mask meanwhile.
+      this.options.onError?.(error);
     }
     for (const view of this.projection.pending()) this.syncDeadline(view.requestId);
     // Restored interactions count as announced now: their runtimes get the full grace period to re-announce.
@@ -212,9 +224,10 @@ export class InteractionRegistry {
       );
     }
     const key = interactionKey(machine.id, request.requestId);
-    const known = this.projection.get(key);
-    if (known?.status === 'resolved' && known.resolution)
-      return { ok: true, status: 'resolved', resolution: { ...known.resolution, requestId: request.requestId } };
+    const known = this.answerKnown(key);
+    const resolution = known && this.resolutionFor(known);
+    if (resolution)
+      return { ok: true, status: 'resolved', resolution: { ...resolution, requestId: request.requestId } };
     if (known?.status === 'withdrawn') return { ok: true, status: 'withdrawn' };
     if (!known) {
       const refusal = this.refuseNew(machine, socketId, admitNew);
@@ -256,10 +269,10 @@ export class InteractionRegistry {
       const key = interactionKey(machine.id, requestId);
       // A reserved id was never accepted from the hub's agents (announce refuses it): it is nobody's here.
       const known =
-        machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(requestId) ? undefined : this.projection.get(key);
+        machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(requestId) ? undefined : this.answerKnown(key);
+      const resolution = known && this.resolutionFor(known);
       if (!known) ack.unknown.push(requestId);
-      else if (known.status === 'resolved' && known.resolution)
-        ack.resolved.push({ requestId, resolution: { ...known.resolution, requestId } });
+      else if (resolution) ack.resolved.push({ requestId, resolution: { ...resolution, requestId } });
       else if (known.status === 'withdrawn') ack.withdrawn.push(requestId);
       else {
         this.routes.set(key, { socketId, protocolRequestId, runtimeRequestId: requestId, machineId: machine.id });
@@ -299,7 +312,9 @@ export class InteractionRegistry {
     const key = this.keyFor(machine, command.requestId);
     const view = key === undefined ? undefined : this.projection.get(key);
     if (key === undefined || !view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    const terminalAnswer = command.terminalAnswer && terminalAnswerFor(view, command.terminalAnswer);
+    // The agent has what its terminal chose; the log keeps it with secret answers masked (R12.13).
+    const terminalAnswer =
+      command.terminalAnswer && redactTerminalAnswerFor(terminalAnswerFor(view, command.terminalAnswer), view);
     this.withdrawKeys([key], command.reason, terminalAnswer, command.afterAnswer === true);
     return { ok: true };
   }
@@ -352,6 +367,8 @@ export class InteractionRegistry {
     if (view.status !== 'resolved')
       return failure('invalid-message', `Interaction ${command.requestId} is not resolved`);
     this.routes.delete(key);
+    // The agent has it: nothing of a secret answer remains on the host (R12.13).
+    this.withheld.delete(key);
     if (view.deliveredAt === undefined) {
       this.commit([{ type: 'interaction.delivered', at: this.now().toISOString(), requestId: key }]);
     }
@@ -440,22 +457,85 @@ export class InteractionRegistry {
   }
 
   private resolve(resolutions: InteractionResolution[]): void {
-    // The agent waiting for the answer hears first (R13.1); remotes and the log line follow.
-    this.commit(
-      resolutions.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })),
-      () => {
-        for (const resolution of resolutions) {
-          const route = this.routes.get(resolution.requestId);
-          if (route) {
-            // Each runtime hears of its own request by its own id (R17.4).
-            this.notifier?.resolved(route.socketId, {
-              requestId: route.runtimeRequestId,
-              protocolRequestId: route.protocolRequestId,
-              resolution: { ...resolution, requestId: route.runtimeRequestId },
-            });
+    // A secret answer goes to the agent from memory; the log, and so every phone, gets the mask (R12.13).
+    const stored = resolutions.map((resolution) => {
+      const view = this.projection.get(resolution.requestId);
+      return view && withholdsSecret(resolution, view) ? redactResolutionForRemotes(resolution, view) : resolution;
+    });
+    const withheld = resolutions.filter((resolution, index) => stored[index] !== resolution);
+    // Before the commit: the agent may acknowledge while it runs, and that ends the secret's stay.
+    for (const resolution of withheld) this.withheld.set(resolution.requestId, resolution);
+    try {
+      // The agent waiting for the answer hears first (R13.1); remotes and the log line follow.
+      this.commit(
+        stored.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })),
+        () => {
+          for (const resolution of resolutions) {
+            const route = this.routes.get(resolution.requestId);
+            if (route) {
+              // Each runtime hears of its own request by its own id (R17.4).
+              this.notifier?.resolved(route.socketId, {
+                requestId: route.runtimeRequestId,
+                protocolRequestId: route.protocolRequestId,
+                resolution: { ...resolution, requestId: route.runtimeRequestId },
+              });
+            }
           }
-        }
-      },
+        },
+      );
+    } catch (error) {
+      // Not in the log (a full disk): still pending, so nothing is withheld.
+      for (const resolution of withheld) this.withheld.delete(resolution.requestId);
+      throw error;
+    }
+  }
+
+  /** The resolution a runtime gets for a resolved interaction: the whole one while a secret is withheld. */
+  private resolutionFor(view: InteractionView): InteractionResolution | undefined {
+    if (view.status !== 'resolved' || !view.resolution) return undefined;
+    return this.withheld.get(view.requestId) ?? view.resolution;
+  }
+
+  /**
+   * The interaction under `key` for a runtime asking after it: one whose secret answer was lost with the
+   * host's memory is reopened first, so its agent waits for a new answer instead of getting the mask.
+   */
+  private answerKnown(key: string): InteractionView | undefined {
+    const view = this.projection.get(key);
+    if (view && this.lostSecret(view)) this.reopen([view]);
+    return this.projection.get(key);
+  }
+
+  /** At start: every secret answer not acknowledged before the host stopped is asked again (R12.13). */
+  private reopenLostSecrets(): void {
+    const lost = [...this.projection.interactions.values()].filter((view) => this.lostSecret(view));
+    if (lost.length > 0) this.reopen(lost);
+  }
+
+  private lostSecret(view: InteractionView): boolean {
+    return (
+      view.status === 'resolved' &&
+      view.deliveredAt === undefined &&
+      view.resolution !== undefined &&
+      !this.withheld.has(view.requestId) &&
+      withholdsSecret(view.resolution, view)
+    );
+  }
+
+  /** Pending again with a fresh auto-resolution, as if just asked: the old deadline belonged to the lost answer. */
+  private reopen(views: readonly InteractionView[]): void {
+    const now = this.now();
+    const at = now.toISOString();
+    this.commit(
+      views.flatMap((view): NewHostEvent[] => [
+        { type: 'interaction.reopened', at, requestId: view.requestId },
+        {
+          type: 'UserInputAutoResolutionUpdated',
+          at,
+          requestId: view.requestId,
+          autoResolution: autoResolutionFor(view.kind, this.projection.preferences, now),
+        },
+      ]),
     );
   }
 
@@ -473,6 +553,8 @@ export class InteractionRegistry {
       const status = this.projection.get(key)?.status;
       const refused = afterAnswer && status === 'resolved';
       if (status !== 'pending' && !refused) continue;
+      // The agent refused the answer: its secret is nobody's to keep (R12.13).
+      this.withheld.delete(key);
       const event: NewHostEvent = { type: 'interaction.withdrawn', at, requestId: key };
       if (reason !== undefined) event.reason = reason;
       if (terminalAnswer !== undefined) event.terminalAnswer = terminalAnswer;
@@ -543,6 +625,7 @@ export class InteractionRegistry {
     else if (event.type === 'interaction.resolved') report({ type: 'resolved', view });
     else if (event.type === 'interaction.withdrawn') report({ type: 'withdrawn', view });
     else if (event.type === 'interaction.delivered') report({ type: 'delivered', view });
+    else if (event.type === 'interaction.reopened') report({ type: 'reopened', view });
   }
 }
 

@@ -49,6 +49,26 @@ const resolved = (requestId: string, clientResponseId?: string) =>
   ({ type: 'interaction.resolved', at: at(5), resolution: resolution(requestId, clientResponseId) }) as const;
 
 describe('host event fold', () => {
+  it('[R12.13] a reopened interaction is pending again without its answer; a delivered one stays answered', () => {
+    const state = emptyHostFold();
+    const [, , reopened] = fold(state, requested('a'), resolved('a'), {
+      type: 'interaction.reopened',
+      at: at(9),
+      requestId: 'a',
+    });
+    expect(reopened).toMatchObject({ status: 'pending', autoResolution: { status: 'disabled' } });
+    expect(reopened?.resolution).toBeUndefined();
+    const [, , , late] = fold(
+      state,
+      requested('b'),
+      resolved('b'),
+      { type: 'interaction.delivered', at: at(6), requestId: 'b' },
+      { type: 'interaction.reopened', at: at(9), requestId: 'b' },
+    );
+    expect(late).toBeUndefined();
+    expect(state.interactions.get('b')?.status).toBe('resolved');
+  });
+
   it('[R10.2] folds a lifecycle: requested, auto-resolution scheduled, resolved, delivered', () => {
     const state = emptyHostFold();
     const autoResolution = { status: 'scheduled', deadlineAt: at(60), timeoutMs: 60_000, scheduledAt: at(0) } as const;

@@ -64,6 +64,13 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
       if (view?.status !== 'resolved' || view.deliveredAt !== undefined) return undefined;
       return put(fold, { ...view, deliveredAt: event.at });
     }
+    case 'interaction.reopened': {
+      // Only an answer the agent never acknowledged can have been lost with the host's memory (R12.13).
+      const view = fold.interactions.get(event.requestId);
+      if (view?.status !== 'resolved' || view.deliveredAt !== undefined) return undefined;
+      const { resolution: _lost, ...asked } = view;
+      return put(fold, { ...asked, status: 'pending', autoResolution: { status: 'disabled' } });
+    }
     case 'UserInputAutoResolutionUpdated': {
       const view = pendingView(fold, event.requestId);
       return view && put(fold, { ...view, autoResolution: event.autoResolution });

@@ -7,7 +7,8 @@ import { BRIDGE_PROMPTS_MAX } from '../../../contracts';
 import { connectRuntime } from '../../../host/test-support/clients';
 import { questionRequest } from '../../../host/test-support/fixtures';
 import { codexElicitationParams, HOSTILE_PATTERN_FORMS } from '../../../host/test-support/hostile-patterns';
-import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
+import { filesHolding } from '../../../host/test-support/files-holding';
+import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from '../../../host/test-support/test-host';
 import { type Host, type HostOptions } from '../../../host';
 import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
 import { startFakeCodexDaemon, type FakeCodexDaemon, type FakeThread } from '../../test-support/fake-codex-daemon';
@@ -25,6 +26,8 @@ const OTHER_THREAD = '01a23100-0000-7000-8000-000000000002';
 
 interface Rig {
   host: Host;
+  /** The host's own data dir: its log, tokens, host.json. */
+  hostDir: string;
   daemon: FakeCodexDaemon;
   remote: ScriptedRemote;
   bridge: CodexBridge;
@@ -64,7 +67,8 @@ async function rig(
   prepare?: (daemon: FakeCodexDaemon) => void,
   hostOptions: Partial<HostOptions> = {},
 ): Promise<Rig> {
-  const host = await startTestHost(hostOptions);
+  const hostDir = tempDir();
+  const host = await startTestHost({ dataDir: hostDir, ...hostOptions });
   const daemon = await startFakeCodexDaemon();
   cleanups.push(() => daemon.remove());
   prepare?.(daemon);
@@ -77,7 +81,7 @@ async function rig(
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const logs: string[] = [];
   const bridge = bridgeFor(daemon, provider, dataDir, logs);
-  return { host, daemon, remote, bridge, dataDir, logs };
+  return { host, hostDir, daemon, remote, bridge, dataDir, logs };
 }
 
 /** Waits until the bridge joined `threadId` (it sent a thread/resume the daemon answered). */
@@ -131,6 +135,31 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
     ]);
     setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
     await setup.remote.next((record) => record.sessionId === THREAD);
+  });
+
+  it('[R12.13] a secret answer reaches Codex and no file: not the bridge’s log or status, not the host’s data dir', async () => {
+    const setup = await rig();
+    await joined(setup);
+    setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
+    const card = await setup.remote.next((record) => record.sessionId === THREAD);
+    const secret = 'hunter2-5d09aa71';
+    await setup.remote.respond(card.requestId, {
+      action: 'accept',
+      content: { answers: { 'Which color?': 'Blue', 'Paste a token?': secret } },
+    });
+    await vi.waitFor(() =>
+      expect(setup.daemon.responsesTo(0)).toEqual([
+        {
+          answers: { color: { answers: ['Blue'] }, token: { answers: ['None of the above', `user_note: ${secret}`] } },
+        },
+      ]),
+    );
+    await vi.waitFor(() => expect(setup.host.registry.projection.get(card.requestId)?.deliveredAt).toBeDefined());
+    await setup.bridge.stop();
+    await setup.host.close();
+    const dirs = [setup.hostDir, setup.dataDir, setup.daemon.codexHome];
+    expect(dirs.flatMap((dir) => filesHolding(dir, [secret]))).toEqual([]);
+    expect(setup.logs.join('\n')).not.toContain(secret);
   });
 
   it('[R18.10] joins a thread that starts later, retrying until its first turn is saved; never a title thread', async () => {
