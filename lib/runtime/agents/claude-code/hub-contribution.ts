@@ -21,6 +21,8 @@ export function claudeCodeHubContribution(
         path: HOOK_HTTP_PATH,
         handler: createClaudeCodeHookHandler({
           runtimeFor: hub.runtimeFor,
+          // Why a form stays in the terminal, and the like: the hub's log says it (R12.12).
+          log: (line) => hub.log(line),
           deadline: options.deadline,
           follow: options.follow,
           localMachineName: hub.localMachineName,

@@ -1,15 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type InteractionRecord } from '../contracts';
-import { PLAN_MAX_BYTES } from '../runtime/agents/claude-code/plan-input';
-import { connectScriptedRemote, type ScriptedRemote } from '../runtime/test-support/scripted-remote';
-import { makeDevZeroLink, makeFifo, makeHugeFile, type SpecialFile } from '../runtime/test-support/special-files';
-import { mountAgentBridges } from './bridges';
-import { pairDevice } from './test-support/devices';
-import { joinMachine } from './test-support/machines';
-import { closeAllHosts, startTestHost, tempDir } from './test-support/test-host';
-import { type Host } from '.';
+import { type InteractionRecord } from '../../../contracts';
+import { PLAN_MAX_BYTES } from './plan-input';
+import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
+import { makeDevZeroLink, makeFifo, makeHugeFile, type SpecialFile } from '../../test-support/special-files';
+import { hubContributions } from '../../../../bin/commands/hub-contributions';
+import { mountAgentBridges } from '../../../host/bridges';
+import { pairDevice } from '../../../host/test-support/devices';
+import { joinMachine } from '../../../host/test-support/machines';
+import { closeAllHosts, startTestHost, tempDir } from '../../../host/test-support/test-host';
+import { type Host } from '../../../host';
 
 const specials: SpecialFile[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -23,7 +24,7 @@ afterEach(async () => {
 
 async function rig(): Promise<{ host: Host; phone: ScriptedRemote; dir: string }> {
   const host = await startTestHost();
-  const bridges = mountAgentBridges(host);
+  const bridges = mountAgentBridges(host, { contributions: hubContributions({ codexHomes: [] }) });
   cleanups.push(() => bridges.close());
   const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
   cleanups.push(() => phone.close());
