@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 const root = path.resolve(import.meta.dirname, '..', '..');
 export const PINNED_VERSION = JSON.parse(readFileSync(path.join(import.meta.dirname, 'pinned.json'), 'utf8')).version;
 export const cacheRoot = () => path.resolve(process.env.GEMINI_CACHE || path.join(root, '.cache', 'gemini'));
-export const binaryPath = (version = PINNED_VERSION) => path.join(cacheRoot(), version, 'node_modules', '.bin', 'gemini');
+export const binaryPath = (version = PINNED_VERSION) =>
+  path.join(cacheRoot(), version, 'node_modules', '.bin', 'gemini');
 
 function answersVersion(binary, version) {
   if (!existsSync(binary)) return false;
