@@ -336,3 +336,33 @@ test('[R14.10][R14.11] offline, the answer waits in the outbox and the app sends
   await page.goto(`${hostUrl}/`);
   expect((await answerOf(requestId))?.response).toEqual({ action: 'decline' });
 });
+
+test('[R14.12] "Answer buttons on notifications" off in Settings: the next notification has none, its tap still opens the card', async () => {
+  await page.goto(`${hostUrl}/settings`);
+  const toggle = page.getByTestId('settings.push-buttons');
+  await expect(toggle).toBeChecked();
+  await toggle.click();
+  await expect(toggle).not.toBeChecked();
+  await expect.poll(() => page.evaluate(readAnswerButtons)).toBe(false);
+  await page.goto('about:blank');
+  const requestId = await runtime.permission('Bash', { command: 'make clean' });
+  await relayNextPush();
+  const shown = await shownFor('Allow Bash?', 'make clean');
+  expect(buttons(shown)).toEqual([]);
+  bus?.invoke(shown.id, 'default');
+  await expect.poll(() => context.pages().some((open) => open.url().endsWith(`/card?id=${requestId}`))).toBe(true);
+  expect(runtime.resolutionsFor(requestId)).toEqual([]);
+});
+
+/** Runs in the page: this device's choice as its worker reads it. */
+function readAnswerButtons(): Promise<boolean | null> {
+  return new Promise((resolve) => {
+    const open = indexedDB.open('askaway');
+    open.onsuccess = () => {
+      const get = open.result.transaction('cache').objectStore('cache').get('worker-device');
+      get.onsuccess = () => resolve((get.result as { answerButtons?: boolean } | undefined)?.answerButtons ?? null);
+      get.onerror = () => resolve(null);
+    };
+    open.onerror = () => resolve(null);
+  });
+}
