@@ -23,6 +23,7 @@ import { startHost, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
 import { pairBenchDevice } from '../support/remote-client';
+import { drillRespondApi } from './hostile-respond-api';
 
 const FLOOD_MS = Number(process.env.DRILL_FLOOD_MS ?? 10_000);
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
@@ -286,7 +287,7 @@ export async function drillFullDisk(): Promise<DrillOutcome> {
 }
 
 export async function drillHostile(): Promise<DrillOutcome[]> {
-  return [await drillHostileShapes(), await drillFlood(), await drillFullDisk()];
+  return [await drillHostileShapes(), await drillFlood(), await drillFullDisk(), await drillRespondApi()];
 }
 
 if (isMain(import.meta.url))
