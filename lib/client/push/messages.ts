@@ -28,8 +28,7 @@ const en = {
   delay_explain_after:
     'Answer at the desk within {t} and no phone buzzes: only questions still waiting then are sent. Shared by every device.',
   buttons_label: 'Answer buttons on notifications',
-  buttons_explain:
-    'Allow, Deny and one-tap answers right on this device’s notifications, without opening the app. Anything to read or type still opens the card.',
+  buttons_explain: 'Allow, Deny and one-tap answers right on the notification, without opening the app.',
   buttons_unavailable:
     'Answer buttons are not available in this browser (iPhone and iPad, Safari on a Mac): tapping a notification opens its card.',
   ntfy_label: 'ntfy topic URL (optional)',
@@ -73,7 +72,7 @@ const zh: Messages = {
   delay_explain_now: '每个新问题一到就发通知。',
   delay_explain_after: '在电脑前 {t} 内回答了，手机就不会响：只发送那时仍在等待的问题。所有设备共用此设置。',
   buttons_label: '通知上的回答按钮',
-  buttons_explain: '直接在本设备的通知上点“允许”“拒绝”或一键回答，无需打开应用。需要阅读或输入的问题仍会打开卡片。',
+  buttons_explain: '直接在通知上点“允许”“拒绝”或一键回答，无需打开应用。',
   buttons_unavailable: '此浏览器（iPhone、iPad 以及 Mac 上的 Safari）不支持通知上的回答按钮：点按通知会打开对应卡片。',
   ntfy_label: 'ntfy 主题地址（可选）',
   ntfy_hint:
