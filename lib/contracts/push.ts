@@ -112,6 +112,8 @@ export const NotificationAnswerSchema = z.strictObject({
   title: z.string().check(z.minLength(1), z.maxLength(PUSH_TITLE_MAX)),
   outcome: z.enum(['allowed', 'denied', 'answered']),
   response: InteractionResponseSchema,
+  /** The label is the app's own word (a tool permission's Allow and Deny): the device shows it in its language. */
+  appLabel: z.optional(z.enum(['allow', 'deny'])),
 });
 export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
 

@@ -1,8 +1,11 @@
 /**
- * What a notification says after one of its buttons was pressed (R14.11), in the phone's language: the
- * service worker's own small table, so the worker carries no other screen's words.
+ * What a notification says after one of its buttons was pressed (R14.11), and the app's own button words
+ * (R14.8), in the phone's language: the service worker's own small table, so it carries no screen's words.
  */
 const en = {
+  /** A tool permission's buttons, as its card says them (permission.allow, permission.deny). */
+  allow: 'Allow',
+  deny: 'Deny',
   allowed: 'Allowed',
   denied: 'Denied',
   answered: 'Answered “{label}”',
@@ -23,6 +26,8 @@ const en = {
 export type ReceiptMessages = typeof en;
 
 const zh: ReceiptMessages = {
+  allow: '允许',
+  deny: '拒绝',
   allowed: '已允许',
   denied: '已拒绝',
   answered: '已回答“{label}”',

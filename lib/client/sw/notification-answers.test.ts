@@ -5,6 +5,7 @@ import { type WorkerDevice } from '../worker-device';
 import {
   answerFromNotification,
   flushQueuedAnswers,
+  notificationActions,
   pressedAnswer,
   readAnswerable,
   RECEIPT_VISIBLE_MS,
@@ -72,6 +73,23 @@ describe('answer buttons (R14.8, R14.9)', () => {
       ],
     });
     expect(notificationFor(payload, 'en', 0).options).not.toHaveProperty('actions');
+  });
+
+  it("[R14.8] a tool permission's Allow and Deny are the app's words, in the phone's language", () => {
+    const permission: AnswerableData = {
+      kind: 'interaction',
+      url: '/card?id=p1',
+      requestId: 'p1',
+      fit: 'first',
+      answers: [
+        { title: 'Allow', outcome: 'allowed', response: { action: 'accept' }, appLabel: 'allow' },
+        { title: 'Deny', outcome: 'denied', response: { action: 'decline' }, appLabel: 'deny' },
+      ],
+    };
+    const read = readAnswerable(permission);
+    if (!read) throw new Error('unreadable');
+    expect(notificationActions(read, 2, 'zh-CN').map((action) => action.title)).toEqual(['允许', '拒绝']);
+    expect(notificationActions(read, 2, 'en-GB').map((action) => action.title)).toEqual(['Allow', 'Deny']);
   });
 
   it('[R14.8] a press names a shown answer by its index, and nothing else answers', () => {

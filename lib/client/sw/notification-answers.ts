@@ -20,6 +20,8 @@ export interface NotificationAnswerData {
   title: string;
   outcome: 'allowed' | 'denied' | 'answered';
   response: InteractionResponse;
+  /** The app's own word for it, shown in the device's language. */
+  appLabel?: 'allow' | 'deny';
 }
 
 /** The part of `notification.data` the buttons use. */
@@ -49,8 +51,16 @@ export function shownAnswers(data: AnswerableData, maxActions: number): Notifica
 }
 
 /** The Notification API's `actions`: each button's action is its answer's index. */
-export function notificationActions(data: AnswerableData, maxActions: number): { action: string; title: string }[] {
-  return shownAnswers(data, maxActions).map((answer, index) => ({ action: String(index), title: answer.title }));
+export function notificationActions(
+  data: AnswerableData,
+  maxActions: number,
+  language?: string,
+): { action: string; title: string }[] {
+  const m = receiptMessages(language);
+  return shownAnswers(data, maxActions).map((answer, index) => ({
+    action: String(index),
+    title: answer.appLabel ? m[answer.appLabel] : answer.title,
+  }));
 }
 
 export interface AnswerOutbox {
@@ -184,6 +194,7 @@ const TRANSIENT = new Set(['unknown-interaction', 'rate-limited', 'internal', 's
 
 function outcomeText(answer: NotificationAnswerData, m: ReceiptMessages): string {
   if (answer.outcome === 'answered') return fillReceipt(m.answered, { label: answer.title });
+  // The receipt's words are the app's own: "Allowed", whatever the agent's button said.
   return answer.outcome === 'allowed' ? m.allowed : m.denied;
 }
 
@@ -272,5 +283,11 @@ function readAnswer(value: unknown): NotificationAnswerData | undefined {
   if (outcome !== 'allowed' && outcome !== 'denied' && outcome !== 'answered') return undefined;
   // The host checks the response itself (the same checks as the card's): only its kind is read here.
   if (!isRecord(response) || (response.action !== 'accept' && response.action !== 'decline')) return undefined;
-  return { title: value.title, outcome, response: response as unknown as InteractionResponse };
+  const appLabel = value.appLabel === 'allow' || value.appLabel === 'deny' ? value.appLabel : undefined;
+  return {
+    title: value.title,
+    outcome,
+    response: response as unknown as InteractionResponse,
+    ...(appLabel ? { appLabel } : {}),
+  };
 }

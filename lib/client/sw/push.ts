@@ -182,7 +182,7 @@ export function notificationFor(
   maxActions = 0,
 ): { title: string; options: NotificationOptions } {
   const deadline = payload.deadlineAt ? deadlineLine(payload.deadlineAt, language) : '';
-  const actions = notificationActions(payload.data, maxActions);
+  const actions = notificationActions(payload.data, maxActions, language);
   const options: NotificationOptions & {
     renotify: boolean;
     timestamp: number;

@@ -159,8 +159,8 @@ describe('notification answers (R14.8, R14.9)', () => {
   it('[R14.8] a tool permission gets Allow and Deny, Deny with no reason', () => {
     const permission: InteractionView = { ...base, kind: 'permission', toolName: 'Bash', input: { command: 'ls' } };
     expect(interactionPayload(permission).data.answers).toEqual([
-      { title: 'Allow', outcome: 'allowed', response: { action: 'accept' } },
-      { title: 'Deny', outcome: 'denied', response: { action: 'decline' } },
+      { title: 'Allow', outcome: 'allowed', response: { action: 'accept' }, appLabel: 'allow' },
+      { title: 'Deny', outcome: 'denied', response: { action: 'decline' }, appLabel: 'deny' },
     ]);
   });
 

@@ -63,8 +63,8 @@ export function notificationAnswers(
       return {
         fit: 'first',
         answers: [
-          { title: 'Allow', outcome: 'allowed', response: { action: 'accept' } },
-          { title: 'Deny', outcome: 'denied', response: { action: 'decline' } },
+          { title: 'Allow', outcome: 'allowed', response: { action: 'accept' }, appLabel: 'allow' },
+          { title: 'Deny', outcome: 'denied', response: { action: 'decline' }, appLabel: 'deny' },
         ],
       };
     case 'approval': {
