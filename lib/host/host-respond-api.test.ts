@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceRespondReplySchema, RESPOND_API_PATH, type RespondCommand } from '../contracts';
 import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
@@ -98,6 +99,32 @@ describe('POST /api/respond (R14.10)', () => {
     const result = await send(allow(request.requestId), headers);
     expect(result.status).toBe(status);
     expect(DeviceRespondReplySchema.parse(result.json).ack).toMatchObject({ ok: false, error: { code } });
+    expect(host.registry.projection.get(request.requestId)?.status).toBe('pending');
+  });
+
+  it('[R14.10][R12.4] a rebinding name gets 421 before the route: nothing is answered', async () => {
+    const { host, phone, runtime } = await setup();
+    const request = permissionRequest();
+    await runtime.socket.emitWithAck('announce', request);
+    const body = JSON.stringify(allow(request.requestId));
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${host.url}${RESPOND_API_PATH}`, {
+        method: 'POST',
+        headers: {
+          Host: `evil.example:${host.port}`,
+          Origin: `http://evil.example:${host.port}`,
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${phone.credential}`,
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(421);
     expect(host.registry.projection.get(request.requestId)?.status).toBe('pending');
   });
 
