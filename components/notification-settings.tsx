@@ -13,6 +13,7 @@ import { publishNtfyTopics } from '@/lib/client/push/ntfy-topics';
 import type * as PushClientModule from '@/lib/client/push/push-client';
 import { PushClientError } from '@/lib/client/push/push-error';
 import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/client/push/support';
+import { readWorkerDevice, setAnswerButtons } from '@/lib/client/worker-device';
 import '@/lib/client/i18n-en-settings';
 import '@/app/styles/settings.css';
 
@@ -149,6 +150,7 @@ export function NotificationSettings({
             <p className="form__hint">{m.burst_explain}</p>
           </>
         )}
+        {support === null ? null : <AnswerButtons m={m} />}
 
         <NotifyDelay preferences={preferences} connected={connected} />
 
@@ -219,6 +221,60 @@ export function NotificationSettings({
       </div>
     </section>
   );
+}
+
+/**
+ * "Answer buttons on notifications" (R14.12): this device's own choice, kept where its service worker reads it.
+ * Hidden where notifications show no buttons (iPhone, iPad, Safari on a Mac), with one line saying so.
+ */
+function AnswerButtons({ m }: { m: PushMessages }) {
+  const shown = useSyncExternalStore(subscribeNothing, notificationButtonsShown, () => false);
+  const [on, setOn] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (!shown) return;
+    let live = true;
+    readWorkerDevice().then(
+      (device) => live && setOn(device ? device.answerButtons : null),
+      () => live && setOn(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [shown]);
+  if (!shown) {
+    return (
+      <p className="form__hint" data-testid="settings.push-buttons-unavailable">
+        {m.buttons_unavailable}
+      </p>
+    );
+  }
+  return (
+    <>
+      <label className="settings__row switch-row">
+        <span className="settings__label">{m.buttons_label}</span>
+        <input
+          type="checkbox"
+          role="switch"
+          className="switch"
+          checked={on ?? true}
+          disabled={on === null}
+          onChange={(event) => {
+            const next = event.target.checked;
+            setOn(next);
+            void setAnswerButtons(next).catch(() => setOn(!next));
+          }}
+          data-testid="settings.push-buttons"
+        />
+      </label>
+      <p className="settings__explain">{m.buttons_explain}</p>
+    </>
+  );
+}
+
+/** Whether this browser's notifications show buttons at all (`Notification.maxActions`, 0 or absent where not). */
+function notificationButtonsShown(): boolean {
+  const api = typeof Notification === 'function' ? (Notification as unknown as { maxActions?: number }) : undefined;
+  return (api?.maxActions ?? 0) > 0;
 }
 
 /** "Notify my phone" (R14.7): the host holds a question back this long, so one answered at the desk buzzes nothing. */

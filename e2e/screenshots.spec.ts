@@ -67,6 +67,8 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('settings.auto-toggle')).toBeChecked();
     await shot('settings');
     await shot('settings-full', true);
+    await page.getByTestId('settings.push-buttons').scrollIntoViewIfNeeded();
+    await shot('settings-notifications');
     await page.getByTestId('settings.devices').scrollIntoViewIfNeeded();
     await shot('settings-devices');
     await page

@@ -29,6 +29,7 @@ import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
 import { pairBenchDevice } from '../support/remote-client';
 import { drillNtfy } from './hostile-ntfy';
+import { drillRespondApi } from './hostile-respond-api';
 
 const FLOOD_MS = Number(process.env.DRILL_FLOOD_MS ?? 10_000);
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
@@ -300,6 +301,7 @@ export async function drillHostile(): Promise<DrillOutcome[]> {
     await drillSpecialFiles(),
     await drillNtfy(),
     await drillHostilePatterns(),
+    await drillRespondApi(),
   ];
 }
 

@@ -11,6 +11,7 @@ import { followReplacement } from './pairing-replacement';
 import { attachPushChannel } from './push/channel';
 import { clearCachedHost, loadCachedHost, scheduleCacheSave } from './state-cache';
 import { markConnected, markSynced, recordProtocolError } from './test-hook';
+import { forgetWorkerDevice, rememberWorkerDevice } from './worker-device';
 
 // The app's one connection, wired to the real things: socket.io, IndexedDB, the browser's
 // network and visibility events, push, and the test hook. Everything else is in ./connection.
@@ -38,7 +39,10 @@ const connection = createConnection({
   onConnect: markConnected,
   onSynced: markSynced,
   onProtocolError: recordProtocolError,
-  onRevoked: markDeviceRemoved,
+  onRevoked: (deviceId) => {
+    markDeviceRemoved(deviceId);
+    void forgetWorkerDevice(deviceId).catch(() => undefined);
+  },
   onReplaced: followReplacement,
 });
 
@@ -72,6 +76,8 @@ function hookWindow(): void {
 export function startConnection(pairing: Pairing | null): void {
   hookWindow();
   connection.start(pairing);
+  // The service worker answers from notifications with this device's credential (R14.10).
+  void rememberWorkerDevice(pairing).catch(() => undefined);
 }
 
 export const forgetHost = connection.forget;

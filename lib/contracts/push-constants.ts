@@ -17,3 +17,13 @@ export function cardPath(requestId: string): string {
 }
 /** The inbox, where a summary notification leads. */
 export const INBOX_PATH = '/';
+
+/**
+ * `POST` a device's answer from its service worker (R14.10): `Authorization: Bearer <device credential>`, a
+ * RespondCommand as the body, the socket's `respond` ack back inside a DeviceRespondReply.
+ */
+export const RESPOND_API_PATH = '/api/respond';
+/** Answer buttons one notification may carry at most (an approval's choices beyond them stay in the app). */
+export const NOTIFICATION_ANSWERS_MAX = 4;
+/** A notification whose payload with its answers would pass this many bytes of JSON goes without them. */
+export const PUSH_PAYLOAD_ANSWERS_MAX_BYTES = 3_000;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { InteractionIdSchema, IsoTimeSchema } from './interaction';
-import { PUSH_BODY_MAX, PUSH_TAG_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from './push-constants';
+import { InteractionIdSchema, InteractionResponseSchema, IsoTimeSchema } from './interaction';
+import { NOTIFICATION_ANSWERS_MAX, PUSH_BODY_MAX, PUSH_TAG_MAX, PUSH_TITLE_MAX, PUSH_URL_MAX } from './push-constants';
+import { RespondAckSchema } from './wire';
 
 export * from './push-constants';
 
@@ -119,12 +120,34 @@ export interface PushClientToServerEvents {
 
 /* ------------------------------------------------------------- host → worker payload */
 
+/**
+ * One answer a notification's button sends (R14.8): its label is the card's own for exactly this response.
+ * `outcome` words the receipt that replaces the notification after the press.
+ */
+export const NotificationAnswerSchema = z.strictObject({
+  title: z.string().check(z.minLength(1), z.maxLength(PUSH_TITLE_MAX)),
+  outcome: z.enum(['allowed', 'denied', 'answered']),
+  response: InteractionResponseSchema,
+  /** The label is the app's own word (a tool permission's Allow and Deny): the device shows it in its language. */
+  appLabel: z.optional(z.enum(['allow', 'deny'])),
+});
+export type NotificationAnswer = z.infer<typeof NotificationAnswerSchema>;
+
 /** What a notification carries in `notification.data`: where tapping it leads. */
 export const NotificationDataSchema = z.strictObject({
   kind: z.enum(['interaction', 'summary', 'test']),
   /** Same-origin path; the worker refuses anything else. */
   url: z.string().check(z.maxLength(PUSH_URL_MAX)),
   requestId: z.optional(InteractionIdSchema),
+  /** The agent that asked, for the receipt ("received by Codex"). */
+  agent: z.optional(z.string().check(z.maxLength(PUSH_TITLE_MAX))),
+  /**
+   * The answers its buttons may send, most important first (R14.8, R14.9). `fit: 'first'`: a device shows as
+   * many as it can and the rest stay on the card (an approval's choices); `'all'`: all of them or none (a
+   * question's options, where a missing one would change what the question offers).
+   */
+  answers: z.optional(z.array(NotificationAnswerSchema).check(z.minLength(1), z.maxLength(NOTIFICATION_ANSWERS_MAX))),
+  fit: z.optional(z.enum(['first', 'all'])),
 });
 export type NotificationData = z.infer<typeof NotificationDataSchema>;
 
@@ -149,6 +172,16 @@ export const PushClosePayloadSchema = z.strictObject({
   tags: z.array(tag).check(z.minLength(1), z.maxLength(50)),
 });
 export type PushClosePayload = z.infer<typeof PushClosePayloadSchema>;
+
+/**
+ * What `POST /api/respond` answers (R14.10): the very ack the socket's `respond` gives, and whether an
+ * interaction the agent stopped waiting for was answered in its terminal, so the receipt says so as the card does.
+ */
+export const DeviceRespondReplySchema = z.strictObject({
+  ack: RespondAckSchema,
+  answeredInTerminal: z.optional(z.boolean()),
+});
+export type DeviceRespondReply = z.infer<typeof DeviceRespondReplySchema>;
 
 /** The decrypted body of every Web Push the host sends. */
 export const PushPayloadSchema = z.discriminatedUnion('type', [PushShowPayloadSchema, PushClosePayloadSchema]);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Server } from 'socket.io';
 import {
+  RESPOND_API_PATH,
   errorMessage,
   joinCommand,
   MAX_MESSAGE_BYTES,
@@ -18,6 +19,7 @@ import { type AuthResult } from './auth/principal';
 import { DeviceService } from './auth/devices';
 import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
+import { createRespondRoute } from './respond/respond-route';
 import { OneTimeCodes } from './auth/one-time-codes';
 import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
@@ -78,7 +80,7 @@ export interface HostOptions {
   httpRoutes?: HttpRoute[];
   /** Default: SQLite at `<dataDir>/askaway.db`. The host closes it on close(). */
   store?: EventStore;
-  rateLimits?: { runtime?: RateLimit; remote?: RateLimit; newInteractions?: RateLimit };
+  rateLimits?: { runtime?: RateLimit; remote?: RateLimit; newInteractions?: RateLimit; respond?: RateLimit };
   /** Interactions one machine may have waiting (R12.7); `--max-pending`. Default 500. */
   maxPendingPerMachine?: number;
   historyLimit?: number;
@@ -216,6 +218,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
     originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     mintPairingCode,
   });
+  routes.register(
+    '*',
+    RESPOND_API_PATH,
+    createRespondRoute({
+      registry,
+      devices,
+      authenticate: (candidate) => authenticator.remote(candidate),
+      originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+      rateLimit: options.rateLimits?.respond,
+    }),
+  );
 
   const io = new Server(server, {
     serveClient: false,

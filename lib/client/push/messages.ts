@@ -27,6 +27,10 @@ const en = {
   delay_explain_now: 'Every new question buzzes as it arrives.',
   delay_explain_after:
     'Answer at the desk within {t} and no phone buzzes: only questions still waiting then are sent. Shared by every device.',
+  buttons_label: 'Answer buttons on notifications',
+  buttons_explain: 'Allow, Deny and one-tap answers right on the notification, without opening the app.',
+  buttons_unavailable:
+    'Answer buttons are not available in this browser (iPhone and iPad, Safari on a Mac): tapping a notification opens its card.',
   ntfy_label: 'ntfy topic of this device (optional)',
   ntfy_hint:
     'Also publish waiting questions to an ntfy topic, e.g. https://ntfy.sh/your-secret-topic: https, on a public server. It goes when this device is removed. Anyone who knows the topic can read the questions: pick a long, random name. A self-hosted ntfy on your network is set on the computer: askaway ntfy set <url>.',
@@ -68,6 +72,9 @@ const zh: Messages = {
   delay_after: '等待超过 {t} 仍未回答时',
   delay_explain_now: '每个新问题一到就发通知。',
   delay_explain_after: '在电脑前 {t} 内回答了，手机就不会响：只发送那时仍在等待的问题。所有设备共用此设置。',
+  buttons_label: '通知上的回答按钮',
+  buttons_explain: '直接在通知上点“允许”“拒绝”或一键回答，无需打开应用。',
+  buttons_unavailable: '此浏览器（iPhone、iPad 以及 Mac 上的 Safari）不支持通知上的回答按钮：点按通知会打开对应卡片。',
   ntfy_label: '本设备的 ntfy 主题（可选）',
   ntfy_hint:
     '同时把等待中的问题发布到 ntfy 主题，例如 https://ntfy.sh/你的私密主题：须为 https，位于公网服务器。移除本设备时它也会一并移除。知道主题名的人都能读到问题：请用足够长的随机名称。局域网内自建的 ntfy 请在电脑上设置：askaway ntfy set <地址>。',

@@ -6,6 +6,17 @@ import {
   type PushShowPayload,
 } from '../../contracts/push';
 import { isRecord } from '../../contracts/unknown';
+import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry } from '../outbox-db';
+import { randomId } from '../random-id';
+import { readWorkerDevice } from '../worker-device';
+import {
+  answerFromNotification,
+  flushQueuedAnswers,
+  notificationActions,
+  pressedAnswer,
+  readAnswerable,
+  type AnswerDeps,
+} from './notification-answers';
 
 /*
  * The service worker's side of push notifications (R14). The project compiles with the
@@ -19,7 +30,15 @@ interface PushEventLike extends ExtendableEventLike {
   readonly data: { text(): string } | null;
 }
 interface NotificationEventLike extends ExtendableEventLike {
-  readonly notification: { readonly data: unknown; close(): void };
+  /** The pressed button's action; empty for a tap on the notification itself. */
+  readonly action?: string;
+  readonly notification: {
+    readonly data: unknown;
+    readonly title: string;
+    readonly tag: string;
+    readonly timestamp?: number;
+    close(): void;
+  };
 }
 export interface WindowClientLike {
   readonly url: string;
@@ -38,19 +57,68 @@ export interface PushWorkerScope {
   readonly registration: NotificationRegistration;
   readonly clients: ClientsLike;
   readonly navigator?: { readonly language?: string };
+  /** `Notification.maxActions`: how many buttons this platform shows (none where it shows none). */
+  readonly Notification?: { readonly maxActions?: number };
+  fetch?(url: string, init: RequestInit): Promise<Response>;
   addEventListener(type: 'push', listener: (event: PushEventLike) => void): void;
   addEventListener(type: 'notificationclick', listener: (event: NotificationEventLike) => void): void;
 }
 
 /** Adds the push, close and notificationclick handlers to the worker. Call once from the worker's entry. */
-export function registerPushHandlers(scope: PushWorkerScope = self as unknown as PushWorkerScope): void {
+export function registerPushHandlers(
+  scope: PushWorkerScope = self as unknown as PushWorkerScope,
+  deps: AnswerDeps = workerAnswerDeps(scope),
+): void {
   scope.addEventListener('push', (event) => {
-    event.waitUntil(handlePush(readPushText(event), scope.registration, scope.navigator?.language));
+    const text = readPushText(event);
+    event.waitUntil(
+      answerButtons(scope, deps)
+        .then((maxActions) => handlePush(text, scope.registration, scope.navigator?.language, maxActions))
+        // The worker runs: answers pressed offline go now (R14.11).
+        .then(() => flushQueuedAnswers(scope.registration, deps)),
+    );
   });
   scope.addEventListener('notificationclick', (event) => {
-    event.notification.close();
-    event.waitUntil(openTarget(notificationTargetUrl(event.notification.data, scope.location.origin), scope.clients));
+    const { notification } = event;
+    const open = () => {
+      notification.close();
+      return openTarget(notificationTargetUrl(notification.data, scope.location.origin), scope.clients);
+    };
+    const data = readAnswerable(notification.data);
+    const answer = pressedAnswer(data, event.action ?? '');
+    if (!data || !answer) {
+      event.waitUntil(open());
+      return;
+    }
+    // A button (R14.8): answered here, without opening a window, and the notification replaced by its receipt;
+    // with nothing to answer with (no paired device here) the card opens instead.
+    event.waitUntil(
+      flushQueuedAnswers(scope.registration, deps)
+        .then(() => answerFromNotification(notification, data, answer, scope.registration, deps))
+        .then((answered) => (answered ? undefined : open())),
+    );
   });
+}
+
+/** How many answer buttons a notification gets here: none when turned off, unpaired, or unsupported (R14.12). */
+async function answerButtons(scope: PushWorkerScope, deps: AnswerDeps): Promise<number> {
+  const maxActions = scope.Notification?.maxActions ?? 0;
+  if (maxActions <= 0) return 0;
+  const device = await deps.readDevice().catch(() => undefined);
+  return device?.answerButtons ? maxActions : 0;
+}
+
+function workerAnswerDeps(scope: PushWorkerScope): AnswerDeps {
+  return {
+    origin: scope.location.origin,
+    language: scope.navigator?.language,
+    fetch: (url, init) => (scope.fetch ? scope.fetch(url, init) : fetch(url, init)),
+    readDevice: readWorkerDevice,
+    outbox: { load: loadOutboxEntries, put: putOutboxEntry, delete: deleteOutboxEntry },
+    newId: randomId,
+    now: Date.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
 }
 
 function readPushText(event: PushEventLike): string | undefined {
@@ -69,6 +137,7 @@ export async function handlePush(
   text: string | undefined,
   registration: NotificationRegistration,
   language?: string,
+  maxActions = 0,
 ): Promise<void> {
   const payload = parsePushPayload(text);
   if (!payload) {
@@ -81,7 +150,7 @@ export async function handlePush(
   }
   if (payload.type === 'close') await closeNotifications(registration, payload);
   else {
-    const { title, options } = notificationFor(payload, language);
+    const { title, options } = notificationFor(payload, language, maxActions);
     await registration.showNotification(title, options);
   }
 }
@@ -94,6 +163,8 @@ export async function closeNotifications(
   let closed = 0;
   for (const tag of payload.tags) {
     for (const notification of await registration.getNotifications({ tag })) {
+      // A receipt of an answer already settled (R14.11) says what happened and closes by itself.
+      if (readAnswerable(notification.data)?.receipt === 'final') continue;
       notification.close();
       closed += 1;
     }
@@ -102,21 +173,28 @@ export async function closeNotifications(
 }
 
 /**
- * Title and options for one show push. Never with actions: answering takes the card,
- * not a button on a lock screen. `renotify: false` keeps a repeated tag from buzzing again.
+ * Title and options for one show push. Answer buttons (R14.8, R14.9) only as many as `maxActions` (0 where
+ * the device shows none or they are turned off). `renotify: false` keeps a repeated tag from buzzing again.
  */
 export function notificationFor(
   payload: PushShowPayload,
   language?: string,
+  maxActions = 0,
 ): { title: string; options: NotificationOptions } {
   const deadline = payload.deadlineAt ? deadlineLine(payload.deadlineAt, language) : '';
-  const options: NotificationOptions & { renotify: boolean; timestamp: number } = {
+  const actions = notificationActions(payload.data, maxActions, language);
+  const options: NotificationOptions & {
+    renotify: boolean;
+    timestamp: number;
+    actions?: { action: string; title: string }[];
+  } = {
     body: [payload.body, deadline].filter(Boolean).join('\n'),
     tag: payload.tag,
     renotify: false,
     timestamp: Date.parse(payload.timestamp),
     icon: '/icons/icon-192.png',
     data: payload.data,
+    ...(actions.length > 0 ? { actions } : {}),
   };
   return { title: payload.title, options };
 }
@@ -221,9 +299,9 @@ export function parsePushPayload(text: string | undefined): PushPayload | undefi
 }
 
 function readNotificationData(value: unknown): NotificationData | undefined {
-  if (!isRecord(value)) return undefined;
-  const { kind, url, requestId } = value;
-  if (kind !== 'interaction' && kind !== 'summary' && kind !== 'test') return undefined;
-  if (!isString(url, PUSH_URL_MAX) || (requestId !== undefined && !isString(requestId, PUSH_TAG_MAX))) return undefined;
-  return { kind, url, ...(requestId === undefined ? {} : { requestId }) };
+  const read = readAnswerable(value);
+  if (!read || !isString(read.url, PUSH_URL_MAX)) return undefined;
+  // A receipt is the worker's own word, never a push's. An answer's response is checked again by the host.
+  const { receipt: _receipt, ...data } = read;
+  return data as NotificationData;
 }

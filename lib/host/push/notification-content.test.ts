@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PUSH_BODY_MAX, PushShowPayloadSchema, type InteractionView } from '../../contracts';
-import { clip, interactionPayload, severalAgents, ntfyText } from './notification-content';
+import { clip, interactionPayload, severalAgents, ntfyText, summaryPayload } from './notification-content';
 
 const base = {
   requestId: 'r1',
@@ -121,5 +121,132 @@ describe('notification content', () => {
       deadlineAt: '2026-01-01T10:10:00.000Z',
     });
     expect(text.body).toMatch(/continues on its own at/);
+  });
+});
+
+describe('notification answers (R14.8, R14.9)', () => {
+  const approval = (choices: { id: string; label: string; effect: string }[]): InteractionView =>
+    ({
+      ...base,
+      kind: 'approval',
+      toolName: 'exec',
+      agent: { kind: 'codex', name: 'Codex' },
+      input: { subject: 'command', command: 'npm test', choices },
+    }) as InteractionView;
+
+  it("[R14.8] an approval's buttons are its own choices, first way to allow and Deny first, never the cancel", () => {
+    const payload = interactionPayload(
+      approval([
+        { id: 'approved', label: 'Yes, run it', effect: 'allow' },
+        { id: 'approved_for_session', label: 'Yes, for this session', effect: 'allow-session' },
+        { id: 'denied', label: 'No, do not run', effect: 'deny' },
+        { id: 'abort', label: 'Stop the turn', effect: 'cancel' },
+      ]),
+    );
+    expect(payload.data).toMatchObject({ agent: 'Codex', fit: 'first' });
+    expect(payload.data.answers).toEqual([
+      { title: 'Yes, run it', outcome: 'allowed', response: { action: 'accept', content: { choice: 'approved' } } },
+      { title: 'No, do not run', outcome: 'denied', response: { action: 'decline' } },
+      {
+        title: 'Yes, for this session',
+        outcome: 'allowed',
+        response: { action: 'accept', content: { choice: 'approved_for_session' } },
+      },
+    ]);
+    expect(PushShowPayloadSchema.safeParse(payload).success).toBe(true);
+  });
+
+  it('[R14.8] a tool permission gets Allow and Deny, Deny with no reason', () => {
+    const permission: InteractionView = { ...base, kind: 'permission', toolName: 'Bash', input: { command: 'ls' } };
+    expect(interactionPayload(permission).data.answers).toEqual([
+      { title: 'Allow', outcome: 'allowed', response: { action: 'accept' }, appLabel: 'allow' },
+      { title: 'Deny', outcome: 'denied', response: { action: 'decline' }, appLabel: 'deny' },
+    ]);
+  });
+
+  const question = (overrides: Record<string, unknown> = {}, more = 0): InteractionView =>
+    ({
+      ...base,
+      kind: 'question',
+      toolName: 'AskUserQuestion',
+      input: {
+        questions: Array.from({ length: 1 + more }, (_, index) => ({
+          question: `Which database${index}?`,
+          header: 'Database',
+          multiSelect: false,
+          options: [
+            { label: 'Postgres', description: 'Relational' },
+            { label: 'SQLite', description: 'One file' },
+          ],
+          ...overrides,
+        })),
+      },
+    }) as InteractionView;
+
+  it("[R14.9] one single-select question: one button per option, answering exactly that option's label", () => {
+    const payload = interactionPayload(question());
+    expect(payload.data.fit).toBe('all');
+    expect(payload.data.answers?.map((answer) => [answer.title, answer.response])).toEqual([
+      ['Postgres', { action: 'accept', content: { answers: { 'Which database0?': 'Postgres' } } }],
+      ['SQLite', { action: 'accept', content: { answers: { 'Which database0?': 'SQLite' } } }],
+    ]);
+  });
+
+  it.each([
+    ['several questions', question({}, 1)],
+    ['a multi-select question', question({ multiSelect: true })],
+    [
+      'an option with a preview to read',
+      question({
+        options: [
+          { label: 'A', description: 'a', preview: 'x' },
+          { label: 'B', description: 'b' },
+        ],
+      }),
+    ],
+    ['a plan approval', { ...base, kind: 'plan-approval', toolName: 'ExitPlanMode', input: { plan: 'Do it' } }],
+  ] as [string, InteractionView][])('[R14.9] %s gets no answer buttons', (_name, view) => {
+    expect(interactionPayload(view).data.answers).toBeUndefined();
+  });
+
+  it('[R14.9][R14.12] a typed or secret answer gets no buttons, and a secret prompt shows none of its text', () => {
+    const secret: InteractionView = {
+      ...base,
+      kind: 'question',
+      inputRules: 'agent',
+      toolName: 'request_user_input',
+      input: {
+        questions: [
+          {
+            question: 'Paste the staging API key',
+            header: 'API key',
+            kind: 'text',
+            secret: true,
+            options: [],
+            multiSelect: false,
+          },
+        ],
+      },
+    } as InteractionView;
+    const payload = interactionPayload(secret);
+    expect(payload.data.answers).toBeUndefined();
+    expect(`${payload.title} ${payload.body}`).not.toContain('API key');
+    expect(`${payload.title} ${payload.body}`).not.toContain('staging');
+  });
+
+  it('[R14.8] a payload that would pass the size push services take goes without buttons', () => {
+    const long = 'x'.repeat(1_500);
+    const view = question({
+      question: long,
+      options: [
+        { label: 'Postgres', description: 'Relational' },
+        { label: 'SQLite', description: 'One file' },
+      ],
+    });
+    expect(interactionPayload(view).data.answers).toBeUndefined();
+  });
+
+  it('[R14.12] a burst summary carries no answer buttons', () => {
+    expect(summaryPayload([question(), question()], new Date()).data.answers).toBeUndefined();
   });
 });

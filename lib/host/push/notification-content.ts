@@ -1,13 +1,17 @@
 import {
   INBOX_PATH,
   LOCAL_MACHINE_ID,
+  NOTIFICATION_ANSWERS_MAX,
   PUSH_BODY_MAX,
+  PUSH_PAYLOAD_ANSWERS_MAX_BYTES,
   PUSH_SUMMARY_TAG,
   PUSH_TEST_TAG,
   PUSH_TITLE_MAX,
   cardPath,
   type InteractionOrigin,
   type InteractionView,
+  type NotificationAnswer,
+  type NotificationData,
   type PushClosePayload,
   type PushShowPayload,
 } from '../../contracts';
@@ -22,15 +26,97 @@ import { agentKey } from '../../contracts/agent-ref';
  */
 export function interactionPayload(view: InteractionView, namesAgent = false): PushShowPayload {
   const { title, lines } = describe(view, namesAgent);
-  return {
+  const data: NotificationData = {
+    kind: 'interaction',
+    url: cardPath(view.requestId),
+    requestId: view.requestId,
+    agent: clip(agentOf(view).name, PUSH_TITLE_MAX),
+  };
+  const payload: PushShowPayload = {
     type: 'show',
     tag: view.requestId,
     title: clip(title, PUSH_TITLE_MAX),
     body: clip(lines.filter((line) => line.length > 0).join('\n'), PUSH_BODY_MAX),
     deadlineAt: view.autoResolution.status === 'scheduled' ? view.autoResolution.deadlineAt : undefined,
     timestamp: view.createdAt,
-    data: { kind: 'interaction', url: cardPath(view.requestId), requestId: view.requestId },
+    data,
   };
+  const answers = notificationAnswers(view);
+  if (!answers) return payload;
+  const withAnswers: PushShowPayload = { ...payload, data: { ...data, ...answers } };
+  // Push services take about 4 KB: a question with long texts goes without buttons, its tap still opens the card.
+  return Buffer.byteLength(JSON.stringify(withAnswers)) <= PUSH_PAYLOAD_ANSWERS_MAX_BYTES ? withAnswers : payload;
+}
+
+/**
+ * The answers a notification's buttons may send (R14.8, R14.9): each exactly what the card's own button sends,
+ * under the card's label. Approvals: the first way to allow, Deny (with no reason), then the other ways to allow;
+ * never the choice that stops the agent's turn, which asks for a confirmation on the card. A question: one
+ * single-select question of plain options, one button per option, or none. Everything that must be read or
+ * typed (plans, forms, several or multi-select questions, typed, secret or previewed answers) gets none.
+ */
+export function notificationAnswers(
+  view: InteractionView,
+): { answers: NotificationAnswer[]; fit: 'first' | 'all' } | undefined {
+  switch (view.kind) {
+    case 'permission':
+      return {
+        fit: 'first',
+        answers: [
+          { title: 'Allow', outcome: 'allowed', response: { action: 'accept' }, appLabel: 'allow' },
+          { title: 'Deny', outcome: 'denied', response: { action: 'decline' }, appLabel: 'deny' },
+        ],
+      };
+    case 'approval': {
+      const allows = view.input.choices.filter((choice) => choice.effect !== 'deny' && choice.effect !== 'cancel');
+      const deny = view.input.choices.find((choice) => choice.effect === 'deny');
+      const [primary, ...others] = allows;
+      if (!primary) return undefined;
+      const allow = (choice: typeof primary): NotificationAnswer => ({
+        title: clip(choice.label, PUSH_TITLE_MAX),
+        outcome: 'allowed',
+        response: { action: 'accept', content: { choice: choice.id } },
+      });
+      const answers = [
+        allow(primary),
+        ...(deny
+          ? [{ title: clip(deny.label, PUSH_TITLE_MAX), outcome: 'denied', response: { action: 'decline' } } as const]
+          : []),
+        ...others.map(allow),
+      ];
+      return { fit: 'first', answers: answers.slice(0, NOTIFICATION_ANSWERS_MAX) };
+    }
+    case 'question': {
+      const [question, ...more] = view.input.questions;
+      if (!question || more.length > 0 || question.multiSelect) return undefined;
+      const kind = 'kind' in question ? (question.kind ?? 'choice') : 'choice';
+      if (kind !== 'choice' || ('secret' in question && question.secret === true)) return undefined;
+      const options = question.options;
+      if (options.length === 0 || options.length > NOTIFICATION_ANSWERS_MAX) return undefined;
+      // A preview travels with the answer the card sends (as an annotation) and is there to be read first.
+      if (options.some((option) => option.preview !== undefined)) return undefined;
+      if (options.some((option) => option.label.length > PUSH_TITLE_MAX)) return undefined;
+      return {
+        fit: 'all',
+        answers: options.map((option) => ({
+          title: option.label,
+          outcome: 'answered',
+          response: { action: 'accept', content: { answers: { [question.question]: option.label } } },
+        })),
+      };
+    }
+    case 'plan-approval':
+    case 'form':
+      return undefined;
+  }
+}
+
+/** A question whose answer is a secret (R18.5): its notification shows none of its text on a lock screen. */
+function asksForSecret(view: InteractionView): boolean {
+  return (
+    view.kind === 'question' &&
+    view.input.questions.some((question) => 'secret' in question && question.secret === true)
+  );
 }
 
 /** One notification standing for several waiting interactions; it opens the inbox. */
@@ -86,6 +172,7 @@ export function severalAgents(views: Iterable<InteractionView>): boolean {
 function describe(view: InteractionView, namesAgent = false): { title: string; lines: string[] } {
   const project = view.context?.projectName ? ` · ${view.context.projectName}` : '';
   const asked = askedLine(view, namesAgent);
+  if (asksForSecret(view)) return { title: `Secret asked for${project}`, lines: ['Open Askaway to answer it', asked] };
   switch (view.kind) {
     case 'question': {
       const [first, ...rest] = view.input.questions;

@@ -18,7 +18,7 @@ function decodeHeader(value: string | string[] | undefined): string {
 }
 
 describe('ntfy target', () => {
-  it('[R14.6] posts title, message and click link to the topic URL', async () => {
+  it('[R14.6][R14.12] posts title, message, click link and its one button, opening the card, to the topic URL', async () => {
     const server = await startRecordingServer();
     servers.push(server);
     const outcome = await sendNtfy(`${server.url}/askaway-topic`, {
@@ -31,6 +31,7 @@ describe('ntfy target', () => {
     expect(request).toMatchObject({ method: 'POST', path: '/askaway-topic' });
     expect(request?.headers.title).toBe('Database');
     expect(request?.headers.click).toBe('http://host.test/card?id=r%201');
+    expect(request?.headers.actions).toBe('view, "Open card", "http://host.test/card?id=r%201", clear=true');
     expect(request?.body.toString('utf8')).toBe('Which database?');
   });
 

@@ -30,7 +30,12 @@ export async function sendNtfy(
     'Content-Type': 'text/plain; charset=utf-8',
     Title: headerValue(message.title),
   };
-  if (message.click) headers.Click = new URL(message.click).href;
+  if (message.click) {
+    const href = new URL(message.click).href;
+    headers.Click = href;
+    // Its one button opens the card (R14.12): no answer ever goes through a third-party server.
+    headers.Actions = `view, "Open card", "${href}", clear=true`;
+  }
   if (message.tags && message.tags.length > 0) headers.Tags = headerValue(message.tags.join(','));
   try {
     // No redirect is followed: a topic's server cannot send the question somewhere else.

@@ -27,7 +27,8 @@ import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { failure } from '../registry-types';
-import { redactEventForRemotes, redactResolutionForRemotes, redactViewForRemotes } from '../redact-secrets';
+import { redactEventForRemotes, redactViewForRemotes } from '../redact-secrets';
+import { respondAsDevice } from '../respond/device-respond';
 import { handshakeGuard } from './handshake';
 import { type MessageIncidents } from '../message-incidents';
 import { contained, shapeGuard, type MessageSource } from './message-guard';
@@ -137,13 +138,9 @@ export function attachRemoteNamespace(
           if (typeof ack === 'function') (ack as (result: unknown) => void)(answer());
         }),
       );
-    // The device's name as the log has it now (a rename shows on later answers).
-    command('respond', RespondCommandSchema, (respond): RespondAck => {
-      const ack = registry.respond(respond, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId });
-      return ack.ok
-        ? { ...ack, resolution: redactResolutionForRemotes(ack.resolution, registry.projection.get(respond.requestId)) }
-        : ack;
-    });
+    command('respond', RespondCommandSchema, (respond): RespondAck =>
+      respondAsDevice(registry, devices, deviceId, respond),
+    );
     command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
     query('snapshot:get', (): SnapshotAck => ({ ok: true, snapshot: remoteSnapshot(registry) }));
     command('pending:more', PendingMoreCommandSchema, (more): PendingMoreAck => ({

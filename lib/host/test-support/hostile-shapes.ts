@@ -23,6 +23,11 @@ class RawJsonEncoder extends parser.Encoder {
   }
 }
 
+/** JSON text with every placeholder replaced by its raw JSON, for an HTTP body. */
+export function expandRawJson(text: string): string {
+  return text.replace(TOKEN, (token, index: string) => raw[Number(index)] ?? token);
+}
+
 /** socket.io-client's `parser` option: the standard protocol, with placeholders replaced by raw JSON. */
 export const rawJsonParser = { ...parser, Encoder: RawJsonEncoder };
 
