@@ -6,13 +6,13 @@ export function proxiedCommand(agent: readonly string[], name?: string): string[
   return ['askaway', 'acp', ...(name ? ['--name', name] : []), '--', ...agent];
 }
 
-/** Zed's `agent_servers` entry (settings.json) that runs `agent` through the proxy. */
+/** Zed's `agent_servers` entry (settings.json, a custom agent) that runs `agent` through the proxy. */
 export function zedSettings(label: string, agent: readonly string[]): string {
   const [command, ...args] = proxiedCommand(agent, label);
-  return JSON.stringify({ agent_servers: { [label]: { command, args } } }, null, 2);
+  return JSON.stringify({ agent_servers: { [label]: { type: 'custom', command, args } } }, null, 2);
 }
 
-/** JetBrains' `acp.json` (AI Assistant → Add custom agent) entry that runs `agent` through the proxy. */
+/** JetBrains' `~/.jetbrains/acp.json` (AI Assistant → Add custom agent) entry that runs `agent` through the proxy. */
 export function jetBrainsAcpJson(label: string, agent: readonly string[]): string {
   const [command, ...args] = proxiedCommand(agent, label);
   return JSON.stringify({ agent_servers: { [label]: { command, args } } }, null, 2);
