@@ -32,6 +32,11 @@ async function reannouncingRuntime(url: string) {
   const acks: AnnounceAck[] = [];
   const received: ResolvedNotice['resolution'][] = [];
   let attempt = 0;
+  // The same resolution can come twice, as the ack of an announce that crossed it and as the push: the
+  // runtime's broker takes it once, and so does this one. Two different resolutions would both be kept.
+  const receive = (resolution: ResolvedNotice['resolution']) => {
+    if (!received.some((seen) => JSON.stringify(seen) === JSON.stringify(resolution))) received.push(resolution);
+  };
   const announce = () => {
     if (received.length > 0 || !runtime.socket.connected) return;
     attempt += 1;
@@ -43,12 +48,12 @@ async function reannouncingRuntime(url: string) {
         (error: Error | null, ack: AnnounceAck) => {
           if (error) return;
           acks.push(ack);
-          if (ack.ok && ack.status === 'resolved') received.push(ack.resolution);
+          if (ack.ok && ack.status === 'resolved') receive(ack.resolution);
         },
       );
   };
   runtime.socket.on('resolved', (notice) => {
-    received.push(notice.resolution);
+    receive(notice.resolution);
     runtime.socket.emit('resolution:ack', { requestId: notice.requestId }, () => undefined);
   });
   const timer = setInterval(announce, 250);
