@@ -64,7 +64,7 @@ export default defineConfig({
       timeout: 60_000,
       use: { ...pixel7, browserName: 'chromium' },
     },
-    // The real Gemini CLI behind `askaway acp`, driven by the suite's own ACP editor (e2e/acp/).
+    // The real Gemini CLI and Copilot CLI behind `askaway acp`, driven by the suite's own ACP editor (e2e/acp/).
     {
       name: 'acp',
       testDir: './e2e/acp',

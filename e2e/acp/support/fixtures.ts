@@ -1,36 +1,29 @@
 // Playwright passes each fixture's value through a callback; it is named `provide` (not `use`) so
 // React's hook lint rule does not mistake it for React's `use`.
-import { test as base } from '@playwright/test';
+import { test as base, type TestInfo } from '@playwright/test';
 import { connectScriptedRemote, type ScriptedRemote } from '../../../lib/runtime/test-support/scripted-remote';
 import { startTestHost, type TestHost } from '../../support/host';
 import { AppPage } from '../../support/pages';
-import { startEditor, type AcpEditor, type EditorOptions } from './editor';
+import { startEditor, type AcpAgentLaunch, type AcpEditor, type EditorOptions } from './editor';
+import { geminiAgent } from './agents';
 import { locateGemini } from './gemini-binary';
 import { startScriptedGemini, type ScriptedGemini } from './gemini-model';
 
-interface Fixtures {
-  /** The pinned Gemini CLI; the test is skipped (locally) or fails (CI) when it is not installed. */
-  gemini: { binary: string };
+/** Starts an editor running the suite's agent behind `askaway acp`. */
+export type StartEditor = (
+  options: Pick<EditorOptions, 'onCancel'> & { hub?: EditorOptions['hub'] },
+) => Promise<AcpEditor>;
+
+interface HubFixtures {
   host: TestHost;
-  model: ScriptedGemini;
   /** A phone without a browser: a socket.io client on the host's '/remote'. */
   remote: ScriptedRemote;
   /** The real PWA in Chromium (a Pixel 7), paired with the host. */
   phone: AppPage;
-  /** Starts an editor running Gemini CLI behind `askaway acp`; each is closed (and its agent stopped) after the test. */
-  editor: (options: Pick<EditorOptions, 'onCancel'> & { hub?: EditorOptions['hub'] }) => Promise<AcpEditor>;
 }
 
-export const test = base.extend<Fixtures>({
-  gemini: async ({}, provide, testInfo) => {
-    const located = locateGemini();
-    if ('missing' in located) {
-      if (located.required) throw new Error(located.missing);
-      testInfo.skip(true, located.missing);
-      return;
-    }
-    await provide(located);
-  },
+/** The host and the phones every agent's tests share. */
+export const acpTest = base.extend<HubFixtures>({
   host: async ({}, provide) => {
     const host = await startTestHost();
     await provide(host);
@@ -39,11 +32,6 @@ export const test = base.extend<Fixtures>({
     } finally {
       await host.stop();
     }
-  },
-  model: async ({}, provide) => {
-    const model = await startScriptedGemini();
-    await provide(model);
-    await model.close();
   },
   remote: async ({ host }, provide) => {
     const remote = await connectScriptedRemote(host.url, (await host.pairDevice('Scripted phone')).credential);
@@ -55,22 +43,62 @@ export const test = base.extend<Fixtures>({
     await phone.pair();
     await provide(phone);
   },
-  editor: async ({ gemini, host, model }, provide, testInfo) => {
-    const started: AcpEditor[] = [];
+});
+
+/**
+ * The `editor` fixture for one agent: each editor started is closed after the test, passed or failed, and its
+ * agent (with whatever it started) stopped; a failed test keeps the proxy's and the agent's stderr.
+ */
+export async function provideEditors(
+  agent: AcpAgentLaunch,
+  host: TestHost,
+  provide: (start: StartEditor) => Promise<void>,
+  testInfo: TestInfo,
+): Promise<void> {
+  const started: AcpEditor[] = [];
+  try {
     await provide(async (options) => {
       const editor = await startEditor({
-        gemini: gemini.binary,
-        modelUrl: model.url,
+        agent,
         hub: options.hub ?? { url: host.url, token: host.token },
         onCancel: options.onCancel,
       });
       started.push(editor);
       return editor;
     });
+  } finally {
     for (const editor of started) {
       if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('acp.log', { body: editor.log() });
       await editor.close();
     }
+  }
+}
+
+interface GeminiFixtures {
+  /** The pinned Gemini CLI; the test is skipped (locally) or fails (CI) when it is not installed. */
+  gemini: { binary: string };
+  model: ScriptedGemini;
+  /** Starts an editor running Gemini CLI behind `askaway acp`. */
+  editor: StartEditor;
+}
+
+export const test = acpTest.extend<GeminiFixtures>({
+  gemini: async ({}, provide, testInfo) => {
+    const located = locateGemini();
+    if ('missing' in located) {
+      if (located.required) throw new Error(located.missing);
+      testInfo.skip(true, located.missing);
+      return;
+    }
+    await provide(located);
+  },
+  model: async ({}, provide) => {
+    const model = await startScriptedGemini();
+    await provide(model);
+    await model.close();
+  },
+  editor: async ({ gemini, host, model }, provide, testInfo) => {
+    await provideEditors(geminiAgent(gemini.binary, model.url), host, provide, testInfo);
   },
 });
 

@@ -45,7 +45,8 @@ export function permissionChoices(options: RequestPermissionParams['options']): 
         id: option.optionId,
         label: cut(option.name, 120),
         effect: /\bsession\b/i.test(option.name) ? 'allow-session' : 'allow-always',
-        detail: 'The agent remembers this choice and stops asking for calls like this one.',
+        detail:
+          'The agent stops asking for calls like this one for as long as it keeps the choice, often until the session ends.',
       });
   }
   const reject =
