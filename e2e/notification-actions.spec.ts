@@ -345,6 +345,9 @@ test('[R14.12] "Answer buttons on notifications" off in Settings: the next notif
   await expect(toggle).not.toBeChecked();
   await expect.poll(() => page.evaluate(readAnswerButtons)).toBe(false);
   await page.goto('about:blank');
+  // A question that comes while the app is still open on this phone gets no notification: wait until the host
+  // has seen the page go (on a loaded machine its socket's close can come after the next announce).
+  await expect.poll(phoneOnline, { timeout: 15_000 }).toBe(false);
   const requestId = await runtime.permission('Bash', { command: 'make clean' });
   await relayNextPush();
   const shown = await shownFor('Allow Bash?', 'make clean');
@@ -353,6 +356,14 @@ test('[R14.12] "Answer buttons on notifications" off in Settings: the next notif
   await expect.poll(() => context.pages().some((open) => open.url().endsWith(`/card?id=${requestId}`))).toBe(true);
   expect(runtime.resolutionsFor(requestId)).toEqual([]);
 });
+
+/** Whether the host counts this phone as connected right now (the admin API's device list). */
+async function phoneOnline(): Promise<boolean | undefined> {
+  const adminToken = (await readFile(path.join(dir, 'data', 'admin-token'), 'utf8')).trim();
+  const reply = await fetch(`${hostUrl}/api/admin/devices`, { headers: { Authorization: `Bearer ${adminToken}` } });
+  const { devices } = (await reply.json()) as { devices: { id: string; online: boolean }[] };
+  return devices.find((device) => device.id === phone.deviceId)?.online;
+}
 
 /** Runs in the page: this device's choice as its worker reads it. */
 function readAnswerButtons(): Promise<boolean | null> {
