@@ -2,10 +2,9 @@
 // ASCII diagrams — parsed into blocks the card renders as React elements (components/card/preview-text.tsx).
 // Nothing here becomes HTML: every character reaches the screen as text, so a preview cannot carry markup.
 
-export type Inline =
-  | { kind: 'text'; text: string }
-  | { kind: 'code'; text: string }
-  | { kind: 'strong' | 'em' | 'del'; children: Inline[] };
+import { parseInline, type Inline, type Meter } from './preview-inline';
+
+export { parseInline, type Inline, type Meter } from './preview-inline';
 
 export type Align = 'left' | 'center' | 'right' | null;
 
@@ -27,19 +26,42 @@ export type Block =
   | { kind: 'quote'; blocks: Block[] }
   | { kind: 'rule' };
 
-const FENCE = /^( {0,3})(`{3,}|~{3,})\s*([^\s`]*)[^`]*$/;
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+/**
+ * How deep quotes and lists nest (R12.12): each level is a call and a pass over what it holds, so 10,000 `> `
+ * on one line would overflow the stack. What lies deeper shows as written, monospaced.
+ */
+export const PREVIEW_NESTING_MAX = 16;
+/**
+ * Cells all of a preview's tables may have, beyond the characters it holds (R12.12): a short row is padded to
+ * the table's width, so a wide separator over thousands of one-character rows would be millions of cells. A
+ * table past what is left shows as written, monospaced.
+ */
+export const PREVIEW_TABLE_CELLS_SPARE = 1_000;
+
+// Each expression has one way to match a line, so none backtracks on a long one (R12.12).
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})/;
+const FENCE_LANG = /^\s*([^\s`]*)/;
+const HEADING_OPEN = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const QUOTE = /^ {0,3}> ?(.*)$/;
 const LIST_ITEM = /^( *)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
-const TABLE_SEPARATOR = /^ *\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
+const TABLE_SEPARATOR = /^ *(?:\| *)?:?-+:? *(?:\| *:?-+:? *)*(?:\| *)?$/;
 const INDENTED = /^(?: {4}|\t)/;
 const BLANK = /^\s*$/;
+/** What `.` does not match: a line holding one is no heading or list item, as when these were one expression. */
+const LINE_BREAK = /[\r\u2028\u2029]/;
 
 /** Characters that draw: arrows, box drawing, blocks and geometric shapes. */
 const DRAWING = /[\u2190-\u21ff\u2500-\u259f\u25a0-\u25ff]/;
 /** A run of rule characters inside a line (`+---+`, `====`, `|__|`), or a corner joining one (`+-`, `-|`). */
 const RULED = /[-=_+|]{3,}|[|+][-=]|[-=][|+]|^\s*\|/;
+
+/** One parse's bounds and its work, shared by every level. */
+interface Parse {
+  depth: number;
+  cells: { left: number };
+  meter: Meter | undefined;
+}
 
 /**
  * Lines that read as laid out rather than written: drawing characters, rules and corners, a line indented by
@@ -53,42 +75,89 @@ function isDrawn(lines: readonly string[]): boolean {
 }
 
 function isListItem(line: string): RegExpExecArray | null {
-  return LIST_ITEM.exec(line);
+  return LINE_BREAK.test(line) ? null : LIST_ITEM.exec(line);
+}
+
+function isSpace(char: string | undefined): boolean {
+  return char === ' ' || char === '\t';
+}
+
+/** An opening fence: its indent, its marker and the language after it (no backtick may follow a marker). */
+function fenceOf(line: string): { indent: string; marker: string; lang: string } | null {
+  const open = FENCE_OPEN.exec(line);
+  if (!open) return null;
+  const rest = line.slice(open[0].length);
+  if (rest.includes('`')) return null;
+  return { indent: open[1] ?? '', marker: open[2] ?? '', lang: FENCE_LANG.exec(rest)?.[1] ?? '' };
+}
+
+/** An ATX heading: its level and its text, without a closing run of `#` or the spaces around it. */
+function headingOf(line: string): { level: number; text: string } | null {
+  const open = HEADING_OPEN.exec(line);
+  if (!open || LINE_BREAK.test(line)) return null;
+  // Read from the end by hand: `[ \t]*$` would try every start in a long run of spaces.
+  const text = line.slice(open[0].length).replace(/^[ \t]+/, '');
+  let end = text.length;
+  while (end > 0 && isSpace(text[end - 1])) end -= 1;
+  let hashes = end;
+  while (hashes > 0 && text[hashes - 1] === '#') hashes -= 1;
+  let before = hashes;
+  while (before > 0 && isSpace(text[before - 1])) before -= 1;
+  if (hashes < end && before < hashes) end = before;
+  return { level: open[1]?.length ?? 1, text: text.slice(0, end) };
+}
+
+function isTable(line: string, next: string | undefined): next is string {
+  return line.includes('|') && next !== undefined && TABLE_SEPARATOR.test(next) && next.includes('-');
 }
 
 function startsBlock(line: string, next: string | undefined): boolean {
   return (
-    FENCE.test(line) ||
-    HEADING.test(line) ||
+    fenceOf(line) !== null ||
+    headingOf(line) !== null ||
     RULE.test(line) ||
     QUOTE.test(line) ||
     isListItem(line) !== null ||
-    (line.includes('|') && next !== undefined && TABLE_SEPARATOR.test(next) && next.includes('-'))
+    isTable(line, next)
   );
 }
 
-/** The preview's blocks, top to bottom. */
-export function parsePreview(source: string): Block[] {
-  return parseBlocks(source.replace(/\r\n?/g, '\n').split('\n'));
+/** The preview's blocks, top to bottom. `meter`, when given, counts the characters looked at. */
+export function parsePreview(source: string, meter?: Meter): Block[] {
+  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  return parseBlocks(lines, { depth: 0, cells: { left: source.length + PREVIEW_TABLE_CELLS_SPARE }, meter });
 }
 
-function parseBlocks(lines: readonly string[]): Block[] {
+function parseBlocks(lines: readonly string[], parse: Parse): Block[] {
+  const { meter } = parse;
+  const look = (line: string) => {
+    if (meter) meter.steps += line.length + 1;
+    return line;
+  };
+  if (parse.depth >= PREVIEW_NESTING_MAX) {
+    let first = 0;
+    let end = lines.length;
+    while (first < end && BLANK.test(look(lines[first] ?? ''))) first += 1;
+    while (end > first && BLANK.test(look(lines[end - 1] ?? ''))) end -= 1;
+    return first === end ? [] : [{ kind: 'art', text: lines.slice(first, end).join('\n') }];
+  }
+  const inner = { ...parse, depth: parse.depth + 1 };
   const blocks: Block[] = [];
   let index = 0;
   while (index < lines.length) {
-    const line = lines[index] ?? '';
+    const line = look(lines[index] ?? '');
     if (BLANK.test(line)) {
       index += 1;
       continue;
     }
-    const fence = FENCE.exec(line);
+    const fence = fenceOf(line);
     if (fence) {
-      const [, indent = '', marker = '', lang = ''] = fence;
+      const { indent, marker, lang } = fence;
       const body: string[] = [];
       index += 1;
       // A fence closes with the same character, at least as long; an unclosed one runs to the end.
       const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
-      while (index < lines.length && !close.test(lines[index] ?? '')) {
+      while (index < lines.length && !close.test(look(lines[index] ?? ''))) {
         const text = lines[index] ?? '';
         body.push(text.startsWith(indent) ? text.slice(indent.length) : text.trimStart());
         index += 1;
@@ -97,9 +166,9 @@ function parseBlocks(lines: readonly string[]): Block[] {
       blocks.push({ kind: 'code', lang, text: body.join('\n') });
       continue;
     }
-    const heading = HEADING.exec(line);
+    const heading = headingOf(line);
     if (heading) {
-      blocks.push({ kind: 'heading', level: heading[1]?.length ?? 1, inline: parseInline(heading[2] ?? '') });
+      blocks.push({ kind: 'heading', level: heading.level, inline: parseInline(heading.text, meter) });
       index += 1;
       continue;
     }
@@ -109,35 +178,35 @@ function parseBlocks(lines: readonly string[]): Block[] {
       continue;
     }
     const next = lines[index + 1];
-    if (line.includes('|') && next !== undefined && TABLE_SEPARATOR.test(next) && next.includes('-')) {
+    if (isTable(line, next)) {
       const rows: string[] = [];
       index += 2;
       while (index < lines.length && (lines[index] ?? '').includes('|') && !BLANK.test(lines[index] ?? '')) {
-        rows.push(lines[index] ?? '');
+        rows.push(look(lines[index] ?? ''));
         index += 1;
       }
-      blocks.push(table(line, next, rows));
+      blocks.push(table(line, next, rows, parse));
       continue;
     }
     if (QUOTE.test(line)) {
       const quoted: string[] = [];
       while (index < lines.length) {
-        const match = QUOTE.exec(lines[index] ?? '');
+        const match = QUOTE.exec(look(lines[index] ?? ''));
         if (!match) break;
         quoted.push(match[1] ?? '');
         index += 1;
       }
-      blocks.push({ kind: 'quote', blocks: parseBlocks(quoted) });
+      blocks.push({ kind: 'quote', blocks: parseBlocks(quoted, inner) });
       continue;
     }
     if (isListItem(line)) {
-      index = list(lines, index, blocks);
+      index = list(lines, index, blocks, inner);
       continue;
     }
     if (INDENTED.test(line)) {
       const indented: string[] = [];
       while (index < lines.length && (INDENTED.test(lines[index] ?? '') || BLANK.test(lines[index] ?? ''))) {
-        indented.push(lines[index] ?? '');
+        indented.push(look(lines[index] ?? ''));
         index += 1;
       }
       while (indented.length > 0 && BLANK.test(indented[indented.length - 1] ?? '')) indented.pop();
@@ -148,7 +217,7 @@ function parseBlocks(lines: readonly string[]): Block[] {
     index += 1;
     while (
       index < lines.length &&
-      !BLANK.test(lines[index] ?? '') &&
+      !BLANK.test(look(lines[index] ?? '')) &&
       !startsBlock(lines[index] ?? '', lines[index + 1])
     ) {
       paragraph.push(lines[index] ?? '');
@@ -157,14 +226,14 @@ function parseBlocks(lines: readonly string[]): Block[] {
     blocks.push(
       isDrawn(paragraph)
         ? { kind: 'art', text: paragraph.join('\n') }
-        : { kind: 'paragraph', lines: paragraph.map((text) => parseInline(text.trim())) },
+        : { kind: 'paragraph', lines: paragraph.map((text) => parseInline(text.trim(), meter)) },
     );
   }
   return blocks;
 }
 
 /** One list from `start`: its items with what is indented under them (nested lists too); returns the next line. */
-function list(lines: readonly string[], start: number, blocks: Block[]): number {
+function list(lines: readonly string[], start: number, blocks: Block[], parse: Parse): number {
   const first = isListItem(lines[start] ?? '');
   const indent = first?.[1]?.length ?? 0;
   const ordered = /\d/.test(first?.[2] ?? '');
@@ -178,6 +247,7 @@ function list(lines: readonly string[], start: number, blocks: Block[]): number 
     index += 1;
     while (index < lines.length) {
       const text = lines[index] ?? '';
+      if (parse.meter) parse.meter.steps += text.length + 1;
       if (BLANK.test(text)) {
         // A blank line ends the item unless what follows is indented under it.
         const after = lines[index + 1];
@@ -192,7 +262,7 @@ function list(lines: readonly string[], start: number, blocks: Block[]): number 
     }
     const task = /^\[([ xX])\]\s+/.exec(body[0] ?? '');
     if (task) body[0] = (body[0] ?? '').slice(task[0].length);
-    items.push({ task: task ? task[1] !== ' ' : null, blocks: parseBlocks(body) });
+    items.push({ task: task ? task[1] !== ' ' : null, blocks: parseBlocks(body, parse) });
   }
   blocks.push({ kind: 'list', ordered, start: ordered ? Number.parseInt(first?.[2] ?? '1', 10) : 1, items });
   return index;
@@ -203,8 +273,9 @@ function indentOf(line: string): number {
 }
 
 function dedent(lines: readonly string[]): string[] {
-  const indents = lines.filter((line) => !BLANK.test(line)).map(indentOf);
-  const cut = indents.length > 0 ? Math.min(...indents) : 0;
+  let cut = Infinity;
+  for (const line of lines) if (!BLANK.test(line)) cut = Math.min(cut, indentOf(line));
+  if (cut === Infinity) cut = 0;
   return lines.map((line) => line.slice(cut));
 }
 
@@ -228,83 +299,20 @@ function cells(row: string): string[] {
   return result;
 }
 
-function table(headRow: string, separator: string, rows: readonly string[]): Block {
+function table(headRow: string, separator: string, rows: readonly string[], parse: Parse): Block {
   const align: Align[] = cells(separator).map((cell) => {
     const left = cell.startsWith(':');
     const right = cell.endsWith(':');
     return left && right ? 'center' : right ? 'right' : left ? 'left' : null;
   });
   const width = align.length;
+  const total = width * (rows.length + 1);
+  if (total > parse.cells.left) return { kind: 'art', text: [headRow, separator, ...rows].join('\n') };
+  parse.cells.left -= total;
   const fit = (row: string) => {
     const values = cells(row).slice(0, width);
     while (values.length < width) values.push('');
-    return values.map(parseInline);
+    return values.map((value) => parseInline(value, parse.meter));
   };
   return { kind: 'table', align, head: fit(headRow), rows: rows.map(fit) };
-}
-
-const EMPHASIS: { open: string; kind: 'strong' | 'em' | 'del' }[] = [
-  { open: '**', kind: 'strong' },
-  { open: '__', kind: 'strong' },
-  { open: '~~', kind: 'del' },
-  { open: '*', kind: 'em' },
-  { open: '_', kind: 'em' },
-];
-
-/** Code spans, emphasis, links and images as their text; anything else, including HTML, stays as written. */
-export function parseInline(source: string): Inline[] {
-  const out: Inline[] = [];
-  let text = '';
-  const flush = () => {
-    if (text) out.push({ kind: 'text', text });
-    text = '';
-  };
-  let at = 0;
-  while (at < source.length) {
-    const char = source[at] ?? '';
-    if (char === '\\' && at + 1 < source.length && /[!-/:-@[-`{-~]/.test(source[at + 1] ?? '')) {
-      text += source[at + 1];
-      at += 2;
-      continue;
-    }
-    if (char === '`') {
-      const run = /^`+/.exec(source.slice(at))?.[0] ?? '`';
-      const end = source.indexOf(run, at + run.length);
-      if (end > at) {
-        flush();
-        const code = source.slice(at + run.length, end);
-        out.push({ kind: 'code', text: /^ .* $/.test(code) ? code.slice(1, -1) : code });
-        at = end + run.length;
-        continue;
-      }
-    }
-    const link = /^!?\[([^\]]*)\]\(([^)\s]*)(?:\s+"[^"]*")?\)/.exec(source.slice(at));
-    if (link) {
-      // A preview cannot navigate or load anything (R12.2): a link is its words, an image its description.
-      flush();
-      out.push(...parseInline(link[1] ?? ''));
-      at += link[0].length;
-      continue;
-    }
-    const emphasis = EMPHASIS.find(({ open }) => source.startsWith(open, at));
-    if (emphasis) {
-      const { open, kind } = emphasis;
-      const inner = at + open.length;
-      const end = source.indexOf(open, inner + 1);
-      // Emphasis hugs its words ("*a b*", not "a * b"); an underscore inside a word (snake_case) stays.
-      const hugs = end > inner && source[inner] !== ' ' && source[end - 1] !== ' ';
-      const intraword =
-        open[0] === '_' && (/\w/.test(source[at - 1] ?? '') || /\w/.test(source[end + open.length] ?? ''));
-      if (hugs && !intraword) {
-        flush();
-        out.push({ kind, children: parseInline(source.slice(inner, end)) });
-        at = end + open.length;
-        continue;
-      }
-    }
-    text += char;
-    at += 1;
-  }
-  flush();
-  return out;
 }
