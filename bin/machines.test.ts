@@ -21,6 +21,11 @@ import { runCli, spawnCli, type SpawnedCli } from '../lib/runtime/test-support/r
 
 const TOKEN = 'machines-cli-token';
 const SLOW = { timeout: 15_000, interval: 50 };
+/**
+ * Three machines' `askaway invite`, `join`, `ask` and hook processes and a hub: past the unit suite's 20 s while
+ * `npm test` builds the app beside it on two cores (each node process then takes a second or two to start).
+ */
+const REAL_PROCESSES_MS = 60_000;
 const QUESTION = 'Ship it today?';
 const children = new Set<SpawnedCli['child']>();
 
@@ -125,100 +130,105 @@ function hubFile(target: Machine) {
 }
 
 describe('machines joined to one hub (real processes)', () => {
-  it('[R17.1][R17.3][R17.4][R17.2] three machines join with codes; identical ids stay apart; each answer reaches its asker; revoke drops one at once', async () => {
-    const hub = await startHub();
-    const machines = [machine('laptop'), machine('desktop'), machine('devbox')];
-    const codes: string[] = [];
-    for (const target of machines) {
-      const { code, command, hubUrl } = await invite(hub.dataDir);
-      expect(command).toBe(`askaway join ${hub.url} ${code}`);
-      expect(hubUrl).toBe(hub.url);
-      const joined = await join(target, hub.url, code);
-      expect(joined).toMatchObject({ code: 0, stderr: '' });
-      expect(joined.stdout).toContain(`Joined hub-box at ${hub.url} as "${target.name}".`);
-      expect(fs.statSync(path.join(target.dataDir, 'hub.json')).mode & 0o777).toBe(0o600);
-      codes.push(code);
-    }
-    // A code works once.
-    const late = machine('late');
-    const reused = await join(late, hub.url, codes[0] ?? '');
-    expect(reused.code).toBe(1);
-    expect(reused.stderr).toMatch(/refused: This join code was already used or has expired.+askaway invite/);
-    expect(fs.existsSync(path.join(late.dataDir, 'hub.json'))).toBe(false);
+  it(
+    '[R17.1][R17.3][R17.4][R17.2] three machines join with codes; identical ids stay apart; each answer reaches its asker; revoke drops one at once',
+    async () => {
+      const hub = await startHub();
+      const machines = [machine('laptop'), machine('desktop'), machine('devbox')];
+      const codes: string[] = [];
+      for (const target of machines) {
+        const { code, command, hubUrl } = await invite(hub.dataDir);
+        expect(command).toBe(`askaway join ${hub.url} ${code}`);
+        expect(hubUrl).toBe(hub.url);
+        const joined = await join(target, hub.url, code);
+        expect(joined).toMatchObject({ code: 0, stderr: '' });
+        expect(joined.stdout).toContain(`Joined hub-box at ${hub.url} as "${target.name}".`);
+        expect(fs.statSync(path.join(target.dataDir, 'hub.json')).mode & 0o777).toBe(0o600);
+        codes.push(code);
+      }
+      // A code works once.
+      const late = machine('late');
+      const reused = await join(late, hub.url, codes[0] ?? '');
+      expect(reused.code).toBe(1);
+      expect(reused.stderr).toMatch(/refused: This join code was already used or has expired.+askaway invite/);
+      expect(fs.existsSync(path.join(late.dataDir, 'hub.json'))).toBe(false);
 
-    const [laptop, desktop, devbox] = machines as [Machine, Machine, Machine];
-    const status = await runCli(['status', '--json'], { env: laptop.env });
-    expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({
-      url: hub.url,
-      source: 'joined',
-      reachable: true,
-      hubName: 'hub-box',
-      machine: { name: 'laptop' },
-    });
+      const [laptop, desktop, devbox] = machines as [Machine, Machine, Machine];
+      const status = await runCli(['status', '--json'], { env: laptop.env });
+      expect(status.code).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({
+        url: hub.url,
+        source: 'joined',
+        reachable: true,
+        hubName: 'hub-box',
+        machine: { name: 'laptop' },
+      });
 
-    const phone = await connectRemote(hub.url, (await pairOverHttp(hub.url, hub.dataDir)).credential);
-    const hooks = machines.map((target) => spawnHook(target, 'toolu_same'));
-    await vi.waitFor(() => expect(requested(phone.events)).toHaveLength(3), SLOW);
-    const pending = (await snapshotOf(phone)).pending;
-    expect(pending.map((view) => [view.machine.name, view.sessionId, view.toolUseId]).sort()).toEqual([
-      ['desktop', 'session-same', 'toolu_same'],
-      ['devbox', 'session-same', 'toolu_same'],
-      ['laptop', 'session-same', 'toolu_same'],
-    ]);
-    expect(new Set(pending.map((view) => view.requestId)).size).toBe(3);
-    const keyOf = (name: string) => pending.find((view) => view.machine.name === name)?.requestId ?? '';
-    await vi.waitFor(async () => {
-      const listed = await runCli(['machines', '--json', '--data-dir', hub.dataDir]);
-      const agents = (JSON.parse(listed.stdout) as { machines: { name: string; connectedAgents: number }[] }).machines;
-      expect(agents.map((entry) => [entry.name, entry.connectedAgents])).toEqual([
-        ['hub-box', 0],
-        ['laptop', 1],
-        ['desktop', 1],
-        ['devbox', 1],
+      const phone = await connectRemote(hub.url, (await pairOverHttp(hub.url, hub.dataDir)).credential);
+      const hooks = machines.map((target) => spawnHook(target, 'toolu_same'));
+      await vi.waitFor(() => expect(requested(phone.events)).toHaveLength(3), SLOW);
+      const pending = (await snapshotOf(phone)).pending;
+      expect(pending.map((view) => [view.machine.name, view.sessionId, view.toolUseId]).sort()).toEqual([
+        ['desktop', 'session-same', 'toolu_same'],
+        ['devbox', 'session-same', 'toolu_same'],
+        ['laptop', 'session-same', 'toolu_same'],
       ]);
-    }, SLOW);
+      expect(new Set(pending.map((view) => view.requestId)).size).toBe(3);
+      const keyOf = (name: string) => pending.find((view) => view.machine.name === name)?.requestId ?? '';
+      await vi.waitFor(async () => {
+        const listed = await runCli(['machines', '--json', '--data-dir', hub.dataDir]);
+        const agents = (JSON.parse(listed.stdout) as { machines: { name: string; connectedAgents: number }[] })
+          .machines;
+        expect(agents.map((entry) => [entry.name, entry.connectedAgents])).toEqual([
+          ['hub-box', 0],
+          ['laptop', 1],
+          ['desktop', 1],
+          ['devbox', 1],
+        ]);
+      }, SLOW);
 
-    // The same request id on three machines: each answer goes to the one agent that asked.
-    expect(await respond(phone, keyOf('desktop'), 'No')).toMatchObject({ ok: true, status: 'accepted' });
-    expect(await respond(phone, keyOf('laptop'), 'Yes')).toMatchObject({ ok: true, status: 'accepted' });
-    const [laptopHook, desktopHook, devboxHook] = hooks as [SpawnedCli, SpawnedCli, SpawnedCli];
-    expect(await laptopHook.exited).toBe(0);
-    expect(await desktopHook.exited).toBe(0);
-    expect(hookAnswer(laptopHook.stdout())).toBe('Yes');
-    expect(hookAnswer(desktopHook.stdout())).toBe('No');
+      // The same request id on three machines: each answer goes to the one agent that asked.
+      expect(await respond(phone, keyOf('desktop'), 'No')).toMatchObject({ ok: true, status: 'accepted' });
+      expect(await respond(phone, keyOf('laptop'), 'Yes')).toMatchObject({ ok: true, status: 'accepted' });
+      const [laptopHook, desktopHook, devboxHook] = hooks as [SpawnedCli, SpawnedCli, SpawnedCli];
+      expect(await laptopHook.exited).toBe(0);
+      expect(await desktopHook.exited).toBe(0);
+      expect(hookAnswer(laptopHook.stdout())).toBe('Yes');
+      expect(hookAnswer(desktopHook.stdout())).toBe('No');
 
-    // Revoking devbox drops its waiting hook at once: it hands the question back to the terminal, naming the hub.
-    const table = await runCli(['machines', '--data-dir', hub.dataDir]);
-    expect(table.stdout).toMatch(/^NAME\s+ID\s+JOINED\s+LAST SEEN\s+AGENTS\n/);
-    expect(table.stdout).toMatch(/\ndevbox\s+[0-9a-f]{16}\s+\S+ \S+\s+connected now\s+1\n/);
-    const revoked = await runCli(['machines', 'revoke', 'devbox', '--data-dir', hub.dataDir]);
-    expect(revoked).toMatchObject({ code: 0, stderr: '' });
-    expect(await devboxHook.exited).toBe(0);
-    expect(hookAnswer(devboxHook.stdout())).toBe('ask');
-    expect(devboxHook.stderr()).toMatch(/This machine \("devbox"\) was removed from hub-box\. Join again/);
-    await vi.waitFor(
-      () =>
-        expect(phone.events).toContainEqual(
-          expect.objectContaining({
-            type: 'interaction.withdrawn',
-            requestId: keyOf('devbox'),
-            reason: 'devbox was removed from hub-box',
-          }),
-        ),
-      SLOW,
-    );
-    const refused = await runCli(['ask', 'Deploy?', '--option', 'Yes', '--option', 'No'], { env: devbox.env });
-    expect(refused.code).toBe(5);
-    expect(refused.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^askaway ask: The Askaway hub at .+ refused this machine: .+removed from hub-box/),
-    ]);
+      // Revoking devbox drops its waiting hook at once: it hands the question back to the terminal, naming the hub.
+      const table = await runCli(['machines', '--data-dir', hub.dataDir]);
+      expect(table.stdout).toMatch(/^NAME\s+ID\s+JOINED\s+LAST SEEN\s+AGENTS\n/);
+      expect(table.stdout).toMatch(/\ndevbox\s+[0-9a-f]{16}\s+\S+ \S+\s+connected now\s+1\n/);
+      const revoked = await runCli(['machines', 'revoke', 'devbox', '--data-dir', hub.dataDir]);
+      expect(revoked).toMatchObject({ code: 0, stderr: '' });
+      expect(await devboxHook.exited).toBe(0);
+      expect(hookAnswer(devboxHook.stdout())).toBe('ask');
+      expect(devboxHook.stderr()).toMatch(/This machine \("devbox"\) was removed from hub-box\. Join again/);
+      await vi.waitFor(
+        () =>
+          expect(phone.events).toContainEqual(
+            expect.objectContaining({
+              type: 'interaction.withdrawn',
+              requestId: keyOf('devbox'),
+              reason: 'devbox was removed from hub-box',
+            }),
+          ),
+        SLOW,
+      );
+      const refused = await runCli(['ask', 'Deploy?', '--option', 'Yes', '--option', 'No'], { env: devbox.env });
+      expect(refused.code).toBe(5);
+      expect(refused.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^askaway ask: The Askaway hub at .+ refused this machine: .+removed from hub-box/),
+      ]);
 
-    // Nothing the hub printed holds a credential, a join code or the token (R17.7).
-    const secrets = [TOKEN, ...codes, ...machines.map((target) => hubFile(target).credential)];
-    for (const secret of secrets) expect(hub.stdout() + hub.stderr()).not.toContain(secret);
-    for (const target of [laptop, desktop]) expect(hubFile(target).machine.name).toBe(target.name);
-  });
+      // Nothing the hub printed holds a credential, a join code or the token (R17.7).
+      const secrets = [TOKEN, ...codes, ...machines.map((target) => hubFile(target).credential)];
+      for (const secret of secrets) expect(hub.stdout() + hub.stderr()).not.toContain(secret);
+      for (const target of [laptop, desktop]) expect(hubFile(target).machine.name).toBe(target.name);
+    },
+    REAL_PROCESSES_MS,
+  );
 
   it('[R17.6] a machine runtime SIGKILLed while its question waits: still answerable, delivered when it comes back', async () => {
     const hub = await startHub();

@@ -218,6 +218,8 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
   });
 });
 
+const SLOW_FLOOD = { timeout: 15_000 };
+
 describe('[R12.17] a daemon flooding the bridge', () => {
   it('[R12.17] the bridge carries at most its bound, the rest stay in the terminal with one log line; the hub’s own agents still ask', async () => {
     // The machine's cap at twice the bound: the bridge's connection may fill its half, no more.
@@ -235,7 +237,9 @@ describe('[R12.17] a daemon flooding the bridge', () => {
       expect(setup.logs.filter((line) => line.includes("stay in Codex's terminal"))).toHaveLength(1);
       expect(local()).toBe(BRIDGE_PROMPTS_MAX);
       expect(setup.bridge.status()[0]?.pending).toBe(BRIDGE_PROMPTS_MAX);
-    });
+      // Three hundred prompts and a hundred announces through real sockets: more than vi.waitFor's default
+      // second while the build runs beside the unit suite.
+    }, SLOW_FLOOD);
     // Nothing more is on its way, nothing was answered for Codex, and the log said it once.
     expect(setup.logs.filter((line) => line.includes("Codex's terminal"))).toHaveLength(1);
     expect(setup.daemon.received.filter((message) => message.method === undefined && 'result' in message)).toEqual([]);
