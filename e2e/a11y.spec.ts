@@ -1,28 +1,19 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Page } from '@playwright/test';
+import { axeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { joinMachine } from './support/machines';
 import { singleQuestion } from './support/payloads';
 import { populate } from './support/scenario';
 
-/**
- * Colours are the same at every width: the phone checks both themes, the desktop its own layout in one (axe
- * takes seconds a screen, and these tests are a quarter of the e2e run).
- */
+/** Colours are the same at every width: the phone checks both themes, the desktop its own layout in one. */
 function skipSecondThemeOnDesktop(theme: 'light' | 'dark'): void {
   test.skip(test.info().project.name === 'desktop' && theme === 'light', 'the phone checks the light theme');
 }
 
 async function expectNoViolations(page: Page, screen: string): Promise<void> {
   // The sandboxed preview runs no script, so axe cannot be injected there; it is a picture.
-  const results = await new AxeBuilder({ page })
-    .exclude('[data-testid="card.preview-frame"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const summary = results.violations.map(
-    (violation) => `${screen}: ${violation.id} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
-  expect(summary).toEqual([]);
+  const violations = await axeViolations(page, ['[data-testid="card.preview-frame"]']);
+  expect(violations.map((violation) => `${screen}: ${violation}`)).toEqual([]);
 }
 
 for (const theme of ['light', 'dark'] as const) {
@@ -68,7 +59,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expectNoViolations(page, 'receipt');
   });
 
-  // Apart from the cards: axe takes seconds a screen, and one test of all of them nears its timeout on CI.
+  // Apart from the cards: one test of every screen would near its timeout on a busy CI machine.
   test(`[R9.1] axe finds no violations on Sessions, History, Settings and pairing (${theme})`, async ({
     app,
     host,

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type AgentRef } from '../lib/contracts';
+import { axeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 
 // The agent as a dimension (R18.1): named once a second agent is on record, filtered like machines.
@@ -68,8 +68,7 @@ test('[R18.1] with one agent the screens name none; a second agent puts a chip o
   await expect(entries).toHaveCount(3);
   const filter = page.getByTestId('agent-filter');
   await expect(filter.getByRole('radio')).toHaveCount(4);
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice']).analyze();
-  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await filter.getByRole('radio', { name: 'Codex' }).check();
   await expect(entries).toHaveCount(1);
   await expect(entries.getByTestId('agent-chip')).toHaveAttribute('data-agent', 'codex');
