@@ -8,6 +8,7 @@ import { AppPage } from '../../support/pages';
 import { locateOpenCode, type OpenCodeInstall } from './opencode-binary';
 import { createOpenCodeLab, type OpenCodeLab, type OpenCodeLabOptions } from './opencode-lab';
 import { startScriptedModel, type ScriptedModel } from './model-server';
+import { stopAllServes } from './serve';
 import { startTui, TUI_START_TIMEOUT_MS } from './tui';
 
 /** One OpenCode TUI per worker, shared by the tests of a serial file: it takes ~10 s to start. */
@@ -31,6 +32,8 @@ interface WorkerFixtures {
 }
 
 interface Fixtures {
+  /** Stops the test's `opencode serve` processes after it (automatic). */
+  serves: undefined;
   /** The pinned OpenCode; the test is skipped (locally) or fails (CI) when it is not installed. */
   opencode: OpenCodeInstall;
   /** A phone without a browser: a socket.io client on the host's '/remote'. */
@@ -40,6 +43,14 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  // After every test, passed, failed or timed out: no `opencode serve` it started outlives it.
+  serves: [
+    async ({}, provide) => {
+      await provide(undefined);
+      await stopAllServes();
+    },
+    { auto: true },
+  ],
   located: [async ({}, provide) => provide(locateOpenCode()), { scope: 'worker' }],
   opencode: async ({ located }, provide, testInfo) => {
     if ('missing' in located) {

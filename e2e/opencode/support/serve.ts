@@ -24,7 +24,16 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Every `opencode serve` started and not yet stopped: a test that times out never reaches its own stop. */
+const running = new Set<ChildProcess>();
+
+/** Stops whatever a test left running (the fixtures' teardown, which runs after a timeout too). */
+export async function stopAllServes(): Promise<void> {
+  await Promise.all([...running].map((child) => stopChild(child)));
+}
+
 async function stopChild(child: ChildProcess): Promise<void> {
+  running.delete(child);
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -41,6 +50,7 @@ export async function startServe(binary: string, lab: OpenCodeLab, password?: st
     env: asProcessEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
