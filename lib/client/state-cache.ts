@@ -20,12 +20,22 @@ export async function loadCachedHost(hostUrl: string): Promise<HostView | null> 
   }
 }
 
-/** Saves a little after the last change: a burst of events costs one write. */
+let latest: { hostUrl: string; host: HostView } | null = null;
+
+/**
+ * Saves a little after the first unsaved change, with what is latest by then: a burst of events costs one write,
+ * and a steady stream of them (each sooner than the delay) still gets written, where waiting for a quiet moment
+ * never came on a busy host.
+ */
 export function scheduleCacheSave(hostUrl: string, host: HostView): void {
   if (!host.hasSnapshot) return;
-  if (timer) clearTimeout(timer);
+  latest = { hostUrl, host };
+  if (timer) return;
   timer = setTimeout(() => {
     timer = null;
+    if (!latest) return;
+    const { hostUrl, host } = latest;
+    latest = null;
     const value: CachedHost = {
       hostUrl,
       lastSeq: host.lastSeq,
@@ -43,5 +53,6 @@ export function scheduleCacheSave(hostUrl: string, host: HostView): void {
 export function clearCachedHost(): Promise<unknown> {
   if (timer) clearTimeout(timer);
   timer = null;
+  latest = null;
   return run('readwrite', (store) => store.delete(KEY), CACHE_STORE).catch(() => undefined);
 }
