@@ -127,6 +127,19 @@ describe('remote state fold', () => {
     expect(selectInbox(host)).toBe(groups);
   });
 
+  it("[R13.9] a change in one session hands out the other sessions' groups unchanged, so only its own re-renders", () => {
+    const host = fromSnapshot(snapshot([view('a', 's1', 1), view('b', 's2', 5), view('c', 's2', 9)]), 0);
+    const before = selectInbox(host);
+    const after = selectInbox(
+      applyEvents(host, [{ seq: 11, at: at(31), type: 'interaction.withdrawn', requestId: 'c' }]),
+    );
+    expect(after.map((group) => group.sessionId)).toEqual(['s2', 's1']);
+    expect(after.find((group) => group.sessionId === 's1')).toBe(before.find((group) => group.sessionId === 's1'));
+    const s2 = after.find((group) => group.sessionId === 's2');
+    expect(s2).not.toBe(before.find((group) => group.sessionId === 's2'));
+    expect(s2?.items.map((item) => item.requestId)).toEqual(['b']);
+  });
+
   it('[R9.7] summarizes endings from this device point of view', () => {
     const base = view('a', 's1', 1);
     const resolved = (

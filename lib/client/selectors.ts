@@ -12,6 +12,27 @@ export interface InboxGroup {
   items: InteractionView[];
 }
 
+/** The last inbox handed out, by group key: a group whose rows did not change is handed out again. */
+let lastGroups = new Map<string, InboxGroup>();
+
+/** `previous` when `next` holds the same rows in the same order (and the same labels), else `next`. */
+function reuseGroup(previous: InboxGroup | undefined, next: InboxGroup): InboxGroup {
+  if (
+    !previous ||
+    previous.project !== next.project ||
+    previous.machine.id !== next.machine.id ||
+    previous.machine.name !== next.machine.name ||
+    previous.items.length !== next.items.length
+  )
+    return next;
+  return previous.items.every((view, index) => view === next.items[index]) ? previous : next;
+}
+
+/**
+ * The pending prompts by root session, newest first. A group whose rows are unchanged is the same object as in
+ * the last inbox, so a new question re-renders its own session's group only (the memoized SessionGroup), not
+ * every group of the inbox (R13.9).
+ */
 export const selectInbox = memo((interactions): InboxGroup[] => {
   const groups = new Map<string, InboxGroup>();
   for (const view of interactions.values()) {
@@ -25,9 +46,12 @@ export const selectInbox = memo((interactions): InboxGroup[] => {
     group.items.push(view);
     if (!group.project) group.project = projectLabel(view.context);
   }
-  const list = [...groups.values()];
-  for (const group of list) group.items.sort(byNewest);
+  const list = [...groups.values()].map((group) => {
+    group.items.sort(byNewest);
+    return reuseGroup(lastGroups.get(group.key), group);
+  });
   list.sort((a, b) => byNewest(a.items[0] as InteractionView, b.items[0] as InteractionView));
+  lastGroups = new Map(list.map((group) => [group.key, group]));
   return list;
 });
 
