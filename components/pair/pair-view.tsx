@@ -7,7 +7,7 @@ import { usePairing } from '@/hooks/use-pairing';
 import { DEVICE_NAME_MAX, PAIRING_CODE_MAX } from '@/lib/contracts/limits';
 import { parsePairingHash } from '@/lib/contracts/pairing-link';
 import { EARLY_SUBMIT } from '@/lib/client/first-paint';
-import { preloadPairRequest, redeemPairingCode } from '@/lib/client/pair-request-loader';
+import { preloadPairRequestOnIntent, redeemPairingCode } from '@/lib/client/pair-request-loader';
 import { clampDeviceName, defaultDeviceName, platformDescription } from '@/lib/client/device-names';
 import { getPairing, normalizeHostUrl, savePairing } from '@/lib/client/pairing';
 import { BootText, bootTemplate } from '../shell/boot-text';
@@ -70,11 +70,14 @@ export function PairView() {
       strip();
     };
     strip();
-    preloadPairRequest();
+    const stopPreload = preloadPairRequestOnIntent();
     // Pair was tapped before this code ran (the form is in the HTML, R9.14): do it now.
     if (window.__askawayEarlySubmit?.()) submitEarly();
     window.addEventListener('hashchange', read);
-    return () => window.removeEventListener('hashchange', read);
+    return () => {
+      stopPreload();
+      window.removeEventListener('hashchange', read);
+    };
   }, []);
 
   const pairedHost = pairing ? pairing.hostName || pairing.hostUrl || window.location.host : '';
