@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { errorMessage } from '../lib/contracts';
 import { runDurableLog } from './durable-log';
+import { runInboxArrival } from './inbox-arrival';
 import { runDrills } from './drills/run-drills';
 import { runLighthouse } from './lighthouse';
 import { runMachines } from './machines';
@@ -20,6 +21,7 @@ const BENCHMARKS: { name: string; run: () => Promise<{ figures: Figure[] }> }[] 
   { name: 'reannounce-load', run: runReannounceLoad },
   { name: 'pwa-weight', run: runPwaWeight },
   { name: 'restore', run: runRestore },
+  { name: 'inbox-arrival', run: runInboxArrival },
   { name: 'phone-start', run: runPhoneStart },
   { name: 'machines', run: runMachines },
   { name: 'lighthouse', run: runLighthouse },

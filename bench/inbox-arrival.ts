@@ -1,0 +1,156 @@
+// R13.9: a new question's way onto the screen of an open inbox, from the agent's announce to the end of the first
+// frame drawn with its row (./support/row-watch.ts), on the installed app and on the plain socket.io page
+// (./support/plain-socket-page.ts) against the same host, alternated round by round; with 20 and with 200
+// already pending, since an arrival must not cost more in a longer inbox. p50 and p95 of every arrival.
+import { type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { launchBrowser, pairingInitScript } from './support/browser';
+import { figure, round, type Figure } from './support/figures';
+import { startHost, type HostProcess } from './support/host-process';
+import { isMain, runAlone } from './support/main-guard';
+import { interactionRequest } from './support/payloads';
+import { startPlainPage, type PlainPage } from './support/plain-socket-page';
+import { announceAll, connectRawRuntime, seedPending, type RawRuntimeSocket } from './support/raw-runtime';
+import { pairBenchDevice } from './support/remote-client';
+import { rowWatchScript, wallClock } from './support/row-watch';
+import { median, percentile } from './support/stats';
+
+const ROUNDS = Number(process.env.BENCH_ARRIVAL_ROUNDS ?? 5);
+/** Questions per round, one after another: each waits for the last one's row and a short pause. */
+const PER_ROUND = Number(process.env.BENCH_ARRIVAL_PER_ROUND ?? 20);
+const PAUSE_MS = 120;
+const LIMIT_RATIO = 1.5;
+const APP_ROWS = '[data-testid="inbox.item"]';
+const PLAIN_ROWS = '#rows > li';
+
+interface Screen {
+  name: 'app' | 'plain';
+  page: Page;
+  open(): Promise<void>;
+}
+
+/** Each round's questions come and go on one connection, as one agent's do. */
+async function arrivals(agent: RawRuntimeSocket, screen: Screen, round: number, pending: number): Promise<number[]> {
+  await screen.open();
+  const rows = screen.name === 'app' ? APP_ROWS : PLAIN_ROWS;
+  await screen.page.waitForFunction(
+    ([selector, total]) => document.querySelectorAll(selector).length === total,
+    [rows, pending] as const,
+    { timeout: 60_000 },
+  );
+  // Settled: the connection's own work (snapshot, cache save) done, as an inbox left open is.
+  await screen.page.waitForTimeout(1_000);
+  const times: number[] = [];
+  const ids: string[] = [];
+  for (let index = 0; index < PER_ROUND; index += 1) {
+    const id = `arrival-${screen.name}-${pending}-${round}-${index}`;
+    const sentAt = wallClock();
+    await announceAll(agent, [interactionRequest(id, `arrival-session-${index % 3}`)]);
+    const seenAt = await screen.page
+      .waitForFunction((requestId) => window.__rowsSeenAt?.[requestId], id, { timeout: 30_000, polling: 16 })
+      .then((handle) => handle.jsonValue() as Promise<number>);
+    times.push(seenAt - sentAt);
+    ids.push(id);
+    await screen.page.waitForTimeout(PAUSE_MS);
+  }
+  for (const id of ids) await agent.timeout(10_000).emitWithAck('withdraw', { requestId: id });
+  await screen.page.waitForFunction(
+    ([selector, total]) => document.querySelectorAll(selector).length === total,
+    [rows, pending] as const,
+    { timeout: 60_000 },
+  );
+  await screen.page.goto('about:blank');
+  return times;
+}
+
+async function measure(browser: Browser, pending: number): Promise<{ app: number[]; plain: number[] }> {
+  const plain: PlainPage = await startPlainPage();
+  const host: HostProcess = await startHost({ extraArgs: ['--stale-after', '2h', '--allow-origin', plain.origin] });
+  const contexts: BrowserContext[] = [];
+  const agent = await connectRawRuntime(host.url, host.token, 'arrival-agent');
+  try {
+    await seedPending(
+      host.url,
+      host.token,
+      Array.from({ length: pending }, (_, index) => interactionRequest(`waiting-${index}`, `session-${index % 4}`)),
+    );
+    const appContext = await browser.newContext({ viewport: { width: 412, height: 915 } });
+    contexts.push(appContext);
+    await appContext.addInitScript(pairingInitScript(await pairBenchDevice(host, 'bench-arrival')));
+    await appContext.addInitScript(rowWatchScript(APP_ROWS, pending));
+    const appPage = await appContext.newPage();
+    // Installed first: the service worker controls the page, as on a phone that opened it before.
+    await appPage.goto(`${host.url}/`);
+    await appPage.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
+    const plainContext = await browser.newContext({ viewport: { width: 412, height: 915 } });
+    contexts.push(plainContext);
+    await plainContext.addInitScript(rowWatchScript(PLAIN_ROWS, pending));
+    const plainPage = await plainContext.newPage();
+    const plainUrl = plain.url(host.url, (await pairBenchDevice(host, 'bench-arrival-plain')).credential);
+    const screens: Screen[] = [
+      { name: 'app', page: appPage, open: () => appPage.goto(`${host.url}/`).then(() => undefined) },
+      { name: 'plain', page: plainPage, open: () => plainPage.goto(plainUrl).then(() => undefined) },
+    ];
+    const times = { app: [] as number[], plain: [] as number[] };
+    // The first round of each warms caches and is not counted.
+    for (let round = 0; round <= ROUNDS; round += 1) {
+      const order = round % 2 === 0 ? screens : [...screens].reverse();
+      for (const screen of order) {
+        const measured = await arrivals(agent, screen, round, pending);
+        if (round > 0) times[screen.name].push(...measured);
+      }
+    }
+    return times;
+  } finally {
+    for (const context of contexts) await context.close();
+    agent.disconnect();
+    await host.stop();
+    await plain.close();
+  }
+}
+
+export async function runInboxArrival(): Promise<{ figures: Figure[] }> {
+  const browser = await launchBrowser();
+  try {
+    const figures: Figure[] = [];
+    const p95s: Record<number, number> = {};
+    for (const pending of [20, 200]) {
+      const { app, plain } = await measure(browser, pending);
+      const samples = `${app.length} arrivals each, ${ROUNDS} rounds alternated, ${pending} already pending`;
+      console.log(
+        `[arrival] ${pending} pending: app p50 ${round(median(app), 1)} p95 ${round(percentile(app, 95), 1)} ms; ` +
+          `plain p50 ${round(median(plain), 1)} p95 ${round(percentile(plain, 95), 1)} ms`,
+      );
+      p95s[pending] = percentile(app, 95);
+      for (const [label, p] of [
+        ['p50', 50],
+        ['p95', 95],
+      ] as const)
+        figures.push(
+          figure({
+            name: `arrival: new question → its row on screen, ${pending} pending, ${label} (R13.9)`,
+            value: round(percentile(app, p), 1),
+            unit: 'ms',
+            baseline: round(percentile(plain, p), 1),
+            ...(p === 95 ? { budget: LIMIT_RATIO, budgetOn: 'ratio' as const } : {}),
+            note: `announce → end of the first frame drawn with the row (every animation frame checked); baseline: the plain socket.io page; ${samples}`,
+          }),
+        );
+    }
+    figures.push(
+      figure({
+        name: 'arrival: p95 with 200 pending against 20 (R13.9)',
+        value: round(p95s[200] ?? Number.NaN, 1),
+        unit: 'ms',
+        baseline: round(p95s[20] ?? Number.NaN, 1),
+        budget: LIMIT_RATIO,
+        budgetOn: 'ratio',
+        note: 'the same arrivals in a ten times longer inbox: a ratio near 1 means an arrival costs the same',
+      }),
+    );
+    return { figures };
+  } finally {
+    await browser.close();
+  }
+}
+
+if (isMain(import.meta.url)) await runAlone('inbox-arrival', runInboxArrival);
