@@ -51,8 +51,11 @@ export interface CopilotTui {
   /** The bridge's log (ASKAWAY_COPILOT_LOG), this TUI's only. */
   log(): Promise<string>;
   submit(prompt: string): Promise<void>;
-  /** SIGKILL to Copilot alone (not to `askaway copilot`), as a crash or `kill -9` would. */
-  killCopilot(): Promise<void>;
+  /**
+   * Ends Copilot: `kill` is SIGKILL to Copilot alone, as a crash or `kill -9` would; `terminate` is SIGTERM to
+   * `askaway copilot`, which passes it on.
+   */
+  end(how: 'kill' | 'terminate'): Promise<void>;
   /** Waits until `askaway copilot` exited; its exit code. */
   exited(timeout?: number): Promise<number>;
   /** Kills askaway and Copilot by their process group (the pane's), then the tmux server. */
@@ -152,12 +155,18 @@ export async function startCopilotTui(
       await waitFor(new RegExp(prompt.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
       await tui.keys(['Enter']);
     },
-    async killCopilot() {
+    async end(how) {
       // The pane's shell runs `askaway copilot`, whose only child is Copilot.
-      const [askaway] = await childrenOf(panePid);
-      const children = askaway === undefined ? [] : await childrenOf(askaway);
-      expect(children).toHaveLength(1);
-      process.kill(children[0] ?? 0, 'SIGKILL');
+      const shell = await childrenOf(panePid);
+      expect(shell).toHaveLength(1);
+      const askaway = shell[0] ?? 0;
+      if (how === 'terminate') {
+        process.kill(askaway, 'SIGTERM');
+        return;
+      }
+      const copilot = await childrenOf(askaway);
+      expect(copilot).toHaveLength(1);
+      process.kill(copilot[0] ?? 0, 'SIGKILL');
     },
     async exited(timeout = 15_000) {
       await expect.poll(() => readFile(exitFile, 'utf8').catch(() => ''), { timeout }).toMatch(/^\d+\n$/);
