@@ -5,12 +5,11 @@ import { type Page } from '@playwright/test';
 import { axeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { type TestHost } from './support/host';
+import { PHONE_SCREEN, reviewShots } from './support/screenshots';
 
 // Claude Code's hook, end to end in the browser: a payload as Claude Code 2.1.332 sends it is
 // POSTed to the real host's hook endpoint, the phone answers, and the hook's HTTP reply is checked.
 // The real `claude` binary is driven in e2e/claude-code/; here the phone's side is what is tested.
-
-const SHOTS = process.env.SCREENSHOTS ? (process.env.SCREENSHOTS_DIR ?? path.join(os.tmpdir(), 'askaway-screens')) : '';
 
 let toolUse = 0;
 function hook(host: TestHost, event: 'PreToolUse' | 'PermissionRequest', toolName: string, toolInput: object) {
@@ -52,18 +51,8 @@ async function expectAccessible(page: Page): Promise<void> {
 }
 
 /** With SCREENSHOTS=1: the screen at 390×844 (mobile) or 1280×800 (desktop), light and dark, for review. */
-async function shots(page: Page, name: string, project: string) {
-  if (!SHOTS) return;
-  const size = page.viewportSize();
-  if (project === 'mobile') await page.setViewportSize({ width: 390, height: 844 });
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.evaluate(() => document.fonts.ready);
-    await page.screenshot({ path: path.join(SHOTS, `${project}-${theme}-${name}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  if (size) await page.setViewportSize(size);
-}
+const shots = (page: Page, name: string, project: string) =>
+  reviewShots(page, name, project, project === 'mobile' ? PHONE_SCREEN : undefined);
 
 const DECK = {
   title: 'Before I build your deck',

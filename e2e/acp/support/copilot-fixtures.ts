@@ -1,6 +1,6 @@
 // The Copilot CLI's fixtures for the ACP suite: the pinned binary (e2e/copilot's) and a scripted Chat
 // Completions model (e2e/opencode's), beside the shared host and phones.
-import { locateCopilot, type CopilotInstall } from '../../copilot/support/copilot-binary';
+import { provideCopilot, type CopilotInstall } from '../../copilot/support/copilot-binary';
 import { startScriptedModel, type ScriptedModel } from '../../opencode/support/model-server';
 import { copilotAgent } from './agents';
 import { acpTest, provideEditors, type StartEditor } from './fixtures';
@@ -14,15 +14,7 @@ interface CopilotFixtures {
 }
 
 export const test = acpTest.extend<CopilotFixtures>({
-  copilot: async ({}, provide, testInfo) => {
-    const located = locateCopilot();
-    if ('missing' in located) {
-      if (located.required) throw new Error(located.missing);
-      testInfo.skip(true, located.missing);
-      return;
-    }
-    await provide(located);
-  },
+  copilot: async ({}, provide, testInfo) => provideCopilot(provide, testInfo),
   model: async ({}, provide) => {
     const model = await startScriptedModel();
     await provide(model);

@@ -30,3 +30,17 @@ export function locateCopilot(): CopilotInstall | { missing: string; required: b
     return { missing: `Copilot CLI ${COPILOT_VERSION} is not installed at ${binary}: ${INSTALL_HINT}`, required };
   return { binary, xdgCache: path.join(cacheRoot(), 'xdg') };
 }
+
+/** The `copilot` fixture: the test is skipped (locally) or fails (CI) when the pinned binary is not installed. */
+export async function provideCopilot(
+  provide: (install: CopilotInstall) => Promise<void>,
+  testInfo: { skip(condition: boolean, description: string): void },
+): Promise<void> {
+  const located = locateCopilot();
+  if ('missing' in located) {
+    if (located.required) throw new Error(located.missing);
+    testInfo.skip(true, located.missing);
+    return;
+  }
+  await provide(located);
+}
