@@ -124,7 +124,7 @@ export function PairView() {
   const typed = boot || (phase.kind === 'form' && phase.code === null);
   return (
     <>
-      <ScreenHeader title={t('pair.title')} pairedOnly />
+      <ScreenHeader title={t('pair.title')} />
       {boot || phase.kind === 'invalid' ? (
         <InvalidLinkNotice boot={boot} pairedHost={pairing ? pairedHost : null} onEnterCode={() => setPhase(TYPED)} />
       ) : null}

@@ -43,30 +43,23 @@ function statusWord(state: RemoteState, t: Translate): string {
 }
 
 /**
- * The dot + word in every screen's header (never a spinner without words). `pairedOnly`: nothing for a device
- * that has not paired.
+ * The dot + word in every screen's header (never a spinner without words). Nothing for a device that has not
+ * paired: there is nothing to be connected to yet, and the banner says how to pair.
  */
-export function ConnectionPill({ pairedOnly = false }: { pairedOnly?: boolean }) {
+export function ConnectionPill() {
   const state = useRemote();
   const { t, lang } = useI18n();
   const now = useNow('minute');
   const hydrated = useHydrated();
   const pairing = usePairing();
-  // In the prerendered HTML: a device that never paired is told so at first paint (R9.14).
+  // In the prerendered HTML: first-paint.css shows it to a device that has paired only (R9.14).
   if (!hydrated)
     return (
-      <>
-        <Pill status="idle" live={false} className="boot-paired" Icon={IconRefresh}>
-          <span>{t('status.connecting')}</span>
-        </Pill>
-        {pairedOnly ? null : (
-          <Pill status="unpaired" live={false} className="boot-unpaired" Icon={IconAlert} decorative>
-            <span>{t('status.notPaired')}</span>
-          </Pill>
-        )}
-      </>
+      <Pill status="idle" live={false} className="boot-paired" Icon={IconRefresh}>
+        <span>{t('status.connecting')}</span>
+      </Pill>
     );
-  if (pairedOnly && pairing === null) return null;
+  if (pairing === null) return null;
   const live = isLive(state);
   const cached = state.host.cached && !state.host.hasSnapshot;
   const Icon =
@@ -92,20 +85,17 @@ export function ConnectionPill({ pairedOnly = false }: { pairedOnly?: boolean })
   );
 }
 
-/** `decorative`: a second pill the first paint may show instead of the first; tests and the live region use one. */
 function Pill({
   status,
   live,
   className,
   Icon,
-  decorative,
   children,
 }: {
   status: string;
   live: boolean;
   className?: string;
   Icon: typeof IconAlert;
-  decorative?: boolean;
   children: React.ReactNode;
 }) {
   return (
@@ -113,9 +103,9 @@ function Pill({
       className={className ? `pill ${className}` : 'pill'}
       data-status={status}
       data-live={live ? 'true' : 'false'}
-      data-testid={decorative ? undefined : 'connection.status'}
-      role={decorative ? undefined : 'status'}
-      aria-live={decorative ? undefined : 'polite'}
+      data-testid="connection.status"
+      role="status"
+      aria-live="polite"
     >
       <Icon size={14} />
       {children}
