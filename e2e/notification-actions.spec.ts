@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type Socket } from 'socket.io-client';
+import { ANSWER_SYNC_TAG } from '../lib/client/sw/notification-answers';
 import { pairOverHttp } from '../lib/host/test-support/devices';
 import {
   buttons,
@@ -164,14 +165,47 @@ test('[R14.11] a press after the terminal answered says so', async () => {
   expect(runtime.resolutionsFor(requestId)).toEqual([]);
 });
 
+// Chromium lets a worker register a sync only while a window of its origin is open ("without a window": an
+// InvalidAccessError), as when the app is in the background on a phone. A page of the origin that is not the app
+// stands in for it here: the app itself would be visible, and the host pushes only to a device not looking.
+test('[R14.11] offline with a window of the origin open, the press asks for Background Sync: back online, the worker sends the answer', async () => {
+  const requestId = await runtime.approval({
+    subject: 'command',
+    command: 'make release',
+    choices: [...CODEX_CHOICES],
+  });
+  await phone.relayNextPush();
+  const shown = await phone.shownFor('Run a command?', 'make release');
+  await phone.page.goto(`${host.url}/icons/icon-192.png`);
+  await phone.context.setOffline(true);
+  phone.press(shown, '1');
+  const queued = await phone.receiptOf(shown);
+  expect(queued.body).toBe('Will be sent when you’re online');
+  expect(phone.syncEvents).toEqual([`Registered sync: ${ANSWER_SYNC_TAG}`]);
+  expect(runtime.resolutionsFor(requestId)).toEqual([]);
+  await phone.context.setOffline(false);
+  expect((await answerOf(requestId))?.response).toEqual({ action: 'decline' });
+  expect(phone.syncEvents).toEqual([
+    `Registered sync: ${ANSWER_SYNC_TAG}`,
+    `Dispatched sync event: ${ANSWER_SYNC_TAG}`,
+  ]);
+  expect((await phone.receiptOf(queued)).body).toBe('Denied · received by Codex');
+  expect(phone.context.pages().map((open) => open.url())).toEqual([`${host.url}/icons/icon-192.png`]);
+  await phone.relayNextPush();
+  await phone.page.goto('about:blank');
+});
+
 test('[R14.10][R14.11] offline, the answer waits in the outbox and the app sends it when it next runs', async () => {
   const requestId = await runtime.approval({ subject: 'command', command: 'make deploy', choices: [...CODEX_CHOICES] });
   await phone.relayNextPush();
   const shown = await phone.shownFor('Run a command?', 'make deploy');
+  const registered = phone.syncEvents.filter((event) => event.startsWith('Registered')).length;
   await phone.context.setOffline(true);
   phone.press(shown, '1');
   expect((await phone.receiptOf(shown)).body).toBe('Will be sent when you’re online');
   expect(runtime.resolutionsFor(requestId)).toEqual([]);
+  // No window of the origin: Chromium registers no sync, and the answer waits for the app.
+  expect(phone.syncEvents.filter((event) => event.startsWith('Registered'))).toHaveLength(registered);
   await phone.context.setOffline(false);
   await phone.page.goto(`${host.url}/`);
   expect((await answerOf(requestId))?.response).toEqual({ action: 'decline' });

@@ -50,6 +50,8 @@ export interface NotificationPhone {
   relayNextPush(): Promise<unknown>;
   /** Waits for the host's next push and never delivers it (a close push that comes too late). */
   holdNextPush(): Promise<void>;
+  /** What Chromium's Background Sync did for this origin, as DevTools records it ("Registered sync: tag"…). */
+  syncEvents: string[];
   /** The desktop notification shown for a question: a new one (not a replacement) with this text. */
   shownFor(summary: string, body: string): Promise<DesktopNotification>;
   /** Presses a button ("0", "1"…) or taps the notification ("default"). */
@@ -163,7 +165,8 @@ export async function openNotificationPhone(host: PairingHost, deviceName: strin
       env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: bus.address },
     });
     opened.push(context);
-    await context.grantPermissions(['notifications'], { origin: host.url });
+    // Granting some permissions denies the rest: Background Sync is on by default in Chrome.
+    await context.grantPermissions(['notifications', 'background-sync'], { origin: host.url });
     const page = context.pages()[0] ?? (await context.newPage());
     const cdp: CDPSession = await context.newCDPSession(page);
     const registered = new Promise<string>((resolve) => {
@@ -173,6 +176,13 @@ export async function openNotificationPhone(host: PairingHost, deviceName: strin
       });
     });
     await cdp.send('ServiceWorker.enable');
+    const syncEvents: string[] = [];
+    cdp.on('BackgroundService.backgroundServiceEventReceived', ({ backgroundServiceEvent: event }) => {
+      // A sync's instance is its tag.
+      if (event.origin.startsWith(host.url)) syncEvents.push(`${event.eventName}: ${event.instanceId}`);
+    });
+    await cdp.send('BackgroundService.setRecording', { shouldRecord: true, service: 'backgroundSync' });
+    await cdp.send('BackgroundService.startObserving', { service: 'backgroundSync' });
     // The app, paired as this phone, keeps the device's credential where its worker reads it (R14.10).
     await page.goto(`${host.url}/`);
     await page.evaluate((pairing) => localStorage.setItem('askaway.pairing', JSON.stringify(pairing)), {
@@ -207,6 +217,7 @@ export async function openNotificationPhone(host: PairingHost, deviceName: strin
       device,
       bus,
       pushes: () => endpoint.requests.length,
+      syncEvents,
       async relayNextPush() {
         const text = await nextPush();
         await cdp.send('ServiceWorker.deliverPushMessage', { origin: host.url, registrationId, data: text });
