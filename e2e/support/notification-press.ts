@@ -74,11 +74,11 @@ console.log('PUSH_HOST ' + host.url);
 process.on('SIGTERM', async () => { await host.close(); await push.close(); process.exit(0); });
 `;
 
-/** A host with push on its own data dir in `dir`; the collapse window and rate limit are the test's. */
+/** A host with push on its own data dir in `dir`; the collapse window (and the rate limit, if set) are the test's. */
 export async function startPushHost(
   dir: string,
   token: string,
-  push: { collapseWindowMs: number; rateLimitMax: number },
+  push: { collapseWindowMs: number; rateLimitMax?: number },
 ): Promise<PushHost> {
   const dataDir = path.join(dir, 'data');
   const staticDir = path.join(dir, 'static');
