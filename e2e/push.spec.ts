@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type CDPSession, chromium, expect, type Page, test } from '@playwright/test';
-import { io, type Socket } from 'socket.io-client';
-import { REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION } from '../lib/contracts';
+import { type Socket } from 'socket.io-client';
 import { notificationTargetUrl } from '../lib/client/sw/push';
 import { pairOverHttp } from '../lib/host/test-support/devices';
 import {
@@ -14,6 +12,7 @@ import {
   type BrowserKeys,
 } from '../lib/host/push/test-helpers';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { connectRemote, startPushHost, type PushHost } from './support/notification-press';
 import { ScriptedRuntime } from './support/scripted-runtime';
 
 // Web Push in real Chromium: a real host with push attached sends encrypted pushes to a local
@@ -26,46 +25,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT_DIR = process.env.ASKAWAY_E2E_OUT_DIR ?? path.join(ROOT, 'out');
 const TOKEN = 'push-e2e-token';
 
-/**
- * createHost + startPush from source (tsx), exactly what `askaway start` runs once it
- * attaches push. The collapse window is shorter than the product's 1.5 s to keep the tests quick, and long
- * enough that five questions announced at once land in it on a loaded machine.
- */
-const HOST_SCRIPT = `
-const { createHost } = await import(${JSON.stringify(path.join(ROOT, 'lib/host/create-host.ts'))});
-const { startPush } = await import(${JSON.stringify(path.join(ROOT, 'lib/host/push/start-push.ts'))});
-const host = await createHost({ dataDir: process.env.DATA_DIR, port: 0, token: process.env.TOKEN, staticDir: process.env.STATIC_DIR, writeHostFile: false });
-const push = await startPush(host, { collapseWindowMs: 750 });
-console.log('PUSH_E2E_HOST ' + host.url);
-process.on('SIGTERM', async () => { await host.close(); await push.close(); process.exit(0); });
-`;
-
-/** Everything the host process printed, for the no-secrets check at teardown (R16.6). */
-let hostOutput = '';
+/** Everything the host process printed is checked for secrets at teardown (R16.6). */
 const secrets = new Set<string>([TOKEN]);
-
-async function startHost(dataDir: string, staticDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', HOST_SCRIPT], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, STATIC_DIR: staticDir, TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  hostOutput = '';
-  child.stdout?.on('data', (chunk: Buffer) => (hostOutput += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (hostOutput += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /PUSH_E2E_HOST (\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`host exited (${code}) before listening:\n${output}`)));
-  });
-  return { url, child };
-}
 
 interface ShownNotification {
   title: string;
@@ -77,7 +38,7 @@ interface ShownNotification {
 
 let dir: string;
 let hostUrl: string;
-let hostProcess: ChildProcess | undefined;
+let host: PushHost | undefined;
 let runtime: ScriptedRuntime;
 const remotes: Socket[] = [];
 let endpoint: Awaited<ReturnType<typeof startRecordingServer>>;
@@ -98,11 +59,10 @@ test.beforeEach(async ({}, testInfo) => {
     `${OUT_DIR}/sw.js has no push handlers: add registerPushHandlers() to lib/client/sw/service-worker.ts and rebuild`,
   ).toContain('notificationclick');
   dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-push-e2e-'));
-  const staticDir = path.join(dir, 'static');
-  await cp(OUT_DIR, staticDir, { recursive: true });
-  const started = await startHost(path.join(dir, 'data'), staticDir);
-  hostUrl = started.url;
-  hostProcess = started.child;
+  // The collapse window is shorter than the product's 1.5 s to keep the tests quick, and long enough that five
+  // questions announced at once land in it on a loaded machine.
+  host = await startPushHost(dir, TOKEN, { collapseWindowMs: 750 });
+  hostUrl = host.url;
   runtime = new ScriptedRuntime(hostUrl, TOKEN);
   endpoint = await startRecordingServer();
   device = makeSubscription(`${endpoint.url}/push/phone`);
@@ -139,15 +99,11 @@ test.afterEach(async () => {
   await browser?.close();
   runtime?.close();
   for (const socket of remotes.splice(0)) socket.disconnect();
-  if (hostProcess && hostProcess.exitCode === null) {
-    const exited = new Promise((resolve) => hostProcess?.once('exit', resolve));
-    hostProcess.kill('SIGTERM');
-    await exited;
-  }
+  await host?.stop();
   await endpoint?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
   expect(
-    [...secrets].filter((secret) => hostOutput.includes(secret)),
+    [...secrets].filter((secret) => host?.output().includes(secret)),
     'secrets in the host output',
   ).toEqual([]);
 });
@@ -156,15 +112,8 @@ test.afterEach(async () => {
 async function remote(name: string): Promise<Socket> {
   const { credential } = await pairOverHttp(hostUrl, path.join(dir, 'data'), name);
   secrets.add(credential);
-  const socket = io(`${hostUrl}${REMOTE_NAMESPACE}`, {
-    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
-    transports: ['websocket'],
-  });
+  const socket = await connectRemote(hostUrl, credential);
   remotes.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
   return socket;
 }
 

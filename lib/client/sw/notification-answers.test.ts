@@ -8,12 +8,13 @@ import {
   notificationActions,
   pressedAnswer,
   readAnswerable,
+  ANSWER_SYNC_TAG,
   RECEIPT_VISIBLE_MS,
   shownAnswers,
   type AnswerableData,
   type AnswerDeps,
 } from './notification-answers';
-import { handlePush, notificationFor } from './push';
+import { handlePush, notificationFor, registerPushHandlers, type PushWorkerScope } from './push';
 
 const ORIGIN = 'https://askaway.example';
 const DEVICE: WorkerDevice = { hostUrl: '', deviceId: 'd1', credential: 'aw_d_secret', answerButtons: true };
@@ -136,6 +137,7 @@ function fakeDeps(reply: () => Promise<unknown>) {
   const outbox = new Map<string, OutboxEntry>();
   const sent: { url: string; init: RequestInit }[] = [];
   let slept = 0;
+  let syncs = 0;
   const deps: AnswerDeps = {
     origin: ORIGIN,
     language: 'en',
@@ -155,8 +157,11 @@ function fakeDeps(reply: () => Promise<unknown>) {
     sleep: async (ms) => {
       slept += ms;
     },
+    requestSync: async () => {
+      syncs += 1;
+    },
   };
-  return { deps, outbox, sent, slept: () => slept };
+  return { deps, outbox, sent, slept: () => slept, syncs: () => syncs };
 }
 
 const pressed = { title: 'Run a command?', tag: 'r1', data: approval };
@@ -185,6 +190,7 @@ describe('answerFromNotification (R14.10, R14.11)', () => {
       response: { action: 'accept', content: { choice: 'approved' } },
     });
     expect(fake.outbox.size).toBe(0);
+    expect(fake.syncs(), 'nothing left to sync').toBe(0);
     const receipt = registration.showNotification.mock.calls[0];
     expect(receipt?.[1]).toMatchObject({ tag: 'r1', body: 'Allowed · received by Codex', silent: true });
     expect(receipt?.[1]).not.toHaveProperty('actions');
@@ -203,11 +209,12 @@ describe('answerFromNotification (R14.10, R14.11)', () => {
       { requestId: 'r1', state: 'queued', response: { action: 'decline' } },
     ]);
     expect(open().map((entry) => entry.options.body)).toEqual(['Will be sent when you’re online']);
+    expect(fake.syncs(), 'a sync once online').toBe(1);
 
     // Back online, the worker's next run sends it and the receipt says so; the close push no longer waits for it.
     const online = fakeDeps(async () => ({ ack: { ok: true, status: 'accepted', resolution: resolution('id-0') } }));
     online.deps.outbox = fake.deps.outbox;
-    await flushQueuedAnswers(registration, online.deps);
+    expect(await flushQueuedAnswers(registration, online.deps)).toBe(0);
     expect(fake.outbox.size).toBe(0);
     expect(registration.showNotification.mock.calls.at(-1)?.[1]).toMatchObject({
       body: 'Denied · received by Codex',
@@ -257,5 +264,55 @@ describe('answerFromNotification (R14.10, R14.11)', () => {
     await registration.showNotification('B', { tag: 'r2', data: { ...approval, requestId: 'r2', receipt: 'queued' } });
     await handlePush(JSON.stringify({ type: 'close', tags: ['r1', 'r2'] }), registration);
     expect(open().map((entry) => entry.title)).toEqual(['A']);
+  });
+});
+
+describe('Background Sync (R14.11)', () => {
+  /** A worker scope that keeps its listeners, for dispatching `sync` events to them. */
+  function fakeScope(registration: ReturnType<typeof fakeRegistration>['registration']) {
+    const listeners = new Map<string, (event: unknown) => void>();
+    const scope = {
+      location: { origin: ORIGIN },
+      registration,
+      clients: { matchAll: async () => [], openWindow: async () => undefined },
+      addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
+    } as unknown as PushWorkerScope;
+    const sync = (tag: string) => {
+      let settled: Promise<unknown> | undefined;
+      listeners.get('sync')?.({ tag, waitUntil: (promise: Promise<unknown>) => (settled = promise) });
+      return settled;
+    };
+    return { scope, sync };
+  }
+
+  it('[R14.11] the sync event sends the queued answers, and fails (so the browser tries again) while it cannot', async () => {
+    const { registration } = fakeRegistration();
+    await registration.showNotification('Run a command?', { tag: 'r1', data: { ...approval, receipt: 'queued' } });
+    let online = false;
+    const fake = fakeDeps(async () => {
+      if (!online) throw new TypeError('Failed to fetch');
+      return { ack: { ok: true, status: 'accepted', resolution: resolution('c1') } };
+    });
+    await fake.deps.outbox.put({
+      requestId: 'r1',
+      clientResponseId: 'c1',
+      response: { action: 'decline' },
+      createdAt: '2026-01-01T10:00:00.000Z',
+      state: 'queued',
+    });
+    const { scope, sync } = fakeScope(registration);
+    registerPushHandlers(scope, fake.deps);
+
+    expect(sync('some-other-tag'), 'another tag is not ours').toBeUndefined();
+    await expect(sync(ANSWER_SYNC_TAG)).rejects.toThrow('1 answer(s) still queued');
+    expect(fake.outbox.size).toBe(1);
+    online = true;
+    await expect(sync(ANSWER_SYNC_TAG)).resolves.toBeUndefined();
+    expect(fake.outbox.size).toBe(0);
+    expect(fake.sent).toHaveLength(2);
+    expect(registration.showNotification.mock.calls.at(-1)?.[1]).toMatchObject({
+      tag: 'r1',
+      body: 'Denied · received by Codex',
+    });
   });
 });

@@ -36,6 +36,9 @@ export interface AnswerableData {
   receipt?: 'final' | 'queued';
 }
 
+/** The Background Sync tag of answers a press left queued: its `sync` event sends them. */
+export const ANSWER_SYNC_TAG = 'askaway-answers';
+
 /** How long a final receipt stays before it closes itself: long enough to read at a glance. */
 export const RECEIPT_VISIBLE_MS = 4_000;
 
@@ -79,6 +82,11 @@ export interface AnswerDeps {
   now(): number;
   /** Waits `ms` (a final receipt's time on screen). */
   sleep(ms: number): Promise<void>;
+  /**
+   * Asks the browser for a `sync` event (ANSWER_SYNC_TAG) once it is online again (Background Sync); where it has
+   * none, this does nothing and the worker's next push or the app's next run sends the answer.
+   */
+  requestSync(): Promise<void>;
 }
 
 export interface PressedNotification {
@@ -120,23 +128,30 @@ export async function answerFromNotification(
   // Durable first (R9.8): whatever happens to the request, the answer is in the outbox the app sends from.
   await deps.outbox.put(entry).catch(() => undefined);
   const text = await sendEntry(entry, device, deps, answer, data.agent);
+  if (!text.final) await deps.requestSync().catch(() => undefined);
   await showReceipt(registration, notification, data, text, deps);
   return true;
 }
 
-/** Sends what notifications left queued (the app sends them too when it runs: the same id is idempotent). */
-export async function flushQueuedAnswers(registration: NotificationShower, deps: AnswerDeps): Promise<void> {
+/**
+ * Sends what notifications left queued (the app sends them too when it runs: the same id is idempotent).
+ * Returns how many are still queued (unsent: offline, or a refusal that may clear up).
+ */
+export async function flushQueuedAnswers(registration: NotificationShower, deps: AnswerDeps): Promise<number> {
   const device = await deps.readDevice().catch(() => undefined);
-  if (!device) return;
+  if (!device) return 0;
   const queued = (await deps.outbox.load().catch(() => [] as OutboxEntry[])).filter(
     (entry) => entry.state === 'queued',
   );
+  let left = 0;
   for (const entry of queued) {
     const [shown] = await registration.getNotifications({ tag: entry.requestId });
     const data = shown ? readAnswerable(shown.data) : undefined;
     const text = await sendEntry(entry, device, deps, undefined, data?.agent);
+    if (!text.final) left += 1;
     if (shown && data?.receipt === 'queued' && text.final) await showReceipt(registration, shown, data, text, deps);
   }
+  return left;
 }
 
 interface ReceiptText {

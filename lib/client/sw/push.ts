@@ -10,6 +10,7 @@ import { deleteOutboxEntry, loadOutboxEntries, putOutboxEntry } from '../outbox-
 import { randomId } from '../random-id';
 import { readWorkerDevice } from '../worker-device';
 import {
+  ANSWER_SYNC_TAG,
   answerFromNotification,
   flushQueuedAnswers,
   notificationActions,
@@ -28,6 +29,9 @@ interface ExtendableEventLike {
 }
 interface PushEventLike extends ExtendableEventLike {
   readonly data: { text(): string } | null;
+}
+interface SyncEventLike extends ExtendableEventLike {
+  readonly tag: string;
 }
 interface NotificationEventLike extends ExtendableEventLike {
   /** The pressed button's action; empty for a tap on the notification itself. */
@@ -51,10 +55,14 @@ export interface ClientsLike {
   openWindow(url: string): Promise<unknown>;
 }
 export type NotificationRegistration = Pick<ServiceWorkerRegistration, 'showNotification' | 'getNotifications'>;
+/** Background Sync's part of the registration (Chrome, Edge; absent in Firefox and Safari). */
+interface SyncRegistration {
+  readonly sync?: { register(tag: string): Promise<void> };
+}
 
 export interface PushWorkerScope {
   readonly location: { readonly origin: string };
-  readonly registration: NotificationRegistration;
+  readonly registration: NotificationRegistration & SyncRegistration;
   readonly clients: ClientsLike;
   readonly navigator?: { readonly language?: string };
   /** `Notification.maxActions`: how many buttons this platform shows (none where it shows none). */
@@ -62,9 +70,10 @@ export interface PushWorkerScope {
   fetch?(url: string, init: RequestInit): Promise<Response>;
   addEventListener(type: 'push', listener: (event: PushEventLike) => void): void;
   addEventListener(type: 'notificationclick', listener: (event: NotificationEventLike) => void): void;
+  addEventListener(type: 'sync', listener: (event: SyncEventLike) => void): void;
 }
 
-/** Adds the push, close and notificationclick handlers to the worker. Call once from the worker's entry. */
+/** Adds the push, close, notificationclick and sync handlers to the worker. Call once from the worker's entry. */
 export function registerPushHandlers(
   scope: PushWorkerScope = self as unknown as PushWorkerScope,
   deps: AnswerDeps = workerAnswerDeps(scope),
@@ -98,6 +107,15 @@ export function registerPushHandlers(
         .then((answered) => (answered ? undefined : open())),
     );
   });
+  // Back online after a press left its answer queued (R14.11). A rejection makes the browser try again later.
+  scope.addEventListener('sync', (event) => {
+    if (event.tag !== ANSWER_SYNC_TAG) return;
+    event.waitUntil(
+      flushQueuedAnswers(scope.registration, deps).then((left) => {
+        if (left > 0) throw new Error(`${left} answer(s) still queued`);
+      }),
+    );
+  });
 }
 
 /** How many answer buttons a notification gets here: none when turned off, unpaired, or unsupported (R14.12). */
@@ -118,6 +136,9 @@ function workerAnswerDeps(scope: PushWorkerScope): AnswerDeps {
     newId: randomId,
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    requestSync: async () => {
+      await scope.registration.sync?.register(ANSWER_SYNC_TAG);
+    },
   };
 }
 
