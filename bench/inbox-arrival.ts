@@ -64,7 +64,17 @@ async function arrivals(agent: RawRuntimeSocket, screen: Screen, round: number, 
 
 async function measure(browser: Browser, pending: number): Promise<{ app: number[]; plain: number[] }> {
   const plain: PlainPage = await startPlainPage();
-  const host: HostProcess = await startHost({ extraArgs: ['--stale-after', '2h', '--allow-origin', plain.origin] });
+  // BENCH_APP_STATIC_DIR: another build of the app (say, main's out/), as bench/lighthouse.ts takes it.
+  const appStaticDir = process.env.BENCH_APP_STATIC_DIR;
+  const host: HostProcess = await startHost({
+    extraArgs: [
+      '--stale-after',
+      '2h',
+      '--allow-origin',
+      plain.origin,
+      ...(appStaticDir ? ['--static-dir', appStaticDir] : []),
+    ],
+  });
   const contexts: BrowserContext[] = [];
   const agent = await connectRawRuntime(host.url, host.token, 'arrival-agent');
   try {
