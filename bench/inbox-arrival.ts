@@ -11,7 +11,7 @@ import { interactionRequest } from './support/payloads';
 import { startPlainPage, type PlainPage } from './support/plain-socket-page';
 import { announceAll, connectRawRuntime, seedPending, type RawRuntimeSocket } from './support/raw-runtime';
 import { pairBenchDevice } from './support/remote-client';
-import { rowWatchScript, wallClock } from './support/row-watch';
+import { ROW_WATCH_SETTLE_MS, rowWatchScript, wallClock } from './support/row-watch';
 import { median, percentile } from './support/stats';
 
 const ROUNDS = Number(process.env.BENCH_ARRIVAL_ROUNDS ?? 5);
@@ -45,12 +45,15 @@ async function arrivals(agent: RawRuntimeSocket, screen: Screen, round: number, 
     const id = `arrival-${screen.name}-${pending}-${round}-${index}`;
     const sentAt = wallClock();
     await announceAll(agent, [interactionRequest(id, `arrival-session-${index % 3}`)]);
-    const seenAt = await screen.page
-      .waitForFunction((requestId) => window.__rowsSeenAt?.[requestId], id, { timeout: 30_000, polling: 16 })
-      .then((handle) => handle.jsonValue() as Promise<number>);
+    await screen.page.waitForFunction((requestId) => window.__rowsSeenAt?.[requestId] !== undefined, id, {
+      timeout: 30_000,
+      polling: 16,
+    });
+    // Both readings of the end of its frame in (./support/row-watch.ts), and the pause before the next question.
+    await screen.page.waitForTimeout(Math.max(PAUSE_MS, ROW_WATCH_SETTLE_MS));
+    const seenAt = await screen.page.evaluate((requestId) => window.__rowsSeenAt?.[requestId] ?? Number.NaN, id);
     times.push(seenAt - sentAt);
     ids.push(id);
-    await screen.page.waitForTimeout(PAUSE_MS);
   }
   for (const id of ids) await agent.timeout(10_000).emitWithAck('withdraw', { requestId: id });
   await screen.page.waitForFunction(

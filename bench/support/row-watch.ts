@@ -1,8 +1,11 @@
 // What a person sees, read the same way on the app and on the plain page: every animation frame, the rows in
-// the DOM; a row counts as on screen at the end of the first frame drawn with it (the rAF callback runs before
-// that frame's style, layout and paint; the task posted from it runs after them). Times are wall-clock
-// milliseconds (performance.timeOrigin + performance.now()), so the script that announced a question or started
-// a reload compares them with its own clock on the same machine.
+// the DOM; a row counts as on screen at the end of the first frame drawn with it. The rAF callback runs before
+// that frame's style, layout and paint, so the end is read twice, and the earlier kept: when the task posted from
+// that callback runs (after them, unless the page had other tasks queued, such as a script to evaluate), and the
+// next frame's own time (its rAF timestamp: that frame starts once this one is drawn). Times are wall-clock
+// milliseconds (performance.timeOrigin + performance.now()), so the script that announced a question or started a
+// reload compares them with its own clock on the same machine. Read a value a frame or two after it appears: the
+// second reading may still lower it.
 
 declare global {
   interface Window {
@@ -13,30 +16,37 @@ declare global {
   }
 }
 
+/** After a value appears, how long until both of its readings are in. */
+export const ROW_WATCH_SETTLE_MS = 100;
+
 /** `selector` matches one element per row carrying `data-request-id`; `total` rows end the reload's wait. */
 export function rowWatchScript(selector: string, total: number): { content: string } {
   return {
     content: `(() => {
   const seen = (window.__rowsSeenAt = {});
-  const channel = new MessageChannel();
-  let fresh = [];
-  let whole = false;
-  channel.port1.onmessage = () => {
-    const at = performance.timeOrigin + performance.now();
-    for (const id of fresh) seen[id] ??= at;
-    fresh = [];
-    if (whole && window.__allRowsAt === undefined) window.__allRowsAt = at;
+  const marked = new Set();
+  // What the last frame drew first: its rows, and whether all ${total} were there.
+  let last = { ids: [], all: false };
+  const settle = (batch, at) => {
+    for (const id of batch.ids) seen[id] = Math.min(seen[id] ?? Infinity, at);
+    if (batch.all) window.__allRowsAt = Math.min(window.__allRowsAt ?? Infinity, at);
   };
-  const frame = () => {
+  let allSeen = false;
+  const frame = (timestamp) => {
+    settle(last, performance.timeOrigin + timestamp);
+    const batch = { ids: [], all: false };
     const rows = document.querySelectorAll(${JSON.stringify(selector)});
-    let added = false;
     for (const row of rows) {
       const id = row.getAttribute('data-request-id');
-      if (id && seen[id] === undefined && !fresh.includes(id)) { fresh.push(id); added = true; }
+      if (id && !marked.has(id)) { marked.add(id); batch.ids.push(id); }
     }
-    const all = window.__allRowsAt === undefined && rows.length >= ${total};
-    if (all) whole = true;
-    if (added || all) channel.port2.postMessage(0);
+    if (!allSeen && rows.length >= ${total}) { allSeen = true; batch.all = true; }
+    if (batch.ids.length > 0 || batch.all) {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => settle(batch, performance.timeOrigin + performance.now());
+      channel.port2.postMessage(0);
+    }
+    last = batch;
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
