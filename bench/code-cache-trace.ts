@@ -12,7 +12,7 @@ import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { chromiumPath, pairingInitScript } from './support/browser';
 import { buildHelloWorld } from './support/hello-world';
-import { startHost } from './support/host-process';
+import { appStaticDirArgs, startHost } from './support/host-process';
 import { installApp } from './support/installed-app';
 import { isMain } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
@@ -180,9 +180,8 @@ async function traceVisit(url: string, prepare: (page: Page) => Promise<void>, l
 
 async function main(): Promise<void> {
   const hello = await buildHelloWorld({ served: true });
-  const appStaticDir = process.env.BENCH_APP_STATIC_DIR;
   const app = await startHost({
-    extraArgs: ['--stale-after', '2h', ...(appStaticDir ? ['--static-dir', appStaticDir] : [])],
+    extraArgs: ['--stale-after', '2h', ...appStaticDirArgs()],
   });
   const helloHost = await startHost({ extraArgs: ['--static-dir', hello.outDir] });
   const agent = await connectRawRuntime(app.url, app.token);

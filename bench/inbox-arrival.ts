@@ -5,7 +5,7 @@
 import { type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { launchBrowser, pairingInitScript } from './support/browser';
 import { figure, round, type Figure } from './support/figures';
-import { startHost, type HostProcess } from './support/host-process';
+import { appStaticDirArgs, startHost, type HostProcess } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { startPlainPage, type PlainPage } from './support/plain-socket-page';
@@ -67,16 +67,8 @@ async function arrivals(agent: RawRuntimeSocket, screen: Screen, round: number, 
 
 async function measure(browser: Browser, pending: number): Promise<{ app: number[]; plain: number[] }> {
   const plain: PlainPage = await startPlainPage();
-  // BENCH_APP_STATIC_DIR: another build of the app (say, main's out/), as bench/lighthouse.ts takes it.
-  const appStaticDir = process.env.BENCH_APP_STATIC_DIR;
   const host: HostProcess = await startHost({
-    extraArgs: [
-      '--stale-after',
-      '2h',
-      '--allow-origin',
-      plain.origin,
-      ...(appStaticDir ? ['--static-dir', appStaticDir] : []),
-    ],
+    extraArgs: ['--stale-after', '2h', '--allow-origin', plain.origin, ...appStaticDirArgs()],
   });
   const contexts: BrowserContext[] = [];
   const agent = await connectRawRuntime(host.url, host.token, 'arrival-agent');

@@ -28,7 +28,7 @@ import {
   type Subject,
   type Visit,
 } from './support/lighthouse-figures';
-import { startHost } from './support/host-process';
+import { appStaticDirArgs, startHost } from './support/host-process';
 import { installApp } from './support/installed-app';
 import { isMain, runAlone } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
@@ -157,11 +157,9 @@ async function measureOnce(url: string, visit: Visit, prepare: Prepare): Promise
 export async function runLighthouse(): Promise<{ figures: Figure[] }> {
   // One build serves both references: the plain one never registers the service worker it carries.
   const hello = await buildHelloWorld({ served: true, serviceWorker: true });
-  // BENCH_APP_STATIC_DIR: measure another build of the app (say, main's out/) with the same host and script.
-  const appStaticDir = process.env.BENCH_APP_STATIC_DIR;
   // The seeded questions have no runtime re-announcing them: keep them pending for the whole run.
   const app = await startHost({
-    extraArgs: ['--stale-after', '2h', ...(appStaticDir ? ['--static-dir', appStaticDir] : [])],
+    extraArgs: ['--stale-after', '2h', ...appStaticDirArgs()],
   });
   // Two origins, so that nothing one reference leaves in the browser can reach the other.
   const helloHost = await startHost({ extraArgs: ['--static-dir', hello.outDir] });

@@ -51,6 +51,15 @@ export function hostCommand(): string[] {
   return [...extra, ...REPORTER_ARGS, mode === 'dist' ? DIST_CLI : SOURCE_CLI];
 }
 
+/**
+ * `--static-dir` for BENCH_APP_STATIC_DIR: another build of the app (say, main's out/) served by the same host,
+ * to time it with the same script; nothing when it is unset.
+ */
+export function appStaticDirArgs(): string[] {
+  const dir = process.env.BENCH_APP_STATIC_DIR;
+  return dir ? ['--static-dir', dir] : [];
+}
+
 export interface StartHostOptions {
   dataDir?: string;
   port?: number;

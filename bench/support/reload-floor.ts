@@ -6,7 +6,7 @@
 import { type Browser, type Page } from '@playwright/test';
 import { pairingInitScript } from './browser';
 import { figure, round, type Figure } from './figures';
-import { startHost } from './host-process';
+import { appStaticDirArgs, startHost } from './host-process';
 import { interactionRequest } from './payloads';
 import { startPlainPage } from './plain-socket-page';
 import { announceAll, connectRawRuntime } from './raw-runtime';
@@ -73,16 +73,8 @@ async function reloadApp(page: Page): Promise<AppReload> {
 
 export async function runReloadFloor(browser: Browser, runs: number): Promise<Figure[]> {
   const plain = await startPlainPage();
-  // BENCH_APP_STATIC_DIR: another build of the app (say, main's out/), as bench/lighthouse.ts takes it.
-  const appStaticDir = process.env.BENCH_APP_STATIC_DIR;
   const host = await startHost({
-    extraArgs: [
-      '--stale-after',
-      '2h',
-      '--allow-origin',
-      plain.origin,
-      ...(appStaticDir ? ['--static-dir', appStaticDir] : []),
-    ],
+    extraArgs: ['--stale-after', '2h', '--allow-origin', plain.origin, ...appStaticDirArgs()],
   });
   const agent = await connectRawRuntime(host.url, host.token);
   try {
