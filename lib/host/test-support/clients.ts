@@ -30,23 +30,50 @@ export function closeAllClients(): void {
 /** TLS tests use a throwaway self-signed cert. */
 const clientOptions = (url: string) => (url.startsWith('https') ? { rejectUnauthorized: false } : {});
 
+/**
+ * Settles on the first connect or connect_error, then takes both listeners off: a connect_error
+ * listener left behind would disconnect a reconnecting socket at its first failed attempt.
+ */
 function connected<S extends Socket>(socket: S): Promise<S> {
   sockets.add(socket);
   return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (error) => {
+    const onConnect = () => {
+      socket.off('connect_error', onError);
+      resolve(socket);
+    };
+    const onError = (error: Error) => {
+      socket.off('connect', onConnect);
       socket.disconnect();
       reject(error);
-    });
+    };
+    socket.once('connect', onConnect);
+    socket.once('connect_error', onError);
   });
 }
 
-/** A runtime as the runtime helper's connection would be, recording what the host sends. */
-export async function connectRuntime(url: string, token: string, runtimeId = 'test-runtime') {
+/**
+ * A runtime as the runtime helper's connection would be, recording what the host sends. With `reconnect`
+ * it has a connection of its own that comes back by itself after the host restarts, as the helper's does;
+ * without, it shares one with the other clients of that URL and stays down once the host goes.
+ */
+export async function connectRuntime(
+  url: string,
+  token: string,
+  runtimeId = 'test-runtime',
+  options: { reconnect?: { delayMs: number; maxDelayMs: number } } = {},
+) {
+  const { reconnect } = options;
   const socket: RuntimeClient = io(`${url}${RUNTIME_NAMESPACE}`, {
     auth: { token, protocolVersion: PROTOCOL_VERSION, runtimeId },
     transports: ['websocket'],
-    reconnection: false,
+    ...(reconnect === undefined
+      ? { reconnection: false }
+      : {
+          forceNew: true,
+          reconnection: true,
+          reconnectionDelay: reconnect.delayMs,
+          reconnectionDelayMax: reconnect.maxDelayMs,
+        }),
     ...clientOptions(url),
   });
   const resolved: ResolvedNotice[] = [];
