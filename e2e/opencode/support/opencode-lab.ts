@@ -82,6 +82,11 @@ export async function createOpenCodeLab(options: OpenCodeLabOptions): Promise<Op
   // Exactly what a user runs (with the command pointing at this checkout's build).
   const place = options.perProject ? ['--project'] : [];
   await runAskaway(['opencode', 'install', ...place, '--command', BRIDGE_COMMAND], dirs.project, env);
+  // The project's .opencode/ is a config folder too: OpenCode installs its plugin package there as well, and
+  // loads the project's plugins only once that is done (10 s here with the registry, 30 s and more under load).
+  // A project where OpenCode has run before has it already.
+  if (options.perProject)
+    await cp(options.install.preparedConfig, path.join(dirs.project, '.opencode'), { recursive: true });
   const pluginFile = options.perProject
     ? path.join(dirs.project, '.opencode', 'plugins', 'askaway.js')
     : path.join(dirs.config, 'opencode', 'plugins', 'askaway.js');
