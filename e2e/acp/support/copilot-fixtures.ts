@@ -1,9 +1,10 @@
 // The Copilot CLI's fixtures for the ACP suite: the pinned binary (e2e/copilot's) and a scripted Chat
 // Completions model (e2e/opencode's), beside the shared host and phones.
-import { provideCopilot, type CopilotInstall } from '../../copilot/support/copilot-binary';
+import { locateCopilot, type CopilotInstall } from '../../copilot/support/copilot-binary';
 import { startScriptedModel, type ScriptedModel } from '../../opencode/support/model-server';
 import { copilotAgent } from './agents';
 import { acpTest, provideEditors, type StartEditor } from './fixtures';
+import { provideLocated } from '../../support/agent-binary';
 
 interface CopilotFixtures {
   /** The pinned Copilot CLI; the test is skipped (locally) or fails (CI) when it is not installed. */
@@ -14,7 +15,7 @@ interface CopilotFixtures {
 }
 
 export const test = acpTest.extend<CopilotFixtures>({
-  copilot: async ({}, provide, testInfo) => provideCopilot(provide, testInfo),
+  copilot: async ({}, provide, testInfo) => provideLocated(locateCopilot(), provide, testInfo),
   model: async ({}, provide) => {
     const model = await startScriptedModel();
     await provide(model);

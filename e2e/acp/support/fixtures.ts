@@ -8,6 +8,7 @@ import { startEditor, type AcpAgentLaunch, type AcpEditor, type EditorOptions } 
 import { geminiAgent } from './agents';
 import { locateGemini } from './gemini-binary';
 import { startScriptedGemini, type ScriptedGemini } from './gemini-model';
+import { provideLocated } from '../../support/agent-binary';
 
 /** Starts an editor running the suite's agent behind `askaway acp`. */
 export type StartEditor = (
@@ -83,15 +84,7 @@ interface GeminiFixtures {
 }
 
 export const test = acpTest.extend<GeminiFixtures>({
-  gemini: async ({}, provide, testInfo) => {
-    const located = locateGemini();
-    if ('missing' in located) {
-      if (located.required) throw new Error(located.missing);
-      testInfo.skip(true, located.missing);
-      return;
-    }
-    await provide(located);
-  },
+  gemini: async ({}, provide, testInfo) => provideLocated(locateGemini(), provide, testInfo),
   model: async ({}, provide) => {
     const model = await startScriptedGemini();
     await provide(model);

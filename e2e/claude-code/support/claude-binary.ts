@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { type MissingBinary } from '../../support/agent-binary';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 /** The Claude Code version these tests pin, shared with scripts/claude-code/install.mjs. */
@@ -19,7 +20,7 @@ export function cachedBinary(version = CLAUDE_CODE_VERSION): string {
  * The `claude` binary under test, or why there is none. CI (and ASKAWAY_CLAUDE_CODE_E2E=1) requires it,
  * so a missing binary fails the suite there instead of skipping it.
  */
-export function locateClaudeBinary(): { binary: string } | { missing: string; required: boolean } {
+export function locateClaudeBinary(): { binary: string } | MissingBinary {
   const binary = process.env.CLAUDE_CODE_BIN || cachedBinary();
   if (existsSync(binary)) return { binary };
   const required = Boolean(process.env.CI) || process.env.ASKAWAY_CLAUDE_CODE_E2E === '1';

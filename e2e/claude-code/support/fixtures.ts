@@ -7,6 +7,7 @@ import { AppPage } from '../../support/pages';
 import { locateClaudeBinary } from './claude-binary';
 import { createClaudeProject, type ClaudeProject, type ClaudeProjectOptions } from './claude-project';
 import { startScriptedModel, type ScriptedConversation, type ScriptedModel } from './model-server';
+import { provideLocated } from '../../support/agent-binary';
 
 export interface Workspace {
   model: ScriptedModel;
@@ -34,15 +35,8 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
-  claude: async ({}, provide, testInfo) => {
-    const located = locateClaudeBinary();
-    if ('missing' in located) {
-      if (located.required) throw new Error(located.missing);
-      testInfo.skip(true, located.missing);
-      return;
-    }
-    await provide(located.binary);
-  },
+  claude: async ({}, provide, testInfo) =>
+    provideLocated(locateClaudeBinary(), (located) => provide(located.binary), testInfo),
   // One host per worker: every test matches its own interactions (by Claude Code session or tool use id).
   host: [
     async ({}, provide) => {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { type MissingBinary } from '../../support/agent-binary';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 /** The Codex version these tests pin, shared with scripts/codex/install.mjs. */
@@ -30,7 +31,7 @@ export interface CodexInstall {
  * The Codex CLI under test, or why there is none. CI (and ASKAWAY_CODEX_E2E=1) requires it, so a missing
  * binary fails the suite there instead of skipping it.
  */
-export function locateCodex(): CodexInstall | { missing: string; required: boolean } {
+export function locateCodex(): CodexInstall | MissingBinary {
   const required = Boolean(process.env.CI) || process.env.ASKAWAY_CODEX_E2E === '1';
   if (process.env.CODEX_BIN) {
     return existsSync(process.env.CODEX_BIN)

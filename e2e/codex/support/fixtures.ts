@@ -9,6 +9,7 @@ import { locateCodex, ROOT, type CodexInstall } from './codex-binary';
 import { createCodexHome, type CodexHome, type CodexHomeOptions } from './codex-home';
 import { startScriptedModel, type ScriptedConversation, type ScriptedModel } from './model-server';
 import { startCodexTui, type CodexTui } from './tui';
+import { provideLocated } from '../../support/agent-binary';
 
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
 
@@ -77,15 +78,7 @@ function startBridge(home: CodexHome, env: Record<string, string>): BridgeProces
  * `claude` fixture there is never asked for here, so a missing Claude Code changes nothing.
  */
 export const test = base.extend<Fixtures>({
-  codex: async ({}, provide, testInfo) => {
-    const located = locateCodex();
-    if ('missing' in located) {
-      if (located.required) throw new Error(located.missing);
-      testInfo.skip(true, located.missing);
-      return;
-    }
-    await provide(located);
-  },
+  codex: async ({}, provide, testInfo) => provideLocated(locateCodex(), provide, testInfo),
   session: async ({ codex, host }, provide) => {
     const stops: (() => Promise<void>)[] = [];
     await provide(async (options) => {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { type MissingBinary } from '../../support/agent-binary';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 /** The Copilot CLI version these tests pin, shared with scripts/copilot/install.mjs. */
@@ -20,7 +21,7 @@ export interface CopilotInstall {
 }
 
 /** The native `copilot` under test, or why there is none; CI (and ASKAWAY_COPILOT_E2E=1) requires it. */
-export function locateCopilot(): CopilotInstall | { missing: string; required: boolean } {
+export function locateCopilot(): CopilotInstall | MissingBinary {
   const platform = `${process.platform}-${process.arch}`;
   const binary =
     process.env.COPILOT_BIN ||
@@ -29,18 +30,4 @@ export function locateCopilot(): CopilotInstall | { missing: string; required: b
   if (!existsSync(binary))
     return { missing: `Copilot CLI ${COPILOT_VERSION} is not installed at ${binary}: ${INSTALL_HINT}`, required };
   return { binary, xdgCache: path.join(cacheRoot(), 'xdg') };
-}
-
-/** The `copilot` fixture: the test is skipped (locally) or fails (CI) when the pinned binary is not installed. */
-export async function provideCopilot(
-  provide: (install: CopilotInstall) => Promise<void>,
-  testInfo: { skip(condition: boolean, description: string): void },
-): Promise<void> {
-  const located = locateCopilot();
-  if ('missing' in located) {
-    if (located.required) throw new Error(located.missing);
-    testInfo.skip(true, located.missing);
-    return;
-  }
-  await provide(located);
 }

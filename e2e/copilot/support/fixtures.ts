@@ -2,8 +2,9 @@
 // React's hook lint rule does not mistake it for React's `use`.
 import { test as base } from '../../claude-code/support/fixtures';
 import { startScriptedModel, type ScriptedModel } from '../../opencode/support/model-server';
-import { provideCopilot, type CopilotInstall } from './copilot-binary';
+import { locateCopilot, type CopilotInstall } from './copilot-binary';
 import { createCopilotHome, startCopilotTui, type CopilotHome, type CopilotTui, type CopilotTuiOptions } from './tui';
+import { provideLocated } from '../../support/agent-binary';
 
 export interface CopilotLab {
   /** A fresh HOME and project (removed after the test). */
@@ -20,7 +21,7 @@ export interface CopilotLab {
  * `claude` fixture there is never asked for here, so a missing Claude Code changes nothing.
  */
 export const test = base.extend<{ copilot: CopilotInstall; lab: CopilotLab }, { model: ScriptedModel }>({
-  copilot: async ({}, provide, testInfo) => provideCopilot(provide, testInfo),
+  copilot: async ({}, provide, testInfo) => provideLocated(locateCopilot(), provide, testInfo),
   model: [
     async ({}, provide) => {
       const model = await startScriptedModel();

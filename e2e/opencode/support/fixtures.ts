@@ -10,6 +10,7 @@ import { createOpenCodeLab, type OpenCodeLab, type OpenCodeLabOptions } from './
 import { startScriptedModel, type ScriptedModel } from './model-server';
 import { stopAllServes } from './serve';
 import { startTui, TUI_START_TIMEOUT_MS } from './tui';
+import { provideLocated } from '../../support/agent-binary';
 
 /** One OpenCode TUI per worker, shared by the tests of a serial file: it takes ~10 s to start. */
 export interface SharedTui {
@@ -52,14 +53,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { auto: true },
   ],
   located: [async ({}, provide) => provide(locateOpenCode()), { scope: 'worker' }],
-  opencode: async ({ located }, provide, testInfo) => {
-    if ('missing' in located) {
-      if (located.required) throw new Error(located.missing);
-      testInfo.skip(true, located.missing);
-      return;
-    }
-    await provide(located);
-  },
+  opencode: async ({ located }, provide, testInfo) => provideLocated(located, provide, testInfo),
   host: [
     async ({}, provide) => {
       const host = await startTestHost();

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { type MissingBinary } from '../../support/agent-binary';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 /** The OpenCode version these tests pin, shared with scripts/opencode/install.mjs. */
@@ -24,7 +25,7 @@ export interface OpenCodeInstall {
  * The `opencode` binary under test, or why there is none. CI (and ASKAWAY_OPENCODE_E2E=1) requires it,
  * so a missing binary fails the suite there instead of skipping it.
  */
-export function locateOpenCode(): OpenCodeInstall | { missing: string; required: boolean } {
+export function locateOpenCode(): OpenCodeInstall | MissingBinary {
   const binary = process.env.OPENCODE_BIN || path.join(cacheDir(OPENCODE_VERSION), 'opencode');
   const preparedConfig = path.join(cacheDir(OPENCODE_VERSION), 'config');
   const required = Boolean(process.env.CI) || process.env.ASKAWAY_OPENCODE_E2E === '1';
