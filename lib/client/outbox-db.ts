@@ -25,6 +25,8 @@ export { CACHE_STORE, CACHED_HOST_KEY, DB_NAME, OUTBOX_STORE } from './idb-names
 const STORE = OUTBOX_STORE;
 
 let dbPromise: Promise<IDBDatabase> | null = null;
+/** The connection dbPromise gave, while it is the one to use. */
+let openedDb: IDBDatabase | null = null;
 
 function openDb(): Promise<IDBDatabase> {
   dbPromise ??= new Promise<IDBDatabase>((resolve, reject) => {
@@ -35,7 +37,14 @@ function openDb(): Promise<IDBDatabase> {
       }
       if (!request.result.objectStoreNames.contains(CACHE_STORE)) request.result.createObjectStore(CACHE_STORE);
     };
-    request.onsuccess = () => resolve(request.result);
+    request.onsuccess = () => {
+      const db = request.result;
+      // WebKit drops connections on its own ("Connection to Indexed Database server lost"): the next call opens
+      // another instead of failing on this one until the page reloads.
+      openedDb = db;
+      db.onclose = () => forget(db);
+      resolve(db);
+    };
     request.onerror = () => reject(request.error ?? new Error('IndexedDB open failed'));
   }).catch((error: unknown) => {
     dbPromise = null;
@@ -44,21 +53,44 @@ function openDb(): Promise<IDBDatabase> {
   return dbPromise;
 }
 
+function forget(db: IDBDatabase): void {
+  if (openedDb !== db) return;
+  openedDb = null;
+  dbPromise = null;
+}
+
+function transact<T>(
+  db: IDBDatabase,
+  mode: IDBTransactionMode,
+  work: (store: IDBObjectStore) => IDBRequest<T>,
+  storeName: string,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const tx = db.transaction(storeName, mode);
+    const request = work(tx.objectStore(storeName));
+    // Resolve on commit, not on request success: only then is the entry durable.
+    tx.oncomplete = () => resolve(request.result);
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
+}
+
+/** A closed connection throws InvalidStateError at `transaction()`: once, the work is tried on a new one. */
+function isClosedConnection(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'InvalidStateError';
+}
+
 export function run<T>(
   mode: IDBTransactionMode,
   work: (store: IDBObjectStore) => IDBRequest<T>,
   storeName = STORE,
 ): Promise<T> {
-  return openDb().then(
-    (db) =>
-      new Promise<T>((resolve, reject) => {
-        const tx = db.transaction(storeName, mode);
-        const request = work(tx.objectStore(storeName));
-        // Resolve on commit, not on request success: only then is the entry durable.
-        tx.oncomplete = () => resolve(request.result);
-        tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-        tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-      }),
+  return openDb().then((db) =>
+    transact(db, mode, work, storeName).catch((error: unknown) => {
+      if (!isClosedConnection(error)) throw error;
+      forget(db);
+      return openDb().then((fresh) => transact(fresh, mode, work, storeName));
+    }),
   );
 }
 
