@@ -24,7 +24,9 @@ afterEach(() => {
  * every 250 ms instead of every second so the test need not wait for it.
  */
 async function reannouncingRuntime(url: string) {
-  const runtime = await connectRuntime(url, TOKEN, 'test-runtime', { reconnect: { delayMs: 100, maxDelayMs: 300 } });
+  const runtime = await connectRuntime(url, TOKEN, 'test-runtime', {
+    reconnect: { reconnectionDelay: 100, reconnectionDelayMax: 300 },
+  });
   const request = questionRequest();
   const acks: AnnounceAck[] = [];
   const received: ResolvedNotice['resolution'][] = [];

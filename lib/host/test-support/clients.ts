@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import { io, type ManagerOptions, type Socket } from 'socket.io-client';
 import {
   PROTOCOL_VERSION,
   REMOTE_NAMESPACE,
@@ -60,20 +60,13 @@ export async function connectRuntime(
   url: string,
   token: string,
   runtimeId = 'test-runtime',
-  options: { reconnect?: { delayMs: number; maxDelayMs: number } } = {},
+  options: { reconnect?: Pick<ManagerOptions, 'reconnectionDelay' | 'reconnectionDelayMax'> } = {},
 ) {
   const { reconnect } = options;
   const socket: RuntimeClient = io(`${url}${RUNTIME_NAMESPACE}`, {
     auth: { token, protocolVersion: PROTOCOL_VERSION, runtimeId },
     transports: ['websocket'],
-    ...(reconnect === undefined
-      ? { reconnection: false }
-      : {
-          forceNew: true,
-          reconnection: true,
-          reconnectionDelay: reconnect.delayMs,
-          reconnectionDelayMax: reconnect.maxDelayMs,
-        }),
+    ...(reconnect === undefined ? { reconnection: false } : { ...reconnect, forceNew: true, reconnection: true }),
     ...clientOptions(url),
   });
   const resolved: ResolvedNotice[] = [];
