@@ -5,9 +5,14 @@ import { CACHE_STORE, CACHED_HOST_KEY, DB_NAME, OUTBOX_STORE } from './outbox-db
 import { ANSWER } from './test-support/connection-harness';
 import { at, questionView } from './test-support/fixtures';
 
-/** Runs the inline script as the page would, against this IndexedDB. */
-function runScript(factory: IDBFactory): Promise<EarlyCacheRead | null> {
-  const page: { __askawayCacheRead?: Promise<EarlyCacheRead | null> } = {};
+type PageHide = (event: { persisted: boolean }) => void;
+
+/** Runs the inline script as the page would, against this IndexedDB; `onPageHide` gets its pagehide listener. */
+function runScript(factory: IDBFactory, onPageHide: (listener: PageHide) => void = () => undefined) {
+  const page: {
+    __askawayCacheRead?: Promise<EarlyCacheRead | null>;
+    addEventListener: (type: string, listener: PageHide) => void;
+  } = { addEventListener: (type, listener) => type === 'pagehide' && onPageHide(listener) };
   // The script is a string for a <script> tag: evaluating it is the point of this test.
   new Function('window', 'indexedDB', CACHE_PREFETCH_SCRIPT)(page, factory);
   if (!page.__askawayCacheRead) throw new Error('the script did not start a read');
@@ -50,6 +55,20 @@ describe('reading the last known inbox from <head>', () => {
     expect(read?.host?.interactions.map((view) => view.requestId)).toEqual(['q1']);
     expect(read?.host?.seenAt).toBe(at(20));
     expect(read?.outbox).toEqual([expect.objectContaining({ clientResponseId: 'a1', state: 'queued' })]);
+  });
+
+  it('[R9.13] leaving for the back/forward cache mid-read ends the read: it reads as nothing', async () => {
+    const factory = new IDBFactory();
+    await appDatabase(factory);
+    // The page leaves as soon as its read has begun.
+    await expect(runScript(factory, (pageHide) => pageHide({ persisted: true }))).resolves.toBeNull();
+  });
+
+  it('[R9.13] a pagehide that is not for the back/forward cache leaves the read alone', async () => {
+    const factory = new IDBFactory();
+    await appDatabase(factory);
+    const read = await runScript(factory, (pageHide) => pageHide({ persisted: false }));
+    expect(read?.host?.interactions.map((view) => view.requestId)).toEqual(['q1']);
   });
 
   it('[R9.13] on a first visit it finds nothing and creates no database', async () => {

@@ -59,6 +59,16 @@ function forget(db: IDBDatabase): void {
   dbPromise = null;
 }
 
+/** Transactions not yet settled: what leaving for the back/forward cache has to end. */
+const unsettled = new Set<IDBTransaction>();
+/** Those it ended: their work is done again once the page is back. */
+const endedForCache = new WeakSet<IDBTransaction>();
+/** Set while the page is in the back/forward cache; resolves when it is shown again. */
+let hidden: { shown: Promise<void>; show: () => void } | null = null;
+
+/** Thrown inside run() only: the work is redone once the page is shown again. */
+class LeftForBackForwardCache extends Error {}
+
 function transact<T>(
   db: IDBDatabase,
   mode: IDBTransactionMode,
@@ -68,10 +78,19 @@ function transact<T>(
   return new Promise<T>((resolve, reject) => {
     const tx = db.transaction(storeName, mode);
     const request = work(tx.objectStore(storeName));
+    unsettled.add(tx);
     // Resolve on commit, not on request success: only then is the entry durable.
-    tx.oncomplete = () => resolve(request.result);
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+    tx.oncomplete = () => {
+      unsettled.delete(tx);
+      resolve(request.result);
+    };
+    // An abort first fails each open request, and that error reaches the transaction before its abort does.
+    const fail = (fallback: string) => () => {
+      unsettled.delete(tx);
+      reject(endedForCache.has(tx) ? new LeftForBackForwardCache() : (tx.error ?? new Error(fallback)));
+    };
+    tx.onerror = fail('IndexedDB transaction failed');
+    tx.onabort = fail('IndexedDB transaction aborted');
   });
 }
 
@@ -85,13 +104,61 @@ export function run<T>(
   work: (store: IDBObjectStore) => IDBRequest<T>,
   storeName = STORE,
 ): Promise<T> {
-  return openDb().then((db) =>
-    transact(db, mode, work, storeName).catch((error: unknown) => {
-      if (!isClosedConnection(error)) throw error;
-      forget(db);
-      return openDb().then((fresh) => transact(fresh, mode, work, storeName));
-    }),
-  );
+  const attempt = (afterClose: boolean): Promise<T> =>
+    (hidden?.shown ?? Promise.resolve())
+      .then(openDb)
+      .then((db) =>
+        transact(db, mode, work, storeName).catch((error: unknown) => {
+          if (error instanceof LeftForBackForwardCache) return attempt(afterClose);
+          if (afterClose || !isClosedConnection(error)) throw error;
+          forget(db);
+          return attempt(true);
+        }),
+      );
+  return attempt(false);
+}
+
+/**
+ * WebKit keeps a transaction of a page in the back/forward cache open (its events wait for the page to come
+ * back), and every other page's and the service worker's writes to that store wait behind it: an inbox left a
+ * moment after it opened stopped the next one's cache writes for good, and would have stopped the outbox's.
+ * So the page ends what it has open as it leaves, and does that work again if it comes back.
+ */
+export function leaveForBackForwardCache(): void {
+  if (hidden) return;
+  let show: () => void = () => undefined;
+  const shown = new Promise<void>((resolve) => {
+    show = resolve;
+  });
+  hidden = { shown, show };
+  for (const tx of unsettled) {
+    endedForCache.add(tx);
+    try {
+      tx.abort();
+    } catch {
+      // Already finishing: it settles by itself.
+    }
+  }
+  const db = openedDb;
+  if (db) {
+    forget(db);
+    db.close();
+  }
+}
+
+export function backFromBackForwardCache(): void {
+  const was = hidden;
+  hidden = null;
+  was?.show();
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', (event) => {
+    if (event.persisted) leaveForBackForwardCache();
+  });
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) backFromBackForwardCache();
+  });
 }
 
 export function putOutboxEntry(entry: OutboxEntry): Promise<unknown> {
