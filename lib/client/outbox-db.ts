@@ -105,16 +105,14 @@ export function run<T>(
   storeName = STORE,
 ): Promise<T> {
   const attempt = (afterClose: boolean): Promise<T> =>
-    (hidden?.shown ?? Promise.resolve())
-      .then(openDb)
-      .then((db) =>
-        transact(db, mode, work, storeName).catch((error: unknown) => {
-          if (error instanceof LeftForBackForwardCache) return attempt(afterClose);
-          if (afterClose || !isClosedConnection(error)) throw error;
-          forget(db);
-          return attempt(true);
-        }),
-      );
+    (hidden?.shown ?? Promise.resolve()).then(openDb).then((db) =>
+      transact(db, mode, work, storeName).catch((error: unknown) => {
+        if (error instanceof LeftForBackForwardCache) return attempt(afterClose);
+        if (afterClose || !isClosedConnection(error)) throw error;
+        forget(db);
+        return attempt(true);
+      }),
+    );
   return attempt(false);
 }
 
