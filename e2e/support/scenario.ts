@@ -24,14 +24,19 @@ export const PLAN = `# Add a cache layer
 
 **Risk:** stale prices for up to 60 s.`;
 
+/** The pending interactions `populate` leaves, one of each kind of card. */
+export interface PopulatedIds {
+  previewId: string;
+  multiId: string;
+  planId: string;
+  permissionId: string;
+}
+
 /**
  * A realistic host state for screenshots and the accessibility sweep: two projects,
  * subagents, previews, a plan, a permission, and history of every kind.
  */
-export async function populate(
-  host: TestHost,
-  runtime: ScriptedRuntime,
-): Promise<{ previewId: string; multiId: string; planId: string; permissionId: string }> {
+export async function populate(host: TestHost, runtime: ScriptedRuntime): Promise<PopulatedIds> {
   const other = new RemoteClient(host.url, (await host.pairDevice('Work laptop')).credential);
   try {
     // History first (oldest), each resolved a different way.
