@@ -60,7 +60,7 @@ for (const theme of ['light', 'dark'] as const) {
   });
 
   // One test per screen, apart from the cards: several screens' scans in one test neared its timeout on a busy
-  // CI machine (a scan there took four times as long as on a quiet one).
+  // CI machine (which ran about twice as slow as a quiet one).
   for (const route of ['/sessions', '/history', '/settings', '/pair']) {
     test(`[R9.1] axe finds no violations on ${route} (${theme})`, async ({ app, host, runtime }) => {
       skipSecondThemeOnDesktop(theme);
@@ -133,5 +133,65 @@ for (const [screens, pathsOf] of NARROW_SCREENS) {
       );
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
+  });
+}
+
+test('[R9.1] keyboard focus below the fold stops above the fixed tab bar', async ({ app }) => {
+  const { page } = app;
+  await app.goto('/settings');
+  await expect(page.getByTestId('connection.status')).toHaveAttribute('data-status', 'connected');
+  const tabbarTop = await page.getByTestId('nav').evaluate((nav) => nav.getBoundingClientRect().top);
+  // Every control of the page in tab order, until focus reaches the tab bar itself.
+  const hidden: string[] = [];
+  for (let step = 0; step < 60; step += 1) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      return {
+        inTabbar: el.closest('[data-testid="nav"]') !== null,
+        name: el.getAttribute('data-testid') ?? el.textContent?.trim().slice(0, 30) ?? el.tagName,
+        bottom: el.getBoundingClientRect().bottom,
+      };
+    });
+    if (!focused) continue;
+    if (focused.inTabbar) break;
+    if (focused.bottom > tabbarTop) hidden.push(`${focused.name} (bottom ${focused.bottom} > ${tabbarTop})`);
+  }
+  expect(hidden).toEqual([]);
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`[R9.1][R18.3][R18.4] axe finds no violations on an agent's approval and an MCP form (${theme})`, async ({
+    app,
+    runtime,
+  }) => {
+    const { page } = app;
+    await app.setTheme(theme);
+    const approval = await runtime.approval({
+      subject: 'file-change',
+      reason: 'Raise the cache TTL.',
+      choices: [
+        { id: 'accept', label: 'Allow', effect: 'allow' },
+        { id: 'acceptForSession', label: 'Allow for this session', effect: 'allow-session' },
+        { id: 'decline', label: 'Deny', effect: 'deny' },
+        { id: 'cancel', label: 'Stop the turn', effect: 'cancel' },
+      ],
+      changes: [{ path: 'src/ttl.ts', kind: 'update', diff: '@@ -1 +1 @@\n-60\n+300\n' }],
+    });
+    await app.openCard(approval);
+    await expect(page.getByTestId('card.diff')).toBeVisible();
+    await expectNoViolations(page, 'approval');
+    const form = await runtime.form({
+      serverName: 'widgets',
+      message: 'Configure the widget',
+      mode: 'form',
+      fields: [
+        { name: 'color', type: 'enum', multiple: true, required: true, options: [{ value: 'red' }, { value: 'blue' }] },
+        { name: 'ok', title: 'Notify me', type: 'boolean', required: false },
+      ],
+    });
+    await app.openCard(form);
+    await expectNoViolations(page, 'form');
   });
 }
