@@ -37,3 +37,29 @@ export function jsonShapeProblem(value: unknown, limits: JsonShapeLimits): strin
   }
   return undefined;
 }
+
+/**
+ * Every message a bridge reads from another program: a Codex daemon's frame, Copilot's `--ui-server` port,
+ * an ACP agent's or editor's line (R12.18). As deep as the host's own sockets allow; more values, since a
+ * daemon's notifications carry whole diffs and a resumed thread its turns. Checked before anything walks it.
+ */
+export const BRIDGE_MESSAGE_SHAPE_LIMITS: JsonShapeLimits = { maxDepth: MESSAGE_SHAPE_LIMITS.maxDepth, maxNodes: 500_000 };
+
+/** A bridge's message parsed and checked against `limits`, or why it was refused (not JSON, too deep, too big). */
+export type BoundedJson = { ok: true; value: unknown } | { ok: false; problem: string };
+
+/**
+ * Parses `text` as JSON and checks its shape (R12.18). `JSON.parse` itself does not recurse in V8, so a
+ * frame nested thousands deep is parsed, then refused here before `JSON.stringify`, zod or a schema walk
+ * could overflow the stack on it.
+ */
+export function parseBoundedJson(text: string, limits: JsonShapeLimits = BRIDGE_MESSAGE_SHAPE_LIMITS): BoundedJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: 'is not JSON' };
+  }
+  const problem = jsonShapeProblem(value, limits);
+  return problem === undefined ? { ok: true, value } : { ok: false, problem };
+}
