@@ -384,8 +384,11 @@ export class InteractionRegistry {
     const view = this.projection.get(command.requestId) ?? found;
     if (view.status === 'withdrawn') return failure('withdrawn', 'The agent stopped waiting for this interaction');
     if (view.resolution) {
-      // R10.3: first valid response wins; repeating the winner's id is idempotent.
-      const status = view.resolution.clientResponseId === command.clientResponseId ? 'accepted' : 'already-resolved';
+      // R10.3: first valid response wins; the winning device repeating its own id is idempotent. Keyed by device
+      // too: every device sees the winner's clientResponseId, and another reusing it learns who won.
+      const own =
+        view.resolution.clientResponseId === command.clientResponseId && view.resolution.device?.id === device.id;
+      const status = own ? 'accepted' : 'already-resolved';
       return { ok: true, status, resolution: view.resolution };
     }
     const problem = validateResponseFor(view, command.response);
