@@ -1,5 +1,7 @@
 // lib/state: pure, shared by the host (what its log keeps) and the PWA (what its outbox keeps), R12.13, R12.14.
-import { SECRET_ANSWER_MASK, type InteractionResponse, type InteractionView } from '../contracts';
+import { type InteractionResponse, type InteractionView } from '../contracts';
+// Zod-free, so the service worker masks what it settles (R12.14) without bundling zod.
+import { SECRET_ANSWER_MASK } from '../contracts/limits';
 
 /** The texts of a question interaction's secret questions (R18.5); empty for anything else. */
 export function secretQuestionsOf(view: InteractionView | undefined): Set<string> {

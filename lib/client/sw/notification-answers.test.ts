@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { SECRET_ANSWER_MASK } from '../../contracts/limits';
 import { type PushShowPayload } from '../../contracts/push';
 import { type OutboxEntry } from '../outbox-db';
 import { type WorkerDevice } from '../worker-device';
@@ -314,5 +315,55 @@ describe('Background Sync (R14.11)', () => {
       tag: 'r1',
       body: 'Denied · received by Codex',
     });
+  });
+});
+
+describe("the worker's settled entries (R12.14)", () => {
+  const SECRET = 'tok-5e02c9a1';
+  const QUESTION = 'Paste the deploy token';
+  /** An answer the app queued offline to a secret question, with a note, waiting for the worker to send it. */
+  const queuedSecret = (clientResponseId: string): OutboxEntry => ({
+    requestId: 'q1',
+    clientResponseId,
+    response: {
+      action: 'accept',
+      content: {
+        answers: { [QUESTION]: SECRET, 'Which region?': 'eu' },
+        annotations: { [QUESTION]: { notes: `the ${SECRET} one` } },
+      },
+    },
+    createdAt: '2026-01-01T10:00:00.000Z',
+    state: 'queued',
+    secretQuestions: [QUESTION],
+  });
+
+  it.each([
+    ['lost the race', { ok: true, status: 'already-resolved', resolution: resolution('desk-1', 'Desk') }, 'lost'],
+    ['refused', { ok: false, error: { code: 'invalid-response', message: 'Not an answer' } }, 'failed'],
+    ['refused as withdrawn', { ok: false, error: { code: 'withdrawn', message: 'Withdrawn' } }, 'failed'],
+  ])('[R12.14] a secret answer the worker settles as %s keeps only the mask in the outbox', async (_, ack, state) => {
+    const { registration } = fakeRegistration();
+    const fake = fakeDeps(async () => ({ ack }));
+    await fake.deps.outbox.put(queuedSecret('c1'));
+    await expect(flushQueuedAnswers(registration, fake.deps)).resolves.toBe(0);
+    const kept = [...fake.outbox.values()];
+    expect(kept).toMatchObject([{ clientResponseId: 'c1', state }]);
+    expect(JSON.stringify(kept)).not.toContain(SECRET);
+    expect(kept[0]?.response).toEqual({
+      action: 'accept',
+      content: { answers: { [QUESTION]: SECRET_ANSWER_MASK, 'Which region?': 'eu' }, annotations: {} },
+    });
+    // What went to the host was the whole answer: only what stays behind is masked.
+    expect(String(fake.sent[0]?.init.body)).toContain(SECRET);
+  });
+
+  it('[R12.14] a secret answer still queued (offline) keeps the whole answer: it is what will be sent', async () => {
+    const { registration } = fakeRegistration();
+    const fake = fakeDeps(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await fake.deps.outbox.put(queuedSecret('c1'));
+    await expect(flushQueuedAnswers(registration, fake.deps)).resolves.toBe(1);
+    expect(JSON.stringify([...fake.outbox.values()])).toContain(SECRET);
   });
 });

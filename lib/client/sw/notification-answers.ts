@@ -6,6 +6,7 @@ import {
 } from '../../contracts/push-constants';
 import { type InteractionResolution, type InteractionResponse, type RespondAck } from '../../contracts';
 import { isRecord } from '../../contracts/unknown';
+import { maskSecretAnswers } from '../../state/secret-answers';
 import { type OutboxEntry } from '../outbox-db';
 import { fillReceipt, receiptMessages, type ReceiptMessages } from '../push/receipt-messages';
 import { type WorkerDevice } from '../worker-device';
@@ -188,7 +189,7 @@ async function sendEntry(
   const { ack } = reply;
   if (!ack.ok) {
     if (TRANSIENT.has(ack.error.code)) return queued;
-    await deps.outbox.put({ ...entry, state: 'failed', error: ack.error.message }).catch(() => undefined);
+    await deps.outbox.put(settled(entry, { state: 'failed', error: ack.error.message })).catch(() => undefined);
     if (ack.error.code === 'withdrawn')
       return { body: reply.answeredInTerminal ? m.terminal : m.withdrawn, final: true };
     if (ack.error.code === 'unauthorized' || ack.error.code === 'device-revoked')
@@ -201,8 +202,17 @@ async function sendEntry(
     return { body: fillReceipt(m.received, { outcome, agent: agent ?? m.agent }), final: true };
   }
   // Kept, as the app keeps an answer that lost, so what was chosen stays readable on the card.
-  await deps.outbox.put({ ...entry, state: 'lost', resolution: ack.resolution }).catch(() => undefined);
+  await deps.outbox.put(settled(entry, { state: 'lost', resolution: ack.resolution })).catch(() => undefined);
   return { body: fillReceipt(m.lost, { by: byWhom(ack.resolution, m) }), final: true };
+}
+
+/**
+ * An entry as it stays once settled (lost, refused): its secret answers masked and their notes dropped, as the app
+ * keeps them (R12.14), since the host has the answer or never will. Only a queued entry holds them whole.
+ */
+function settled(entry: OutboxEntry, outcome: Pick<OutboxEntry, 'state' | 'error' | 'resolution'>): OutboxEntry {
+  const response = maskSecretAnswers(entry.response, new Set(entry.secretQuestions ?? []));
+  return { ...entry, ...outcome, response };
 }
 
 const TRANSIENT = new Set(['unknown-interaction', 'rate-limited', 'internal', 'storage-unavailable']);
