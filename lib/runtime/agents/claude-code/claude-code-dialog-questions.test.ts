@@ -3,7 +3,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../host/test-support/test-host';
-import { claudeCodeHookHarness, type Via } from '../../test-support/claude-code-hook-harness';
+import { claudeCodeHookHarness, type Via } from './test-support/claude-code-hook-harness';
 import { questionCalls, questionTranscripts, type CapturedHookCall } from './fixtures';
 import { DIALOG_HOOK_TIMEOUT_MS } from './handle-hook';
 import { ANSWERED_IN_TERMINAL_REASON } from './terminal-answer';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { claudeCodeHookHarness, type Via } from '../../test-support/claude-code-hook-harness';
+import { claudeCodeHookHarness, type Via } from './test-support/claude-code-hook-harness';
 import { FORM_STOPPED_REASON } from './elicitation';
 import { elicitationCalls } from './fixtures';
 import { DEFAULT_FORM_WAIT_MS } from './install';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_ANSWERS_TEXT } from '../../../core';
-import { claudeCodeHookHarness } from '../../test-support/claude-code-hook-harness';
+import { claudeCodeHookHarness } from './test-support/claude-code-hook-harness';
 
 const harness = claudeCodeHookHarness();
 const { payload } = harness;

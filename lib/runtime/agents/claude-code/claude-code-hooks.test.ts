@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../host/test-support/test-host';
-import { claudeCodeHookHarness, type Via } from '../../test-support/claude-code-hook-harness';
+import { claudeCodeHookHarness, type Via } from './test-support/claude-code-hook-harness';
 import { runCli } from '../../test-support/run-cli';
 import { pairDevice } from '../../../host/test-support/devices';
 import { joinMachine } from '../../../host/test-support/machines';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { expectItem } from '../../../core/test-support/expect-item';
 import { tempDir } from '../../../host/test-support/test-host';
-import { claudeCodeHookHarness, type Via } from '../../test-support/claude-code-hook-harness';
+import { claudeCodeHookHarness, type Via } from './test-support/claude-code-hook-harness';
 import { hookCalls, planTranscript, toolTranscript, type CapturedHookCall } from './fixtures';
 import { ANSWERED_IN_TERMINAL_REASON } from './terminal-answer';
 

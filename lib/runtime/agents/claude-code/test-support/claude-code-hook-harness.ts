@@ -2,15 +2,15 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Host } from '../../host';
-import { mountAgentBridges, type AgentBridges } from '../../host/bridges';
-import { closeAllHosts, startTestHost, tempDir } from '../../host/test-support/test-host';
-import { type Every, type FollowOptions } from '../agents/claude-code/follow-transcript';
-import { type HookDeadline } from '../agents/claude-code/handle-hook';
-import { claudeCodeHubContribution } from '../agents/claude-code/hub-contribution';
-import { claudeCodeHookMain, parseHookFlags } from '../agents/claude-code/hook-command';
-import { connectScriptedRemote, type ScriptedRemote } from './scripted-remote';
-import { pairDevice } from '../../host/test-support/devices';
+import { type Host } from '../../../../host';
+import { mountAgentBridges, type AgentBridges } from '../../../../host/bridges';
+import { closeAllHosts, startTestHost, tempDir } from '../../../../host/test-support/test-host';
+import { type Every, type FollowOptions } from '../follow-transcript';
+import { type HookDeadline } from '../handle-hook';
+import { claudeCodeHubContribution } from '../hub-contribution';
+import { claudeCodeHookMain, parseHookFlags } from '../hook-command';
+import { connectScriptedRemote, type ScriptedRemote } from '../../../test-support/scripted-remote';
+import { pairDevice } from '../../../../host/test-support/devices';
 
 export type Via = 'command' | 'http';
 
