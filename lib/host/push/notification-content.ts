@@ -17,6 +17,7 @@ import {
 } from '../../contracts';
 import { agentOf } from '../../contracts/agent-of';
 import { agentKey } from '../../contracts/agent-ref';
+import { DENY_WITHOUT_REASON_ENDS_TURN } from '../../contracts/agent-turns';
 
 /**
  * What one waiting interaction looks like on a lock screen: the header chip as title,
@@ -51,25 +52,29 @@ export function interactionPayload(view: InteractionView, namesAgent = false): P
 /**
  * The answers a notification's buttons may send (R14.8, R14.9): each exactly what the card's own button sends,
  * under the card's label. Approvals: the first way to allow, Deny (with no reason), then the other ways to allow;
- * never the choice that stops the agent's turn, which asks for a confirmation on the card. A question: one
+ * never the choice that stops the agent's turn, which asks for a confirmation on the card: so Deny only where the
+ * agent goes on after a Deny without a reason (DENY_WITHOUT_REASON_ENDS_TURN, by the agent's kind). A question: one
  * single-select question of plain options, one button per option, or none. Everything that must be read or
  * typed (plans, forms, several or multi-select questions, typed, secret or previewed answers) gets none.
  */
 export function notificationAnswers(
   view: InteractionView,
 ): { answers: NotificationAnswer[]; fit: 'first' | 'all' } | undefined {
+  const denies = !DENY_WITHOUT_REASON_ENDS_TURN[agentOf(view).kind];
   switch (view.kind) {
     case 'permission':
       return {
         fit: 'first',
         answers: [
           { title: 'Allow', outcome: 'allowed', response: { action: 'accept' }, appLabel: 'allow' },
-          { title: 'Deny', outcome: 'denied', response: { action: 'decline' }, appLabel: 'deny' },
+          ...(denies
+            ? [{ title: 'Deny', outcome: 'denied', response: { action: 'decline' }, appLabel: 'deny' } as const]
+            : []),
         ],
       };
     case 'approval': {
       const allows = view.input.choices.filter((choice) => choice.effect !== 'deny' && choice.effect !== 'cancel');
-      const deny = view.input.choices.find((choice) => choice.effect === 'deny');
+      const deny = denies ? view.input.choices.find((choice) => choice.effect === 'deny') : undefined;
       const [primary, ...others] = allows;
       if (!primary) return undefined;
       const allow = (choice: typeof primary): NotificationAnswer => ({
