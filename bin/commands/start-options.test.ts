@@ -28,4 +28,10 @@ describe('askaway start flags', () => {
     expect(parseStartOptions(['--name', 'flag'], { ASKAWAY_MACHINE_NAME: 'env' }, '/pkg').hostName).toBe('flag');
     expect(() => parse('--name', 'a\u001b[2Jb')).toThrow(/--name must be 1 to 64 printable characters/);
   });
+
+  it('[R12.20] --allow-private-push is the owner’s leave for push services on this machine or the LAN; off by default', () => {
+    expect(parse().allowPrivatePush).toBe(false);
+    expect(parse('--allow-private-push').allowPrivatePush).toBe(true);
+    expect(() => parse('--allow-private-push=yes')).toThrow(UsageError);
+  });
 });

@@ -35,6 +35,10 @@ Options:
   --pair-ttl <d>      How long a pairing link or join code works (default ${DEFAULT_PAIR_TTL_MS / 60_000}m; 1s to 24h)
   --name <name>       This machine's name on the phone (env ASKAWAY_MACHINE_NAME, default its host name)
   --max-pending <n>   Questions one machine may have waiting at once (default ${DEFAULT_MAX_PENDING_PER_MACHINE})
+  --allow-private-push
+                      Let paired devices subscribe Web Push at a push service on this machine or
+                      the LAN, plain http too (a self-hosted one); without it only https on public
+                      addresses
   -h, --help          Show this help
 
 Environment: ASKAWAY_TOKEN overrides the stored agent token.
@@ -62,6 +66,8 @@ export interface StartOptions {
   hostName: string;
   /** Interactions one machine may have waiting (R12.7). */
   maxPending: number;
+  /** Devices may subscribe push services on this machine or the LAN (R12.20): the owner's choice, never a device's. */
+  allowPrivatePush: boolean;
   help: boolean;
 }
 
@@ -92,6 +98,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         'pair-ttl': { type: 'string' },
         name: { type: 'string' },
         'max-pending': { type: 'string' },
+        'allow-private-push': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -132,6 +139,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     token: env.ASKAWAY_TOKEN?.trim() || undefined,
     hostName: parseName(values.name ?? env.ASKAWAY_MACHINE_NAME),
     maxPending: parseMaxPending(values['max-pending']),
+    allowPrivatePush: values['allow-private-push'] === true,
     help: values.help === true,
   };
 }

@@ -69,7 +69,7 @@ async function runStart(argv: string[]): Promise<number> {
 
   let push: PushRuntime;
   try {
-    push = await startPush(host, { log });
+    push = await startPush(host, { log, allowPrivatePush: options.allowPrivatePush });
   } catch (error) {
     await host.close();
     if (!(error instanceof HostStartError)) throw error;
@@ -78,6 +78,8 @@ async function runStart(argv: string[]): Promise<number> {
   }
 
   await printBanner(host, options);
+  if (options.allowPrivatePush)
+    log('Web Push: paired devices may subscribe push services on this machine and the LAN (--allow-private-push).');
   // Their lines carry what agents and MCP servers sent (names, a form's fields): escaped, as every log line is (R12.8).
   const bridges = mountAgentBridges(host, {
     contributions: hubContributions(options),

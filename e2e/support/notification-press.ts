@@ -85,7 +85,14 @@ export async function startPushHost(
   await cp(OUT_DIR, staticDir, { recursive: true });
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', HOST_SCRIPT], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, STATIC_DIR: staticDir, TOKEN: token, PUSH_OPTIONS: JSON.stringify(push) },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      STATIC_DIR: staticDir,
+      TOKEN: token,
+      // The suite's recording push service is on loopback: the owner's to allow, as --allow-private-push does (R12.20).
+      PUSH_OPTIONS: JSON.stringify({ ...push, allowPrivatePush: true }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -4,6 +4,7 @@ import { PushService, type PushServiceOptions } from './push-service';
 import { PUSH_DB_FILE, PushSubscriptionStore } from './subscription-store';
 import { adoptLegacyTopic } from './legacy-topic';
 import { loadOrCreateVapidKeys } from './vapid-keys';
+import { type ResolveHost } from './public-only-post';
 import { createWebPushSender, type FetchLike } from './web-push-sender';
 
 /** VAPID `sub` claim when the operator names none: push services only use it to reach the operator. */
@@ -16,7 +17,14 @@ export interface CreatePushServiceOptions extends Pick<
   dataDir: string;
   /** An https: URL or mailto: address (env ASKAWAY_VAPID_SUBJECT). */
   subject?: string;
-  /** Tests: every push and every ntfy post goes through it (a device's topic skips its DNS check then). */
+  /**
+   * The owner's `askaway start --allow-private-push` (R12.20): devices may subscribe push services on this
+   * machine or the LAN. Off, a push endpoint must be https on a public address, at subscribe and at send time.
+   */
+  allowPrivatePush?: boolean;
+  /** Tests: how Web Push endpoints' names resolve (a rebinding DNS answer). */
+  resolveHost?: ResolveHost;
+  /** Tests: every ntfy post goes through it (a device's topic skips its DNS check then); Web Push never does. */
   fetch?: FetchLike;
 }
 
@@ -41,10 +49,12 @@ export async function createPushService(options: CreatePushServiceOptions): Prom
     now: options.now,
     store,
     vapidPublicKey: vapid.publicKey,
+    allowPrivatePush: options.allowPrivatePush,
     sendWebPush: createWebPushSender({
       vapid,
       subject: options.subject ?? process.env.ASKAWAY_VAPID_SUBJECT ?? DEFAULT_VAPID_SUBJECT,
-      fetch: options.fetch,
+      allowPrivatePush: options.allowPrivatePush,
+      resolveHost: options.resolveHost,
     }),
     ...(injected ? { sendNtfy: (topic, message) => sendNtfy(topic.url, message, { post: injected }) } : {}),
   });

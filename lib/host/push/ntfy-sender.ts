@@ -8,7 +8,11 @@ export interface NtfyMessage {
   tags?: string[];
 }
 
-export type NtfyOutcome = { status: 'sent' } | { status: 'failed'; detail: string };
+/**
+ * `detail` is what a device may read of its own test (a status, never a server's words, R12.20);
+ * `answer` is the start of what the server said, for the owner's log only.
+ */
+export type NtfyOutcome = { status: 'sent' } | { status: 'failed'; detail: string; answer?: string };
 
 /** What publishing needs of `fetch`; a device's topic goes through `publicOnlyPost` instead (R12.15). */
 export type NtfyPost = (
@@ -48,7 +52,7 @@ export async function sendNtfy(
     });
     if (response.status < 200 || response.status >= 300) {
       const text = await response.text().catch(() => '');
-      return { status: 'failed', detail: `ntfy answered ${response.status} ${text.slice(0, 200)}`.trim() };
+      return { status: 'failed', detail: `ntfy answered ${response.status}`, answer: text.slice(0, 200) };
     }
     return { status: 'sent' };
   } catch (error) {

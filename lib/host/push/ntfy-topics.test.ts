@@ -35,7 +35,7 @@ async function setup() {
   const sink = await startRecordingServer();
   cleanups.push(() => sink.close());
   const host: Host = await createHost({ dataDir, port: 0, token: TOKEN, writeHostFile: false, staticDir: dataDir });
-  const push = await startPush(host, { collapseWindowMs: 10, fetch: routeToSink(sink.url) });
+  const push = await startPush(host, { collapseWindowMs: 10, fetch: routeToSink(sink.url), allowPrivatePush: true });
   cleanups.push(async () => {
     await host.close();
     await push.close();

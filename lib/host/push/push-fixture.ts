@@ -27,6 +27,8 @@ export async function pushFixture(
     log: (line) => logs.push(line),
     // A device's https topic on a `*.test` name lands on the recording endpoint.
     fetch: routeToSink(endpoint.url),
+    // The recording push service is on loopback: the owner's to allow (R12.20).
+    allowPrivatePush: true,
   });
   const detach = push.service.attach(registry);
   const devices = new Map<string, BrowserKeys>();

@@ -30,7 +30,7 @@ import {
   type StoredTopic,
   type TopicOwner,
 } from './subscription-store';
-import { deviceTopicRefusal, ownerTopicRefusal, redactTopic } from './topic-address';
+import { deviceTopicRefusal, deviceWebPushRefusal, ownerTopicRefusal, redactTopic } from './topic-address';
 import { TargetThrottle } from './target-throttle';
 import { type SendOutcome, type WebPushSend } from './web-push-sender';
 
@@ -47,6 +47,8 @@ export interface PushServiceOptions {
   store: PushSubscriptionStore;
   sendWebPush: WebPushSend;
   vapidPublicKey: string;
+  /** The owner let devices subscribe push services on this machine or the LAN (R12.20). */
+  allowPrivatePush?: boolean;
   /** Absolute base URL of the PWA for ntfy's Click link (the public URL, else the host URL). */
   publicUrl: () => string | undefined;
   /** A device's topic must go through `publicOnlyPost` (R12.15); the owner's may reach the LAN. */
@@ -63,6 +65,7 @@ export interface PushServiceOptions {
 export type SendNtfy = (topic: Pick<StoredTopic, 'owner' | 'url'>, message: NtfyMessage) => Promise<NtfyOutcome>;
 
 export type SetTopicOutcome = { ok: true; status: PushStatus } | { ok: false; message: string };
+export type SubscribeOutcome = SetTopicOutcome;
 
 /** A throttle target per topic owner, beside the device ids of Web Push. */
 const NTFY_PREFIX = 'ntfy:';
@@ -132,9 +135,15 @@ export class PushService {
     };
   }
 
-  subscribe(deviceId: string, subscription: PushSubscriptionJson): PushStatus {
+  /**
+   * A device's Web Push subscription (R12.20): its endpoint must be https on a public address unless the owner
+   * allowed push services on this machine or the LAN. A refusal changes nothing.
+   */
+  subscribe(deviceId: string, subscription: PushSubscriptionJson): SubscribeOutcome {
+    const refusal = this.options.allowPrivatePush ? undefined : deviceWebPushRefusal(subscription.endpoint);
+    if (refusal) return { ok: false, message: `push subscription refused: ${refusal}` };
     this.options.store.upsert(deviceId, subscription, this.now());
-    return this.status(deviceId);
+    return { ok: true, status: this.status(deviceId) };
   }
 
   /** Web Push off for this device; its ntfy topic is its own switch. */
@@ -202,6 +211,7 @@ export class PushService {
       subscription ? this.deliver(subscription, payload) : undefined,
       topicUrl ? this.ntfy({ owner, url: topicUrl }, this.ntfyMessage(payload)) : undefined,
     ]);
+    // The device learns a status, never what the server said: that went to the owner's log (R12.20).
     const details = [web?.status === 'failed' ? web.detail : '', ntfy?.status === 'failed' ? ntfy.detail : ''].filter(
       Boolean,
     );
@@ -348,7 +358,7 @@ export class PushService {
       const whose = topic.owner.kind === 'host' ? "the host's topic" : `the topic of device ${topic.owner.deviceId}`;
       this.track(
         this.ntfy(topic, this.ntfyMessage(payload)).then((outcome) => {
-          if (outcome.status === 'failed') this.log(`ntfy (${whose}): ${outcome.detail}`);
+          if (outcome.status === 'failed') this.log(`ntfy (${whose}): ${withAnswer(outcome)}`);
         }),
       );
       return;
@@ -371,7 +381,7 @@ export class PushService {
       }
       this.log(`push: subscription of device ${subscription.deviceId} expired (${outcome.httpStatus}); removed`);
     } else if (outcome.status === 'failed') {
-      this.log(`push to device ${subscription.deviceId} failed: ${outcome.detail}`);
+      this.log(`push to device ${subscription.deviceId} failed: ${withAnswer(outcome)}`);
     }
     return outcome;
   }
@@ -391,4 +401,9 @@ export class PushService {
     this.inflight.add(settled);
     void settled.finally(() => this.inflight.delete(settled));
   }
+}
+
+/** A failure as the owner's log tells it: the status, then the start of what the server answered. */
+function withAnswer(outcome: { detail: string; answer?: string }): string {
+  return outcome.answer ? `${outcome.detail}: ${outcome.answer}` : outcome.detail;
 }

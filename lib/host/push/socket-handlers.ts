@@ -27,10 +27,10 @@ type Ack = (result: unknown) => void;
 export function registerPushSocketHandlers(socket: PushSocket, deviceId: string, service: PushService): void {
   handle(socket, 'push:vapid-key', undefined, () => ({ ok: true, publicKey: service.vapidPublicKey }));
   handle(socket, 'push:status', undefined, () => ({ ok: true, status: service.status(deviceId) }));
-  handle(socket, 'push:subscribe', PushSubscribeCommandSchema, (command) => ({
-    ok: true,
-    status: service.subscribe(deviceId, command.subscription),
-  }));
+  handle(socket, 'push:subscribe', PushSubscribeCommandSchema, (command): PushStatusAck => {
+    const outcome = service.subscribe(deviceId, command.subscription);
+    return outcome.ok ? outcome : { ok: false, error: { code: 'invalid-message', message: outcome.message } };
+  });
   handle(socket, 'push:unsubscribe', PushUnsubscribeCommandSchema, () => ({
     ok: true,
     status: service.unsubscribe(deviceId),

@@ -11,26 +11,36 @@ export interface RecordedRequest {
   body: Buffer;
 }
 
+/** A whole answer for one path: a redirect's Location, or an error page's body. */
+export interface CannedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 /**
  * A local stand-in for a push service (or an ntfy server): records every request and
- * answers with the status set for its path (201 by default).
+ * answers with the status set for its path (201 by default), or the whole answer set in `answerFor`.
  */
 export async function startRecordingServer(): Promise<{
   url: string;
   requests: RecordedRequest[];
   statusFor: Map<string, number>;
+  answerFor: Map<string, CannedAnswer>;
   close(): Promise<void>;
 }> {
   const requests: RecordedRequest[] = [];
   const statusFor = new Map<string, number>();
+  const answerFor = new Map<string, CannedAnswer>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = req.url ?? '/';
       requests.push({ method: req.method ?? '', path, headers: req.headers, body: Buffer.concat(chunks) });
-      res.statusCode = statusFor.get(path) ?? 201;
-      res.end();
+      const answer = answerFor.get(path);
+      res.writeHead(answer?.status ?? statusFor.get(path) ?? 201, answer?.headers);
+      res.end(answer?.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,6 +49,7 @@ export async function startRecordingServer(): Promise<{
     url: `http://127.0.0.1:${port}`,
     requests,
     statusFor,
+    answerFor,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

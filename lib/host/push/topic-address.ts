@@ -1,6 +1,6 @@
 /**
- * Where the host may post an ntfy topic (R12.15). A device may only name an `https` topic on a public
- * address; a topic on this machine, the LAN or plain `http` comes from the owner, on the host's CLI.
+ * Where the host may post an ntfy topic (R12.15) or a Web Push (R12.20). A device may only name an `https` URL
+ * on a public address; one on this machine, the LAN or plain `http` comes from the owner, on the host's CLI.
  * Pure: the same classes are checked again on the addresses a name resolves to at send time.
  */
 
@@ -25,9 +25,21 @@ export function classifyAddress(address: string): AddressClass | undefined {
 
 /** Why a device may not set this topic (one sentence), or undefined when it may. */
 export function deviceTopicRefusal(raw: string): string | undefined {
+  return publicHttpsRefusal(raw, 'A topic set from a device', OWNER_HINT);
+}
+
+/**
+ * Why a device may not subscribe Web Push at this endpoint (R12.20), or undefined when it may: push services
+ * live on https at public addresses, the same classes as a device's ntfy topic.
+ */
+export function deviceWebPushRefusal(raw: string): string | undefined {
+  return publicHttpsRefusal(raw, 'A push endpoint', PUSH_OWNER_HINT);
+}
+
+function publicHttpsRefusal(raw: string, what: string, hint: string): string | undefined {
   const url = parseUrl(raw);
   if (!url) return 'Not a URL';
-  if (url.protocol !== 'https:') return `A topic set from a device must be https://. ${OWNER_HINT}`;
+  if (url.protocol !== 'https:') return `${what} must be https://. ${hint}`;
   const credentials = credentialsRefusal(url);
   if (credentials) return credentials;
   const host = bareHost(url.hostname);
@@ -35,11 +47,11 @@ export function deviceTopicRefusal(raw: string): string | undefined {
   if (kind !== undefined) {
     if (parseIpv4(host) !== undefined && rawHost(raw) !== host)
       return `${rawHost(raw) || host} is a numeric form of the address ${host}: write it as a name or a dotted address`;
-    return kind === 'public' ? undefined : `${host} is a ${kind} address. ${OWNER_HINT}`;
+    return kind === 'public' ? undefined : `${host} is a ${kind} address. ${hint}`;
   }
-  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is this machine. ${OWNER_HINT}`;
-  if (host.endsWith('.local')) return `${host} is a LAN (mDNS) name. ${OWNER_HINT}`;
-  if (!host.includes('.')) return `${host} is not a public name. ${OWNER_HINT}`;
+  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is this machine. ${hint}`;
+  if (host.endsWith('.local')) return `${host} is a LAN (mDNS) name. ${hint}`;
+  if (!host.includes('.')) return `${host} is not a public name. ${hint}`;
   return undefined;
 }
 
@@ -59,6 +71,8 @@ export function redactTopic(raw: string): string {
 
 const OWNER_HINT =
   'A topic on this machine, the LAN or plain http:// can only be set on the host: askaway ntfy set <url>';
+const PUSH_OWNER_HINT =
+  'A push service on this machine, the LAN or plain http:// is the owner’s to allow: askaway start --allow-private-push';
 
 function parseUrl(raw: string): URL | undefined {
   try {

@@ -24,7 +24,8 @@ async function setup() {
   servers.push(server);
   const vapid = webpush.generateVAPIDKeys();
   const keys = makeSubscription(`${server.url}/push/abc`);
-  const send = createWebPushSender({ vapid, subject: 'mailto:ops@example.com' });
+  // The recording push service is on loopback: the owner's to allow (R12.20).
+  const send = createWebPushSender({ vapid, subject: 'mailto:ops@example.com', allowPrivatePush: true });
   const stored = {
     deviceId: 'phone',
     endpoint: keys.subscription.endpoint,
