@@ -73,9 +73,12 @@ export async function askForm(raw: unknown, options: ClaudeCodeHookOptions): Pro
     runtime = options.runtime.get('Claude Code');
     await runtime.connection.ready(options.hostCheckTimeoutMs ?? HOST_CHECK_TIMEOUT_MS);
     if (stopped !== undefined) throw new Error(stopped);
-    const context = await contextOf(payload, options.localFiles ?? true, {
-      movesToTerminalAt: new Date(deadlineAt).toISOString(),
-    });
+    const context = await contextOf(
+      payload,
+      options.localFiles ?? true,
+      { movesToTerminalAt: new Date(deadlineAt).toISOString() },
+      options.log,
+    );
     const resolution = await runtime.broker.requestInteraction(
       {
         kind: 'form',

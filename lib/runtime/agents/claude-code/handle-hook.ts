@@ -294,6 +294,7 @@ async function requestDecision(
           payload,
           options.localFiles ?? true,
           decision.openInTerminal ? { openInTerminal: true } : {},
+          options.log,
         ),
         ...(inputRules === undefined ? {} : { inputRules }),
       },

@@ -11,15 +11,16 @@ interface Whereabouts {
 
 /**
  * The card's context (R9.10): what the model said last (from the transcript, when its file is this machine's),
- * the project, and how the terminal stands (`extra`).
+ * the project, and how the terminal stands (`extra`). A transcript refused (a FIFO, a link, R12.16) is one `log` line.
  */
 export async function contextOf(
   payload: Whereabouts,
   localFiles: boolean,
   extra: Pick<InteractionContext, 'openInTerminal' | 'movesToTerminalAt'> = {},
+  log?: (line: string) => void,
 ): Promise<InteractionContext | undefined> {
   const context: InteractionContext = { ...extra };
-  const message = localFiles ? await readLastAssistantMessage(payload.transcript_path) : undefined;
+  const message = localFiles ? await readLastAssistantMessage(payload.transcript_path, undefined, log) : undefined;
   if (message) context.agentMessage = message;
   if (payload.cwd) {
     context.cwd = payload.cwd.slice(0, 1_000);

@@ -1,5 +1,5 @@
 import { isRecord } from '../../../contracts';
-import { openRegularFile } from '../../safe-file';
+import { openRegularFile, OutsideFileError } from '../../safe-file';
 
 /** Only the tail of a transcript is read: sessions grow to many megabytes. */
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
@@ -8,11 +8,13 @@ const MAX_MESSAGE_CHARS = 8_000;
 /**
  * The text of the last assistant message in a Claude Code transcript (JSONL),
  * read from its last `maxBytes`. Never throws: context is a courtesy, and a
- * missing, partial or odd transcript (a FIFO, a link, R12.16) must not stop the question.
+ * missing, partial or odd transcript (a FIFO, a link, R12.16) must not stop the question. A transcript refused
+ * for what it is (not a regular file) is said in one `log` line (docs/THREAT-MODEL.md); a missing one is not.
  */
 export async function readLastAssistantMessage(
   path: string | undefined,
   maxBytes = TRANSCRIPT_TAIL_BYTES,
+  log: (line: string) => void = () => undefined,
 ): Promise<string | undefined> {
   if (!path) return undefined;
   try {
@@ -33,7 +35,8 @@ export async function readLastAssistantMessage(
     } finally {
       await file.close();
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof OutsideFileError) log(`askaway hook: not reading the transcript: ${error.message}`);
     return undefined;
   }
 }
