@@ -575,17 +575,19 @@ export class InteractionRegistry {
 
   /**
    * Appends `events` (durable once `append` returns), runs `first` (who is waiting on
-   * this commit) and the remotes' live streams, which need only the events, then folds
-   * them in and tells the other listeners and the lifecycle log, which read the projection.
+   * this commit), which needs only the events, then folds them in and tells the remotes'
+   * live streams, the other listeners and the lifecycle log, which read the projection: a
+   * remote's batch says how many wait after it (R12.7), not before.
    */
   private commit(events: NewHostEvent[], first?: EventListener): HostEvent[] {
     const stored = this.options.store.append(events);
-    this.notify(first ? [first, ...this.listeners.live] : this.listeners.live, stored);
+    if (first) this.notify([first], stored);
     const changed = stored.map((event) => {
       const view = this.projection.apply(event);
       if (view) this.syncDeadline(view.requestId);
       return view;
     });
+    this.notify(this.listeners.live, stored);
     this.notify(this.listeners.other, stored);
     stored.forEach((event, index) => this.reportLifecycle(event, changed[index]));
     this.armTimer();
