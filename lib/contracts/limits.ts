@@ -40,6 +40,27 @@ export const CONNECTION_PENDING_SHARE = 0.5;
 export const BRIDGE_PROMPTS_MAX = 100;
 /** Prompt ids a bridge remembers as settled or left to the terminal; the oldest are forgotten first (R12.17). */
 export const BRIDGE_SETTLED_IDS_KEPT = 2_000;
+/**
+ * The largest message a bridge reads from another program (R12.19): Codex's own handshake announces 16 MiB
+ * frames, so a bigger one is refused (its connection with it) before it is parsed.
+ */
+export const BRIDGE_FRAME_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * Threads a Codex bridge remembers per daemon connection (title, folder, version, joined or not), each field
+ * clipped to what a card shows; the oldest are forgotten first (R12.19). A person runs a few at a time.
+ */
+export const BRIDGE_THREADS_KEPT = 1_000;
+/**
+ * File changes a Codex bridge holds until their approval comes (`item/started` announces the diff, the request
+ * carries none), by item and by characters kept, each item cut to what its card shows; the oldest go first (R12.19).
+ */
+export const BRIDGE_FILE_CHANGES_KEPT = BRIDGE_PROMPTS_MAX;
+export const BRIDGE_FILE_CHANGES_MAX_CHARS = 8 * 1024 * 1024;
+/**
+ * Requests a bridge has waiting on another program at once (joining threads it announced, reading them); more
+ * fail at once rather than each holding a timer and an entry until the program answers (R12.19).
+ */
+export const BRIDGE_REQUESTS_IN_FLIGHT_MAX = 1_000;
 /** What a snapshot (or a `pending:more` page) carries of the pending interactions at most, by count and JSON size (R12.7). */
 export const PENDING_PAGE_MAX = 1_000;
 export const PENDING_PAGE_MAX_BYTES = 2 * 1024 * 1024;

@@ -1,5 +1,5 @@
 // Whether an MCP server's `requestedSchema` stays inside the flat subset MCP allows (R12.12, R18.4).
-import { FORM_FIELDS_MAX, isRecord } from '../../contracts';
+import { FORM_FIELDS_MAX, isRecord, jsonShapeProblem } from '../../contracts';
 
 /** Options one choice field may carry (FormFieldSchema). */
 export const FORM_OPTIONS_MAX = 100;
@@ -54,7 +54,17 @@ const VALUE_RULES: Record<string, (value: unknown) => boolean> = {
 
 /** Outside names and values in a message, cut short: the message goes to a log line. */
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
-const shown = (value: unknown) => clip(JSON.stringify(value) ?? String(value));
+/** What of an outside value a log line may show: a few values deep, so JSON.stringify never walks far (R12.18). */
+const SHOWN_SHAPE = { maxDepth: 3, maxNodes: 50 };
+const shown = (value: unknown) => {
+  if (jsonShapeProblem(value, SHOWN_SHAPE) !== undefined) return Array.isArray(value) ? '[…]' : '{…}';
+  try {
+    return clip(JSON.stringify(value) ?? String(value));
+  } catch {
+    // A value that is not JSON's (a BigInt, a cycle) from a caller that did not parse it.
+    return typeof value;
+  }
+};
 
 const unknownKeyword = (schema: Record<string, unknown>, allowed: ReadonlySet<string>) => {
   const keyword = Object.keys(schema).find((key) => !allowed.has(key));

@@ -25,6 +25,13 @@ export interface FakeCodexDaemon {
   /** Marks a request settled elsewhere (the TUI): `serverRequest/resolved` to every client. */
   resolveElsewhere(threadId: string, id: number): void;
   notify(method: string, params: unknown): void;
+  /**
+   * Sends `text` as one frame to every client, unchanged: a hostile daemon's frames (nested thousands deep,
+   * written as text since JSON.stringify would overflow on them here too).
+   */
+  sendRaw(text: string): void;
+  /** From now on answers the bridge's `method` requests with the frame `frame(id)` returns, unchanged. */
+  answerRaw(method: string, frame: (id: number) => string): void;
   /** Drops every connection but keeps running (and keeps its pending requests). */
   dropClients(): void;
   /** Stops the server; with `dead`, daemon.pid names a process that no longer runs. */
@@ -56,6 +63,7 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
   const joined = new Map<WebSocket, Set<string>>();
   const pending = new Map<number, { threadId: string; method: string; params: Record<string, unknown> }>();
   const received: Record<string, unknown>[] = [];
+  const rawAnswers = new Map<string, (id: number) => string>();
   let server: http.Server | undefined;
   let wss: WebSocketServer | undefined;
   let socketPath = '';
@@ -117,7 +125,9 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
         received.push(message);
         const { id, method } = message;
         const params = (message.params ?? {}) as Record<string, unknown>;
-        if (typeof method === 'string' && typeof id === 'number') answer(ws, id, method, params);
+        const raw = typeof method === 'string' ? rawAnswers.get(method) : undefined;
+        if (raw && typeof id === 'number') ws.send(raw(id));
+        else if (typeof method === 'string' && typeof id === 'number') answer(ws, id, method, params);
         else if (method === undefined && (typeof id === 'number' || typeof id === 'string')) {
           // A response to one of our requests: the first one settles it, and every client hears so.
           const request = typeof id === 'number' ? pending.get(id) : undefined;
@@ -167,6 +177,12 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
     },
     notify(method, params) {
       broadcast({ method, params });
+    },
+    sendRaw(text) {
+      for (const ws of joined.keys()) ws.send(text);
+    },
+    answerRaw(method, frame) {
+      rawAnswers.set(method, frame);
     },
     dropClients() {
       for (const ws of joined.keys()) ws.terminate();

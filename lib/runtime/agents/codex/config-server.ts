@@ -1,7 +1,7 @@
 // Codex's own config RPCs (`hooks/list`, `config/batchWrite`), so Askaway never edits config.toml itself.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { errorMessage, isRecord } from '../../../contracts';
+import { BRIDGE_FRAME_MAX_BYTES, errorMessage, isRecord, parseBoundedJson } from '../../../contracts';
 import { controlSocketPath } from './codex-home';
 import { BRIDGE_CLIENT_INFO, DaemonRpc, RpcError } from './daemon-rpc';
 
@@ -23,29 +23,45 @@ function stdioServer(codexBin: string, env: Record<string, string | undefined>):
     const child = spawn(codexBin, ['app-server'], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'] });
     const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
     let nextId = 1;
-    let buffer = '';
     let exited: string | null = null;
     child.stdout.setEncoding('utf8');
+    // Each chunk is searched once for its line ends, and a line past the frame bound is dropped while it
+    // arrives (R12.19): a line without end never makes the search start over from its beginning.
+    let parts: string[] = [];
+    let partsLength = 0;
+    let overlong = false;
+    const onLine = (line: string) => {
+      const parsed = parseBoundedJson(line);
+      if (!parsed.ok) return;
+      const message = parsed.value;
+      if (!isRecord(message) || typeof message.id !== 'number' || typeof message.method === 'string') return;
+      const waiter = pending.get(message.id);
+      pending.delete(message.id);
+      if (!waiter) return;
+      const error = message.error;
+      if (isRecord(error))
+        waiter.reject(new RpcError('codex app-server', Number(error.code ?? 0), String(error.message)));
+      else waiter.resolve(message.result);
+    };
     child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 1);
-        let message: unknown;
-        try {
-          message = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        if (!isRecord(message) || typeof message.id !== 'number' || typeof message.method === 'string') continue;
-        const waiter = pending.get(message.id);
-        pending.delete(message.id);
-        if (!waiter) continue;
-        const error = message.error;
-        if (isRecord(error))
-          waiter.reject(new RpcError('codex app-server', Number(error.code ?? 0), String(error.message)));
-        else waiter.resolve(message.result);
+      let start = 0;
+      for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
+        const piece = chunk.slice(start, end);
+        start = end + 1;
+        const line = parts.length > 0 ? parts.join('') + piece : piece;
+        const drop = overlong || line.length > BRIDGE_FRAME_MAX_BYTES;
+        parts = [];
+        partsLength = 0;
+        overlong = false;
+        if (!drop) onLine(line);
       }
+      const rest = chunk.slice(start);
+      if (overlong || rest.length === 0) return;
+      partsLength += rest.length;
+      if (partsLength > BRIDGE_FRAME_MAX_BYTES) {
+        parts = [];
+        overlong = true;
+      } else parts.push(rest);
     });
     const fail = (reason: string) => {
       exited = reason;

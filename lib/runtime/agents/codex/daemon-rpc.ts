@@ -1,6 +1,12 @@
 import { realpathSync } from 'node:fs';
 import WebSocket from 'ws';
-import { errorMessage, isRecord } from '../../../contracts';
+import {
+  BRIDGE_FRAME_MAX_BYTES,
+  BRIDGE_REQUESTS_IN_FLIGHT_MAX,
+  errorMessage,
+  isRecord,
+  parseBoundedJson,
+} from '../../../contracts';
 
 /** What Askaway calls itself to Codex (`initialize`'s clientInfo). */
 export const BRIDGE_CLIENT_INFO = { name: 'askaway_bridge', title: 'Askaway bridge', version: '0.1.0' };
@@ -17,6 +23,14 @@ export interface ServerRequest {
 export interface ServerNotification {
   method: string;
   params: unknown;
+}
+
+/** Too many of our requests already wait on the daemon (R12.19): this one was not sent. */
+export class RpcBusyError extends Error {
+  constructor(readonly method: string) {
+    super(`${method}: ${BRIDGE_REQUESTS_IN_FLIGHT_MAX} requests already wait on the daemon`);
+    this.name = 'RpcBusyError';
+  }
 }
 
 /** Codex answered a request with an error. */
@@ -36,11 +50,17 @@ export interface DaemonRpcHandlers {
   onNotification(notification: ServerNotification): void;
   /** Once, when the socket closes for any reason (daemon stopped, restarted, or `close()`). */
   onClose(reason: string): void;
+  /**
+   * Once per connection, at the first frame refused unread (too deep, too many values, not JSON; R12.18): a
+   * server request in it stays unanswered, so Codex's own terminal keeps it.
+   */
+  onRefused?(problem: string): void;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
-/** Codex's handshake announces 16 MiB frames; a thread/resume with turns can be large. */
-const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
+
+/** The start of a response frame as Codex writes it: `{"id":12,"result":…` or `{"id":12,"error":…`. */
+const RESPONSE_HEAD = /^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*,\s*"(?:result|error)"/;
 
 function isRpcId(value: unknown): value is RpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
@@ -58,6 +78,7 @@ export class DaemonRpc {
     { method: string; resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
   >();
   private closedReason: string | null = null;
+  private refusedSaid = false;
 
   private constructor(
     private readonly socket: WebSocket,
@@ -86,7 +107,7 @@ export class DaemonRpc {
     const socket = new WebSocket(`ws+unix://${target}:/`, {
       handshakeTimeout: timeoutMs,
       perMessageDeflate: false,
-      maxPayload: MAX_PAYLOAD_BYTES,
+      maxPayload: BRIDGE_FRAME_MAX_BYTES,
     });
     return new Promise((resolve, reject) => {
       const fail = (error: Error) => {
@@ -112,6 +133,7 @@ export class DaemonRpc {
 
   request(method: string, params?: unknown, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<unknown> {
     if (this.closedReason !== null) return Promise.reject(new Error(`${method}: ${this.closedReason}`));
+    if (this.pending.size >= BRIDGE_REQUESTS_IN_FLIGHT_MAX) return Promise.reject(new RpcBusyError(method));
     const id = this.nextId;
     this.nextId += 1;
     return new Promise((resolve, reject) => {
@@ -144,12 +166,10 @@ export class DaemonRpc {
   }
 
   private receive(text: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return;
-    }
+    // Shape-checked before anything walks it (R12.18): zod, JSON.stringify and schema checks recurse.
+    const parsed = parseBoundedJson(text);
+    if (!parsed.ok) return this.refuse(text, parsed.problem);
+    const message = parsed.value;
     if (!isRecord(message)) return;
     const { id, method } = message;
     if (typeof method === 'string') {
@@ -173,6 +193,23 @@ export class DaemonRpc {
         ),
       );
     else pending.resolve(message.result);
+  }
+
+  /**
+   * A frame refused unread: said once per connection. A server request in it is left unanswered (Codex's terminal
+   * keeps it); an answer to one of our requests fails that request now rather than at its timeout. Codex writes a
+   * response's `id` first, so its head says whose it is without walking the rest.
+   */
+  private refuse(text: string, problem: string): void {
+    if (!this.refusedSaid) this.handlers.onRefused?.(problem);
+    this.refusedSaid = true;
+    const head = RESPONSE_HEAD.exec(text.slice(0, 80));
+    const id = head ? Number(head[1]) : undefined;
+    const pending = id === undefined ? undefined : this.pending.get(id);
+    if (id === undefined || !pending) return;
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    pending.reject(new Error(`${pending.method}: the daemon's answer was refused: it ${problem}`));
   }
 
   private closed(reason: string): void {

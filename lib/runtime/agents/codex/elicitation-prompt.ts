@@ -1,5 +1,12 @@
 // An MCP elicitation as Codex relays it (R18.4, R18.12): Codex's own MCP tool-call approval, a form, a page to open.
-import { ID_MAX, type ApprovalChoice, type FormInput } from '../../../contracts';
+import {
+  ID_MAX,
+  PERMISSION_INPUT_MAX_JSON,
+  TOOL_INPUT_SHAPE_LIMITS,
+  jsonShapeProblem,
+  type ApprovalChoice,
+  type FormInput,
+} from '../../../contracts';
 import { CANCEL, DECLINE } from './approval-prompts';
 import {
   clip,
@@ -52,7 +59,12 @@ export function elicitationPrompt(params: unknown, thread: CodexThreadContext): 
       choices.push({ id: 'allow-always', label: 'Always allow', effect: 'allow-always' });
       persisted['allow-always'] = 'always';
     }
-    const input = approval.data.tool_params === undefined ? undefined : JSON.stringify(approval.data.tool_params);
+    // Checked before JSON.stringify walks it (R12.18): another caller may hand over any value, and a card
+    // cannot show a tool input nested past what the host allows one anyway (R12.3).
+    const params = approval.data.tool_params;
+    const deep = params === undefined ? undefined : jsonShapeProblem(params, TOOL_INPUT_SHAPE_LIMITS);
+    if (deep !== undefined) return { unsupported: `an MCP tool call whose input ${deep}` };
+    const input = params === undefined ? undefined : JSON.stringify(params);
     return {
       ...base(request),
       interaction: {
@@ -62,7 +74,7 @@ export function elicitationPrompt(params: unknown, thread: CodexThreadContext): 
           reason: clip(request.message || `Allow the ${request.serverName} MCP server to run ${tool}?`, 4_000),
           tool: {
             name: clip(`${request.serverName}: ${tool}`, ID_MAX),
-            ...(input ? { input: clip(input, 20_000) } : {}),
+            ...(input ? { input: clip(input, PERMISSION_INPUT_MAX_JSON) } : {}),
           },
           choices: [...choices, { ...DECLINE, detail: 'The model reads that the tool call was rejected' }, CANCEL],
         },

@@ -108,9 +108,12 @@ export class HomeLink {
       return;
     }
     this.connecting = true;
-    void this.connect(socket).finally(() => {
-      this.connecting = false;
-    });
+    // Nothing on the bridge's path rejects unseen (R12.18).
+    this.connect(socket)
+      .catch((error: unknown) => this.log(`could not attach: ${errorMessage(error)}`))
+      .finally(() => {
+        this.connecting = false;
+      });
   }
 
   private async connect(socket: string): Promise<void> {
@@ -124,6 +127,10 @@ export class HomeLink {
           else this.threads?.onNotification(method, params);
         },
         onClose: (reason) => this.closed(rpc, reason),
+        onRefused: (problem) =>
+          this.log(
+            `refused a message from the daemon that ${problem}; a prompt in one stays in Codex's terminal (said once per connection)`,
+          ),
       });
     } catch (error) {
       // A socket left behind by a killed daemon refuses connections: keep looking.
@@ -183,12 +190,14 @@ export class HomeLink {
       const isGone = await gone();
       if (this.stopped) return;
       if (!isGone) {
-        setTimeout(() => void look(), GONE_CHECK_MS).unref();
+        setTimeout(lookAgain, GONE_CHECK_MS).unref();
         return;
       }
       this.relay.lose(instance);
       this.setState(this.state, this.state === 'attached' ? '' : 'the Codex daemon stopped');
     };
-    setTimeout(() => void look(), GONE_CHECK_MS).unref();
+    const lookAgain = () =>
+      void look().catch((error: unknown) => this.log(`could not read daemon.pid: ${errorMessage(error)}`));
+    setTimeout(lookAgain, GONE_CHECK_MS).unref();
   }
 }

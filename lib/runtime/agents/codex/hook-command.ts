@@ -1,4 +1,4 @@
-import { errorMessage } from '../../../contracts';
+import { errorMessage, parseBoundedJson } from '../../../contracts';
 import { readAll } from '../claude-code/hook-command';
 import { parseDuration } from '../../duration';
 import { resolveDataDir } from '../../host-address';
@@ -35,7 +35,10 @@ export interface CodexHookIo {
 export async function codexHookMain(flags: { timeoutMs: number }, io: CodexHookIo): Promise<number> {
   let payload: unknown;
   try {
-    payload = JSON.parse(await readAll(io.stdin));
+    // Shape-checked before the card's JSON.stringify of its tool input walks it (R12.18).
+    const read = parseBoundedJson(await readAll(io.stdin));
+    if (!read.ok) throw new Error(`the hook JSON ${read.problem}`);
+    payload = read.value;
   } catch (error) {
     io.stderr(`askaway hook codex: could not read the hook JSON on stdin (${errorMessage(error)})\n`);
     return 0;

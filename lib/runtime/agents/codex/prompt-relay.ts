@@ -125,7 +125,10 @@ export class PromptRelay {
     if (this.heldCount >= this.maxPrompts) return this.overflow();
     if (this.heldCount < this.maxPrompts / 2) this.overflowSaid = false;
     this.building.add(key);
-    void this.announce(attached, key, threadId, request).finally(() => this.building.delete(key));
+    // Whatever goes wrong on the way stays in Codex's terminal with a log line, never an unseen rejection (R12.18).
+    this.announce(attached, key, threadId, request)
+      .catch((error: unknown) => this.leaveToTerminal(key, `could not carry it: ${errorMessage(error)}`))
+      .finally(() => this.building.delete(key));
   }
 
   /** `serverRequest/resolved`: answered (by us, or first elsewhere, or by Codex's own timer). */
@@ -238,7 +241,8 @@ export class PromptRelay {
         input: [{ type: 'text', text: reply.steer, text_elements: [] }],
       })
       .catch(this.failed('pass the reason on'))
-      .finally(respond);
+      .then(respond)
+      .catch(this.failed('answer Codex'));
   }
 
   /** The prompt was settled without the phone (terminal, Codex's timer, a lost daemon): the card leaves. */
