@@ -3,6 +3,7 @@ import { APPROVAL_CHANGES_MAX, APPROVAL_DIFF_MAX, type ApprovalChoice, type File
 import {
   approvalPrompt,
   clip,
+  keptSlice,
   unreadable,
   whereAndWhy,
   type CodexPrompt,
@@ -21,6 +22,9 @@ import {
 /** All the diffs of one file-change approval together, so the interaction stays under the host's message size. */
 const DIFF_BUDGET = 100_000;
 const LABEL_MAX = 120;
+/** What the card shows of a path (fileChangesOf), and of a change's kind (add, delete, update) kept. */
+const PATH_MAX = 4_096;
+const KIND_MAX = 16;
 
 export const DECLINE: ApprovalChoice = {
   id: 'decline',
@@ -96,6 +100,29 @@ export function commandPrompt(params: unknown, thread: CodexThreadContext): Code
   );
 }
 
+/**
+ * What a bridge keeps of a patch's file changes until its approval comes (R12.19): the fields the card reads,
+ * cut one character past what fileChangesOf shows (so it still marks a cut diff truncated); nothing else Codex
+ * sent along. `fileChangesOf(keptFileChanges(changes))` equals `fileChangesOf(changes)`.
+ */
+export function keptFileChanges(changes: readonly FileUpdateChange[]): FileUpdateChange[] {
+  let budget = DIFF_BUDGET;
+  return changes.slice(0, APPROVAL_CHANGES_MAX).map((change) => {
+    const room = Math.max(0, Math.min(APPROVAL_DIFF_MAX, budget));
+    budget -= Math.min(room, change.diff.length);
+    const move = change.kind.move_path;
+    // Strings of their own (keptSlice): a slice would keep the whole 15 MiB diff alive.
+    return {
+      path: keptSlice(change.path, PATH_MAX + 1),
+      kind: {
+        type: keptSlice(change.kind.type, KIND_MAX),
+        ...(move ? { move_path: keptSlice(move, PATH_MAX + 1) } : {}),
+      },
+      diff: keptSlice(change.diff, room + 1),
+    };
+  });
+}
+
 /** Codex's file changes as the card shows them, diffs cut to fit one message. */
 export function fileChangesOf(changes: readonly FileUpdateChange[]): FileChange[] {
   let budget = DIFF_BUDGET;
@@ -110,9 +137,9 @@ export function fileChangesOf(changes: readonly FileUpdateChange[]): FileChange[
     const diff = change.diff.slice(0, room);
     budget -= diff.length;
     return {
-      path: clip(change.path, 4_096),
+      path: clip(change.path, PATH_MAX),
       kind,
-      ...(move ? { movePath: clip(move, 4_096) } : {}),
+      ...(move ? { movePath: clip(move, PATH_MAX) } : {}),
       ...(change.diff.length > 0 && room > 0 ? { diff } : {}),
       ...(diff.length < change.diff.length ? { truncated: true } : {}),
     };

@@ -54,6 +54,18 @@ export interface Unsupported {
 
 export const clip = (value: string, max: number) => (value.length > max ? `${value.slice(0, max - 1)}…` : value);
 
+/**
+ * `text` cut to `max` characters as a string of its own, for what a bridge keeps (R12.19): V8 makes a slice of a
+ * long string point into it, so 200 characters cut from a 50 KB preview would otherwise keep all 50 KB alive.
+ */
+export function keptSlice(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return Buffer.from(text.slice(0, max), 'utf16le').toString('utf16le');
+}
+
+/** `clip` for what a bridge keeps: the same text, as a string of its own (keptSlice). */
+export const keptClip = (value: string, max: number) => (value.length > max ? `${keptSlice(value, max - 1)}…` : value);
+
 /** Why Codex's params could not be read: the request stays with the terminal. */
 export const unreadable = (what: string, issues: readonly { message: string }[]): Unsupported => ({
   unsupported: `unreadable ${what}: ${issues[0]?.message ?? 'invalid'}`,

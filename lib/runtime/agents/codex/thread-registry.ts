@@ -1,7 +1,15 @@
 // The threads of one daemon connection: which are the person's, what the card should say about them, and
 // joining them (`thread/resume`) so their pending and future server requests reach the bridge (R18.10).
-import { errorMessage } from '../../../contracts';
-import { RpcError, type DaemonRpc } from './daemon-rpc';
+import {
+  BRIDGE_FILE_CHANGES_KEPT,
+  BRIDGE_FILE_CHANGES_MAX_CHARS,
+  BRIDGE_THREADS_KEPT,
+  ID_MAX,
+  errorMessage,
+} from '../../../contracts';
+import { keptFileChanges } from './approval-prompts';
+import { keptClip } from './codex-prompt';
+import { RpcBusyError, RpcError, type DaemonRpc } from './daemon-rpc';
 import {
   ItemListSchema,
   ItemNotificationSchema,
@@ -29,6 +37,31 @@ interface ThreadState {
 
 const NO_ROLLOUT = /no rollout found/i;
 const MAX_LOADED_PAGES = 20;
+/** What the card shows of a thread's folder at most (whereAndWhy); its title is clipped to ID_MAX as the card does. */
+const CWD_KEPT = 4_096;
+/** Threads that could not be read or joined whose line the log shows, per connection; the rest are counted once. */
+const THREAD_PROBLEMS_LOGGED = 20;
+/** AgentRef's version field. */
+const VERSION_KEPT = 80;
+
+export interface ThreadRegistryLimits {
+  threads: number;
+  fileChangeItems: number;
+  fileChangeChars: number;
+}
+
+const DEFAULT_LIMITS: ThreadRegistryLimits = {
+  threads: BRIDGE_THREADS_KEPT,
+  fileChangeItems: BRIDGE_FILE_CHANGES_KEPT,
+  fileChangeChars: BRIDGE_FILE_CHANGES_MAX_CHARS,
+};
+
+/** The characters one item's kept changes hold: what BRIDGE_FILE_CHANGES_MAX_CHARS counts. */
+const charsOf = (changes: readonly FileUpdateChange[]) =>
+  changes.reduce(
+    (sum, change) => sum + change.path.length + change.diff.length + (change.kind.move_path?.length ?? 0),
+    0,
+  );
 
 /**
  * Joins every non-ephemeral loaded thread: on connect, when one starts, and whenever one turns active
@@ -37,16 +70,33 @@ const MAX_LOADED_PAGES = 20;
  * Threads are only resumed when the daemon reports them loaded: resuming a closed one would load it.
  */
 export class ThreadRegistry {
+  /** Oldest first (a thread learned again moves to the end); at most `limits.threads` (R12.19). */
   private readonly threads = new Map<string, ThreadState>();
-  /** File changes Codex announced per item (`item/started`): its approval request carries no diff. */
-  private readonly changes = new Map<string, FileUpdateChange[]>();
+  /**
+   * File changes Codex announced per item (`item/started`): its approval request carries no diff. Only what the
+   * card shows of them, oldest first, at most `limits.fileChangeItems` items and `limits.fileChangeChars` (R12.19).
+   */
+  private readonly changes = new Map<string, { changes: FileUpdateChange[]; chars: number }>();
+  private changeChars = 0;
+  /** Whether the log said a bound was reached, once per connection and bound rather than once per entry. */
+  private readonly boundSaid = new Set<'threads' | 'changes' | 'requests' | 'problems'>();
+  private threadProblems = 0;
+  private readonly limits: ThreadRegistryLimits;
 
   constructor(
     private readonly rpc: DaemonRpc,
     private readonly log: (line: string) => void,
     /** Called when the joined threads change. */
     private readonly onJoined: () => void = () => undefined,
-  ) {}
+    limits: Partial<ThreadRegistryLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  /** What the registry holds now: threads, file-change items and their characters (R12.19). */
+  get held(): { threads: number; fileChangeItems: number; fileChangeChars: number } {
+    return { threads: this.threads.size, fileChangeItems: this.changes.size, fileChangeChars: this.changeChars };
+  }
 
   /** Threads joined now. */
   get joinedCount(): number {
@@ -84,15 +134,16 @@ export class ThreadRegistry {
         const parsed = ThreadStatusChangedSchema.safeParse(params);
         if (!parsed.success) return;
         const thread = this.threads.get(parsed.data.threadId);
-        if (!thread) void this.consider(parsed.data.threadId);
+        if (!thread) this.background(this.consider(parsed.data.threadId));
         else if (!thread.joined && !thread.ignored && !thread.closed && parsed.data.status.type === 'active')
-          void this.join(parsed.data.threadId);
+          this.background(this.join(parsed.data.threadId));
         return;
       }
       case 'thread/name/updated': {
         const parsed = ThreadNameUpdatedSchema.safeParse(params);
         const thread = parsed.success ? this.threads.get(parsed.data.threadId) : undefined;
-        if (thread && parsed.success && parsed.data.threadName) thread.context.title = parsed.data.threadName;
+        if (thread && parsed.success && parsed.data.threadName)
+          thread.context.title = keptClip(parsed.data.threadName, ID_MAX);
         return;
       }
       case 'thread/closed': {
@@ -108,8 +159,8 @@ export class ThreadRegistry {
         if (!parsed.success) return;
         const { threadId, item } = parsed.data;
         if (item.type === 'fileChange' && item.changes) {
-          if (method === 'item/started') this.changes.set(`${threadId}:${item.id}`, item.changes);
-          else this.changes.delete(`${threadId}:${item.id}`);
+          if (method === 'item/started') this.keepChanges(`${threadId}:${item.id}`, item.changes);
+          else this.forgetChanges(`${threadId}:${item.id}`);
         }
         return;
       }
@@ -141,14 +192,14 @@ export class ThreadRegistry {
    */
   async fileChanges(threadId: string, itemId: string): Promise<FileUpdateChange[] | undefined> {
     const known = this.changes.get(`${threadId}:${itemId}`);
-    if (known) return known;
+    if (known) return known.changes;
     try {
       const resumed = await this.rpc.request('thread/resume', { threadId, excludeTurns: false });
       const turns = ThreadResumeResultSchema.parse(resumed).thread.turns ?? [];
       for (const turn of [...turns].reverse()) {
         const items = ItemNotificationSchema.shape.item.array().safeParse((turn as { items?: unknown }).items);
         const found = items.success ? items.data.find((item) => item.id === itemId && item.changes) : undefined;
-        if (found?.changes) return found.changes;
+        if (found?.changes) return keptFileChanges(found.changes);
       }
     } catch (error) {
       this.log(`could not read the diff of ${itemId}: ${errorMessage(error)}`);
@@ -156,7 +207,57 @@ export class ThreadRegistry {
     return undefined;
   }
 
-  private learn(thread: CodexThread, joinNow: boolean): ThreadState {
+  /** A promise nobody awaits: a failure is a log line, never an unhandled rejection (R12.18). */
+  private background(work: Promise<void>): void {
+    work.catch((error: unknown) => this.log(`thread bookkeeping failed: ${errorMessage(error)}`));
+  }
+
+  private keepChanges(key: string, changes: readonly FileUpdateChange[]): void {
+    if (key.length > 2 * ID_MAX + 1) return;
+    this.forgetChanges(key);
+    const kept = keptFileChanges(changes);
+    const chars = charsOf(kept);
+    this.changes.set(key, { changes: kept, chars });
+    this.changeChars += chars;
+    while (this.changes.size > this.limits.fileChangeItems || this.changeChars > this.limits.fileChangeChars) {
+      const oldest = this.changes.keys().next();
+      if (oldest.done) break;
+      this.forgetChanges(oldest.value);
+      this.sayBound(
+        'changes',
+        `more file changes announced than the bridge keeps (${this.limits.fileChangeItems} items, ${this.limits.fileChangeChars} characters): the oldest are forgotten, their approvals show no diff`,
+      );
+    }
+  }
+
+  private forgetChanges(key: string): void {
+    const known = this.changes.get(key);
+    if (!known) return;
+    this.changes.delete(key);
+    this.changeChars -= known.chars;
+  }
+
+  /** A thread that could not be read or joined: the first few are logged, then once that more are not (R12.19). */
+  private threadProblem(line: string): void {
+    this.threadProblems += 1;
+    if (this.threadProblems <= THREAD_PROBLEMS_LOGGED) this.log(line);
+    else this.sayBound('problems', `more threads could not be read or joined: not logged further on this connection`);
+  }
+
+  /** A flood of threads: those past the requests in flight are joined when they next turn active. */
+  private busy(): void {
+    this.sayBound('requests', 'too many threads to join at once: the rest are joined when they next turn active');
+  }
+
+  private sayBound(bound: 'threads' | 'changes' | 'requests' | 'problems', line: string): void {
+    if (this.boundSaid.has(bound)) return;
+    this.boundSaid.add(bound);
+    this.log(`${line} (said once)`);
+  }
+
+  private learn(thread: CodexThread, joinNow: boolean): ThreadState | undefined {
+    // A Codex thread id is a UUID: a longer one is nobody's thread, and would be kept as a key.
+    if (thread.id.length > ID_MAX) return undefined;
     const known = this.threads.get(thread.id);
     const state: ThreadState = known ?? {
       context: {},
@@ -166,12 +267,24 @@ export class ThreadRegistry {
       closed: false,
     };
     state.ignored = thread.ephemeral;
-    if (thread.cwd) state.context.cwd = thread.cwd;
+    // Only what a card shows of each field: a 50 KB preview is kept as the 200 characters of a title.
+    if (thread.cwd) state.context.cwd = keptClip(thread.cwd, CWD_KEPT);
     const title = thread.name ?? thread.preview;
-    if (title) state.context.title = title;
-    if (thread.cliVersion) state.version = thread.cliVersion;
+    if (title) state.context.title = keptClip(title, ID_MAX);
+    if (thread.cliVersion) state.version = keptClip(thread.cliVersion, VERSION_KEPT);
+    // Newest last, so the oldest is forgotten first.
+    this.threads.delete(thread.id);
     this.threads.set(thread.id, state);
-    if (joinNow && !state.ignored) void this.join(thread.id);
+    while (this.threads.size > this.limits.threads) {
+      const oldest = this.threads.keys().next();
+      if (oldest.done) break;
+      this.threads.delete(oldest.value);
+      this.sayBound(
+        'threads',
+        `more threads than the bridge keeps (${this.limits.threads}): the oldest are forgotten, and joined again if they ask`,
+      );
+    }
+    if (joinNow && !state.ignored) this.background(this.join(thread.id));
     return state;
   }
 
@@ -182,7 +295,8 @@ export class ThreadRegistry {
       if (read.thread.status?.type === 'notLoaded') return;
       this.learn(read.thread, true);
     } catch (error) {
-      if (!this.rpc.isClosed) this.log(`could not read thread ${threadId}: ${errorMessage(error)}`);
+      if (error instanceof RpcBusyError) this.busy();
+      else if (!this.rpc.isClosed) this.threadProblem(`could not read thread ${threadId}: ${errorMessage(error)}`);
     }
   }
 
@@ -199,8 +313,9 @@ export class ThreadRegistry {
       this.onJoined();
     } catch (error) {
       // Not saved yet: the next thread/status/changed (its first turn starting) tries again.
-      if (!(error instanceof RpcError && NO_ROLLOUT.test(error.message)) && !this.rpc.isClosed)
-        this.log(`could not join thread ${threadId}: ${errorMessage(error)}`);
+      if (error instanceof RpcBusyError) this.busy();
+      else if (!(error instanceof RpcError && NO_ROLLOUT.test(error.message)) && !this.rpc.isClosed)
+        this.threadProblem(`could not join thread ${threadId}: ${errorMessage(error)}`);
     } finally {
       state.joining = false;
     }
