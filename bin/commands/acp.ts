@@ -1,6 +1,8 @@
-import { errorMessage } from '../../lib/contracts';
+import { appendFileSync } from 'node:fs';
+import { errorMessage, terminalSafe } from '../../lib/contracts';
 import { runAcpProxy } from '../../lib/runtime/agents/acp/run-proxy';
 import { zedSettings } from '../../lib/runtime/agents/acp/install';
+import { installLastResort } from '../../lib/runtime/last-resort';
 import { type CliCommand } from './types';
 
 export const ACP_USAGE = `Usage: askaway acp [--name <label>] -- <agent command and its arguments>
@@ -64,6 +66,17 @@ export const acpCommand: CliCommand = {
     const controller = new AbortController();
     const stop = () => controller.abort();
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, stop);
+    // The agent's or the editor's messages must not stop the proxy through a bug of ours (R12.18); the line goes
+    // where the proxy's own do: ASKAWAY_ACP_LOG, else stderr (never stdout, the editor's channel).
+    const undoLastResort = installLastResort((line) => {
+      const file = process.env.ASKAWAY_ACP_LOG;
+      try {
+        if (file) appendFileSync(file, `${terminalSafe(line)}\n`, { mode: 0o600 });
+        else process.stderr.write(`${terminalSafe(line)}\n`);
+      } catch {
+        // A log that cannot be written must not stop the editor's session.
+      }
+    });
     try {
       return await runAcpProxy({
         agent: parsed.agent,
@@ -73,6 +86,8 @@ export const acpCommand: CliCommand = {
     } catch (error) {
       process.stderr.write(`askaway acp: ${errorMessage(error)}\n`);
       return 1;
+    } finally {
+      undoLastResort();
     }
   },
 };

@@ -1,6 +1,7 @@
-import { errorMessage } from '../../lib/contracts';
+import { errorMessage, terminalSafe } from '../../lib/contracts';
 import { startCodexBridge, type CodexBridge } from '../../lib/runtime/agents/codex/bridge';
 import { defaultCodexHome } from '../../lib/runtime/agents/codex/codex-home';
+import { installLastResort } from '../../lib/runtime/last-resort';
 import { resolveDataDir } from '../../lib/runtime/host-address';
 import { runtimeClientProvider } from '../../lib/runtime/runtime-client-provider';
 import { parseFlags } from './parse-flags';
@@ -83,13 +84,13 @@ export const codexCommand: CliCommand = {
       };
     });
     for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+    const log = (line: string) => process.stderr.write(`${new Date().toTimeString().slice(0, 8)} ${line}\n`);
+    // A daemon's messages must not stop the bridge through a bug of ours (R12.18).
+    const undoLastResort = installLastResort((line) => log(terminalSafe(line)));
     try {
-      return await codexCommandMain(argv, {
-        env: process.env,
-        log: (line) => process.stderr.write(`${new Date().toTimeString().slice(0, 8)} ${line}\n`),
-        stopped,
-      });
+      return await codexCommandMain(argv, { env: process.env, log, stopped });
     } finally {
+      undoLastResort();
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
   },

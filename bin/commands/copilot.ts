@@ -1,4 +1,5 @@
-import { launchCopilot } from '../../lib/runtime/agents/copilot/launch';
+import { bridgeLog, launchCopilot } from '../../lib/runtime/agents/copilot/launch';
+import { installLastResort } from '../../lib/runtime/last-resort';
 import { type CliCommand } from './types';
 
 export const COPILOT_USAGE = `Usage: askaway copilot [copilot's own arguments]
@@ -28,12 +29,20 @@ export const copilotCommand: CliCommand = {
       process.stdout.write(COPILOT_USAGE);
       return 0;
     }
-    const code = await launchCopilot({
-      args: argv,
-      env: process.env,
-      cwd: process.cwd(),
-      stderr: (text) => process.stderr.write(text),
-    });
+    // Copilot's messages must not stop the bridge (and Copilot's terminal with it) through a bug of ours (R12.18);
+    // the line goes where the bridge's do (ASKAWAY_COPILOT_LOG), the TUI owns the terminal.
+    const undoLastResort = installLastResort(bridgeLog(process.env));
+    let code: number;
+    try {
+      code = await launchCopilot({
+        args: argv,
+        env: process.env,
+        cwd: process.cwd(),
+        stderr: (text) => process.stderr.write(text),
+      });
+    } finally {
+      undoLastResort();
+    }
     setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
     return code;
   },

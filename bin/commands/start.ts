@@ -7,6 +7,7 @@ import { mountAgentBridges } from '../../lib/host/bridges';
 import { startPush, type PushRuntime } from '../../lib/host/push';
 import { formatLifecycle } from '../../lib/host/lifecycle-log';
 import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';
+import { installLastResort } from '../../lib/runtime/last-resort';
 import { hubContributions } from './hub-contributions';
 import { pairingQr, pairingTerms } from './pairing-output';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
@@ -33,7 +34,16 @@ async function runStart(argv: string[]): Promise<number> {
     process.stdout.write(START_USAGE);
     return 0;
   }
+  // What a bridge's other end sends must not stop the hub through a bug of ours (R12.18).
+  const undoLastResort = installLastResort((line) => log(terminalSafe(line)));
+  try {
+    return await serve(options);
+  } finally {
+    undoLastResort();
+  }
+}
 
+async function serve(options: StartOptions): Promise<number> {
   let host: Host;
   try {
     host = await createHost({
