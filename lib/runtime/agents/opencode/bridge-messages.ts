@@ -1,6 +1,7 @@
 // The bridge's check of what the plugin writes (bridge-protocol.ts): a line that is not one of these is
 // logged and dropped, never acted on.
 import * as z from 'zod/mini';
+import { parseBoundedJson } from '../../../contracts/json-shape';
 import { type PluginMessage } from './bridge-protocol';
 
 const instance = z.int().check(z.positive());
@@ -28,15 +29,20 @@ export const PluginMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('bye'), instance }),
 ]);
 
-/** The message a line holds, or why it is not one. */
+/**
+ * The message a line holds, or why it is not one. Its depth and size are checked before zod or anything else
+ * walks it (BRIDGE_MESSAGE_SHAPE_LIMITS, R12.18): the plugin passes on what OpenCode answered as it came.
+ */
 export function parsePluginLine(line: string): { message: PluginMessage } | { problem: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return { problem: 'not JSON' };
-  }
-  const parsed = PluginMessageSchema.safeParse(raw);
-  if (!parsed.success) return { problem: parsed.error.issues.map((issue) => issue.message).join('; ') };
+  const raw = parseBoundedJson(line);
+  if (!raw.ok) return { problem: raw.problem };
+  const parsed = PluginMessageSchema.safeParse(raw.value);
+  if (!parsed.success)
+    return {
+      problem: parsed.error.issues
+        .map((issue) => issue.message.slice(0, 200))
+        .join('; ')
+        .slice(0, 1_000),
+    };
   return { message: parsed.data as PluginMessage };
 }

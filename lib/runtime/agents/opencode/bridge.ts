@@ -4,10 +4,12 @@
 // answered, stopped or closed first.
 import {
   BRIDGE_PROMPTS_MAX,
+  BRIDGE_REQUESTS_IN_FLIGHT_MAX,
   BRIDGE_SETTLED_IDS_KEPT,
   errorMessage,
-  type InteractionResolution,
+  type InteractionResponse,
 } from '../../../contracts';
+import { type DirectInteractionRequest } from '../../../protocol';
 import { InvalidInteractionRequestError } from '../../../protocol';
 import { BoundedSet } from '../../bounded-set';
 import { type RuntimeClient } from '../../runtime-broker';
@@ -31,7 +33,7 @@ import {
   TURN_ENDED_REASON,
   withdrawReason,
 } from './terminal-answer';
-import { permissionReply, questionReply } from './to-answer';
+import { permissionReply, questionReply, type OpenCodeReply } from './to-answer';
 import { permissionInteraction, questionInteraction, toQuestionInput } from './to-interaction';
 
 /** How long one call through the plugin may take (they are in-process calls in OpenCode: milliseconds). */
@@ -45,6 +47,23 @@ const MAX_SESSION_DEPTH = 16;
  * session first, and the card should then say that OpenCode closed, which the plugin says right after.
  */
 export const TURN_END_GRACE_MS = 500;
+/**
+ * Directory instances of one OpenCode process the bridge keeps (R12.19): OpenCode opens one per project folder
+ * a session works in, a handful at a time. Past this the oldest is forgotten (its cards withdrawn), in one log line.
+ */
+export const OPENCODE_INSTANCES_KEPT = 64;
+/** What the log shows of a value OpenCode sent (an error, an event's type). */
+const SHOWN_MAX = 200;
+const shown = (text: string) => (text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX - 1)}…` : text);
+/** An error OpenCode answered, as text (its shape was checked with the line, so stringifying it cannot overflow). */
+function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return 'an unreadable error';
+  }
+}
 
 export interface OpenCodeBridgeOptions {
   runtime: RuntimeClientProvider;
@@ -56,6 +75,10 @@ export interface OpenCodeBridgeOptions {
   turnEndGraceMs?: number;
   /** Prompts carried to the phone at once (default BRIDGE_PROMPTS_MAX); the rest stay in OpenCode (R12.17). */
   maxPrompts?: number;
+  /** Calls waiting on the plugin at once (default BRIDGE_REQUESTS_IN_FLIGHT_MAX); more fail at once (R12.19). */
+  maxCalls?: number;
+  /** Directory instances kept (default OPENCODE_INSTANCES_KEPT); the oldest goes first (R12.19). */
+  maxInstances?: number;
 }
 
 export interface OpenCodeBridge {
@@ -101,10 +124,18 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
   /** Why the last prompt stayed in OpenCode: a run of them for one reason is one log line. */
   let lastStayedFor = '';
   const calls = new Map<number, (result: CallResult) => void>();
+  const maxCalls = options.maxCalls ?? BRIDGE_REQUESTS_IN_FLIGHT_MAX;
+  const maxInstances = options.maxInstances ?? OPENCODE_INSTANCES_KEPT;
+  /** Said once per flood of calls the plugin leaves unanswered, and of directories (R12.19). */
+  let callsFullSaid = false;
+  let instancesFullSaid = false;
+  /** The last listing failure said: the same one again, hello after hello, is not said again. */
+  let lastListFailure = '';
   let nextCall = 1;
   let client: RuntimeClient | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  const endTimers = new Set<ReturnType<typeof setTimeout>>();
+  /** One grace timer per session whose turn ended, with the cards it retires: at most one per tracked session. */
+  const endTimers = new Map<string, { timer: ReturnType<typeof setTimeout>; ending: Set<Tracked> }>();
   let closed = false;
 
   const finish = (openCodeId: string) => finished.add(openCodeId);
@@ -130,6 +161,15 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
 
   const call = (instance: number, method: 'GET' | 'POST', url: string, body?: unknown): Promise<CallResult> =>
     new Promise((resolve) => {
+      // A plugin that answers nothing (or a flood of hellos) holds no more than this many timers and entries.
+      if (calls.size >= maxCalls) {
+        if (!callsFullSaid)
+          log(`askaway: ${maxCalls} calls to OpenCode wait for an answer: further ones fail at once (said once)`);
+        callsFullSaid = true;
+        resolve({ status: 0, error: `${maxCalls} calls to the plugin wait already` });
+        return;
+      }
+      if (calls.size < maxCalls / 2) callsFullSaid = false;
       const id = nextCall;
       nextCall += 1;
       const timer = setTimeout(() => {
@@ -190,29 +230,33 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     log(`askaway: ${entry.openCodeId} withdrawn from the phone: ${reason}`);
   };
 
-  const answer = async (entry: Tracked, kind: Kind, request: Request, resolution: InteractionResolution) => {
+  /**
+   * How the phone's answer goes back, keeping of OpenCode's request only what that needs (its id, the questions'
+   * texts and whether each takes several): a card waits for days, and the request it came from may be megabytes.
+   */
+  const replyTo = (kind: Kind, request: Request): ((response: InteractionResponse) => OpenCodeReply) => {
+    const id = request.id;
+    if (kind === 'permission') return (response) => permissionReply(id, response);
+    const question = request as OpenCodeQuestionRequest;
+    const asked = { questions: toQuestionInput(question).questions.map((item) => ({ question: item.question })) };
+    const multiple = question.questions.map((item) => item.multiple === true);
+    return (response) => questionReply(id, asked, multiple, response);
+  };
+
+  const answer = async (entry: Tracked, kind: Kind, reply: OpenCodeReply) => {
     entry.answering = true;
-    const reply =
-      kind === 'question'
-        ? questionReply(
-            request.id,
-            toQuestionInput(request as OpenCodeQuestionRequest),
-            (request as OpenCodeQuestionRequest).questions.map((question) => question.multiple === true),
-            resolution.response,
-          )
-        : permissionReply(request.id, resolution.response);
+    const id = entry.openCodeId;
     if (kind === 'permission') remember(entry.sessionID, (reply.body as { reply: string }).reply);
     const result = await call(entry.instance, 'POST', reply.url, reply.body);
-    if (result.status === 200) log(`askaway: ${request.id} ${reply.summary} on the phone`);
+    if (result.status === 200) log(`askaway: ${id} ${reply.summary} on the phone`);
     else if (result.status === 404) {
-      log(`askaway: ${request.id}: the phone's answer came late, ${LATE_ANSWER_NOTE}`);
+      log(`askaway: ${id}: the phone's answer came late, ${LATE_ANSWER_NOTE}`);
       // The phone's receipt and History say the terminal's answer won, not that this one reached the agent.
       if (entry.requestId)
         client?.connection
           .withdraw(entry.requestId, ANSWERED_IN_TERMINAL_REASON, {}, { afterAnswer: true })
           .catch(() => undefined);
-    } else
-      log(`askaway: ${request.id}: OpenCode refused the answer (${result.status}): ${JSON.stringify(result.error)}`);
+    } else log(`askaway: ${id}: OpenCode refused the answer (${result.status}): ${shown(errorText(result.error))}`);
   };
 
   const asked = async (instance: number, kind: Kind, request: Request) => {
@@ -230,7 +274,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
       answering: false,
     };
     tracked.set(request.id, entry);
-    let gaveUp = false;
+    let carried = false;
     try {
       const [chain] = await Promise.all([sessionChain(instance, request.sessionID), where.known]);
       if (entry.controller.signal.aborted) return;
@@ -241,21 +285,42 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
           : permissionInteraction(request as OpenCodePermissionRequest, place);
       entry.requestId = interaction.requestId;
       lastStayedFor = '';
+      // Not awaited here: this call (and OpenCode's request with it) ends now, and the wait keeps only the card.
+      carried = true;
+      void carry(entry, kind, interaction, replyTo(kind, request));
+    } finally {
+      if (!carried) {
+        if (tracked.get(request.id) === entry) tracked.delete(request.id);
+        finish(request.id);
+      }
+    }
+  };
+
+  /** The card on the phone until it is answered or withdrawn, then the answer back to OpenCode. */
+  const carry = async (
+    entry: Tracked,
+    kind: Kind,
+    interaction: DirectInteractionRequest,
+    reply: (response: InteractionResponse) => OpenCodeReply,
+  ) => {
+    const id = entry.openCodeId;
+    let gaveUp = false;
+    try {
       const resolution = await runtime().broker.requestInteraction(interaction, { signal: entry.controller.signal });
-      await answer(entry, kind, request, resolution);
+      await answer(entry, kind, reply(resolution.response));
     } catch (error) {
       if (entry.controller.signal.aborted) return;
       if (error instanceof InvalidInteractionRequestError) {
-        log(`askaway: ${request.id} cannot be shown on the phone and stays in OpenCode: ${error.message}`);
+        log(`askaway: ${id} cannot be shown on the phone and stays in OpenCode: ${error.message}`);
       } else {
         // No host to ask (not started, no token): OpenCode still asks in the terminal; try again later.
         gaveUp = true;
-        stayed(request.id, errorMessage(error));
+        stayed(id, errorMessage(error));
         scheduleRelist();
       }
     } finally {
-      if (tracked.get(request.id) === entry) tracked.delete(request.id);
-      if (!gaveUp) finish(request.id);
+      if (tracked.get(id) === entry) tracked.delete(id);
+      if (!gaveUp) finish(id);
     }
   };
 
@@ -270,9 +335,12 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
       call(instance, 'GET', '/session/status'),
     ]);
     if (questions.status !== 200 || permissions.status !== 200) {
-      log(`askaway: could not list OpenCode's pending prompts (${questions.status}, ${permissions.status})`);
+      const failure = `askaway: could not list OpenCode's pending prompts (${questions.status}, ${permissions.status})`;
+      if (failure !== lastListFailure) log(failure);
+      lastListFailure = failure;
       return;
     }
+    lastListFailure = '';
     const statuses = OpenCodeSessionStatusSchema.safeParse(status.data);
     const waiting = (sessionID: string) =>
       !statuses.success || (statuses.data[sessionID] !== undefined && statuses.data[sessionID].type !== 'idle');
@@ -317,7 +385,10 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
         event.properties,
       );
       if (parsed.success) void asked(instance, kind, parsed.data);
-      else log(`askaway: unreadable ${event.type}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+      else
+        log(
+          `askaway: unreadable ${event.type}: ${shown(parsed.error.issues.map((issue) => issue.message).join('; '))}`,
+        );
       return;
     }
     const answered = answeredBy(event);
@@ -333,12 +404,19 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     if (ended === undefined) return;
     const ending = [...tracked.values()].filter((entry) => entry.sessionID === ended && !entry.answering);
     if (ending.length === 0) return;
+    // A burst of turn ends for one session is one timer, not one each (R12.19).
+    const pending = endTimers.get(ended);
+    if (pending) {
+      for (const entry of ending) pending.ending.add(entry);
+      return;
+    }
+    const retiring = new Set(ending);
     const timer = setTimeout(() => {
-      endTimers.delete(timer);
-      for (const entry of ending)
+      endTimers.delete(ended);
+      for (const entry of retiring)
         if (tracked.get(entry.openCodeId) === entry && !entry.answering) withdraw(entry, TURN_ENDED_REASON);
     }, options.turnEndGraceMs ?? TURN_END_GRACE_MS);
-    endTimers.add(timer);
+    endTimers.set(ended, { timer, ending: retiring });
   };
 
   const closeInstance = (instance: number, reason: string) => {
@@ -356,6 +434,15 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
               `askaway: the OpenCode plugin speaks protocol ${message.protocol}, this bridge ${BRIDGE_PROTOCOL}: run askaway opencode install again`,
             );
           {
+            if (!instances.has(message.instance) && instances.size >= maxInstances) {
+              const [oldest] = instances.keys();
+              if (oldest !== undefined) closeInstance(oldest, OPENCODE_CLOSED_REASON);
+              if (!instancesFullSaid)
+                log(
+                  `askaway: more than ${maxInstances} OpenCode directories at once: the oldest are forgotten (said once)`,
+                );
+              instancesFullSaid = true;
+            } else if (instances.size < maxInstances / 2) instancesFullSaid = false;
             const where = { directory: message.directory };
             instances.set(message.instance, where);
             void hello(message.instance, where);
@@ -377,7 +464,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
       for (const instance of [...instances.keys()]) closeInstance(instance, reason);
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
-      for (const timer of endTimers) clearTimeout(timer);
+      for (const { timer } of endTimers.values()) clearTimeout(timer);
       for (const resolve of [...calls.values()]) resolve({ status: 0, error: 'the bridge is closing' });
       await options.runtime.close();
     },
