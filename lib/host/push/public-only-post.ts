@@ -63,14 +63,20 @@ function postOnce(url: string, init: PostInit, lookup?: LookupFunction): Promise
       (response) => {
         const chunks: Buffer[] = [];
         let kept = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (kept < ANSWER_KEPT) chunks.push(chunk);
-          kept += chunk.length;
-        });
-        response.on('end', () => {
+        const done = () => {
           const text = Buffer.concat(chunks).toString('utf8').slice(0, ANSWER_KEPT);
           settle({ status: response.statusCode ?? 0, text: () => Promise.resolve(text) });
+        };
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          kept += chunk.length;
+          // Enough for a log line: an endless answer is not read on.
+          if (kept >= ANSWER_KEPT) {
+            done();
+            response.destroy();
+          }
         });
+        response.on('end', done);
         response.on('error', fail);
       },
     );

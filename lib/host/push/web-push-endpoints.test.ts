@@ -1,5 +1,7 @@
-import path from 'node:path';
 import fs from 'node:fs';
+import http from 'node:http';
+import { type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION } from '../../contracts';
@@ -166,6 +168,32 @@ describe('what a push service answers (R12.20)', () => {
     expect(detail).not.toContain('ghp_');
     // The owner's log may keep the start of it, to see what went wrong.
     expect(logs.join('\n')).toContain('500');
+  });
+
+  it('[R12.20] an endless answer from a push service is read no further than a log line needs', async () => {
+    const { device, logs } = await setup({ allowPrivatePush: true });
+    let closed = false;
+    const endless = http.createServer((_req, res) => {
+      res.writeHead(500);
+      const more = () => {
+        while (!closed && res.write('x'.repeat(16_384)));
+        if (!closed) res.once('drain', more);
+      };
+      res.on('close', () => (closed = true));
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => endless.close(() => resolve())));
+    cleanups.push(() => endless.closeAllConnections());
+    const phone = await device('phone');
+    await subscribe(phone, `http://127.0.0.1:${(endless.address() as AddressInfo).port}/push/phone`);
+    // The sender's own timeout is 10 s, longer than this test may take: the answer must be cut, not waited out.
+    await expect(phone.emitWithAck('push:test', {})).resolves.toMatchObject({
+      webPush: 'failed',
+      detail: 'push service answered 500',
+    });
+    await expect.poll(() => closed).toBe(true);
+    expect(logs.join('\n').length).toBeLessThan(2_000);
   });
 
   it('[R12.20] with the owner’s --allow-private-push, a push service on this machine works', async () => {
