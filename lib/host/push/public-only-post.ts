@@ -93,8 +93,9 @@ export function publicOnlyLookup(resolve: ResolveHost): LookupFunction {
         const first = addresses[0];
         const bad = addresses.find((entry) => classifyAddress(entry.address) !== 'public');
         if (!first || bad) {
+          // The class, never the address: the device that named the host reads this in its push test.
           const why = bad
-            ? `${hostname} resolves to ${bad.address}, a ${classifyAddress(bad.address) ?? 'unknown'} address: what a device names must stay on public addresses`
+            ? `${hostname} resolves to a ${classifyAddress(bad.address) ?? 'unknown'} address: what a device names must stay on public addresses`
             : `${hostname} resolves to no address`;
           callback(Object.assign(new Error(why), { code: 'EADDRNOTAVAIL' }), '', 4);
           return;
