@@ -5,6 +5,7 @@ import { runtimeClientProvider } from '../../runtime-client-provider';
 import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
 import { createCopilotBridge, type CopilotBridge } from './bridge';
 import { dbSchema, shellPrompt } from './fixtures';
+import { copilotPeerCheck } from './peer-process';
 import { ANSWERED_IN_TERMINAL_REASON, COPILOT_CLOSED_REASON } from './terminal-answer';
 import { FakeCopilot } from './test-support/fake-copilot';
 import { COPILOT_NAME, DENY_NOTE, requestIdOf } from './to-interaction';
@@ -21,7 +22,9 @@ afterEach(async () => {
 });
 
 /** A real host and phone, the bridge in-process, Copilot's `--ui-server` port faked. */
-async function setup(options: { maxHeld?: number; port?: number; hostUrl?: string } = {}) {
+async function setup(
+  options: { maxHeld?: number; port?: number; hostUrl?: string; waitingLimits?: { count: number; bytes: number } } = {},
+) {
   const host = await startTestHost();
   const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
   const copilot = new FakeCopilot();
@@ -34,7 +37,10 @@ async function setup(options: { maxHeld?: number; port?: number; hostUrl?: strin
     cwd: '/home/ada/shop',
     log: (line) => logs.push(line),
     reaskRetryMs: 50,
+    // The fake port is this process's own socket: the real check, passing.
+    verifyPeer: (localPort) => copilotPeerCheck(process.pid, copilot.port)(localPort),
     ...(options.maxHeld ? { maxHeld: options.maxHeld } : {}),
+    ...(options.waitingLimits ? { waitingLimits: options.waitingLimits } : {}),
   });
   opened.push({ bridge, remote, copilot });
   return { host, remote, copilot, bridge, logs };
@@ -245,5 +251,40 @@ describe("[R18.30][R18.31] the bridge on Copilot's --ui-server port", () => {
     expect(copilot.calls.some((call) => call.method === 'session.permissions.handlePendingPermissionRequest')).toBe(
       false,
     );
+  });
+
+  it('[R12.19] the prompts kept to ask again are bounded: past the limit the oldest stay in the terminal, with one log line', async () => {
+    // A hub that refuses this connection's prompts past two waiting, until they are answered (R12.7).
+    const hub = await startTestHost({ maxPendingPerMachine: 3 });
+    const { remote, copilot, bridge, logs } = await setup({
+      hostUrl: hub.url,
+      waitingLimits: { count: 3, bytes: 64 * 1024 * 1024 },
+    });
+    const phone = await connectScriptedRemote(hub.url, pairDevice(hub).credential);
+    try {
+      expect(await bridge.attached).toBe(true);
+      await vi.waitFor(() => expect(copilot.follows('session-1')).toBe(true));
+      const ids = [0, 1, 2, 3, 4, 5].map((n) => copilot.askPermission(shellPrompt({ toolCallId: `call_${n}` })));
+      const shown = [await phone.next(byRequest(ids[0] ?? '')), await phone.next(byRequest(ids[1] ?? ''))];
+      await vi.waitFor(() =>
+        expect(logs.filter((line) => line.includes('and older prompts are left to the terminal'))).toEqual([
+          `askaway: ${ids[2]} and older prompts are left to the terminal: more than the bridge keeps wait for the hub`,
+        ]),
+      );
+      // Each refused prompt is said once, not at every try again.
+      expect(logs.filter((line) => line.includes('stays in the terminal for now'))).toHaveLength(4);
+      // Room again on the hub: the oldest kept are asked again; the one dropped is not.
+      for (const record of shown)
+        await phone.respond(record.requestId, { action: 'accept', content: { choice: 'once' } });
+      await phone.next(byRequest(ids[3] ?? ''));
+      await phone.next(byRequest(ids[4] ?? ''));
+      expect(phone.pending().map((record) => record.requestId)).toEqual([
+        requestIdOf(ids[3] ?? ''),
+        requestIdOf(ids[4] ?? ''),
+      ]);
+      expect(remote.pending()).toEqual([]);
+    } finally {
+      phone.close();
+    }
   });
 });

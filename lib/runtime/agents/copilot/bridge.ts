@@ -2,10 +2,11 @@
 // the TUI shows (and each one it switches to) without touching the TUI, carries each permission prompt and
 // `ask_user` form to the phone through the runtime connection every bridge uses (a joined machine's
 // included), answers with the phone's answer, and takes a card away when the TUI answered first.
-import { errorMessage, type InteractionResolution } from '../../../contracts';
+import { errorMessage, ID_MAX, type InteractionResolution } from '../../../contracts';
 import { InvalidInteractionRequestError } from '../../../protocol';
 import { type RuntimeClient } from '../../runtime-broker';
 import { type RuntimeClientProvider } from '../../runtime-client-provider';
+import { approxBytes, BoundedQueue } from './bounded-queue';
 import {
   ConnectResultSchema,
   ElicitationCompletedSchema,
@@ -50,6 +51,13 @@ export const REASK_RETRY_MS = 5_000;
 const FINISHED_KEPT = 2_000;
 /** Sessions followed, subagents and titles remembered: bounded like everything a long TUI run feeds. */
 const SESSIONS_KEPT = 200;
+/**
+ * Prompts Copilot waits on that the bridge keeps to ask (again) when the hub is back, in count and bytes (R12.19):
+ * while the hub cannot be reached, Copilot decides how many arrive. Past either limit the oldest stays in the
+ * terminal only.
+ */
+export const WAITING_KEPT = 256;
+export const WAITING_BYTES_MAX = 64 * 1024 * 1024;
 
 export interface CopilotBridgeOptions {
   runtime: RuntimeClientProvider;
@@ -62,6 +70,12 @@ export interface CopilotBridgeOptions {
   attachRetryMs?: number;
   maxHeld?: number;
   reaskRetryMs?: number;
+  /**
+   * Before anything is sent or relayed: undefined when the far end of the connection (this end's port given) is
+   * the Copilot this process started, else why not (R12.22; peer-process.ts).
+   */
+  verifyPeer: (localPort: number) => Promise<string | undefined>;
+  waitingLimits?: { count: number; bytes: number };
 }
 
 export interface CopilotBridge {
@@ -100,7 +114,15 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
   const { log } = options;
   const maxHeld = options.maxHeld ?? MAX_HELD_PROMPTS;
   const tracked = new Map<string, Tracked>();
-  const waiting = new Map<string, Waiting>();
+  const waiting = new BoundedQueue<Waiting>(
+    options.waitingLimits ?? { count: WAITING_KEPT, bytes: WAITING_BYTES_MAX },
+    (copilotId, first) => {
+      if (first)
+        log(
+          `askaway: ${copilotId} and older prompts are left to the terminal: more than the bridge keeps wait for the hub`,
+        );
+    },
+  );
   const finished = new Set<string>();
   const followed = new Set<string>();
   const titles = new Map<string, string>();
@@ -130,7 +152,7 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
   };
 
   const reaskAll = () => {
-    for (const entry of [...waiting.values()]) if (!tracked.has(entry.copilotId)) void ask(entry);
+    for (const entry of waiting.values()) if (!tracked.has(entry.copilotId)) carry(entry);
   };
 
   const scheduleReask = () => {
@@ -201,7 +223,6 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
       log(`askaway: ${what.copilotId} stays in the terminal: ${maxHeld} prompts are on the phone already`);
       return;
     }
-    waiting.set(what.copilotId, what);
     const place = placeOf(what.sessionId, what.agentId);
     let decisions: Record<string, PermissionDecision> = {};
     let interaction;
@@ -244,13 +265,28 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
       } else {
         // No host to ask (not started, unreachable): Copilot's TUI asks as ever; try again later.
         gaveUp = true;
-        log(`askaway: ${what.copilotId} stays in the terminal for now: ${errorMessage(error)}`);
+        // Kept to ask again, within WAITING_KEPT and WAITING_BYTES_MAX (R12.19); said once, not at every retry.
+        const again = waiting.has(what.copilotId);
+        waiting.set(what.copilotId, what, approxBytes(what.kind === 'permission' ? what.prompt : what.request));
+        if (!again) log(`askaway: ${what.copilotId} stays in the terminal for now: ${errorMessage(error)}`);
         scheduleReask();
       }
     } finally {
       if (tracked.get(what.copilotId) === entry) tracked.delete(what.copilotId);
       if (!gaveUp) finish(what.copilotId);
     }
+  };
+
+  /**
+   * Every prompt goes through here, never a bare floating promise: whatever goes wrong making its card, it stays
+   * in the terminal with a log line, and nothing rejects unseen (R12.18).
+   */
+  const carry = (what: Waiting) => {
+    ask(what).catch((error: unknown) => {
+      tracked.delete(what.copilotId);
+      finish(what.copilotId);
+      log(`askaway: ${what.copilotId} cannot be shown on the phone and stays in the terminal: ${errorMessage(error)}`);
+    });
   };
 
   const settled = (copilotId: string, how: () => ReturnType<typeof permissionSettled>) => {
@@ -265,7 +301,8 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
     const parsed = SessionEventParamsSchema.safeParse(params);
     if (!parsed.success) return;
     const { sessionId, event } = parsed.data;
-    const agentId = event.agentId || undefined;
+    // Kept as a map key (subagents): no longer than any id the host takes.
+    const agentId = event.agentId ? event.agentId.slice(0, ID_MAX) : undefined;
     switch (event.type) {
       case 'permission.requested': {
         const data = PermissionRequestedSchema.safeParse(event.data);
@@ -273,7 +310,7 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
         if (data.data.resolvedByHook) return;
         const prompt = data.data.promptRequest;
         if (!prompt) return log(`askaway: ${data.data.requestId} has no prompt to show; it stays in the terminal`);
-        void ask({
+        carry({
           kind: 'permission',
           sessionId,
           copilotId: data.data.requestId,
@@ -293,7 +330,7 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
       case 'elicitation.requested': {
         const data = ElicitationRequestedSchema.safeParse(event.data);
         if (!data.success) return log(`askaway: unreadable elicitation.requested from Copilot`);
-        void ask({
+        carry({
           kind: 'form',
           sessionId,
           copilotId: data.data.requestId,
@@ -310,19 +347,17 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
       case 'subagent.started': {
         const data = SubagentStartedSchema.safeParse(event.data);
         if (data.success && agentId) {
-          const name = data.data.agentDisplayName || data.data.agentName || 'subagent';
-          bounded(subagents, agentId, {
-            name,
-            ...(data.data.agentType || data.data.agentName
-              ? { agentType: data.data.agentType || data.data.agentName }
-              : {}),
-          });
+          // Kept for the session's life: as long as the card shows them, no longer (R12.19).
+          const name = (data.data.agentDisplayName || data.data.agentName || 'subagent').slice(0, 80);
+          const agentType = (data.data.agentType || data.data.agentName)?.slice(0, ID_MAX);
+          bounded(subagents, agentId, { name, ...(agentType ? { agentType } : {}) });
         }
         return;
       }
       case 'session.title_changed': {
         const data = TitleChangedSchema.safeParse(event.data);
-        if (data.success && data.data.title.trim() !== '') bounded(titles, sessionId, data.data.title.trim());
+        const title = data.success ? data.data.title.trim().slice(0, ID_MAX) : '';
+        if (title !== '') bounded(titles, sessionId, title);
         return;
       }
       default:
@@ -342,7 +377,7 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
       );
       if (pending.success)
         for (const item of pending.data.items)
-          void ask({ kind: 'permission', sessionId, copilotId: item.requestId, prompt: item.request });
+          carry({ kind: 'permission', sessionId, copilotId: item.requestId, prompt: item.request });
       log(`askaway: following Copilot session ${sessionId}`);
     } catch (error) {
       followed.delete(sessionId);
@@ -356,7 +391,10 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
       if (method === 'session.event') onSessionEvent(params);
       else if (method === 'session.lifecycle') {
         const parsed = LifecycleParamsSchema.safeParse(params);
-        if (parsed.success && parsed.data.type === 'session.foreground') void follow(connection, parsed.data.sessionId);
+        if (parsed.success && parsed.data.type === 'session.foreground')
+          follow(connection, parsed.data.sessionId).catch((error: unknown) =>
+            log(`askaway: could not follow Copilot session ${parsed.data.sessionId}: ${errorMessage(error)}`),
+          );
       }
     });
     connection.onClose(() => {
@@ -391,6 +429,15 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
         connection.close();
         return false;
       }
+      // Nothing is sent or relayed before the far end is known to be the Copilot this process started: a local
+      // process that bound the port first would put its own prompts on the phone as Copilot's (R12.22).
+      const impostor = await options.verifyPeer(connection.localPort).catch((error: unknown) => errorMessage(error));
+      if (impostor !== undefined || closed) {
+        connection.close();
+        if (impostor !== undefined)
+          log(`askaway: ${impostor}; the bridge hung up and relays nothing: Copilot's prompts stay in the terminal`);
+        return false;
+      }
       rpc = connection;
       try {
         await attachOnce(connection);
@@ -403,7 +450,10 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
     return false;
   };
 
-  const attached = attach();
+  const attached = attach().catch((error: unknown) => {
+    log(`askaway: the bridge could not attach to Copilot: ${errorMessage(error)}`);
+    return false;
+  });
 
   return {
     attached,

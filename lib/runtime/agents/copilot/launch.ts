@@ -8,6 +8,7 @@ import { constants } from 'node:os';
 import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
 import { createCopilotBridge, type CopilotBridge } from './bridge';
 import { copilotArgs, findCopilot, freeLoopbackPort } from './install';
+import { copilotPeerCheck } from './peer-process';
 
 type Env = Record<string, string | undefined>;
 
@@ -74,6 +75,11 @@ export async function launchCopilot(options: LaunchOptions): Promise<number> {
       port,
       cwd: copilotCwd(options.args, options.cwd),
       log: bridgeLog(options.env),
+      // The port was free a moment ago; only this child's own socket on it is Copilot (R12.22).
+      verifyPeer:
+        child.pid === undefined
+          ? () => Promise.resolve(`Copilot did not start, so nothing on port ${port} is it`)
+          : copilotPeerCheck(child.pid, port),
     });
     options.onBridge?.(bridge, port);
   }

@@ -29,6 +29,8 @@ export class FakeCopilot {
     this.server = net.createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
+      // A client that hangs up with frames unread resets the connection: not the fake's failure.
+      socket.on('error', () => undefined);
       socket.on(
         'data',
         frameReader(
