@@ -44,6 +44,8 @@ export class HomeLink {
   private stopped = false;
   private paused = false;
   private lastProblem = '';
+  /** Whether the log said this daemon sent a frame the bridge refused: once per daemon process (R12.18). */
+  private refusedSaid = false;
   state: HomeState = 'waiting';
 
   constructor(private readonly options: HomeLinkOptions) {
@@ -127,10 +129,7 @@ export class HomeLink {
           else this.threads?.onNotification(method, params);
         },
         onClose: (reason) => this.closed(rpc, reason),
-        onRefused: (problem) =>
-          this.log(
-            `refused a message from the daemon that ${problem}; a prompt in one stays in Codex's terminal (said once per connection)`,
-          ),
+        onRefused: (problem) => this.refused(problem),
       });
     } catch (error) {
       // A socket left behind by a killed daemon refuses connections: keep looking.
@@ -158,6 +157,18 @@ export class HomeLink {
       this.log(`could not attach: ${errorMessage(error)}`);
       rpc.close();
     }
+  }
+
+  /**
+   * A frame refused unread (DaemonRpc says so once per connection): said once per daemon process, since a daemon
+   * can drop the connection with an oversized frame and send a deep one on the next.
+   */
+  private refused(problem: string): void {
+    if (this.refusedSaid) return;
+    this.refusedSaid = true;
+    this.log(
+      `refused a message from the daemon that ${problem}; a prompt in one stays in Codex's terminal (said once for this daemon)`,
+    );
   }
 
   private closed(rpc: DaemonRpc, reason: string): void {
@@ -194,6 +205,7 @@ export class HomeLink {
         return;
       }
       this.relay.lose(instance);
+      this.refusedSaid = false;
       this.setState(this.state, this.state === 'attached' ? '' : 'the Codex daemon stopped');
     };
     const lookAgain = () =>
