@@ -55,6 +55,8 @@ export const zh: Messages = {
 
   'answers.edit': '修改',
   'answers.notes': '备注',
+  'answers.yes': '是',
+  'answers.no': '否',
 
   'card.skipAll': '全部跳过',
   'card.decline': '拒绝…',
@@ -207,6 +209,8 @@ export const zh: Messages = {
   'outcome.rejected': '已驳回',
   'outcome.allowed': '已允许',
   'outcome.denied': '已拒绝',
+  'outcome.formDone': '已完成',
+  'outcome.formSent': '已发送',
 
   'settings.title': '设置',
   'settings.connection': '连接',
