@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BRIDGE_FRAME_MAX_BYTES } from '../../../contracts';
 import { pairDevice } from '../../../host/test-support/devices';
 import { closeAllHosts, startTestHost } from '../../../host/test-support/test-host';
 import { type Host } from '../../../host';
@@ -130,5 +131,24 @@ describe('[R12.18] a Codex daemon sending frames nested thousands deep', () => {
     // The thread the refused notification announced was never learned, nor joined.
     expect(setup.bridge.status()[0]).toMatchObject({ state: 'attached', threads: 1 });
     expect(setup.daemon.received.filter((message) => message.method === 'thread/resume')).toHaveLength(1);
+  });
+});
+
+describe('[R12.19] a Codex daemon sending a frame past the bound', () => {
+  it('[R12.19] a file change past 16 MiB is refused unread with its connection; the bridge attaches again and carries the next prompt', async () => {
+    const setup = await rig();
+    const diff = 'd'.repeat(BRIDGE_FRAME_MAX_BYTES);
+    setup.daemon.sendRaw(
+      `{"method":"item/started","params":{"threadId":"${THREAD}","turnId":"t1","item":{"type":"fileChange",` +
+        `"id":"call_big","changes":[{"path":"a.txt","kind":{"type":"update"},"diff":"${diff}"}]}}}`,
+    );
+    await vi.waitFor(() =>
+      expect(setup.logs).toContainEqual(expect.stringMatching(/detached: Max payload size exceeded/)),
+    );
+    await vi.waitFor(() => {
+      expect(setup.bridge.status()[0]).toMatchObject({ state: 'attached', threads: 1 });
+      expect(setup.daemon.clients()).toBe(1);
+    });
+    await stillServes(setup, 53);
   });
 });
