@@ -1,16 +1,12 @@
 'use client';
 import { type InteractionResponse, type InteractionView } from '@/lib/contracts';
 import { useI18n } from '@/hooks/use-i18n';
-import { lazyPart } from '@/hooks/use-lazy-part';
 import { AnswerSummary } from './answer-summary';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
 import '@/lib/client/i18n-en-outcomes';
 
 // Apart from ./receipt.tsx: History shows what was answered, not how its delivery went.
-
-// A form's values show on few receipts and History rows: their list loads when one does (R13.4).
-const formValues = lazyPart(() => import('./form-values').then((module) => module.FormValuesSummary));
 
 /** What a response said, readable (answers, decline reason, approval). */
 export function ResponseBody({ view, response }: { view: InteractionView; response: InteractionResponse }) {
@@ -36,17 +32,8 @@ export function ResponseBody({ view, response }: { view: InteractionView; respon
     const choice = view.input.choices.find((candidate) => candidate.id === response.content?.choice);
     return <p className="receipt__line">{choice?.label ?? t('outcome.allowed')}</p>;
   }
-  if (view.kind === 'form') {
-    // What was sent (R18.4): the values field by field; a page's Done, or a form without fields, has none.
-    const values = response.content?.values;
-    if (view.input.mode === 'form' && view.input.fields.length > 0 && values)
-      return <formValues.Slot fields={view.input.fields} values={values} />;
-    return (
-      <p className="receipt__line" data-testid="response.form">
-        {t(view.input.mode === 'url' ? 'outcome.formDone' : 'outcome.formSent')}
-      </p>
-    );
-  }
+  // What a form sent is ./form-values.tsx's, on the card's receipt (not History's first screen, R13.4).
+  if (view.kind === 'form') return null;
   return (
     <AnswerSummary
       questions={view.input.questions}

@@ -101,7 +101,7 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
         {label(summary, t)}
         {resolution?.device?.label && resolution.resolvedBy === 'user' ? ` · ${resolution.device.label}` : ''}
       </p>
-      {response?.action === 'accept' && ((view.kind === 'question' && summary.answered > 0) || view.kind === 'form') ? (
+      {view.kind === 'question' && response?.action === 'accept' && summary.answered > 0 ? (
         <ResponseBody view={view} response={response} />
       ) : null}
       {response?.action === 'decline' && response.message ? (

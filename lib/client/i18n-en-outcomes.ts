@@ -9,8 +9,6 @@ export const enOutcomes = {
   'question.skipped': 'skipped',
   'answers.edit': 'Edit',
   'answers.notes': 'Notes',
-  'answers.yes': 'Yes',
-  'answers.no': 'No',
   'receipt.applied': 'Received by the agent',
   'receipt.sending': 'Sending…',
   'receipt.retrying': 'Kept on this device, sent again shortly: {message}',
@@ -31,8 +29,6 @@ export const enOutcomes = {
   'outcome.rejected': 'Rejected',
   'outcome.allowed': 'Allowed',
   'outcome.denied': 'Denied',
-  'outcome.formDone': 'Done',
-  'outcome.formSent': 'Sent',
 } as const;
 
 addEnglish(enOutcomes);

@@ -55,8 +55,6 @@ export const zh: Messages = {
 
   'answers.edit': '修改',
   'answers.notes': '备注',
-  'answers.yes': '是',
-  'answers.no': '否',
 
   'card.skipAll': '全部跳过',
   'card.decline': '拒绝…',
@@ -209,8 +207,6 @@ export const zh: Messages = {
   'outcome.rejected': '已驳回',
   'outcome.allowed': '已允许',
   'outcome.denied': '已拒绝',
-  'outcome.formDone': '已完成',
-  'outcome.formSent': '已发送',
 
   'settings.title': '设置',
   'settings.connection': '连接',
@@ -336,4 +332,8 @@ export const zh: Messages = {
   'form.cancelTitle': '取消这个表单？',
   'form.cancelHint': '{server} 会知道你未作回答就取消了。',
   'form.step': '第 {i} 项，共 {n} 项',
+  'form.yes': '是',
+  'form.no': '否',
+  'form.sentDone': '已完成',
+  'form.sent': '已发送',
 };
