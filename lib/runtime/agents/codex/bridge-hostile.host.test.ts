@@ -13,7 +13,7 @@ import { startFakeCodexDaemon, type FakeCodexDaemon } from '../../test-support/f
 import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
 import { startCodexBridge, type CodexBridge } from './bridge';
 import { CODEX_PROMPT_METHODS } from './protocol';
-import { requestUserInputParams } from './test-fixtures';
+import { fileChangeApprovalParams, requestUserInputParams } from './test-fixtures';
 
 const THREAD = '01a23100-0000-7000-8000-0000000000d1';
 const OTHER_THREAD = '01a23100-0000-7000-8000-0000000000d2';
@@ -150,5 +150,31 @@ describe('[R12.19] a Codex daemon sending a frame past the bound', () => {
       expect(setup.daemon.clients()).toBe(1);
     });
     await stillServes(setup, 53);
+  });
+
+  it('[R12.19] a thread whose turns come back past 16 MiB costs one connection: its file-change approvals come without a diff, and its turns are not asked again', async () => {
+    const setup = await rig();
+    const pad = 'x'.repeat(BRIDGE_FRAME_MAX_BYTES);
+    setup.daemon.answerRaw('thread/resume', (id, params) =>
+      params.excludeTurns === false
+        ? `{"id":${id},"result":{"thread":{"id":"${THREAD}","ephemeral":false,"turns":[{"pad":"${pad}"}]}}}`
+        : undefined,
+    );
+    // No item/started before them: the bridge looks for the diffs in the thread's turns.
+    setup.daemon.ask(THREAD, 60, CODEX_PROMPT_METHODS.fileChange, fileChangeApprovalParams);
+    const first = await setup.remote.next((record) => record.kind === 'approval');
+    expect(first.input).not.toHaveProperty('changes');
+    await vi.waitFor(() => {
+      expect(setup.bridge.status()[0]).toMatchObject({ state: 'attached', threads: 1 });
+      expect(setup.daemon.clients()).toBe(1);
+    });
+    setup.daemon.ask(THREAD, 61, CODEX_PROMPT_METHODS.fileChange, { ...fileChangeApprovalParams, itemId: 'call_2' });
+    await setup.remote.next((record) => record.kind === 'approval' && record.requestId !== first.requestId);
+    const withTurns = setup.daemon.received.filter(
+      (message) =>
+        message.method === 'thread/resume' && (message.params as { excludeTurns?: boolean }).excludeTurns === false,
+    );
+    expect(withTurns).toHaveLength(1);
+    expect(setup.logs.filter((line) => line.includes('detached: Max payload size exceeded'))).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 // One Codex home: find its daemon, attach, re-attach after a restart, never start it (R18.10, R18.14).
 import { existsSync } from 'node:fs';
-import { errorMessage } from '../../../contracts';
+import { BRIDGE_SETTLED_IDS_KEPT, errorMessage } from '../../../contracts';
+import { BoundedSet } from '../../bounded-set';
 import { type RuntimeClient } from '../../runtime-broker';
 import { type BridgeHomeStatus } from './bridge-status';
 import { controlSocketPath, daemonInstanceId, processAlive, readDaemonProcess, type DaemonProcess } from './codex-home';
@@ -44,6 +45,8 @@ export class HomeLink {
   private stopped = false;
   private paused = false;
   private lastProblem = '';
+  /** Threads whose turns came back past the frame bound: their diffs are not asked for again (R12.19). */
+  private readonly turnsTooBig = new BoundedSet(BRIDGE_SETTLED_IDS_KEPT);
   /** Whether the log said this daemon sent a frame the bridge refused: once per daemon process (R12.18). */
   private refusedSaid = false;
   state: HomeState = 'waiting';
@@ -144,7 +147,7 @@ export class HomeLink {
       await rpc.request('initialize', { clientInfo: BRIDGE_CLIENT_INFO, capabilities: { experimentalApi: true } });
       rpc.notify('initialized');
       this.daemon = await readDaemonProcess(this.options.codexHome);
-      const threads = new ThreadRegistry(rpc, this.log, this.options.onChange);
+      const threads = new ThreadRegistry(rpc, this.log, this.options.onChange, {}, this.turnsTooBig);
       this.rpc = rpc;
       this.threads = threads;
       this.instance = daemonInstanceId(this.options.codexHome, this.daemon);
