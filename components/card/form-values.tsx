@@ -36,7 +36,7 @@ export function FormResponse({
   response: InteractionResponse;
 }) {
   const { t } = useI18n();
-  const values = response.content?.values;
+  const values = response.action === 'accept' ? response.content?.values : undefined;
   if (view.input.mode === 'form' && view.input.fields.length > 0 && values)
     return <FormValuesSummary fields={view.input.fields} values={values} />;
   return (
