@@ -153,16 +153,16 @@ describe('[R12.21] askaway acp relays bytes exactly', () => {
     proxy.pauseReading();
     proxy.send({ jsonrpc: '2.0', method: '_fake/flood', params: { total, line: 64 * 1024 } });
     let peak = baseline;
-    let lastRead = -1;
+    let lastWrote = -1;
     let still = 0;
-    // Until the agent is done, or the proxy has read nothing more for 20 looks in a row (paused).
+    // Until the agent is done, or it has written nothing more for 20 looks in a row (the proxy paused it).
     await waitUntil(
       'the agent finished or the proxy stopped reading',
       () => {
         peak = Math.max(peak, proxy.rssBytes());
-        const read = proxy.readBytes();
-        still = read === lastRead ? still + 1 : 0;
-        lastRead = read;
+        const wrote = proxy.agentWroteBytes();
+        still = wrote === lastWrote ? still + 1 : 0;
+        lastWrote = wrote;
         return proxy.stderr().includes('fake-acp flood done') || still >= 20;
       },
       60_000,

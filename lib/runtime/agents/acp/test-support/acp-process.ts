@@ -33,8 +33,8 @@ export interface AcpProcess {
   pauseReading(): void;
   resumeReading(): void;
   rssBytes(): number;
-  /** Bytes the proxy has read with read(2) so far (/proc/<pid>/io). */
-  readBytes(): number;
+  /** Bytes the fake agent (the proxy's child) has written so far (/proc/<pid>/io): it stops while the proxy pauses it. */
+  agentWroteBytes(): number;
   alive(): boolean;
   exited: Promise<number | string>;
   kill(): void;
@@ -51,6 +51,13 @@ export interface AcpProcessOptions {
 function procNumber(pid: number, file: string, pattern: RegExp): number {
   const match = pattern.exec(fs.readFileSync(`/proc/${pid}/${file}`, 'utf8'));
   return Number(match?.[1] ?? Number.NaN);
+}
+
+/** What the proxy's child, the agent, has written: `wchar` of /proc/<pid>/io. */
+export function agentWrote(proxyPid: number): number {
+  const children = fs.readFileSync(`/proc/${proxyPid}/task/${proxyPid}/children`, 'utf8').trim().split(' ');
+  const agent = children.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('fake-acp-agent'));
+  return procNumber(Number(agent), 'io', /wchar:\s+(\d+)/);
 }
 
 /** The proxy between the test (editor) and the fake agent, its session open. */
@@ -120,7 +127,7 @@ export async function startAcpProcess(options: AcpProcessOptions): Promise<AcpPr
     pauseReading: () => child.stdout.pause(),
     resumeReading: () => child.stdout.resume(),
     rssBytes: () => procNumber(proxy.pid, 'status', /VmRSS:\s+(\d+)/) * 1024,
-    readBytes: () => procNumber(proxy.pid, 'io', /rchar:\s+(\d+)/),
+    agentWroteBytes: () => agentWrote(proxy.pid),
     alive: () => exitedWith === undefined,
     exited,
     kill: () => child.kill('SIGKILL'),
