@@ -352,14 +352,22 @@ export function createAcpProxy(options: AcpProxyOptions): AcpProxy {
     if (method === 'session/request_permission') {
       const parsed = RequestPermissionParamsSchema.safeParse(params);
       if (parsed.success) ask(id, seq, { kind: 'permission', params: parsed.data }, bytes);
-      else log(`askaway: unreadable session/request_permission ${keyOf(id)}: it stays in the editor`);
+      else
+        sayOnce(
+          'unreadable-permission',
+          `askaway: unreadable session/request_permission ${keyOf(id)}: it stays in the editor`,
+        );
     } else if (method === 'elicitation/create') {
       const parsed = CreateElicitationParamsSchema.safeParse(params);
       // An editor that shows no forms answers "method not found", and one that opens no pages does not open
       // this one: the agent must not get from the phone what the editor would not have given it.
       if (!parsed.success) return;
       if (editorModes.has(parsed.data.mode)) ask(id, seq, { kind: 'form', params: parsed.data }, bytes);
-      else log(`askaway: form ${keyOf(id)} stays in the editor: it did not offer mode "${parsed.data.mode}"`);
+      else
+        sayOnce(
+          'unadvertised-mode',
+          `askaway: form ${keyOf(id)} stays in the editor: it did not offer mode "${parsed.data.mode}"`,
+        );
     }
   };
 
