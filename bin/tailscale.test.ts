@@ -125,6 +125,38 @@ describe('askaway start --tailscale refuses what cannot reach a phone, and write
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
+  it('[R12.11] tailscaled not running (status --json fails): exit 1, says what tailscale said, no data dir', async () => {
+    const standIn = withStandInOnPath();
+    standIn.fail('status', "failed to connect to local tailscaled; it doesn't appear to be running");
+    const dataDir = freshDataDir();
+    const run = await startInProcess(['--tailscale', '--no-demo', '--no-codex', '--port', '0', '--data-dir', dataDir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/status --json` failed \(exit 1\): failed to connect to local tailscaled.*tailscale up/);
+    expect(fs.existsSync(dataDir)).toBe(false);
+  });
+
+  it('[R12.11] tailscale serve refused (no operator rights): exit 1 with the fix, the host closed again', async () => {
+    const standIn = withStandInOnPath();
+    standIn.fail('serve', 'Access denied: serve config denied');
+    const run = await startInProcess([
+      '--tailscale',
+      '--no-demo',
+      '--no-codex',
+      '--port',
+      '0',
+      '--data-dir',
+      freshDataDir(),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Access denied: serve config denied.*sudo tailscale set --operator=\$USER/);
+    expect(run.stdout).not.toContain('Pair:');
+    expect(standIn.calls().map((call) => call.split(' http')[0])).toEqual([
+      'status --json',
+      'serve status --json',
+      'serve --bg --https=443',
+    ]);
+  });
+
   it('[R12.11] --tailscale with --tls-cert is a usage error (tailscale serve brings the certificate)', async () => {
     const run = await startInProcess(['--tailscale', '--tls-cert', 'c.pem', '--tls-key', 'k.pem']);
     expect(run.code).toBe(2);

@@ -18,6 +18,8 @@ export interface TailscaleStandIn {
   setStatus(status: unknown): void;
   /** What `serve status --json` prints from now on (the stand-in also writes it on `serve --bg`). */
   setServeConfig(config: unknown): void;
+  /** From now on `status --json` (a stopped tailscaled) or `serve --bg` (no operator rights) fails with `stderr`. */
+  fail(command: 'status' | 'serve', stderr: string): void;
 }
 
 export const STAND_IN_DNS_NAME = 'studio.tail1234.ts.net';
@@ -74,6 +76,10 @@ export function tailscaleStandIn(status: unknown = runningStatus()): TailscaleSt
   const script = `#!/bin/sh
 printf '%s\\n' "$*" >> '${log}'
 case "$*" in
+  "status --json"|"serve --bg --https=443 "*)
+    if [ -f '${dir}/'"$1"'.fail' ]; then cat '${dir}/'"$1"'.fail' >&2; exit 1; fi ;;
+esac
+case "$*" in
   "status --json") cat '${statusFile}' ;;
   "serve status --json") if [ -f '${serveFile}' ]; then cat '${serveFile}'; else echo '{}'; fi ;;
   "serve --bg --https=443 "*)
@@ -90,6 +96,7 @@ esac
     calls: () => fs.readFileSync(log, 'utf8').split('\n').filter(Boolean),
     setStatus: (value) => fs.writeFileSync(statusFile, JSON.stringify(value, null, 2)),
     setServeConfig: (config) => fs.writeFileSync(serveFile, JSON.stringify(config)),
+    fail: (command, stderr) => fs.writeFileSync(path.join(dir, `${command}.fail`), `${stderr}\n`),
   };
   standIn.setStatus(status);
   return standIn;
