@@ -14,6 +14,7 @@ import { startBanner } from './start-banner';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
 import {
   checkHttpsPortFree,
+  isTailnetUrl,
   serveOverTailnet,
   stopServing,
   TailscaleError,
@@ -60,7 +61,7 @@ async function serve(options: StartOptions): Promise<number> {
   if (tailscale !== undefined) {
     try {
       tailnet = await tailnetName(tailscale);
-      if (options.publicUrl !== undefined && new URL(options.publicUrl).origin !== tailnet.url)
+      if (options.publicUrl !== undefined && !isTailnetUrl(options.publicUrl, tailnet))
         throw new TailscaleError(
           `--public-url ${options.publicUrl} is not this machine's tailnet address (${tailnet.url}); ` +
             '--tailscale sets the public URL itself: leave --public-url out.',

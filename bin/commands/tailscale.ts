@@ -150,12 +150,21 @@ export async function serveOverTailnet(cli: TailscaleCli, target: string): Promi
   if (result.failure === undefined && result.code === 0) return;
   const detail =
     result.failure === 'timeout'
-      ? 'it did not finish within 60 s (it may be waiting for consent in a browser: the link above)'
+      ? `it did not finish within 60 s (it may be waiting for consent in a browser): ${said(result) || 'it printed nothing'}`
       : said(result) || `exit ${result.code ?? 'unknown'}`;
   const access = /access denied|permission/i.test(`${result.stderr}${result.stdout}`)
     ? ' On Linux, let your user manage Tailscale once: `sudo tailscale set --operator=$USER`.'
     : '';
   throw new TailscaleError(`\`tailscale serve --bg --https=443 ${target}\` failed: ${detail}.${access}`);
+}
+
+/** Whether `publicUrl` (as given to --public-url) names the tailnet address; an unreadable one does not. */
+export function isTailnetUrl(publicUrl: string, tailnet: TailnetName): boolean {
+  try {
+    return new URL(publicUrl).origin === tailnet.url;
+  } catch {
+    return false;
+  }
 }
 
 /** Undoes serveOverTailnet: only the handler on 443, nothing else the machine serves. */
