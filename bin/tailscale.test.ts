@@ -55,7 +55,7 @@ function withStandInOnPath(status: unknown = runningStatus()) {
 }
 
 describe('askaway start --tailscale refuses what cannot reach a phone, and writes nothing (in-process)', () => {
-  it('[R12.11] without a tailscale command on PATH: exit 1, says how to get one, no data dir', async () => {
+  it('[R15.4][R12.11] without a tailscale command on PATH: exit 1, says how to get one, no data dir', async () => {
     process.env.PATH = tempDir('askaway-empty-path-');
     const dataDir = freshDataDir();
     const run = await startInProcess(['--tailscale', '--no-demo', '--no-codex', '--port', '0', '--data-dir', dataDir]);
@@ -64,7 +64,7 @@ describe('askaway start --tailscale refuses what cannot reach a phone, and write
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
-  it('[R12.11] logged out (BackendState NeedsLogin): exit 1, says `tailscale up`, asks only for the status', async () => {
+  it('[R15.4][R12.11] logged out (BackendState NeedsLogin): exit 1, says `tailscale up`, asks only for the status', async () => {
     const standIn = withStandInOnPath(loggedOutStatus());
     const dataDir = freshDataDir();
     const run = await startInProcess(['--tailscale', '--no-demo', '--no-codex', '--port', '0', '--data-dir', dataDir]);
@@ -74,7 +74,7 @@ describe('askaway start --tailscale refuses what cannot reach a phone, and write
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
-  it('[R12.11] HTTPS certificates off in the tailnet (CertDomains null): exit 1, says where to turn them on', async () => {
+  it('[R15.4][R12.11] HTTPS certificates off in the tailnet (CertDomains null): exit 1, says where to turn them on', async () => {
     const standIn = withStandInOnPath({ ...runningStatus(), CertDomains: null });
     const dataDir = freshDataDir();
     const run = await startInProcess(['--tailscale', '--no-demo', '--no-codex', '--port', '0', '--data-dir', dataDir]);
@@ -84,7 +84,7 @@ describe('askaway start --tailscale refuses what cannot reach a phone, and write
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
-  it('[R12.11] a --public-url that is not the tailnet name: exit 1, nothing served, no data dir', async () => {
+  it('[R15.4][R12.11] a --public-url that is not the tailnet name: exit 1, nothing served, no data dir', async () => {
     const standIn = withStandInOnPath();
     const dataDir = freshDataDir();
     const run = await startInProcess([
@@ -102,7 +102,7 @@ describe('askaway start --tailscale refuses what cannot reach a phone, and write
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
-  it('[R12.11] port 443 of the tailnet name already serves something else: refused, left as it was', async () => {
+  it('[R15.4][R12.11] port 443 of the tailnet name already serves something else: refused, left as it was', async () => {
     const standIn = withStandInOnPath();
     const theirs = {
       TCP: { '443': { HTTPS: true } },
@@ -125,7 +125,7 @@ describe('askaway start --tailscale refuses what cannot reach a phone, and write
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
-  it('[R12.11] tailscaled not running (status --json fails): exit 1, says what tailscale said, no data dir', async () => {
+  it('[R15.4][R12.11] tailscaled not running (status --json fails): exit 1, says what tailscale said, no data dir', async () => {
     const standIn = withStandInOnPath();
     standIn.fail('status', "failed to connect to local tailscaled; it doesn't appear to be running");
     const dataDir = freshDataDir();
@@ -135,7 +135,7 @@ describe('askaway start --tailscale refuses what cannot reach a phone, and write
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 
-  it('[R12.11] tailscale serve refused (no operator rights): exit 1 with the fix, the host closed again', async () => {
+  it('[R15.4][R12.11] tailscale serve refused (no operator rights): exit 1 with the fix, the host closed again', async () => {
     const standIn = withStandInOnPath();
     standIn.fail('serve', 'Access denied: serve config denied');
     const run = await startInProcess([
@@ -157,7 +157,7 @@ describe('askaway start --tailscale refuses what cannot reach a phone, and write
     ]);
   });
 
-  it('[R12.11] --tailscale with --tls-cert is a usage error (tailscale serve brings the certificate)', async () => {
+  it('[R15.4][R12.11] --tailscale with --tls-cert is a usage error (tailscale serve brings the certificate)', async () => {
     const run = await startInProcess(['--tailscale', '--tls-cert', 'c.pem', '--tls-key', 'k.pem']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--tailscale brings its own certificate/);
@@ -183,7 +183,7 @@ function facts(overrides: Partial<BannerFacts>): BannerFacts {
 }
 
 describe('the start banner shows a QR code only for a link a phone can open', () => {
-  it('[R16.2] loopback only: no QR code; the link is for this browser; one command for each way to reach a phone', async () => {
+  it('[R15.3] loopback only: no QR code; the link is for this browser; one command for each way to reach a phone', async () => {
     const text = await startBanner(facts({}));
     expect(text).not.toContain('Scan to pair');
     expect(text).not.toContain(await pairingQr(facts({}).pairLink));
@@ -195,7 +195,7 @@ describe('the start banner shows a QR code only for a link a phone can open', ()
     );
   });
 
-  it('[R16.2] over the tailnet: the QR code is the https tailnet link', async () => {
+  it('[R15.3][R15.4] over the tailnet: the QR code is the https tailnet link', async () => {
     const link = `${TAILNET_URL}/pair#code=AAAAA-BBBBB-CCCCC-DDDDD`;
     const text = await startBanner(facts({ publicUrl: TAILNET_URL, tailnet: true, pairLink: link }));
     expect(text).toContain(`Public:   ${TAILNET_URL} (tailscale serve; only your tailnet reaches it)`);
@@ -203,7 +203,7 @@ describe('the start banner shows a QR code only for a link a phone can open', ()
     expect(text).not.toContain('--tailscale');
   });
 
-  it('[R16.2] a LAN address: the QR code, and what plain http costs the phone', async () => {
+  it('[R15.3] a LAN address: the QR code, and what plain http costs the phone', async () => {
     const link = 'http://192.168.1.20:4417/pair#code=AAAAA-BBBBB-CCCCC-DDDDD';
     const text = await startBanner(
       facts({ bindHost: '0.0.0.0', lanUrls: ['http://192.168.1.20:4417'], pairLink: link }),
@@ -225,7 +225,7 @@ function healthzAs(url: string, hostHeader: string): Promise<number> {
 }
 
 describe('askaway start --tailscale (child process, stand-in tailscale on PATH)', () => {
-  it('[R16.2][R17.1] serves the port at the tailnet name, pairs and invites there, and undoes the serve on stop', async () => {
+  it('[R15.4][R15.5][R17.1] serves the port at the tailnet name, pairs and invites there, and undoes the serve on stop', async () => {
     const standIn = tailscaleStandIn();
     const env = { PATH: `${standIn.dir}${path.delimiter}${originalPath ?? ''}` };
     const dataDir = freshDataDir();
@@ -254,7 +254,7 @@ describe('askaway start --tailscale (child process, stand-in tailscale on PATH)'
     expect(host.stdout()).toContain(`Tailscale: stopped serving ${TAILNET_URL}.`);
   });
 
-  it('[R16.2] plain askaway start (loopback only) and askaway pair print no QR code and say how to reach a phone', async () => {
+  it('[R15.3][R16.2] plain askaway start (loopback only) and askaway pair print no QR code and say how to reach a phone', async () => {
     const dataDir = freshDataDir();
     const host = await startCliHost(['--port', '0', '--data-dir', dataDir]);
     await vi.waitFor(() => expect(host.stdout()).toContain('From a clone'), SLOW);
