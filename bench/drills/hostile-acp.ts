@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type EventBatch } from '../../lib/contracts';
 import { errorMessage } from '../../lib/contracts';
+import { drillOutcome, mib, probeHealthz, quietHealthz, until as untilEvery50ms } from '../support/drill-watch';
 import { type DrillOutcome } from '../support/figures';
 import { procUsage, startHost, tempDir } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
@@ -25,49 +26,14 @@ const RSS_GROWTH_MAX = 300 * MiB;
 /** Past this the proxy is killed and the drill stops: a proxy that holds what it relays would take the machine. */
 const RSS_STOP_BYTES = 1024 * MiB;
 const HEALTHZ_MAX_MS = 1_000;
-const mib = (bytes: number) => Math.round(bytes / MiB);
-
-async function until(what: string, check: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Polls every 20 ms, for two minutes unless told. */
+const until = (what: string, check: () => boolean, timeoutMs = 120_000) => untilEvery50ms(what, check, timeoutMs, 20);
 
 /** `askaway acp` as the host runs: dist/cli.js when built, else the sources through tsx. */
 function proxyCommand(): string[] {
   const dist = path.join(ROOT, 'dist', 'cli.js');
   const mode = process.env.BENCH_HOST ?? (fs.existsSync(dist) ? 'dist' : 'source');
   return mode === 'dist' ? [dist] : ['--import', 'tsx', path.join(ROOT, 'bin', 'cli.ts')];
-}
-
-/** Times /healthz every 100 ms from a process of its own; resolves with the worst latency once stopped. */
-function probeHealthz(url: string): { stop(): Promise<number> } {
-  const script = `
-    let worst = 0;
-    const tick = async () => {
-      const started = performance.now();
-      try { await (await fetch(process.argv[1] + '/healthz', { signal: AbortSignal.timeout(5000) })).text(); }
-      catch { worst = Math.max(worst, 5000); }
-      worst = Math.max(worst, performance.now() - started);
-      setTimeout(tick, 100);
-    };
-    tick();
-    process.stdin.on('data', () => { process.stdout.write(String(worst)); process.exit(0); });
-  `;
-  const child = spawn(process.execPath, ['-e', script, url], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    async stop() {
-      child.stdin.write('stop\n');
-      await exited;
-      if (!/^\d/.test(output)) throw new Error(`the /healthz probe failed: ${output}`);
-      return Number(output);
-    },
-  };
 }
 
 const permission = (id: number | string, toolCallId: string, rawInput = '{"command":"make"}') =>
@@ -157,10 +123,8 @@ export async function drillAcp(): Promise<DrillOutcome> {
         throw new Error(`the proxy's RSS passed ${mib(RSS_STOP_BYTES)} MiB: stopped early`);
       }
     };
-    // The same probe with nothing going on first: on a busy machine /healthz is slow without any help from us.
-    const quiet = probeHealthz(host.url);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const quietHealthz = await quiet.stop();
+    // The same probe with nothing going on first.
+    const quiet = await quietHealthz(host.url);
     const probe = probeHealthz(host.url);
     const sampled = (check: () => boolean) =>
       stillAlive(() => {
@@ -315,7 +279,7 @@ export async function drillAcp(): Promise<DrillOutcome> {
       `${mib(LONG_LINE_BYTES)} MB line, the agent ${pausedAgent ? 'paused' : 'not paused'}), ` +
       `CPU ${((proxyAfter.cpuMicros - proxyBefore.cpuMicros) / 1e6).toFixed(1)} s; host RSS ${mib(hostBefore.rssBytes)} → ` +
       `${mib(hostAfter.rssBytes)} MiB (peak ${mib(hostPeak)}); ${reusedCards}/${REUSES} cards for a reused id; ` +
-      `/healthz max ${Math.round(worstHealthz)} ms over ${seconds.toFixed(1)} s (${Math.round(quietHealthz)} ms in 3 s ` +
+      `/healthz max ${Math.round(worstHealthz)} ms over ${seconds.toFixed(1)} s (${Math.round(quiet)} ms in 3 s ` +
       `before, load ${os.loadavg()[0]?.toFixed(1)}); ${logLines.length} proxy log lines ` +
       `besides answers; proxy ${alive() ? 'up' : 'down'}, host ${host.child.exitCode === null ? 'up' : 'down'}`;
   } catch (error) {
@@ -326,11 +290,7 @@ export async function drillAcp(): Promise<DrillOutcome> {
     await host.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return {
-    name,
-    ok: problems.length === 0,
-    detail: `${detail}${problems.length > 0 ? `; PROBLEMS: ${problems.join(' | ')}` : ''}`,
-  };
+  return drillOutcome(name, detail, problems);
 }
 
 if (isMain(import.meta.url))

@@ -7,15 +7,15 @@
 // After each, a plain question must still reach the phone. Reports the host's RSS before and after (it must stay
 // within 300 MiB of the start), its peak, the worst /healthz latency (under 1 s), the bridge's log lines about
 // it, and whether the host is alive at the end. DRILL_CODEX_ROUNDS=2,3 runs some rounds only.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { errorMessage } from '../../lib/contracts';
-import { readBridgeStatuses } from '../../lib/runtime/agents/codex/bridge-status';
 import { CODEX_PROMPT_METHODS } from '../../lib/runtime/agents/codex/protocol';
 import { requestUserInputParams } from '../../lib/runtime/agents/codex/test-fixtures';
-import { startFakeCodexDaemon, type FakeCodexDaemon } from '../../lib/runtime/test-support/fake-codex-daemon';
+import { type FakeCodexDaemon } from '../../lib/runtime/test-support/fake-codex-daemon';
+import { startCodexDaemonHost, type CodexDaemonHost } from '../support/codex-daemon-host';
+import { drillOutcome, mib, probeHealthz, quietHealthz, until } from '../support/drill-watch';
 import { type DrillOutcome } from '../support/figures';
-import { procUsage, startHost, type HostProcess } from '../support/host-process';
+import { procUsage, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 
 const THREAD = '01a23100-0000-7000-8000-00000000c0de';
@@ -23,44 +23,6 @@ const DEPTH = 6_000;
 const RSS_GROWTH_MAX = 300 * 2 ** 20;
 const HEALTHZ_MAX_MS = 1_000;
 const ROUNDS = new Set((process.env.DRILL_CODEX_ROUNDS ?? '1,2,3').split(',').map(Number));
-const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-
-async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Times /healthz every 100 ms from a process of its own; resolves with the worst latency once stopped. */
-function probeHealthz(url: string): { stop(): Promise<number> } {
-  const script = `
-    let worst = 0;
-    const once = async () => {
-      const started = performance.now();
-      try { await (await fetch(process.argv[1] + '/healthz', { signal: AbortSignal.timeout(5000) })).text(); }
-      catch { worst = Math.max(worst, 5000); }
-      worst = Math.max(worst, performance.now() - started);
-    };
-    const tick = () => once().then(() => setTimeout(tick, 100));
-    tick();
-    // One more on stop, so even a short round has a figure.
-    process.stdin.on('data', () => once().then(() => { process.stdout.write(String(worst)); process.exit(0); }));
-  `;
-  const child = spawn(process.execPath, ['-e', script, url], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    async stop() {
-      child.stdin.write('stop\n');
-      await exited;
-      if (!/^\d/.test(output)) throw new Error(`the /healthz probe failed: ${output}`);
-      return Number(output);
-    },
-  };
-}
 
 /** JSON text nested DEPTH objects deep around `leaf`, written as text. */
 const deep = (leaf = '1') => `${'{"a":'.repeat(DEPTH)}${leaf}${'}'.repeat(DEPTH)}`;
@@ -68,8 +30,10 @@ const deep = (leaf = '1') => `${'{"a":'.repeat(DEPTH)}${leaf}${'}'.repeat(DEPTH)
 const alive = (host: HostProcess) => host.child.exitCode === null && host.child.signalCode === null;
 
 /** Asks a plain question and waits until the bridge carries it to the phone (askaway status counts it). */
-async function plainQuestionCarried(host: HostProcess, daemon: FakeCodexDaemon, id: number): Promise<void> {
-  const held = () => readBridgeStatuses(host.dataDir).reduce((sum, status) => sum + status.pending, 0);
+async function plainQuestionCarried(
+  { host, daemon, held }: { host: HostProcess; daemon: FakeCodexDaemon; held(): number },
+  id: number,
+): Promise<void> {
   const before = held();
   daemon.ask(THREAD, id, CODEX_PROMPT_METHODS.question, requestUserInputParams);
   await until(`question ${id} reached the phone`, () => !alive(host) || held() > before, 90_000);
@@ -107,14 +71,15 @@ const fileChange = (index: number, diff: string) => ({
   },
 });
 
-async function bigFileChanges(host: HostProcess, daemon: FakeCodexDaemon, sample: () => void): Promise<void> {
+async function bigFileChanges(peer: CodexDaemonHost, sample: () => void): Promise<void> {
+  const { daemon } = peer;
   const huge = 'd'.repeat(48 * 2 ** 20);
   for (let index = 0; index < 20; index += 1) {
     await until('the bridge is connected', () => daemon.clients() === 1, 30_000);
     daemon.notify('item/started', fileChange(index, huge));
     // Handled in order: once a question asked after it is carried, the frame was read (or its connection
     // closed, and the question re-sent on the re-join, as Codex does).
-    await plainQuestionCarried(host, daemon, 1_000 + index);
+    await plainQuestionCarried(peer, 1_000 + index);
     sample();
   }
   const large = 'e'.repeat(15 * 2 ** 20);
@@ -141,21 +106,13 @@ async function manyThreads(daemon: FakeCodexDaemon, sample: () => void): Promise
 export async function drillCodexFrames(): Promise<DrillOutcome> {
   const name = 'hostile Codex daemon: frames 6,000 deep, 48 MiB file changes, 20,000 threads (R12.18, R12.19)';
   const problems: string[] = [];
-  const daemon = await startFakeCodexDaemon();
-  daemon.addThread({ id: THREAD, cwd: '/home/dev/projects/service', name: 'Hostile' });
-  const host = await startHost({
-    extraArgs: ['--codex-home', daemon.codexHome],
-    env: { CODEX_HOME: daemon.codexHome },
-  });
+  const peer = await startCodexDaemonHost({ id: THREAD, cwd: '/home/dev/projects/service', name: 'Hostile' });
+  const { daemon, host } = peer;
   let detail = '';
   try {
-    await until('the bridge joined the thread', () =>
-      daemon.received.some((message) => message.method === 'thread/resume'),
-    );
-    // The same probe with nothing sent first: on a busy machine /healthz is slow without any help from us.
-    const quiet = probeHealthz(host.url);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const quietHealthz = await quiet.stop();
+    await peer.joined();
+    // The same probe with nothing sent first.
+    const quiet = await quietHealthz(host.url);
     const before = procUsage(host.pid);
     let peak = before.rssBytes;
     const sample = () => {
@@ -166,10 +123,10 @@ export async function drillCodexFrames(): Promise<DrillOutcome> {
     let question = 100;
     const round = async (label: string, run: () => Promise<void>) => {
       const started = performance.now();
-      const probe = probeHealthz(host.url);
+      const probe = probeHealthz(host.url, { probeOnStop: true });
       try {
         await run();
-        await plainQuestionCarried(host, daemon, (question += 1));
+        await plainQuestionCarried(peer, (question += 1));
         sample();
       } catch (error) {
         problems.push(`${label}: ${errorMessage(error)}`);
@@ -182,7 +139,7 @@ export async function drillCodexFrames(): Promise<DrillOutcome> {
       );
     };
     if (ROUNDS.has(1)) await round('deep frames', () => deepFrames(daemon));
-    if (ROUNDS.has(2) && alive(host)) await round('48/15 MiB item/started', () => bigFileChanges(host, daemon, sample));
+    if (ROUNDS.has(2) && alive(host)) await round('48/15 MiB item/started', () => bigFileChanges(peer, sample));
     if (ROUNDS.has(3) && alive(host)) await round('20,000 thread/started', () => manyThreads(daemon, sample));
     const after = alive(host) ? procUsage(host.pid) : undefined;
     const output = host.output();
@@ -197,20 +154,15 @@ export async function drillCodexFrames(): Promise<DrillOutcome> {
     if (worst >= HEALTHZ_MAX_MS) problems.push(`/healthz took ${Math.round(worst)} ms`);
     detail =
       `${figures.join('; ')}; host RSS ${mib(before.rssBytes)} → ${after ? mib(after.rssBytes) : '(gone)'} MiB ` +
-      `(peak ${mib(peak)}); /healthz max ${Math.round(worst)} ms (${Math.round(quietHealthz)} ms in 3 s before, ` +
+      `(peak ${mib(peak)}); /healthz max ${Math.round(worst)} ms (${Math.round(quiet)} ms in 3 s before, ` +
       `load ${os.loadavg()[0]?.toFixed(1)}); log: ${refused} refused-frame line(s), ` +
       `${bounds} bound line(s), ${detached} detach line(s), ${lastResort} last-resort line(s); host ${alive(host) ? 'alive' : 'gone'}`;
   } catch (error) {
     problems.push(errorMessage(error));
   } finally {
-    await host.stop();
-    await daemon.remove();
+    await peer.stop();
   }
-  return {
-    name,
-    ok: problems.length === 0,
-    detail: `${detail}${problems.length > 0 ? `; PROBLEMS: ${problems.join(' | ')}` : ''}`,
-  };
+  return drillOutcome(name, detail, problems);
 }
 
 if (isMain(import.meta.url))

@@ -9,61 +9,19 @@
 // and after (within 300 MiB of the start) and the bridge's, its peak, the worst /healthz latency (under 1 s), the
 // bridge's log lines about it, and whether host and bridge are alive at the end.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { BRIDGE_PROMPTS_MAX, errorMessage, type EventBatch } from '../../lib/contracts';
 import { PLUGIN_CALL_TIMEOUT_MS } from '../../lib/runtime/agents/opencode/bridge';
 import { BRIDGE_PROTOCOL, type BridgeRequest } from '../../lib/runtime/agents/opencode/bridge-protocol';
+import { drillOutcome, mib, probeHealthz, until, type HealthzProbe } from '../support/drill-watch';
 import { type DrillOutcome } from '../support/figures';
-import { hostCommand, procUsage, startHost } from '../support/host-process';
+import { hostCommand, procPeakBytes, procUsage, startHost } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { connectRemote, pairBenchDevice } from '../support/remote-client';
 
 const RSS_GROWTH_MAX = 300 * 2 ** 20;
 const HEALTHZ_MAX_MS = 1_000;
 const SESSION = 'ses_drill0000000000000000001';
-const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-
-async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The most memory a process has held (VmHWM), in bytes. */
-function peakBytes(pid: number): number {
-  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-}
-
-/** Times /healthz every 100 ms from a process of its own; resolves with the worst latency once stopped. */
-function probeHealthz(url: string): { stop(): Promise<number> } {
-  const script = `
-    let worst = 0;
-    const tick = async () => {
-      const started = performance.now();
-      try { await (await fetch(process.argv[1] + '/healthz', { signal: AbortSignal.timeout(5000) })).text(); }
-      catch { worst = Math.max(worst, 5000); }
-      worst = Math.max(worst, performance.now() - started);
-      setTimeout(tick, 100);
-    };
-    tick();
-    process.stdin.on('data', () => { process.stdout.write(String(worst)); process.exit(0); });
-  `;
-  const child = spawn(process.execPath, ['-e', script, url], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    async stop() {
-      child.stdin.write('stop\n');
-      await exited;
-      if (!/^\d/.test(output)) throw new Error(`the /healthz probe failed: ${output}`);
-      return Number(output);
-    },
-  };
-}
 
 /** The plugin's side of the bridge: OpenCode's answers to its calls, for the directory instances it answers for. */
 function startPlugin(host: { url: string; token: string }) {
@@ -127,7 +85,7 @@ export async function drillOpenCode(): Promise<DrillOutcome> {
   const problems: string[] = [];
   const host = await startHost();
   let plugin: ReturnType<typeof startPlugin> | undefined;
-  let probe: ReturnType<typeof probeHealthz> | undefined;
+  let probe: HealthzProbe | undefined;
   let detail = '';
   try {
     const device = await pairBenchDevice(host, 'Drill phone');
@@ -175,7 +133,7 @@ export async function drillOpenCode(): Promise<DrillOutcome> {
       );
     }
     await until('the fat prompts reached the phone', () => cards.size >= BRIDGE_PROMPTS_MAX, 120_000);
-    const bridgePeak = peakBytes(bridge.pid);
+    const bridgePeak = procPeakBytes(bridge.pid);
 
     // Answered in OpenCode's terminal, the fat prompts leave the phone; then a plain question still goes both ways.
     for (const requestId of cards) {
@@ -247,11 +205,7 @@ export async function drillOpenCode(): Promise<DrillOutcome> {
     if (plugin) await plugin.exited;
     await host.stop();
   }
-  return {
-    name,
-    ok: problems.length === 0,
-    detail: `${detail}${problems.length > 0 ? `; PROBLEMS: ${problems.join(' | ')}` : ''}`,
-  };
+  return drillOutcome(name, detail, problems);
 }
 
 if (isMain(import.meta.url))
