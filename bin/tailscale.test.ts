@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
 import { tempDir } from '../lib/host/test-support/test-host';
-import { startCommand } from './commands/start';
+import { startInProcess } from './test-support/start-in-process';
 import { startBanner, type BannerFacts } from './commands/start-banner';
 import { pairingQr } from './commands/pairing-output';
 import { loggedOutStatus, runningStatus, STAND_IN_DNS_NAME, tailscaleStandIn } from './test-support/tailscale-stand-in';
@@ -25,23 +25,6 @@ afterEach(() => {
   process.env.PATH = originalPath;
   killAllCli();
 });
-
-/** Runs `askaway start <argv>` in this process; only for starts that are refused before a host runs. */
-async function startInProcess(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = { stdout: '', stderr: '' };
-  const capture = (stream: 'stdout' | 'stderr') =>
-    vi.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
-      output[stream] += String(chunk);
-      return true;
-    });
-  const spies = [capture('stdout'), capture('stderr')];
-  try {
-    const code = await startCommand.run(argv);
-    return { code, ...output };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
 
 /** A data dir that does not exist yet: a refused start must leave it so (R12.11). */
 function freshDataDir(): string {
