@@ -31,6 +31,15 @@ const GEMINI_OPTIONS = [
 
 const line = (message: unknown) => JSON.stringify(message);
 
+/** The agent's `session/request_permission` for sess-1 about `toolCall`, with Gemini's options. */
+const permissionRequest = (id: number | string, toolCall: Record<string, unknown>) =>
+  line({
+    jsonrpc: '2.0',
+    id,
+    method: 'session/request_permission',
+    params: { sessionId: 'sess-1', toolCall, options: GEMINI_OPTIONS },
+  });
+
 /** A real host and phone; the editor's and the agent's sides are the lines the proxy writes to each. */
 async function setup(options: { hostUrl?: string; forms?: boolean } = {}) {
   const host = await startTestHost();
@@ -71,16 +80,7 @@ async function setup(options: { hostUrl?: string; forms?: boolean } = {}) {
   proxy.fromAgent(line({ jsonrpc: '2.0', id: 1, result: { sessionId: 'sess-1' } }));
   const permission = (id: number | string, command = 'rm -rf build') =>
     proxy.fromAgent(
-      line({
-        jsonrpc: '2.0',
-        id,
-        method: 'session/request_permission',
-        params: {
-          sessionId: 'sess-1',
-          toolCall: { toolCallId: `call-${id}`, title: command, kind: 'execute', status: 'pending' },
-          options: GEMINI_OPTIONS,
-        },
-      }),
+      permissionRequest(id, { toolCallId: `call-${id}`, title: command, kind: 'execute', status: 'pending' }),
     );
   return { host, remote, proxy, toEditor, toAgent, logs, permission };
 }
@@ -270,16 +270,7 @@ describe('[R12.19] what the ACP proxy keeps is bounded', () => {
     const count = Math.floor(ACP_PROMPTS_HELD_BYTES_MAX / (1024 * 1024)) + 2;
     for (let id = 1; id <= count; id += 1)
       proxy.fromAgent(
-        line({
-          jsonrpc: '2.0',
-          id,
-          method: 'session/request_permission',
-          params: {
-            sessionId: 'sess-1',
-            toolCall: { toolCallId: `big-${id}`, title: 'big', kind: 'other', rawInput: { big } },
-            options: GEMINI_OPTIONS,
-          },
-        }),
+        permissionRequest(id, { toolCallId: `big-${id}`, title: 'big', kind: 'other', rawInput: { big } }),
       );
     expect(toEditor.filter((text) => text.includes('"big-'))).toHaveLength(count);
     await vi.waitFor(() =>
