@@ -1,12 +1,9 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type InteractionRecord } from '../../../contracts';
-import { connectScriptedRemote } from '../../test-support/scripted-remote';
 import { makeDevZeroLink, makeFifo, type SpecialFile } from '../../test-support/special-files';
-import { hubContributions } from '../../../../bin/commands/hub-contributions';
-import { mountAgentBridges } from '../../../host/bridges';
-import { pairDevice } from '../../../host/test-support/devices';
-import { closeAllHosts, startTestHost, tempDir } from '../../../host/test-support/test-host';
+import { closeAllHosts } from '../../../host/test-support/test-host';
+import { hubWithPhone } from './test-support/hub-with-phone';
 
 const specials: SpecialFile[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -18,16 +15,7 @@ afterEach(async () => {
 });
 
 /** A hub whose log the test reads, a phone on it, and a folder for the files a hook names. */
-async function rig() {
-  const lines: string[] = [];
-  const log = (line: string) => lines.push(line);
-  const host = await startTestHost({ log });
-  const bridges = mountAgentBridges(host, { contributions: hubContributions({ codexHomes: [] }), log });
-  cleanups.push(() => bridges.close());
-  const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
-  cleanups.push(() => phone.close());
-  return { host, phone, lines, dir: tempDir('askaway-transcript-refusal-') };
-}
+const rig = () => hubWithPhone(cleanups, 'askaway-transcript-refusal-');
 
 let nextToolUse = 0;
 /** A plan approval hook post naming `transcript`, left waiting for the phone as Claude Code leaves it. */
