@@ -1,28 +1,7 @@
-import { type FormInput } from '../lib/contracts';
 import { expect, test } from './support/fixtures';
+import { SIGN_IN_PAGE, widgetForm } from './support/payloads';
 
-const WIDGET: FormInput = {
-  serverName: 'widgets',
-  message: 'Configure the widget',
-  mode: 'form',
-  fields: [
-    {
-      name: 'color',
-      title: 'Color',
-      type: 'enum',
-      multiple: false,
-      required: true,
-      options: [
-        { value: 'red', label: 'Red' },
-        { value: 'blue', label: 'Blue' },
-      ],
-      default: 'blue',
-    },
-    { name: 'count', title: 'How many', type: 'integer', required: true, default: 3 },
-    { name: 'notify', title: 'Notify me', type: 'boolean', required: false, default: true },
-    { name: 'note', type: 'string', required: false },
-  ],
-};
+const WIDGET = widgetForm({ color: { default: 'blue' }, count: { default: 3 }, notify: { default: true } });
 
 test("[R18.4] a filled form's receipt says what was sent, field by field, not Allowed; History says Answered", async ({
   app,
@@ -55,13 +34,7 @@ test("[R18.4] a filled form's receipt says what was sent, field by field, not Al
 
 test('[R18.4] a page opened and Done says Done, a form without fields says Sent', async ({ app, runtime }) => {
   const { page } = app;
-  const url = await runtime.form({
-    serverName: 'auth',
-    message: 'Sign in to the widget service',
-    mode: 'url',
-    fields: [],
-    url: 'https://widgets.example/authorize?state=1',
-  });
+  const url = await runtime.form(SIGN_IN_PAGE);
   const card = await app.openCard(url);
   await page.getByTestId('card.submit').click();
   await expect(card.receipt.getByTestId('response.form')).toHaveText('Done');
