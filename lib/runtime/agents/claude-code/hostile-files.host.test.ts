@@ -6,21 +6,12 @@ import { PLAN_MAX_BYTES } from './plan-input';
 import { type ScriptedRemote } from '../../test-support/scripted-remote';
 import { makeDevZeroLink, makeFifo, makeHugeFile, type SpecialFile } from '../../test-support/special-files';
 import { joinMachine } from '../../../host/test-support/machines';
-import { closeAllHosts } from '../../../host/test-support/test-host';
 import { type Host } from '../../../host';
-import { hubWithPhone } from './test-support/hub-with-phone';
+import { cleanups, closeHubWithPhone, hubWithPhone, specials } from './test-support/hub-with-phone';
 
-const specials: SpecialFile[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(closeHubWithPhone);
 
-afterEach(async () => {
-  // First wake whatever the old code left blocked on a FIFO, so no thread of the pool stays taken.
-  for (const special of specials.splice(0)) special.remove();
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await closeAllHosts();
-});
-
-const rig = () => hubWithPhone(cleanups, 'askaway-special-files-');
+const rig = () => hubWithPhone('askaway-special-files-');
 
 let nextToolUse = 0;
 function planHook(transcript: string, toolInput: Record<string, unknown>) {

@@ -1,21 +1,13 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type InteractionRecord } from '../../../contracts';
-import { makeDevZeroLink, makeFifo, type SpecialFile } from '../../test-support/special-files';
-import { closeAllHosts } from '../../../host/test-support/test-host';
-import { hubWithPhone } from './test-support/hub-with-phone';
+import { makeDevZeroLink, makeFifo } from '../../test-support/special-files';
+import { cleanups, closeHubWithPhone, hubWithPhone, specials } from './test-support/hub-with-phone';
 
-const specials: SpecialFile[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const special of specials.splice(0)) special.remove();
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await closeAllHosts();
-});
+afterEach(closeHubWithPhone);
 
 /** A hub whose log the test reads, a phone on it, and a folder for the files a hook names. */
-const rig = () => hubWithPhone(cleanups, 'askaway-transcript-refusal-');
+const rig = () => hubWithPhone('askaway-transcript-refusal-');
 
 let nextToolUse = 0;
 /** A plan approval hook post naming `transcript`, left waiting for the phone as Claude Code leaves it. */
