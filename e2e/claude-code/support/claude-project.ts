@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { testRunEnv } from '../../../lib/host/test-support/leftover-processes';
 import { ROOT } from './claude-binary';
 
@@ -76,6 +77,11 @@ export async function createClaudeProject(options: ClaudeProjectOptions): Promis
   const dir = path.join(root, 'project');
   await mkdir(home, { recursive: true });
   await mkdir(dir, { recursive: true });
+  // Its own git repository, as a project is: Claude Code takes the nearest folder above the working directory
+  // that holds a `.git` as the workspace whose trust counts (2.1.332). Without one here, a stray `.git` in the
+  // temp dir (an empty /tmp/.git appeared on a shared machine) makes that folder the workspace: the trust
+  // below is then for the wrong folder and print mode drops the project's allow rules.
+  await promisify(execFile)('git', ['init', '--quiet', dir]);
   // Onboarding done; every other first-run dialog is left to Claude Code (the tmux tests answer them).
   const trust = options.trusted ? { projects: { [dir]: { hasTrustDialogAccepted: true } } } : {};
   await writeFile(path.join(home, '.claude.json'), `${JSON.stringify({ hasCompletedOnboarding: true, ...trust })}\n`);
