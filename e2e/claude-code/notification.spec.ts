@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PERMISSION_DENIED } from '../../lib/protocol/response-to-broker-result';
 import { buttons, openNotificationPhone, type NotificationPhone } from '../support/notification-press';
+import { forAgentWork } from '../support/agent-wait';
 import { expect, test } from './support/fixtures';
 import {
   passFirstRunDialogs,
@@ -22,6 +23,9 @@ let phone: NotificationPhone;
 
 // One phone for the file, so its tests run one after another in one worker.
 test.describe.configure({ mode: 'default' });
+// The phone's push service is the suite's recording server on loopback: a push service the host refuses unless
+// its owner allows private ones (R12.20), so this file's host runs as such an owner's does.
+test.use({ hostArgs: ['--allow-private-push'] });
 
 test.beforeAll(async ({ host }) => {
   phone = await openNotificationPhone(host, 'Pocket phone');
@@ -55,7 +59,8 @@ test('[R14.8][R14.10] Allow on the notification of a Bash permission prompt: the
   // The SDK host keeps quiet long enough for the phone to be the one that answers.
   const session = runSdk(claude, ws, `${marker}: write the marker`, { answerAfterMs: 25_000 });
 
-  await phone.relayNextPush();
+  // Claude Code starts, the model calls the tool, the hook reaches the host: the agent's own work.
+  await phone.relayNextPush(forAgentWork());
   const shown = await phone.shownFor('Allow Bash?', 'pocket.txt');
   expect(buttons(shown)).toEqual(['Allow', 'Deny']);
   phone.press(shown, '0');
@@ -79,7 +84,8 @@ test('[R14.8] Deny on the notification: the command does not run and the model r
   });
   const session = runSdk(claude, ws, `${marker}: write the marker`, { answerAfterMs: 25_000 });
 
-  await phone.relayNextPush();
+  // Claude Code starts, the model calls the tool, the hook reaches the host: the agent's own work.
+  await phone.relayNextPush(forAgentWork());
   const shown = await phone.shownFor('Allow Bash?', 'denied.txt');
   phone.press(shown, '1');
   expect((await phone.receiptOf(shown)).body).toBe('Denied · received by Claude Code');
@@ -98,7 +104,8 @@ test("[R14.9] a single-select AskUserQuestion's option button: the model reads e
   const ws = await workspace([{ marker, turns: [askUserQuestion('toolu_notify_ask', { questions: [dbQuestion] })] }]);
   const session = runSdk(claude, ws, `${marker}: set up the service`, { answerAfterMs: 25_000 });
 
-  await phone.relayNextPush();
+  // Claude Code starts, the model calls the tool, the hook reaches the host: the agent's own work.
+  await phone.relayNextPush(forAgentWork());
   const shown = await phone.shownFor('Database', DB_QUESTION);
   expect(buttons(shown)).toEqual(['Postgres', 'SQLite']);
   phone.press(shown, '1');
@@ -120,7 +127,8 @@ test('[R14.8][R11.10] interactive UI: Allow on the notification while the termin
   await passFirstRunDialogs(tmux);
   await submitPrompt(tmux, `${marker}: write the marker`);
 
-  await phone.relayNextPush();
+  // Claude Code starts, the model calls the tool, the hook reaches the host: the agent's own work.
+  await phone.relayNextPush(forAgentWork());
   const shown = await phone.shownFor('Allow Bash?', 'tui.txt');
   // Claude Code's own prompt is up meanwhile: the notification answers it.
   await waitForDialog(tmux, /Do you want to proceed\?/);

@@ -46,8 +46,11 @@ export interface NotificationPhone {
   bus: NotificationBus;
   /** What the host pushed to this phone, in order. */
   pushes(): number;
-  /** The host's next push, decrypted and handed to the worker; its payload. */
-  relayNextPush(): Promise<unknown>;
+  /**
+   * The host's next push, decrypted and handed to the worker; its payload. `timeoutMs` for a push that waits on an
+   * agent's own work (its start-up and model turn before it asks: forAgentWork()), else the expect timeout.
+   */
+  relayNextPush(timeoutMs?: number): Promise<unknown>;
   /** Waits for the host's next push and never delivers it (a close push that comes too late). */
   holdNextPush(): Promise<void>;
   /** What Chromium's Background Sync did for this origin, as DevTools records it ("Registered sync: tag"…). */
@@ -210,9 +213,11 @@ export async function openNotificationPhone(host: PairingHost, deviceName: strin
     await page.goto('about:blank');
 
     let relayed = 0;
-    const nextPush = async () => {
+    const nextPush = async (timeout?: number) => {
       const index = relayed;
-      await expect.poll(() => endpoint.requests.length, { message: `push #${index + 1}` }).toBeGreaterThan(index);
+      await expect
+        .poll(() => endpoint.requests.length, { message: `push #${index + 1}`, timeout })
+        .toBeGreaterThan(index);
       relayed += 1;
       return decryptWebPush(endpoint.requests[index]?.body ?? Buffer.alloc(0), keys);
     };
@@ -225,8 +230,8 @@ export async function openNotificationPhone(host: PairingHost, deviceName: strin
       bus,
       pushes: () => endpoint.requests.length,
       syncEvents,
-      async relayNextPush() {
-        const text = await nextPush();
+      async relayNextPush(timeoutMs) {
+        const text = await nextPush(timeoutMs);
         await cdp.send('ServiceWorker.deliverPushMessage', { origin: host.url, registrationId, data: text });
         return JSON.parse(text) as unknown;
       },

@@ -18,6 +18,8 @@ export interface Workspace {
 }
 
 interface WorkerFixtures {
+  /** Flags the worker's `askaway start` gets besides the suite's own; a file sets them with `test.use`. */
+  hostArgs: readonly string[];
   host: TestHost;
 }
 
@@ -42,9 +44,10 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   claude: async ({}, provide, testInfo) =>
     provideLocated(locateClaudeBinary(), (located) => provide(located.binary), testInfo),
   // One host per worker: every test matches its own interactions (by Claude Code session or tool use id).
+  hostArgs: [[], { scope: 'worker', option: true }],
   host: [
-    async ({}, provide) => {
-      const host = await startTestHost();
+    async ({ hostArgs }, provide) => {
+      const host = await startTestHost(undefined, { args: hostArgs });
       await provide(host);
       try {
         // No token, device credential or minted code in anything the host printed (R16.6).
