@@ -11,7 +11,7 @@ import { startScriptedModel, type ScriptedModel } from './model-server';
 import { stopAllServes } from './serve';
 import { startTui, TUI_START_TIMEOUT_MS } from './tui';
 import { provideLocated } from '../../support/agent-binary';
-import { agentClock } from '../../support/agent-wait';
+import { agentClock, offTestClock } from '../../support/agent-wait';
 
 /** One OpenCode TUI per worker, shared by the tests of a serial file: it takes ~10 s to start. */
 export interface SharedTui {
@@ -100,10 +100,14 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         await provide(() => Promise.reject(new Error(located.missing)));
         return;
       }
-      const lab = await labs.make({ askaway: { url: host.url, token: host.token } });
+      // On this fixture's timeout, not the test's: the test's waits (forAgentWork) leave its time out.
+      const { lab, tmux } = await offTestClock(async () => {
+        const made = await labs.make({ askaway: { url: host.url, token: host.token } });
+        return { lab: made, tmux: await startTui(located.binary, made) };
+      });
       const shared: SharedTui = {
         lab,
-        tmux: await startTui(located.binary, lab),
+        tmux,
         async restart(between) {
           await shared.tmux.stop();
           await between();
