@@ -1,7 +1,7 @@
 import { joinMachine } from '../support/machines';
 import { expect, test } from './support/fixtures';
 import { askQuestions, DB_QUESTION, dbQuestion, onPhone, openCodeSays } from './support/scenarios';
-import { startServe } from './support/serve';
+import { SERVE_START_TIMEOUT_MS, startServe } from './support/serve';
 
 // OpenCode on a joined machine (R17): no ASKAWAY_URL or token, only the hub.json `askaway join` wrote, so the
 // bridge asks through the hub with the machine's credential; the phone answers on the hub. Headless this time:
@@ -14,6 +14,9 @@ test('[R18.20][R17.3] a question of OpenCode on a joined machine, answered on th
   remote,
   phone,
 }) => {
+  // It starts an OpenCode of its own (the shared TUI's start is not charged to a test, this one's is): 56 s of a
+  // 60 s timeout went on a loaded CI machine, 45 s of them before the question could be asked.
+  test.setTimeout(60_000 + SERVE_START_TIMEOUT_MS);
   const machine = await joinMachine(host, 'laptop');
   const marker = 'OC-joined';
   model.add({ marker, turns: [askQuestions('call_joined', [dbQuestion])] });

@@ -4,6 +4,12 @@ import { expect } from '@playwright/test';
 import { asProcessEnv } from '../../claude-code/support/claude-project';
 import { type OpenCodeLab } from './opencode-lab';
 
+/**
+ * From spawning `opencode serve` to its health check answering: a few seconds idle, 30 s and more at a load of 15
+ * on 2 cores. A test that starts one adds this to its timeout (test.setTimeout), so its waits keep their share.
+ */
+export const SERVE_START_TIMEOUT_MS = 60_000;
+
 /** `opencode serve` (headless: the plugin runs in the server process), with Basic auth when a password is set. */
 export interface OpenCodeServe {
   url: string;
@@ -78,7 +84,7 @@ export async function startServe(binary: string, lab: OpenCodeLab, password?: st
           );
           return health.status;
         },
-        { timeout: 30_000, intervals: [200], message: 'opencode serve never answered' },
+        { timeout: SERVE_START_TIMEOUT_MS, intervals: [200], message: 'opencode serve never answered' },
       )
       .toBe(200);
   } catch (error) {
