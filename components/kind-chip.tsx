@@ -1,8 +1,9 @@
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { IconPlan, IconQuestion } from './icons/kinds';
+import { IconPlan, IconQuestion, IconTurnEnd } from './icons/kinds';
 import { IconShield } from './icons/shell';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-turns';
 
 /** The header chip: the question's header, or what kind of prompt this is. */
 export function KindChip({ view, header }: { view: InteractionView; header?: string }) {
@@ -28,6 +29,16 @@ export function KindChip({ view, header }: { view: InteractionView; header?: str
       <span className="chip" data-testid="chip">
         <IconQuestion size={14} />
         <span className="chip__text">{view.input.serverName}</span>
+      </span>
+    );
+  }
+  if (view.kind === 'finished-turn') {
+    // How the turn ended, in one word: the row is quieter than a question's (R19.8).
+    const status = view.input.status;
+    return (
+      <span className={`chip chip--turn chip--turn-${status}`} data-testid="chip">
+        <IconTurnEnd size={14} />
+        {t(status === 'completed' ? 'turn.completed' : status === 'interrupted' ? 'turn.interrupted' : 'turn.failed')}
       </span>
     );
   }

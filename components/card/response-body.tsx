@@ -5,12 +5,22 @@ import { AnswerSummary } from './answer-summary';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
 import '@/lib/client/i18n-en-outcomes';
+import '@/lib/client/i18n-en-turns';
 
 // Apart from ./receipt.tsx: History shows what was answered, not how its delivery went.
 
 /** What a response said, readable (answers, decline reason, approval). */
 export function ResponseBody({ view, response }: { view: InteractionView; response: InteractionResponse }) {
   const { t } = useI18n();
+  if (view.kind === 'finished-turn') {
+    // A reply is shown as the plain text it is, never as HTML (R19.4).
+    if (response.action !== 'accept') return <p className="receipt__line">{t('turn.dismissed')}</p>;
+    return (
+      <p className="receipt__line receipt__reply" data-testid="response.reply">
+        {response.content?.reply ?? ''}
+      </p>
+    );
+  }
   if (response.action === 'decline') {
     const label =
       view.kind === 'plan-approval'

@@ -11,6 +11,7 @@ import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
 import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
+import { enTurns } from './i18n-en-turns';
 import { zh } from './i18n-zh';
 
 const ENGLISH: Messages = {
@@ -26,6 +27,7 @@ const ENGLISH: Messages = {
   ...enScreens,
   ...enSessions,
   ...enSettings,
+  ...enTurns,
 };
 
 const placeholders = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
