@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
+import { approvalTitle, finishedTurnTitle, formTitle } from '@/lib/client/agent-prompt-title';
 import { type MessageKey, type Translate } from '@/lib/client/i18n';
 import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
@@ -19,6 +19,7 @@ import { OriginLabel } from '../origin-label';
 import '@/lib/client/i18n-en-screens';
 import '@/lib/client/i18n-en-prompts';
 import '@/lib/client/i18n-en-outcomes';
+import '@/lib/client/i18n-en-turns';
 
 /** The words of each summary (R9.7, R18.6); a partial answer counts its questions. */
 const LABELS: Record<Exclude<Summary['kind'], 'partly'>, MessageKey> = {
@@ -35,6 +36,9 @@ const LABELS: Record<Exclude<Summary['kind'], 'partly'>, MessageKey> = {
   rejected: 'outcome.rejected',
   allowed: 'outcome.allowed',
   denied: 'outcome.denied',
+  replied: 'turn.replied',
+  dismissed: 'turn.dismissed',
+  'not-sent': 'turn.notSent',
 };
 
 function label(summary: Summary, t: Translate): string {
@@ -46,9 +50,9 @@ function label(summary: Summary, t: Translate): string {
 function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
   if (kind === 'auto') return <IconClock size={16} />;
   if (kind === 'skipped') return <IconSkip size={16} />;
-  if (kind === 'withdrawn' || kind === 'cancelled') return <IconUndo size={16} />;
+  if (kind === 'withdrawn' || kind === 'cancelled' || kind === 'dismissed') return <IconUndo size={16} />;
   if (kind === 'declined' || kind === 'rejected' || kind === 'denied') return <IconX size={16} />;
-  if (kind === 'other-device') return <IconAlert size={16} />;
+  if (kind === 'other-device' || kind === 'not-sent') return <IconAlert size={16} />;
   if (kind === 'terminal' || kind === 'editor') return <IconTerminal size={16} />;
   return <IconCheck size={16} />;
 }
@@ -58,6 +62,7 @@ function title(view: InteractionView, t: Translate): string {
   if (view.kind === 'plan-approval') return t('plan.title');
   if (view.kind === 'approval') return approvalTitle(view.input, view.toolName);
   if (view.kind === 'form') return formTitle(view.input);
+  if (view.kind === 'finished-turn') return finishedTurnTitle(view.input) ?? t('turn.noMessage');
   return t('permission.title', { tool: view.toolName });
 }
 
@@ -103,6 +108,10 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
       </p>
       {view.kind === 'question' && response?.action === 'accept' && summary.answered > 0 ? (
         <ResponseBody view={view} response={response} />
+      ) : null}
+      {view.kind === 'finished-turn' && view.resolution?.response.action === 'accept' ? (
+        // The reply, sent or kept after the agent refused it (R19.11).
+        <ResponseBody view={view} response={view.resolution.response} />
       ) : null}
       {response?.action === 'decline' && response.message ? (
         <p className="history-item__reason">{t('history.reason', { r: response.message })}</p>

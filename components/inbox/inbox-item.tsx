@@ -3,8 +3,9 @@ import { Link } from '../link';
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView, type MachineRef } from '@/lib/contracts';
+import { projectLabel, shortSessionId } from '@/lib/client/format';
 import { type Translate } from '@/lib/client/i18n';
-import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
+import { approvalTitle, finishedTurnTitle, formTitle } from '@/lib/client/agent-prompt-title';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
 import { loadCardKind } from '../card/card-kinds';
@@ -19,6 +20,7 @@ import { OriginLabel } from '../origin-label';
 import { Age } from './age';
 import '@/lib/client/i18n-en-inbox';
 import '@/lib/client/i18n-en-prompts';
+import '@/lib/client/i18n-en-turns';
 
 function headline(view: InteractionView, t: Translate): { title: string; detail?: string } {
   if (view.kind === 'question') return { title: view.input.questions[0]?.question ?? '' };
@@ -31,6 +33,14 @@ function headline(view: InteractionView, t: Translate): { title: string; detail?
     return { title, detail: title === view.input.reason ? undefined : view.input.reason };
   }
   if (view.kind === 'form') return { title: formTitle(view.input) };
+  if (view.kind === 'finished-turn') {
+    // The first line the agent said, where it said it: a finished turn's row names its project and session (R19.8).
+    const said = finishedTurnTitle(view.input);
+    const where = [projectLabel(view.context), t('common.session', { id: shortSessionId(view.sessionId) })]
+      .filter(Boolean)
+      .join(' · ');
+    return { title: said ?? t('turn.noMessage'), detail: view.input.error ?? where };
+  }
   const summary = summarizePermission(view.toolName, view.input);
   return { title: t('permission.title', { tool: view.toolName }), detail: summary.description ?? summary.text };
 }

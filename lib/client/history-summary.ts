@@ -14,7 +14,10 @@ export type SummaryKind =
   | 'approved'
   | 'rejected'
   | 'allowed'
-  | 'denied';
+  | 'denied'
+  | 'replied'
+  | 'dismissed'
+  | 'not-sent';
 
 export interface Summary {
   kind: SummaryKind;
@@ -32,6 +35,9 @@ export function summarize(view: InteractionView, myDeviceId: string | null): Sum
     const answered = response?.action === 'accept' ? Object.keys(response.content?.answers ?? {}).length : 0;
     return { kind: view.terminalAnswer.where === 'editor' ? 'editor' : 'terminal', answered, total };
   }
+  // A reply that won but was not sent: the agent had started other work (R19.6).
+  if (view.kind === 'finished-turn' && view.status === 'withdrawn' && resolution?.response.action === 'accept')
+    return { kind: 'not-sent', answered: 0, total };
   if (view.status === 'withdrawn' || !resolution) return { kind: 'withdrawn', answered: 0, total };
   const response = resolution.response;
   const answered = response.action === 'accept' ? Object.keys(response.content?.answers ?? {}).length : 0;
@@ -40,6 +46,8 @@ export function summarize(view: InteractionView, myDeviceId: string | null): Sum
   if (view.kind === 'plan-approval')
     return { kind: response.action === 'accept' ? 'approved' : 'rejected', answered, total };
   if (view.kind === 'permission') return { kind: response.action === 'accept' ? 'allowed' : 'denied', answered, total };
+  if (view.kind === 'finished-turn')
+    return { kind: response.action === 'accept' ? 'replied' : 'dismissed', answered, total };
   if (response.action === 'decline') return { kind: 'declined', answered, total };
   if (response.action === 'cancel') return { kind: 'cancelled', answered, total };
   const elsewhere = myDeviceId !== null && resolution.device !== undefined && resolution.device.id !== myDeviceId;

@@ -28,6 +28,8 @@ export const enTurns = {
   'turn.copy': 'Copy',
   'turn.copied': 'Copied',
   'turn.dismissed': 'Dismissed',
+  'turn.replied': 'Replied',
+  'turn.notSent': 'Reply not sent',
   'turn.replaced': 'A newer turn finished',
   'turn.yourReply': 'Your reply',
   'turn.tooLong': 'At most {max} characters ({n} now).',

@@ -355,6 +355,8 @@ export const zh: Messages = {
   'turn.copy': '复制',
   'turn.copied': '已复制',
   'turn.dismissed': '已忽略',
+  'turn.replied': '已回复',
+  'turn.notSent': '回复未发送',
   'turn.replaced': '有更新的回合完成了',
   'turn.yourReply': '你的回复',
   'turn.tooLong': '最多 {max} 个字符（现在 {n} 个）。',
