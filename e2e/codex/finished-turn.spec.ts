@@ -37,6 +37,7 @@ function held() {
 test('[R19.20][R19.21][R19.22][R19.23][R19.24] Codex: a finished turn on the phone, the reply as the next prompt, the terminal first, a late reply refused, an interrupted and a failed turn', async ({
   session,
   remote,
+  phone,
 }) => {
   const first = 'E2E-FT-first';
   const reply = 'E2E-FT-reply: now make it red, keep the tests';
@@ -87,16 +88,22 @@ test('[R19.20][R19.21][R19.22][R19.23][R19.24] Codex: a finished turn on the pho
   });
 
   const secondCard =
-    await test.step('the phone’s reply is the next prompt: the model reads exactly it, the TUI shows it', async () => {
-      const ack = await remote.respond(firstCard.requestId, { action: 'accept', content: { reply } });
-      expect(ack).toMatchObject({ ok: true });
+    await test.step('a reply in the PWA is the next prompt: the model reads exactly it, the TUI shows it', async () => {
+      const card = await phone.openCard(firstCard.requestId);
+      const page = phone.page;
+      await expect(page.getByTestId('turn.status')).toHaveText(/Finished/);
+      await expect(page.getByTestId('turn.message')).toContainText('TURN-DONE-1: the widget is blue.');
+      await page.getByTestId('turn.reply').fill(reply);
+      await page.getByTestId('turn.send').click();
+      await expect(card.receipt).toBeVisible();
+      await expect(page.getByTestId('card.receipt-status')).toContainText('Sent to Codex');
       await expect.poll(() => promptRead(codex.model, 'E2E-FT-reply'), { timeout: 20_000 }).toBe(reply);
       await tui.waitFor(new RegExp(`› ${reply}`));
       await tui.waitFor(/TURN-DONE-2/);
-      const card = await turnCard(remote, 'TURN-DONE-2');
-      expect(card.sessionId).toBe(firstCard.sessionId);
+      const next = await turnCard(remote, 'TURN-DONE-2');
+      expect(next.sessionId).toBe(firstCard.sessionId);
       expect(remote.withdrawn(firstCard.requestId)).toBeUndefined();
-      return card;
+      return next;
     });
 
   await test.step('a prompt typed at the terminal first: the card leaves as answered in the terminal', async () => {
