@@ -6,7 +6,7 @@ import { FINISHED_TURN_BUSY_REASON, NEWER_TURN_REASON } from '@/lib/contracts/fi
 import { FINISHED_TURN_MESSAGE_MAX, FINISHED_TURN_REPLY_MAX } from '@/lib/contracts/limits';
 import { agentOf } from '@/lib/contracts/agent-of';
 import { submitResponse } from '@/lib/client/connection-loader';
-import { formatClock } from '@/lib/client/format';
+import { formatClock, shortSessionId } from '@/lib/client/format';
 import { type LocalAnswer } from '@/lib/client/store';
 import { IconCheckDouble, IconUndo } from '../icons/outcomes';
 import { IconAlert, IconCheck, IconRefresh } from '../icons/shell';
@@ -131,6 +131,11 @@ function TurnMessage({ view }: { view: TurnView }) {
         {status === 'failed' ? <IconAlert size={20} /> : null}
         <span>{title}</span>
       </h1>
+      <p className="turn__where" data-testid="turn.where">
+        {[agentOf(view).name, view.context?.sessionTitle, t('common.session', { id: shortSessionId(view.sessionId) })]
+          .filter(Boolean)
+          .join(' · ')}
+      </p>
       {message === undefined ? (
         <p className="turn__none">{t('turn.noMessage')}</p>
       ) : (
@@ -258,7 +263,7 @@ function KeptReply({ text }: { text: string }) {
   };
   return (
     <div className="receipt__yours turn-kept" data-testid="turn.kept-reply">
-      <h3 className="receipt__yours-title">{t('turn.yourReply')}</h3>
+      <h2 className="receipt__yours-title">{t('turn.yourReply')}</h2>
       <p className="receipt__line receipt__reply" data-testid="turn.kept-text">
         {text}
       </p>
