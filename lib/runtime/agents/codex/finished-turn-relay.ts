@@ -177,10 +177,12 @@ export class FinishedTurnRelay {
     const { cwd, title } = attached.threads.context(threadId);
     const context = contextOf({ cwd, title });
     const error = status === 'failed' ? turn.error?.message : undefined;
+    // The reply's check needs the turn's id only: the turn itself (its items, any size) is not kept with the card.
+    const turnId = turn.id;
     return this.options.finishedTurns.finished(
       {
         sessionId: threadId,
-        turnId: turn.id,
+        turnId,
         agent,
         ...(context ? { context } : {}),
         status,
@@ -188,7 +190,7 @@ export class FinishedTurnRelay {
         ...(error ? { error } : {}),
         reply: 'prompt',
       },
-      (text) => this.deliver(threadId, turn.id, text),
+      (text) => this.deliver(threadId, turnId, text),
     );
   }
 

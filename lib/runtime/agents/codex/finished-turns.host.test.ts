@@ -22,6 +22,7 @@ import { DAEMON_STOPPED_REASON, THREAD_CLOSED_REASON } from './finished-turn-rel
 const THREAD = '01a23100-0000-7000-8000-0000000000a1';
 const SUBAGENT = '01a23100-0000-7000-8000-0000000000a2';
 const TITLE = '01a23100-0000-7000-8000-0000000000a3';
+const OTHER = '01a23100-0000-7000-8000-0000000000a4';
 
 interface Rig {
   daemon: FakeCodexDaemon;
@@ -211,6 +212,19 @@ describe('[R19.20] finished Codex turns on the phone', () => {
     const message = card.kind === 'finished-turn' ? (card.input.message ?? '') : '';
     expect(message.length).toBeLessThanOrEqual(FINISHED_TURN_MESSAGE_MAX);
     expect(message.startsWith('TURN-DONE-huge xxx')).toBe(true);
+  });
+
+  it('[R19.26] a turn whose id no Codex would send (longer than an id may be) is no card, and is not kept', async () => {
+    const { daemon, remote } = await rig([{ id: THREAD }, { id: OTHER }]);
+    daemon.startTurn(THREAD, 'x'.repeat(100_000));
+    daemon.completeTurn(THREAD, { status: 'completed', items: [{ type: 'agentMessage', text: 'HOSTILE' }] });
+    // Another thread's turn, announced after the hostile one would have been.
+    turnSaying(daemon, 'TURN-DONE-other', OTHER);
+    await finishedCard(remote);
+    const messages = remote
+      .pending()
+      .flatMap((record) => (record.kind === 'finished-turn' ? [record.input.message] : []));
+    expect(messages).toEqual(['TURN-DONE-other']);
   });
 
   it('[R19.20] a thread closed in Codex takes its card with it', async () => {

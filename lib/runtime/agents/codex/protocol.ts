@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX } from '../../../contracts';
 
 /**
  * The parts of Codex's app-server protocol (0.171.0, `codex app-server generate-ts`) the bridge reads.
@@ -201,7 +202,8 @@ export const FINISHED_TURN_STATUSES = ['completed', 'interrupted', 'failed'] as 
 /** A turn as `turn/started`, `turn/completed`, `turn/start` and `thread/turns/list` carry it (R19.20). */
 export const TurnSchema = z
   .object({
-    id: text,
+    /** A UUID in Codex: a longer one is nobody's turn, and would be kept (R12.19). */
+    id: text.max(ID_MAX),
     status: text,
     error: z
       .object({ message: text.default('') })
@@ -216,7 +218,7 @@ export const TurnSchema = z
 export type CodexTurn = z.infer<typeof TurnSchema>;
 
 /** `turn/started` and `turn/completed`. */
-export const TurnNotificationSchema = z.object({ threadId: text, turn: TurnSchema }).passthrough();
+export const TurnNotificationSchema = z.object({ threadId: text.max(ID_MAX), turn: TurnSchema }).passthrough();
 /** The answer to `turn/start`: the turn it started, or the running one it steered into. */
 export const TurnStartResultSchema = z.object({ turn: TurnSchema }).passthrough();
 /** `thread/turns/list`, newest first when asked so. */
