@@ -205,3 +205,38 @@ test('[R19.20] Codex: a subagent’s finished turn shows nothing; the root’s t
     .flatMap((record) => (record.kind === 'finished-turn' ? [record.input.message] : []));
   expect(messages).toEqual(['ROOT-DONE: the helper checked the tests.']);
 });
+
+test('[R19.20] Codex: turns Codex continues by itself for an active goal show nothing; the turn that completes the goal does', async ({
+  session,
+  remote,
+}) => {
+  const marker = 'E2E-FT-goal';
+  const codex = await session({
+    conversations: [
+      {
+        marker,
+        turns: [
+          [{ type: 'function_call', name: 'create_goal', arguments: { objective: 'Make the widget red' } }],
+          [{ type: 'text', text: 'GOAL-STEP-1' }],
+          // Codex starts this turn itself ("Continue working toward the active thread goal").
+          [{ type: 'text', text: 'GOAL-STEP-2' }],
+          [{ type: 'function_call', name: 'update_goal', arguments: { status: 'complete' } }],
+          [{ type: 'text', text: 'GOAL-DONE: the widget is red.' }],
+        ],
+      },
+    ],
+  });
+  const bridge = await codex.bridge();
+  const tui = await codex.tui();
+  await tui.ready();
+  await tui.submit(`${marker}: work on it until done`);
+  const card = await turnCard(remote, 'GOAL-DONE');
+  expect(card.input).toMatchObject({ status: 'completed', message: 'GOAL-DONE: the widget is red.' });
+  await tui.waitFor(/GOAL-STEP-2/);
+  // No card came and went for the steps: none was replaced, none answered by Codex's own next turn.
+  expect(bridge.output()).not.toMatch(/finished turn of thread \S+: (replaced|answered-in-terminal)/);
+  const messages = remote
+    .pending()
+    .flatMap((record) => (record.kind === 'finished-turn' ? [record.input.message] : []));
+  expect(messages).toEqual(['GOAL-DONE: the widget is red.']);
+});

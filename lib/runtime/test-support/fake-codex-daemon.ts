@@ -64,6 +64,8 @@ export interface FakeThread {
   parentThreadId?: string;
   /** Its turns, oldest first (`thread/turns/list`). */
   turns?: FakeTurn[];
+  /** Its goal (`thread/goal/get`): while `active`, Codex starts the next turn itself. */
+  goal?: { status: string } | null;
 }
 
 export interface FakeTurn {
@@ -149,6 +151,8 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
             send(ws, { id: requestId, method: request.method, params: request.params });
         return;
       }
+      case 'thread/goal/get':
+        return send(ws, { id, result: { goal: thread?.goal ? { threadId, objective: 'e2e', ...thread.goal } : null } });
       case 'thread/turns/list': {
         const turns = [...(thread?.turns ?? [])].reverse().slice(0, Number(params.limit ?? 25));
         return send(ws, { id, result: { data: turns.map(turnJson), nextCursor: null, backwardsCursor: null } });

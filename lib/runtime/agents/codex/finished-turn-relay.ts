@@ -6,6 +6,7 @@ import { contextOf } from './codex-prompt';
 import { type DaemonRpc } from './daemon-rpc';
 import {
   FINISHED_TURN_STATUSES,
+  ThreadGoalResultSchema,
   ThreadIdOnlySchema,
   ThreadReadResultSchema,
   TurnListSchema,
@@ -169,6 +170,8 @@ export class FinishedTurnRelay {
     turn: CodexTurn,
     status: FinishedTurnStatus,
   ): Promise<FinishedTurnOutcome> {
+    // A thread with an active goal wakes itself: Codex starts the next turn on its own (R19.20, as R19.1 asks).
+    if (status === 'completed' && (await this.goalActive(attached, threadId))) return 'not-shown';
     // `turn/completed` carries the turn's items in 0.171 (`itemsView: summary`); an interrupted turn's are not
     // loaded, and may hold what the agent had said before the interruption.
     const message = lastAgentMessage(turn) ?? (await attached.threads.agentMessage(threadId, turn.id));
@@ -192,6 +195,16 @@ export class FinishedTurnRelay {
       },
       (text) => this.deliver(threadId, turnId, text),
     );
+  }
+
+  /** Whether the thread has a goal Codex is still pursuing; a daemon that cannot say counts as none. */
+  private async goalActive(attached: Attached, threadId: string): Promise<boolean> {
+    try {
+      const result = ThreadGoalResultSchema.parse(await attached.rpc.request('thread/goal/get', { threadId }));
+      return result.goal?.status === 'active';
+    } catch {
+      return false;
+    }
   }
 
   /**

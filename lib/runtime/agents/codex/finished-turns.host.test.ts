@@ -189,6 +189,24 @@ describe('[R19.20] finished Codex turns on the phone', () => {
     expect(remote.pending().filter((record) => record.kind === 'finished-turn')).toHaveLength(1);
   });
 
+  it('[R19.20] a turn that ends while the thread’s goal is active is no card: Codex goes on by itself', async () => {
+    const threads: FakeThread[] = [{ id: THREAD, goal: { status: 'active' } }, { id: OTHER }];
+    const { daemon, remote } = await rig(threads);
+    turnSaying(daemon, 'GOAL-STEP-1');
+    // Another thread's turn, announced after the goal's step would have been.
+    turnSaying(daemon, 'OTHER-DONE', OTHER);
+    await finishedCard(remote);
+    const messages = () =>
+      remote.pending().flatMap((record) => (record.kind === 'finished-turn' ? [record.input.message] : []));
+    expect(messages()).toEqual(['OTHER-DONE']);
+    const thread = threads[0];
+    if (!thread) throw new Error('no thread');
+    thread.goal = { status: 'complete' };
+    turnSaying(daemon, 'GOAL-DONE');
+    await finishedCard(remote, (record) => record.sessionId === THREAD);
+    expect(messages().sort()).toEqual(['GOAL-DONE', 'OTHER-DONE']);
+  });
+
   it('[R19.25] a thread whose last turn ended before the bridge joined it gets its card on joining', async () => {
     const { remote } = await rig([
       {

@@ -223,3 +223,8 @@ export const TurnNotificationSchema = z.object({ threadId: text.max(ID_MAX), tur
 export const TurnStartResultSchema = z.object({ turn: TurnSchema }).passthrough();
 /** `thread/turns/list`, newest first when asked so. */
 export const TurnListSchema = z.object({ data: z.array(TurnSchema) }).passthrough();
+
+/** `thread/goal/get`: the thread's goal, if any. While it is `active`, Codex starts the next turn itself. */
+export const ThreadGoalResultSchema = z
+  .object({ goal: z.object({ status: text }).passthrough().nullish() })
+  .passthrough();
