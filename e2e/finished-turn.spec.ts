@@ -8,7 +8,7 @@ import { axeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { type TestHost } from './support/host';
 import { singleQuestion } from './support/payloads';
-import { PHONE_SCREEN, reviewShots } from './support/screenshots';
+import { PHONE_SCREEN, reviewShots, SCREENSHOTS_DIR } from './support/screenshots';
 
 const CODEX = { kind: 'codex', name: 'Codex', version: '0.171.0' } as const;
 
@@ -78,6 +78,8 @@ async function expectNoViolations(page: Page, screen: string): Promise<void> {
 }
 
 test.describe('finished turns on the phone (R19)', () => {
+  // Review screenshots (SCREENSHOTS=1) take each screen four times over.
+  if (SCREENSHOTS_DIR) test.describe.configure({ timeout: 120_000 });
   let agent: Rig | undefined;
   test.afterEach(async () => {
     agent?.turns.close('test over');

@@ -19,6 +19,7 @@ import { isMine, Receipt, SendError } from './receipt';
 import '@/lib/client/i18n-en-card';
 import '@/lib/client/i18n-en-outcomes';
 import '@/lib/client/i18n-en-turns';
+import '@/lib/client/i18n-en-turn-card';
 import '@/app/styles/turn.css';
 
 type TurnView = Extract<InteractionView, { kind: 'finished-turn' }>;

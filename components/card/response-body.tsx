@@ -5,7 +5,6 @@ import { AnswerSummary } from './answer-summary';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
 import '@/lib/client/i18n-en-outcomes';
-import '@/lib/client/i18n-en-turns';
 
 // Apart from ./receipt.tsx: History shows what was answered, not how its delivery went.
 
@@ -14,7 +13,7 @@ export function ResponseBody({ view, response }: { view: InteractionView; respon
   const { t } = useI18n();
   if (view.kind === 'finished-turn') {
     // A reply is shown as the plain text it is, never as HTML (R19.4).
-    if (response.action !== 'accept') return <p className="receipt__line">{t('turn.dismissed')}</p>;
+    if (response.action !== 'accept') return <p className="receipt__line">{t('outcome.cancelled')}</p>;
     return (
       <p className="receipt__line receipt__reply" data-testid="response.reply">
         {response.content?.reply ?? ''}

@@ -19,7 +19,6 @@ import { OriginLabel } from '../origin-label';
 import '@/lib/client/i18n-en-screens';
 import '@/lib/client/i18n-en-prompts';
 import '@/lib/client/i18n-en-outcomes';
-import '@/lib/client/i18n-en-turns';
 
 /** The words of each summary (R9.7, R18.6); a partial answer counts its questions. */
 const LABELS: Record<Exclude<Summary['kind'], 'partly'>, MessageKey> = {
@@ -36,9 +35,6 @@ const LABELS: Record<Exclude<Summary['kind'], 'partly'>, MessageKey> = {
   rejected: 'outcome.rejected',
   allowed: 'outcome.allowed',
   denied: 'outcome.denied',
-  replied: 'turn.replied',
-  dismissed: 'turn.dismissed',
-  'not-sent': 'turn.notSent',
 };
 
 function label(summary: Summary, t: Translate): string {
@@ -50,9 +46,9 @@ function label(summary: Summary, t: Translate): string {
 function SummaryIcon({ kind }: { kind: Summary['kind'] }) {
   if (kind === 'auto') return <IconClock size={16} />;
   if (kind === 'skipped') return <IconSkip size={16} />;
-  if (kind === 'withdrawn' || kind === 'cancelled' || kind === 'dismissed') return <IconUndo size={16} />;
+  if (kind === 'withdrawn' || kind === 'cancelled') return <IconUndo size={16} />;
   if (kind === 'declined' || kind === 'rejected' || kind === 'denied') return <IconX size={16} />;
-  if (kind === 'other-device' || kind === 'not-sent') return <IconAlert size={16} />;
+  if (kind === 'other-device') return <IconAlert size={16} />;
   if (kind === 'terminal' || kind === 'editor') return <IconTerminal size={16} />;
   return <IconCheck size={16} />;
 }
@@ -62,7 +58,7 @@ function title(view: InteractionView, t: Translate): string {
   if (view.kind === 'plan-approval') return t('plan.title');
   if (view.kind === 'approval') return approvalTitle(view.input, view.toolName);
   if (view.kind === 'form') return formTitle(view.input);
-  if (view.kind === 'finished-turn') return finishedTurnTitle(view.input) ?? t('turn.noMessage');
+  if (view.kind === 'finished-turn') return finishedTurnTitle(view.input) ?? '';
   return t('permission.title', { tool: view.toolName });
 }
 

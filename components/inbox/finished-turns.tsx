@@ -4,7 +4,20 @@ import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
 import { type RemoteState } from '@/lib/client/store';
 import { InboxItem } from './inbox-item';
-import '@/lib/client/i18n-en-turns';
+import { finishedTurnTitle } from '@/lib/client/agent-prompt-title';
+import { projectLabel, shortSessionId } from '@/lib/client/format';
+import { type Translate } from '@/lib/client/i18n';
+import '@/lib/client/i18n-en-turn-card';
+import '@/app/styles/inbox-turns.css';
+
+/** The first line the agent said, then where: a finished turn's row names its project and session (R19.8). */
+function lines(view: InteractionView, t: Translate): { title: string; detail?: string } {
+  if (view.kind !== 'finished-turn') return { title: '' };
+  const where = [projectLabel(view.context), t('common.session', { id: shortSessionId(view.sessionId) })]
+    .filter(Boolean)
+    .join(' · ');
+  return { title: finishedTurnTitle(view.input) ?? t('turn.noMessage'), detail: view.input.error ?? where };
+}
 
 interface Props {
   /** Pending finished turns, newest first (selectFinishedTurns). */
@@ -41,6 +54,7 @@ export const FinishedTurns = memo(function FinishedTurns({
             phase={answers.get(view.requestId)?.phase}
             machine={showMachine ? view.machine : undefined}
             showAgent={showAgent}
+            lines={lines(view, t)}
           />
         ))}
       </ul>

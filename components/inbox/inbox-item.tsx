@@ -3,9 +3,8 @@ import { Link } from '../link';
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView, type MachineRef } from '@/lib/contracts';
-import { projectLabel, shortSessionId } from '@/lib/client/format';
 import { type Translate } from '@/lib/client/i18n';
-import { approvalTitle, finishedTurnTitle, formTitle } from '@/lib/client/agent-prompt-title';
+import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
 import { summarizePermission } from '@/lib/client/permission-summary';
 import { type AnswerPhase } from '@/lib/client/store';
 import { loadCardKind } from '../card/card-kinds';
@@ -20,7 +19,6 @@ import { OriginLabel } from '../origin-label';
 import { Age } from './age';
 import '@/lib/client/i18n-en-inbox';
 import '@/lib/client/i18n-en-prompts';
-import '@/lib/client/i18n-en-turns';
 
 function headline(view: InteractionView, t: Translate): { title: string; detail?: string } {
   if (view.kind === 'question') return { title: view.input.questions[0]?.question ?? '' };
@@ -33,14 +31,6 @@ function headline(view: InteractionView, t: Translate): { title: string; detail?
     return { title, detail: title === view.input.reason ? undefined : view.input.reason };
   }
   if (view.kind === 'form') return { title: formTitle(view.input) };
-  if (view.kind === 'finished-turn') {
-    // The first line the agent said, where it said it: a finished turn's row names its project and session (R19.8).
-    const said = finishedTurnTitle(view.input);
-    const where = [projectLabel(view.context), t('common.session', { id: shortSessionId(view.sessionId) })]
-      .filter(Boolean)
-      .join(' · ');
-    return { title: said ?? t('turn.noMessage'), detail: view.input.error ?? where };
-  }
   const summary = summarizePermission(view.toolName, view.input);
   return { title: t('permission.title', { tool: view.toolName }), detail: summary.description ?? summary.text };
 }
@@ -55,6 +45,8 @@ interface Props {
   showAgent: boolean;
   /** The machine's name when none of its agents is connected: this prompt waits for it (R17.6). */
   waitingFor?: string | undefined;
+  /** The row's lines when its section says them (a finished turn's, R19.8). */
+  lines?: { title: string; detail?: string };
 }
 
 /** One pending prompt. Memoized: a live event re-renders only the rows it touched. */
@@ -65,9 +57,10 @@ export const InboxItem = memo(function InboxItem({
   machine,
   showAgent,
   waitingFor,
+  lines,
 }: Props) {
   const { t } = useI18n();
-  const { title, detail } = headline(view, t);
+  const { title, detail } = lines ?? headline(view, t);
   const count = view.kind === 'question' ? view.input.questions.length : 0;
   return (
     <li className="inbox-item" data-kind={view.kind}>

@@ -8,22 +8,22 @@ import { useRemote } from '@/hooks/use-remote';
 import { selectShowAgents } from '@/lib/client/agent-selectors';
 import { selectShowMachines } from '@/lib/client/machine-selectors';
 import { machineInfo, machinePresence, machinesLive } from '@/lib/client/machine-presence';
-import { selectFinishedCount, selectPendingCount } from '@/lib/client/pending-count';
+import { selectPendingCount } from '@/lib/client/pending-count';
 import { selectFinishedTurns, selectInbox } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
 import { loadCardKind } from '../card/card-kinds';
 import { ScreenHeader } from '../shell/screen-header';
 import { IconLink } from '../icons/navigation';
 import { IconInbox } from '../icons/shell';
-import { FinishedTurns } from './finished-turns';
 import { SessionGroup } from './session-group';
 import '@/lib/client/i18n-en-inbox';
-import '@/lib/client/i18n-en-turns';
 import '@/app/styles/inbox.css';
 
 // More than one machine (R17.3) is rarer: its grouping loads when the inbox first sees a second machine.
 const machineList = lazyPart(() => import('./machine-inbox').then((module) => module.MachineList));
 const machinesSummary = lazyPart(() => import('./machine-inbox').then((module) => module.MachinesSummary));
+// Finished turns (R19.8) come in their own section, below what waits: its code loads when there is one.
+const finishedTurns = lazyPart(() => import('./finished-turns').then((module) => module.FinishedTurns));
 // Only a flooded inbox has more waiting than the host's first page (R12.7).
 const morePending = lazyPart(() => import('./more-pending').then((module) => module.MorePending));
 
@@ -35,7 +35,7 @@ export function InboxView() {
   // Beyond the page the host sent, more may wait (R12.7): the header counts them all.
   const pending = Math.max(selectPendingCount(state.host), state.host.hasSnapshot ? state.host.pendingTotal : 0);
   // "Waiting" keeps meaning an agent is blocked mid-work: finished turns are counted apart (R19.8).
-  const finished = selectFinishedCount(state.host);
+  const finished = turns.length;
   const waiting = pending - finished;
   const { clockOffsetMs } = state.host;
   // More than one machine: the inbox groups by machine first (R17.3); a hub alone keeps one level.
@@ -88,7 +88,7 @@ export function InboxView() {
             ? pending > 0
               ? [
                   ...(waiting > 0 ? [t('inbox.waiting', { n: waiting })] : []),
-                  ...(finished > 0 ? [t('turn.count', { n: finished })] : []),
+                  ...(finished > 0 ? [t('inbox.finished', { n: finished })] : []),
                 ].join(' · ')
               : t('inbox.nothingWaiting')
             : '\u00a0'
@@ -128,7 +128,7 @@ export function InboxView() {
         </div>
       )}
       {hydrated && !loading && turns.length > 0 ? (
-        <FinishedTurns
+        <finishedTurns.Slot
           turns={turns}
           answers={state.answers}
           clockOffsetMs={clockOffsetMs}

@@ -32,14 +32,13 @@ import '@/lib/client/i18n-en-sessions';
 import '@/app/styles/sessions.css';
 import '@/lib/client/i18n-en-prompts';
 import '@/lib/client/i18n-en-outcomes';
-import '@/lib/client/i18n-en-turns';
 
 function promptTitle(view: InteractionView, t: Translate): string {
   if (view.kind === 'question') return view.input.questions[0]?.question ?? '';
   if (view.kind === 'plan-approval') return t('plan.title');
   if (view.kind === 'approval') return approvalTitle(view.input, view.toolName);
   if (view.kind === 'form') return formTitle(view.input);
-  if (view.kind === 'finished-turn') return finishedTurnTitle(view.input) ?? t('turn.noMessage');
+  if (view.kind === 'finished-turn') return finishedTurnTitle(view.input) ?? '';
   return t('permission.title', { tool: view.toolName });
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type InteractionView } from '../contracts';
 import { finishedTurnTitle } from './agent-prompt-title';
 import { summarize } from './history-summary';
-import { selectFinishedCount, selectPendingCount } from './pending-count';
+import { selectPendingCount } from './pending-count';
 import { selectFinishedTurns, selectInbox } from './selectors';
 import { at, questionView } from './test-support/fixtures';
 
@@ -28,7 +28,6 @@ describe('finished turns in the PWA (R19.8, R19.11)', () => {
     expect(selectInbox(state).flatMap((group) => group.items.map((view) => view.requestId))).toEqual(['q1']);
     expect(selectFinishedTurns(state).map((view) => view.requestId)).toEqual(['turn:b', 'turn:a']);
     expect(selectPendingCount(state)).toBe(3);
-    expect(selectFinishedCount(state)).toBe(2);
   });
 
   it('[R19.8] a row reads the first line the agent said, without heading marks', () => {
@@ -36,21 +35,21 @@ describe('finished turns in the PWA (R19.8, R19.11)', () => {
     expect(finishedTurnTitle({})).toBeUndefined();
   });
 
-  it('[R19.11] History sums a finished turn up as replied, dismissed or not sent', () => {
+  it('[R19.11] History sums a finished turn up as answered (the reply), cancelled (dismissed) or withdrawn (not sent)', () => {
     const resolved = (response: { action: 'accept'; content: { reply: string } } | { action: 'cancel' }) => ({
       ...turnView('turn:a', 1),
       status: 'resolved' as const,
       resolution: { requestId: 'turn:a', response, resolvedBy: 'user' as const, resolvedAt: at(2) },
     });
-    expect(summarize(resolved({ action: 'accept', content: { reply: 'go' } }), null).kind).toBe('replied');
-    expect(summarize(resolved({ action: 'cancel' }), null).kind).toBe('dismissed');
+    expect(summarize(resolved({ action: 'accept', content: { reply: 'go' } }), null).kind).toBe('answered');
+    expect(summarize(resolved({ action: 'cancel' }), null).kind).toBe('cancelled');
     const refused = {
       ...resolved({ action: 'accept', content: { reply: 'go' } }),
       status: 'withdrawn' as const,
       withdrawnAt: at(3),
       withdrawnReason: 'The agent is already working on something else',
     };
-    expect(summarize(refused, null).kind).toBe('not-sent');
+    expect(summarize(refused, null).kind).toBe('withdrawn');
     expect(summarize({ ...refused, terminalAnswer: {} }, null).kind).toBe('terminal');
   });
 });

@@ -14,10 +14,7 @@ export type SummaryKind =
   | 'approved'
   | 'rejected'
   | 'allowed'
-  | 'denied'
-  | 'replied'
-  | 'dismissed'
-  | 'not-sent';
+  | 'denied';
 
 export interface Summary {
   kind: SummaryKind;
@@ -35,9 +32,6 @@ export function summarize(view: InteractionView, myDeviceId: string | null): Sum
     const answered = response?.action === 'accept' ? Object.keys(response.content?.answers ?? {}).length : 0;
     return { kind: view.terminalAnswer.where === 'editor' ? 'editor' : 'terminal', answered, total };
   }
-  // A reply that won but was not sent: the agent had started other work (R19.6).
-  if (view.kind === 'finished-turn' && view.status === 'withdrawn' && resolution?.response.action === 'accept')
-    return { kind: 'not-sent', answered: 0, total };
   if (view.status === 'withdrawn' || !resolution) return { kind: 'withdrawn', answered: 0, total };
   const response = resolution.response;
   const answered = response.action === 'accept' ? Object.keys(response.content?.answers ?? {}).length : 0;
@@ -46,8 +40,9 @@ export function summarize(view: InteractionView, myDeviceId: string | null): Sum
   if (view.kind === 'plan-approval')
     return { kind: response.action === 'accept' ? 'approved' : 'rejected', answered, total };
   if (view.kind === 'permission') return { kind: response.action === 'accept' ? 'allowed' : 'denied', answered, total };
+  // A finished turn's reply reads as its answer, Dismiss as a cancel (R19.11).
   if (view.kind === 'finished-turn')
-    return { kind: response.action === 'accept' ? 'replied' : 'dismissed', answered, total };
+    return { kind: response.action === 'accept' ? 'answered' : 'cancelled', answered, total };
   if (response.action === 'decline') return { kind: 'declined', answered, total };
   if (response.action === 'cancel') return { kind: 'cancelled', answered, total };
   const elsewhere = myDeviceId !== null && resolution.device !== undefined && resolution.device.id !== myDeviceId;

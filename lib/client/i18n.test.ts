@@ -11,6 +11,7 @@ import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
 import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
+import { enTurnCard } from './i18n-en-turn-card';
 import { enTurns } from './i18n-en-turns';
 import { zh } from './i18n-zh';
 
@@ -28,6 +29,7 @@ const ENGLISH: Messages = {
   ...enSessions,
   ...enSettings,
   ...enTurns,
+  ...enTurnCard,
 };
 
 const placeholders = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();

@@ -8,10 +8,3 @@ export const selectPendingCount = memoByInteractions((interactions) => {
   for (const view of interactions.values()) if (view.status === 'pending') count += 1;
   return count;
 });
-
-/** How many of them are finished turns (R19.8): the inbox header counts them apart from what waits. */
-export const selectFinishedCount = memoByInteractions((interactions) => {
-  let count = 0;
-  for (const view of interactions.values()) if (view.status === 'pending' && view.kind === 'finished-turn') count += 1;
-  return count;
-});
