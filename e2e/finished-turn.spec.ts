@@ -256,4 +256,20 @@ test.describe('finished turns on the phone (R19)', () => {
     await expect(page.getByTestId('turn.editor-owns')).toContainText('runs in an editor, which owns its prompt');
     await expectNoViolations(page, 'finished turn without reply');
   });
+
+  test('[R19.9] Settings → Notifications → Finished turns switches their notifications off for every device', async ({
+    app,
+  }) => {
+    const { page } = app;
+    await app.goto('/settings');
+    const toggle = page.getByTestId('settings.push-turns');
+    await expect(toggle).toBeChecked();
+    await expect(page.getByTestId('settings.push-turns-explain')).toContainText('with the first line of what it said');
+    await toggle.click();
+    await expect(toggle).not.toBeChecked();
+    await expect(page.getByTestId('settings.push-turns-explain')).toContainText('still show in the inbox');
+    await expect
+      .poll(() => page.evaluate(() => window.__askaway?.state.host.preferences?.notifyFinishedTurns))
+      .toBe(false);
+  });
 });
