@@ -1,5 +1,5 @@
 // The process-wide last resort (R12.18) in the real commands: a rejection nobody handled and an exception nobody
-// caught are provoked inside a running `askaway start`, `askaway acp` and `askaway copilot`, from a module
+// caught are provoked inside a running `askaway start`, `askaway acp`, `askaway copilot` and `askaway opencode bridge`, from a module
 // preloaded with --import (nothing in the product provokes them); each logs one line and keeps serving.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -121,5 +121,26 @@ describe('[R12.18] the last resort of the long-running commands', () => {
     }
     // Nothing of it on acp's stdout, the editor's channel.
     expect(acp.output()).not.toContain('kept serving');
+  });
+
+  it("[R12.18] askaway opencode bridge: the line goes to stderr, never the plugin's stdout; the bridge keeps reading", async () => {
+    const files = fixtures();
+    const hub = { ASKAWAY_URL: 'http://127.0.0.1:9', ASKAWAY_TOKEN: 'none', ASKAWAY_DATA_DIR: files.dir };
+    const bridge = spawnProvoked(files.provoke, ['opencode', 'bridge'], hub);
+    let stdout = '';
+    bridge.child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    // The preload's SIGUSR2 handler is in place once the bridge's own code runs: a line it refuses says so.
+    bridge.child.stdin?.write('not json\n');
+    await vi.waitFor(() => expect(bridge.output()).toContain('not a plugin message'), SLOW);
+    bridge.child.kill('SIGUSR2');
+    await vi.waitFor(() => {
+      expect(lines(bridge.output(), REJECTION)).toBe(1);
+      expect(lines(bridge.output(), EXCEPTION)).toBe(1);
+    }, SLOW);
+    expect(stdout).not.toContain('kept serving');
+    expect(bridge.child.exitCode).toBeNull();
+    // OpenCode closing its end stops the bridge as before.
+    bridge.child.stdin?.end();
+    expect(await bridge.exited).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import { pairOverHttp, redeemPairingCode } from '../lib/host/test-support/device
 import { questionRequest } from '../lib/host/test-support/fixtures';
 import { killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
 import { tempDir } from '../lib/host/test-support/test-host';
-import { startCommand } from './commands/start';
+import { startInProcess } from './test-support/start-in-process';
 import { expectItem } from '../lib/core/test-support/expect-item';
 
 const TOKEN = 'cli-test-token';
@@ -173,23 +173,6 @@ describe('askaway start (child process)', () => {
     expect(fs.readFileSync(db, 'utf8')).toBe('garbage '.repeat(1_000));
   });
 });
-
-/** Runs `askaway start <argv>` in this process; only for flags that stop it before it starts a host. */
-async function startInProcess(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = { stdout: '', stderr: '' };
-  const capture = (stream: 'stdout' | 'stderr') =>
-    vi.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
-      output[stream] += String(chunk);
-      return true;
-    });
-  const spies = [capture('stdout'), capture('stderr')];
-  try {
-    const code = await startCommand.run(argv);
-    return { code, ...output };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
 
 describe('askaway start flags (in-process)', () => {
   it('[R10.1] refuses bad flags with exit code 2 and a clear message; --help prints the options', async () => {

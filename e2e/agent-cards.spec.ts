@@ -1,5 +1,6 @@
 import { SECRET_ANSWER_MASK, type ApprovalInput } from '../lib/contracts';
 import { expect, test } from './support/fixtures';
+import { SIGN_IN_PAGE, widgetForm } from './support/payloads';
 
 const COMMAND: ApprovalInput = {
   subject: 'command',
@@ -95,27 +96,9 @@ test('[R18.3] a file change lists its files first, each diff a tap away; Deny se
 
 test('[R18.4] an MCP form: native inputs, checked before sending, values sent by field', async ({ app, runtime }) => {
   const { page } = app;
-  const id = await runtime.form({
-    serverName: 'widgets',
-    message: 'Configure the widget',
-    mode: 'form',
-    fields: [
-      {
-        name: 'color',
-        title: 'Color',
-        type: 'enum',
-        multiple: false,
-        required: true,
-        options: [
-          { value: 'red', label: 'Red' },
-          { value: 'blue', label: 'Blue' },
-        ],
-      },
-      { name: 'count', title: 'How many', type: 'integer', required: true, minimum: 1, maximum: 9 },
-      { name: 'notify', title: 'Notify me', type: 'boolean', required: false },
-      { name: 'note', title: 'Note', type: 'string', required: false, maxLength: 40 },
-    ],
-  });
+  const id = await runtime.form(
+    widgetForm({ count: { minimum: 1, maximum: 9 }, note: { title: 'Note', maxLength: 40 } }),
+  );
   await app.openCard(id);
   await expect(page.getByTestId('card.form-message')).toHaveText('Configure the widget');
   const field = (name: string) => page.locator(`[data-testid="card.form-field"][data-field="${name}"]`);
@@ -151,13 +134,7 @@ test('[R18.4] a page to open is a link that opens in the browser, then Done; Dec
   runtime,
 }) => {
   const { page } = app;
-  const url = await runtime.form({
-    serverName: 'auth',
-    message: 'Sign in to the widget service',
-    mode: 'url',
-    fields: [],
-    url: 'https://widgets.example/authorize?state=1',
-  });
+  const url = await runtime.form(SIGN_IN_PAGE);
   await app.openCard(url);
   const link = page.getByTestId('card.form-url');
   await expect(link).toHaveAttribute('href', 'https://widgets.example/authorize?state=1');

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage, type EventBatch } from '../../lib/contracts';
 import { requestIdOf } from '../../lib/runtime/agents/copilot/to-interaction';
+import { drillOutcome, mib, probeHealthz, until } from '../support/drill-watch';
 import { ROOT, type DrillOutcome } from '../support/figures';
 import { procUsage, startHost, tempDir } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
@@ -20,38 +21,6 @@ const FIRST = process.env.DRILL_COPILOT_SEND ?? 'deep-args,deep-schema,permissio
 const HUGE_MIB = Number(process.env.DRILL_COPILOT_HUGE_MIB ?? 32);
 const HEALTHZ_MAX_MS = 1_000;
 const RSS_GROWTH_MAX = 300 * 2 ** 20;
-const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-
-async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** /healthz every 100 ms from this process (the load is in the bridge's and the host's); the worst latency. */
-function probeHealthz(url: string): { stop(): number } {
-  let worst = 0;
-  let stopped = false;
-  const tick = async () => {
-    const started = performance.now();
-    try {
-      await (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) })).text();
-    } catch {
-      worst = Math.max(worst, 5_000);
-    }
-    worst = Math.max(worst, performance.now() - started);
-    if (!stopped) setTimeout(() => void tick(), 100);
-  };
-  void tick();
-  return {
-    stop() {
-      stopped = true;
-      return worst;
-    },
-  };
-}
 
 export async function drillCopilotPort(): Promise<DrillOutcome> {
   const name = `a hostile Copilot port: 5,000-deep tool arguments and form schema, a ${HUGE_MIB} MiB frame (R12.18, R12.19)`;
@@ -120,7 +89,7 @@ export async function drillCopilotPort(): Promise<DrillOutcome> {
       if (bridgeAlive()) bridgeAfter = procUsage(bridge.pid ?? 0);
     }
     const hostAfter = procUsage(host.pid);
-    const worstHealthz = probe.stop();
+    const worstHealthz = await probe.stop();
     const hostUp = (await fetch(`${host.url}/healthz`)).ok;
     const refused = lines().filter((line) => /deep-args|deep-schema|over \d+ bytes|skipped/.test(line));
     const cpuSeconds = (bridgeAfter.cpuMicros - bridgeBefore.cpuMicros) / 1e6;
@@ -140,8 +109,8 @@ export async function drillCopilotPort(): Promise<DrillOutcome> {
       `frames; /healthz max ${Math.round(worstHealthz)} ms; host ${hostUp ? 'up' : 'down'}, bridge ${bridgeAlive() ? 'up' : 'down'}`;
   } catch (error) {
     problems.push(errorMessage(error));
-    probe.stop();
   } finally {
+    await probe.stop().catch(() => undefined);
     socket.disconnect();
     if (bridgeAlive()) {
       bridge.kill('SIGTERM');
@@ -150,11 +119,7 @@ export async function drillCopilotPort(): Promise<DrillOutcome> {
     await host.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return {
-    name,
-    ok: problems.length === 0,
-    detail: `${detail}${problems.length > 0 ? `; PROBLEMS: ${problems.join(' | ')}` : ''}`,
-  };
+  return drillOutcome(name, detail, problems);
 }
 
 if (isMain(import.meta.url))

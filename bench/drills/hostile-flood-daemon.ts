@@ -4,15 +4,14 @@
 // before and after, its CPU, how many prompts the bridge carried to the phone and how many the daemon got an
 // answer for, the worst /healthz latency (must stay under 1 s), the bridge's log lines about it, and whether
 // an agent of the hub's own can still ask afterwards. Stops early when the host's RSS passes 1 GiB.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { errorMessage } from '../../lib/contracts';
-import { readBridgeStatuses } from '../../lib/runtime/agents/codex/bridge-status';
 import { CODEX_PROMPT_METHODS } from '../../lib/runtime/agents/codex/protocol';
 import { requestUserInputParams } from '../../lib/runtime/agents/codex/test-fixtures';
-import { startFakeCodexDaemon } from '../../lib/runtime/test-support/fake-codex-daemon';
+import { startCodexDaemonHost } from '../support/codex-daemon-host';
+import { drillOutcome, mib, probeHealthz, quietHealthz } from '../support/drill-watch';
 import { type DrillOutcome } from '../support/figures';
-import { procUsage, startHost } from '../support/host-process';
+import { procUsage } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
 import { interactionRequest } from '../support/payloads';
 import { connectRawRuntime } from '../support/raw-runtime';
@@ -25,68 +24,21 @@ const THREAD = '01a23100-0000-7000-8000-00000000f100';
 const FLOOD_RATE = Number(process.env.DRILL_FLOOD_RATE ?? 2_000);
 /** Prompts sent at most between two turns of the drill's own event loop. */
 const PER_TURN = 200;
-const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-
-async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/**
- * Times /healthz every 100 ms from a process of its own: the flood keeps this one's event loop busy, which
- * would count against the host. Resolves with the worst latency once stopped (a reply over 5 s counts as 5 s).
- */
-function probeHealthz(url: string): { stop(): Promise<number> } {
-  const script = `
-    let worst = 0;
-    const tick = async () => {
-      const started = performance.now();
-      try { await (await fetch(process.argv[1] + '/healthz', { signal: AbortSignal.timeout(5000) })).text(); }
-      catch { worst = Math.max(worst, 5000); }
-      const took = performance.now() - started;
-      worst = Math.max(worst, took);
-      if (process.env.PROBE_TRACE && took > 300) console.error('slow /healthz', Math.round(took), 'ms at', Math.round(performance.now()));
-      setTimeout(tick, 100);
-    };
-    tick();
-    process.stdin.on('data', () => { process.stdout.write(String(worst)); process.exit(0); });
-  `;
-  const child = spawn(process.execPath, ['-e', script, url], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    async stop() {
-      child.stdin.write('stop\n');
-      await exited;
-      if (!/^\d/.test(output)) throw new Error(`the /healthz probe failed: ${output}`);
-      return Number(output);
-    },
-  };
-}
 
 export async function drillFloodDaemon(): Promise<DrillOutcome> {
   const name = `prompt flood through a fake daemon: a Codex daemon asking for ${FLOOD_MS / 1000} s (R12.17)`;
   const problems: string[] = [];
-  const daemon = await startFakeCodexDaemon();
-  daemon.addThread({ id: THREAD, cwd: '/home/dev/projects/service', name: 'Flood' });
   // The host as a person runs it, with its Codex bridge watching the fake daemon's home.
-  const host = await startHost({
-    extraArgs: ['--max-pending', '500', '--codex-home', daemon.codexHome],
-    env: { CODEX_HOME: daemon.codexHome },
-  });
+  const peer = await startCodexDaemonHost({ id: THREAD, cwd: '/home/dev/projects/service', name: 'Flood' }, [
+    '--max-pending',
+    '500',
+  ]);
+  const { daemon, host } = peer;
   let detail = '';
   try {
-    await until('the bridge joined the thread', () =>
-      daemon.received.some((message) => message.method === 'thread/resume'),
-    );
-    // The same probe with no flood first: on a busy machine /healthz is slow without any help from us.
-    const quiet = probeHealthz(host.url);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const quietHealthz = await quiet.stop();
+    await peer.joined();
+    // The same probe with no flood first.
+    const quiet = await quietHealthz(host.url);
     const before = procUsage(host.pid);
     const probe = probeHealthz(host.url);
     let peakRss = before.rssBytes;
@@ -122,7 +74,7 @@ export async function drillFloodDaemon(): Promise<DrillOutcome> {
     const after = procUsage(host.pid);
     const worstHealthz = await probe.stop();
     const cpuPercent = Math.round(((after.cpuMicros - before.cpuMicros) / 1_000 / (after.at - before.at)) * 100);
-    const held = readBridgeStatuses(host.dataDir).reduce((sum, status) => sum + status.pending, 0);
+    const held = peer.held();
     const answered = daemon.received.filter((message) => message.method === undefined && 'result' in message).length;
     const output = host.output();
     const overflowLines = output.split('\n').filter((line) => line.includes("Codex's terminal")).length;
@@ -144,19 +96,14 @@ export async function drillFloodDaemon(): Promise<DrillOutcome> {
       `${mib(before.rssBytes)} → ${mib(after.rssBytes)} MiB (peak ${mib(peakRss)}), CPU ${cpuPercent} % over ` +
       `${((after.at - before.at) / 1000).toFixed(1)} s; ${held} held on the phone, ${answered} answered to the daemon, ` +
       `${overflowLines} log line${overflowLines === 1 ? '' : 's'} about the rest; /healthz max ${Math.round(worstHealthz)} ms ` +
-      `(${Math.round(quietHealthz)} ms in 3 s before the flood, load ${os.loadavg()[0]?.toFixed(1)}); ` +
+      `(${Math.round(quiet)} ms in 3 s before the flood, load ${os.loadavg()[0]?.toFixed(1)}); ` +
       `a normal agent's question after it: ${normal}`;
   } catch (error) {
     problems.push(errorMessage(error));
   } finally {
-    await host.stop();
-    await daemon.remove();
+    await peer.stop();
   }
-  return {
-    name,
-    ok: problems.length === 0,
-    detail: `${detail}${problems.length > 0 ? `; PROBLEMS: ${problems.join(' | ')}` : ''}`,
-  };
+  return drillOutcome(name, detail, problems);
 }
 
 if (isMain(import.meta.url))

@@ -3,70 +3,28 @@
 // IPv4-mapped, numeric IPv4 forms, localhost and LAN names, plain http, credentials). Every one must be
 // refused with `invalid-message`, none stored, and /healthz must answer within 1 s throughout. Each burst
 // comes on a fresh connection: a remote's message budget (60 at once) would otherwise answer `rate-limited`.
-import { io, type Socket } from 'socket.io-client';
-import { errorMessage, REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION } from '../../lib/contracts';
+import { errorMessage } from '../../lib/contracts';
 import { REFUSED_DEVICE_TOPICS } from '../../lib/host/test-support/refused-topics';
+import { watchHealth, type HealthWatch } from '../support/drill-watch';
 import { type DrillOutcome } from '../support/figures';
-import { startHost, type HostProcess } from '../support/host-process';
+import { startHost } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
-import { pairBenchDevice } from '../support/remote-client';
+import { connectDevice, pairBenchDevice } from '../support/remote-client';
 
 const ROUNDS = Number(process.env.DRILL_NTFY_ROUNDS ?? 20);
 const HEALTH_BUDGET_MS = 1_000;
-
-function connect(host: HostProcess, credential: string): Promise<Socket> {
-  const socket = io(`${host.url}${REMOTE_NAMESPACE}`, {
-    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
-    forceNew: true,
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-
-/** Probes /healthz back to back until stopped: the slowest answer, and every probe over budget or failed. */
-function watchHealth(host: HostProcess) {
-  let running = true;
-  let probes = 0;
-  let slowestMs = 0;
-  const misses: string[] = [];
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const response = await fetch(`${host.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_BUDGET_MS) });
-        if (!response.ok) misses.push(`/healthz answered ${response.status}`);
-      } catch (error) {
-        misses.push(`/healthz: ${errorMessage(error)}`);
-      }
-      const took = performance.now() - started;
-      probes += 1;
-      slowestMs = Math.max(slowestMs, took);
-      if (took > HEALTH_BUDGET_MS) misses.push(`/healthz took ${Math.round(took)} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  })();
-  return async () => {
-    running = false;
-    await loop;
-    return { probes, slowestMs, misses };
-  };
-}
 
 export async function drillNtfy(): Promise<DrillOutcome> {
   const host = await startHost();
   const problems: string[] = [];
   let refused = 0;
-  let health = { probes: 0, slowestMs: 0, misses: [] as string[] };
+  let health: HealthWatch = { probes: 0, slowestMs: 0, misses: [] };
   try {
     const device = await pairBenchDevice(host, 'drill-phone');
-    const stopWatching = watchHealth(host);
+    const stopWatching = watchHealth([host], HEALTH_BUDGET_MS);
     try {
       for (let round = 0; round < ROUNDS; round += 1) {
-        const socket = await connect(host, device.credential);
+        const socket = await connectDevice(host, device.credential);
         const acks = await Promise.all(
           REFUSED_DEVICE_TOPICS.map(async ({ family, url }) => {
             const ack = (await socket.timeout(5_000).emitWithAck('push:ntfy', { topicUrl: url })) as {
@@ -83,7 +41,7 @@ export async function drillNtfy(): Promise<DrillOutcome> {
           else problems.push(`${family}: ${JSON.stringify(ack).slice(0, 160)}`);
         }
       }
-      const socket = await connect(host, device.credential);
+      const socket = await connectDevice(host, device.credential);
       const status = (await socket.timeout(5_000).emitWithAck('push:status')) as {
         status?: { ntfyTopics?: unknown[] };
       };

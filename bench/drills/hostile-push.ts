@@ -11,14 +11,15 @@
 import http from 'node:http';
 import { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { io, type Socket } from 'socket.io-client';
-import { errorMessage, REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION } from '../../lib/contracts';
+import { type Socket } from 'socket.io-client';
+import { errorMessage } from '../../lib/contracts';
 import { makeSubscription } from '../../lib/host/push/test-helpers';
 import { REFUSED_DEVICE_TOPICS } from '../../lib/host/test-support/refused-topics';
+import { mib, watchHealth, type HealthWatch } from '../support/drill-watch';
 import { type DrillOutcome } from '../support/figures';
 import { procUsage, startHost, type HostProcess } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
-import { pairBenchDevice } from '../support/remote-client';
+import { connectDevice, pairBenchDevice } from '../support/remote-client';
 
 const ROUNDS = Number(process.env.DRILL_PUSH_ROUNDS ?? 10);
 const HEALTH_BUDGET_MS = 1_000;
@@ -26,7 +27,6 @@ const RSS_BUDGET_BYTES = 300 * 2 ** 20;
 const REBIND_SUFFIX = '.rebind.askaway-drill.example.com';
 const SECRET = 'db_password=hunter2 token=ghp_drill0123456789';
 const PRELOAD = path.join(import.meta.dirname, '..', 'support', 'rebinding-dns.mjs');
-const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** A local server that counts what it receives and answers as `answer` says. */
 async function startServer(answer: (path: string) => { status: number; headers?: Record<string, string> }) {
@@ -51,50 +51,6 @@ async function startServer(answer: (path: string) => { status: number; headers?:
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
-}
-
-function connect(host: HostProcess, credential: string): Promise<Socket> {
-  const socket = io(`${host.url}${REMOTE_NAMESPACE}`, {
-    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
-    forceNew: true,
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-
-/** Probes each host's /healthz back to back until stopped: the slowest answer, and every probe over budget or failed. */
-function watchHealth(hosts: HostProcess[]) {
-  let running = true;
-  let probes = 0;
-  let slowestMs = 0;
-  const misses: string[] = [];
-  const loop = (async () => {
-    while (running) {
-      for (const host of hosts) {
-        const started = performance.now();
-        try {
-          const response = await fetch(`${host.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_BUDGET_MS) });
-          if (!response.ok) misses.push(`/healthz answered ${response.status}`);
-        } catch (error) {
-          misses.push(`/healthz: ${errorMessage(error)}`);
-        }
-        const took = performance.now() - started;
-        probes += 1;
-        slowestMs = Math.max(slowestMs, took);
-        if (took > HEALTH_BUDGET_MS) misses.push(`/healthz took ${Math.round(took)} ms`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  })();
-  return async () => {
-    running = false;
-    await loop;
-    return { probes, slowestMs, misses };
   };
 }
 
@@ -134,12 +90,12 @@ export async function drillPush(): Promise<DrillOutcome> {
   let tests = 0;
   let before = hosts.map(() => ({ cpuMicros: 0, rssBytes: 0, at: 0 }));
   let after = before;
-  let health = { probes: 0, slowestMs: 0, misses: [] as string[] };
+  let health: HealthWatch = { probes: 0, slowestMs: 0, misses: [] };
   try {
     const device = await pairBenchDevice(guarded, 'drill-phone');
     const owned = await pairBenchDevice(allowing, 'drill-phone');
     before = hosts.map((host) => procUsage(host.pid));
-    const stopWatching = watchHealth(hosts);
+    const stopWatching = watchHealth(hosts, HEALTH_BUDGET_MS);
     try {
       const spellings = [
         ...REFUSED_DEVICE_TOPICS.map(({ family, url }) => ({ family, url })),
@@ -156,7 +112,7 @@ export async function drillPush(): Promise<DrillOutcome> {
         ].map((url) => ({ family: `internal service ${url}`, url })),
       ];
       for (let round = 0; round < ROUNDS; round += 1) {
-        const socket = await connect(guarded, device.credential);
+        const socket = await connectDevice(guarded, device.credential);
         const acks = await Promise.all(
           spellings.map(async ({ family, url }) => ({
             family,
@@ -177,7 +133,7 @@ export async function drillPush(): Promise<DrillOutcome> {
       }
       // Then "Test" after each: nothing stored, nothing sent, nothing read.
       for (const { family, url } of spellings.filter((spelling) => spelling.family.startsWith('internal'))) {
-        const socket = await connect(guarded, device.credential);
+        const socket = await connectDevice(guarded, device.credential);
         await emit(socket, 'push:subscribe', subscription(url));
         const ack = await emit(socket, 'push:test', {});
         tests += 1;
@@ -190,7 +146,7 @@ export async function drillPush(): Promise<DrillOutcome> {
       // Each round on a fresh connection: a remote's message budget would otherwise answer `rate-limited`.
       const rebinding = `https://push${REBIND_SUFFIX}:${internal.port}/admin`;
       for (let round = 0; round < ROUNDS; round += 1) {
-        const socket = await connect(guarded, device.credential);
+        const socket = await connectDevice(guarded, device.credential);
         const taken = await emit(socket, 'push:subscribe', subscription(rebinding));
         if (taken.ok !== true)
           problems.push(`the rebinding name was refused at subscribe time: ${JSON.stringify(taken)}`);
@@ -202,7 +158,7 @@ export async function drillPush(): Promise<DrillOutcome> {
 
       // The owner allowed a push service on loopback: its redirects are answers, never followed; its body stays home.
       for (let round = 0; round < ROUNDS; round += 1) {
-        const owner = await connect(allowing, owned.credential);
+        const owner = await connectDevice(allowing, owned.credential);
         for (const status of [...redirectStatuses, 500]) {
           const endpoint = `${pushService.url}/push/${status}`;
           const subscribed = await emit(owner, 'push:subscribe', subscription(endpoint));

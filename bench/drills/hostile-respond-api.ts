@@ -5,6 +5,7 @@
 // once, and nothing may be answered `500`.
 import { errorMessage, RESPOND_API_PATH } from '../../lib/contracts';
 import { deepObjectJson, expandRawJson, HOSTILE_SHAPES } from '../../lib/host/test-support/hostile-shapes';
+import { drillOutcome } from '../support/drill-watch';
 import { type DrillOutcome } from '../support/figures';
 import { startHost } from '../support/host-process';
 import { isMain, runAlone } from '../support/main-guard';
@@ -120,11 +121,7 @@ export async function drillRespondApi(): Promise<DrillOutcome> {
     watching = false;
     await host.stop();
   }
-  return {
-    name,
-    ok: problems.length === 0,
-    detail: `${figures}${problems.length > 0 ? `; PROBLEMS: ${problems.join(' | ')}` : ''}`,
-  };
+  return drillOutcome(name, figures, problems);
 }
 
 if (isMain(import.meta.url))

@@ -8,6 +8,11 @@
 //   machines connect and disconnect, writes are refused with a reason, and it all works again once freed.
 // - special files (hostile-files.ts): FIFOs, /dev/zero links and huge files where a hook or a Codex home names a file.
 // - ntfy topics (./hostile-ntfy.ts): every address family a device may not name, all refused (R12.15).
+// - the other end of each bridge (R12.18, R12.19): a Codex daemon's 6,000-deep frames, 48 MiB file changes and
+//   20,000 threads (./hostile-codex-frames.ts); Copilot's port with 5,000-deep messages and a 32 MiB frame
+//   (./hostile-copilot-port.ts); an ACP agent and editor with deep lines both ways, reused ids, 200 MB unread and a
+//   600 MB line (./hostile-acp.ts, R12.21); an OpenCode plugin's deep and huge lines (./hostile-opencode.ts).
+// - Web Push endpoints (./hostile-push.ts): every private spelling, a rebinding name and redirects (R12.20).
 import fs from 'node:fs';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
@@ -21,6 +26,9 @@ import {
 import { mountTinyTmpfs } from '../../lib/host/test-support/full-disk';
 import { deepObjectJson, HOSTILE_SHAPES, rawJson, rawJsonParser } from '../../lib/host/test-support/hostile-shapes';
 import { type DrillOutcome } from '../support/figures';
+import { drillAcp } from './hostile-acp';
+import { drillCodexFrames } from './hostile-codex-frames';
+import { drillCopilotPort } from './hostile-copilot-port';
 import { drillSpecialFiles } from './hostile-files';
 import { drillFloodDaemon } from './hostile-flood-daemon';
 import { drillHostilePatterns } from './hostile-patterns';
@@ -29,6 +37,8 @@ import { isMain, runAlone } from '../support/main-guard';
 import { ANSWER, interactionRequest } from '../support/payloads';
 import { pairBenchDevice } from '../support/remote-client';
 import { drillNtfy } from './hostile-ntfy';
+import { drillOpenCode } from './hostile-opencode';
+import { drillPush } from './hostile-push';
 import { drillRespondApi } from './hostile-respond-api';
 
 const FLOOD_MS = Number(process.env.DRILL_FLOOD_MS ?? 10_000);
@@ -302,6 +312,11 @@ export async function drillHostile(): Promise<DrillOutcome[]> {
     await drillNtfy(),
     await drillHostilePatterns(),
     await drillRespondApi(),
+    await drillCodexFrames(),
+    await drillCopilotPort(),
+    await drillAcp(),
+    await drillOpenCode(),
+    await drillPush(),
   ];
 }
 

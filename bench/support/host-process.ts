@@ -201,3 +201,8 @@ export function procUsage(pid: number): { cpuMicros: number; rssBytes: number; a
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   return { cpuMicros: (ticks / clockTicks) * 1e6, rssBytes: rssKb * 1024, at: performance.now() };
 }
+
+/** The most memory a process has held (VmHWM) from /proc, in bytes (Linux only). */
+export function procPeakBytes(pid: number): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+}

@@ -37,6 +37,23 @@ export async function connectRemote(
   return { socket, first };
 }
 
+/**
+ * A plain device socket on '/remote' once connected (a fresh connection each time, so a remote's message budget
+ * starts anew), for drills that send what the typed events refuse.
+ */
+export function connectDevice(host: { url: string }, credential: string): Promise<Socket> {
+  const socket = io(`${host.url}${REMOTE_NAMESPACE}`, {
+    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
+    forceNew: true,
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
 /** Answers every `interaction.requested` it sees with `response`. */
 export function answerEverything(
   socket: RemoteSocket,

@@ -7,9 +7,9 @@ export const COPILOT_USAGE = `Usage: askaway copilot [copilot's own arguments]
 Starts your GitHub Copilot CLI (\`copilot\` on PATH, or COPILOT_BIN) in this terminal, exactly as you would,
 with its permission prompts and ask_user forms also on your phone: the first answer wins, in the terminal or
 on the phone. Askaway adds \`--ui-server --port <port>\` (a free port on 127.0.0.1, told to nobody else) and
-attaches to it; nothing in ~/.copilot is changed. When the hub cannot be reached, Copilot runs as without
-Askaway. It exits with Copilot's exit code. Non-interactive runs (-p), subcommands, --acp and a --port of
-your own start Copilot unchanged.
+attaches to it once it finds the Copilot it started there (else it relays nothing); nothing in ~/.copilot is
+changed. When the hub cannot be reached, Copilot runs as without Askaway. It exits with Copilot's exit code.
+Non-interactive runs (-p), subcommands, --acp and a --port of your own start Copilot unchanged.
 
 To make it the default: alias copilot='askaway copilot'
 

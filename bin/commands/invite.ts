@@ -14,8 +14,10 @@ code and the command to run on another machine, as text and as a QR code:
 That machine's hooks, \`askaway mcp\` and \`askaway ask\` then ask through this hub with
 a credential of their own, and its questions show on your phone with its name.
 The code works once, for the hub's --pair-ttl (default 10 minutes), and not after
-the hub restarts. The other machine must reach this hub: start it with --host (e.g.
-its tailnet address) or --public-url; see the README, "All your machines on one phone".
+the hub restarts. The other machine must reach this hub: start it with --tailscale
+(the command then names https://<hub>.<tailnet>.ts.net, which any machine on the
+tailnet reaches with nothing to set up), --host (e.g. its tailnet address) or
+--public-url; see the README, "All your machines on one phone".
 
 Options:
   --url <hub URL>    The address the other machine reaches this hub at, if the hub
@@ -74,7 +76,7 @@ export async function formatInvite(invite: JoinCodeResponse, now = new Date()): 
     lines.push(
       '',
       `Note: ${invite.hubUrl} is this machine's loopback address; another machine cannot reach it. Start the hub`,
-      'with --host <an address the other machine reaches> (e.g. its tailnet IP) or --public-url, or pass --url.',
+      'with --tailscale, --host <an address the other machine reaches> or --public-url, or pass --url.',
     );
   }
   lines.push('', 'Scan to copy the command:', await pairingQr(invite.command));

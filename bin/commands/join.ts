@@ -70,7 +70,7 @@ export const joinMachineCommand: CliCommand = {
     } catch (error) {
       process.stderr.write(
         `askaway join: the hub at ${hubUrl} is not reachable (${describeConnectionFailure(error)}). ` +
-          'Is it running, and started with --host or --public-url so this machine can reach it?\n',
+          'Is it running, and started with --tailscale, --host or --public-url so this machine can reach it?\n',
       );
       return 1;
     }

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { errorMessage } from '../../lib/contracts';
 import { HOST_VERSION } from '../../lib/host/version';
+import { installLastResort } from '../../lib/runtime/last-resort';
 import { runOpenCodeBridge } from '../../lib/runtime/agents/opencode/bridge-stdio';
 import {
   BRIDGE_COMMAND,
@@ -92,8 +93,14 @@ export async function openCodeInstallMain(run: OpenCodeInstallRun): Promise<numb
 }
 
 async function runBridge(): Promise<number> {
-  // OpenCode closing ends stdin; a signal (a closing terminal) ends it too, after withdrawing what is open.
-  await untilStopped((signal) => runOpenCodeBridge({ signal }));
+  // The plugin's lines must not stop the bridge through a bug of ours (R12.18); stdout is the plugin's, so stderr.
+  const undoLastResort = installLastResort((line) => process.stderr.write(`${line}\n`));
+  try {
+    // OpenCode closing ends stdin; a signal (a closing terminal) ends it too, after withdrawing what is open.
+    await untilStopped((signal) => runOpenCodeBridge({ signal }));
+  } finally {
+    undoLastResort();
+  }
   return 0;
 }
 

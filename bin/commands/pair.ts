@@ -1,6 +1,6 @@
 import { PairingCodeResponseSchema } from '../../lib/contracts';
 import { AdminError, adminRequest, findAdminTarget } from './admin-client';
-import { pairingQr, pairingTerms } from './pairing-output';
+import { pairingQr, pairingTerms, phoneCanOpen } from './pairing-output';
 import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 
@@ -38,8 +38,13 @@ export const pairCommand: CliCommand = {
           `  Code:  ${pairing.code}`,
           `  It ${pairingTerms(pairing)}.`,
           '',
-          'Scan to pair:',
-          await pairingQr(pairing.link),
+          ...(phoneCanOpen(pairing.link)
+            ? ['Scan to pair:', await pairingQr(pairing.link)]
+            : [
+                "No QR code: the link is this computer's own address, for its browser only. To pair a phone, start",
+                'the host with --tailscale, --public-url or --host (see `askaway start --help`).',
+                '',
+              ]),
         ].join('\n'),
       );
       return 0;

@@ -13,3 +13,19 @@ export function pairingTerms(pairing: Pick<PairingCodeResponse, 'expiresAt'>, no
 export function pairingQr(link: string): Promise<string> {
   return QRCode.toString(link, { type: 'terminal', small: true });
 }
+
+/**
+ * Whether a phone that opens `link` reaches this machine: a loopback address (127.x, localhost, ::1) is
+ * each device's own, so a phone scanning it opens itself. Such a link gets no QR code.
+ */
+export function phoneCanOpen(link: string): boolean {
+  try {
+    return !isLoopbackHost(new URL(link).hostname);
+  } catch {
+    return false;
+  }
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+}

@@ -27,6 +27,8 @@ Options:
   --tls-cert <file>   PEM certificate: serve HTTPS (needs --tls-key)
   --tls-key <file>    PEM private key for --tls-cert
   --public-url <url>  Address phones use (tunnel/proxy); used in the pairing link and QR code
+  --tailscale         Serve this port over your tailnet with its certificate (\`tailscale serve\`):
+                      https://<machine>.<tailnet>.ts.net becomes the public URL; undone on stop
   --allow-origin <o>  Extra browser origin allowed to connect (repeatable; e.g. a dev server)
   --allowed-host <n>  Another name this host answers for, e.g. its LAN name (repeatable; loopback,
                       its addresses and the --public-url host always work; others get 421)
@@ -55,6 +57,8 @@ export interface StartOptions {
   codexHomes: string[];
   tls?: { cert: Buffer; key: Buffer };
   publicUrl?: string;
+  /** Serve over the tailnet (`tailscale serve`) and take the public URL from its name. */
+  tailscale: boolean;
   allowedOrigins: string[];
   /** Names besides loopback, its addresses and the public URL's that the host answers for (R12.4). */
   allowedHosts: string[];
@@ -91,6 +95,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'public-url': { type: 'string' },
+        tailscale: { type: 'boolean' },
         'allow-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
         'static-dir': { type: 'string' },
@@ -109,6 +114,9 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
   const tlsKey = values['tls-key'];
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
   const publicUrl = values['public-url'];
+  // tailscale serve terminates TLS with the tailnet's certificate and proxies plain http to this port.
+  if (values.tailscale === true && tlsCert !== undefined)
+    throw new UsageError('--tailscale brings its own certificate (tailscale serve); leave out --tls-cert/--tls-key');
   if (publicUrl !== undefined && !/^https?:\/\/[^/\s]+/i.test(publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) URL, got "${publicUrl}"`);
   }
@@ -131,6 +139,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         ? { cert: readPem(tlsCert, '--tls-cert'), key: readPem(tlsKey, '--tls-key') }
         : undefined,
     publicUrl,
+    tailscale: values.tailscale === true,
     allowedOrigins: values['allow-origin'] ?? [],
     allowedHosts: (values['allowed-host'] ?? []).map(parseAllowedHost),
     staticDir: path.resolve(values['static-dir'] ?? path.join(packageRoot, 'out')),

@@ -9,8 +9,19 @@ import { formatLifecycle } from '../../lib/host/lifecycle-log';
 import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';
 import { installLastResort } from '../../lib/runtime/last-resort';
 import { hubContributions } from './hub-contributions';
-import { pairingQr, pairingTerms } from './pairing-output';
+import { pairingTerms } from './pairing-output';
+import { startBanner } from './start-banner';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
+import {
+  checkHttpsPortFree,
+  isTailnetUrl,
+  serveOverTailnet,
+  stopServing,
+  TailscaleError,
+  tailnetName,
+  tailscaleOnPath,
+  type TailnetName,
+} from './tailscale';
 import { type CliCommand, UsageError } from './types';
 
 type Stop = () => Promise<void> | void;
@@ -44,6 +55,25 @@ async function runStart(argv: string[]): Promise<number> {
 }
 
 async function serve(options: StartOptions): Promise<number> {
+  // --tailscale: asked of the tailscale CLI before anything is written, so a refusal changes nothing (R12.11).
+  const tailscale = options.tailscale ? tailscaleOnPath() : undefined;
+  let tailnet: TailnetName | undefined;
+  if (tailscale !== undefined) {
+    try {
+      tailnet = await tailnetName(tailscale);
+      if (options.publicUrl !== undefined && !isTailnetUrl(options.publicUrl, tailnet))
+        throw new TailscaleError(
+          `--public-url ${options.publicUrl} is not this machine's tailnet address (${tailnet.url}); ` +
+            '--tailscale sets the public URL itself: leave --public-url out.',
+        );
+      await checkHttpsPortFree(tailscale, tailnet, options.port === 0 ? undefined : serveTarget(options, options.port));
+    } catch (error) {
+      if (!(error instanceof TailscaleError)) throw error;
+      process.stderr.write(`askaway start: ${error.message}\n`);
+      return 1;
+    }
+  }
+  const publicUrl = tailnet?.url ?? options.publicUrl;
   let host: Host;
   try {
     host = await createHost({
@@ -53,7 +83,7 @@ async function serve(options: StartOptions): Promise<number> {
       token: options.token,
       staticDir: options.staticDir,
       tls: options.tls,
-      publicUrl: options.publicUrl,
+      publicUrl,
       allowedOrigins: options.allowedOrigins,
       allowedHosts: options.allowedHosts,
       staleAfterMs: options.staleAfterMs,
@@ -62,7 +92,7 @@ async function serve(options: StartOptions): Promise<number> {
       maxPendingPerMachine: options.maxPending,
       // A phone on the LAN cannot open a loopback link: point pairing links where it can reach.
       pairingBaseUrl: (port) =>
-        options.publicUrl === undefined && isWildcard(options.host) ? lanUrls(options, port)[0] : undefined,
+        publicUrl === undefined && isWildcard(options.host) ? lanUrls(options, port)[0] : undefined,
       onLifecycle: (event) => {
         const line = formatLifecycle(event);
         if (line) log(line);
@@ -87,7 +117,19 @@ async function serve(options: StartOptions): Promise<number> {
     return 1;
   }
 
-  await printBanner(host, options);
+  if (tailscale !== undefined && tailnet !== undefined) {
+    try {
+      await serveOverTailnet(tailscale, serveTarget(options, host.port));
+    } catch (error) {
+      await host.close();
+      await push.close();
+      if (!(error instanceof TailscaleError)) throw error;
+      process.stderr.write(`askaway start: ${error.message}\n`);
+      return 1;
+    }
+  }
+
+  await printBanner(host, options, tailnet !== undefined);
   if (options.allowPrivatePush)
     log('Web Push: paired devices may subscribe push services on this machine and the LAN (--allow-private-push).');
   // Their lines carry what agents and MCP servers sent (names, a form's fields): escaped, as every log line is (R12.8).
@@ -98,6 +140,9 @@ async function serve(options: StartOptions): Promise<number> {
   const stopDemo = options.demo ? startDemo(host) : undefined;
   await waitForSignal();
   log('Shutting down…');
+  // The serve goes first: the tailnet name stops answering before the host does, and nothing is left behind.
+  if (tailscale !== undefined && tailnet !== undefined)
+    log((await stopServing(tailscale)) ?? `Tailscale: stopped serving ${tailnet.url}.`);
   // Runtimes first, so their withdrawals reach the log before it closes.
   await Promise.allSettled([stopDemo?.(), bridges.close()]);
   await host.close();
@@ -123,35 +168,33 @@ function startDemo(host: Host): Stop | undefined {
  * The one place a pairing code is printed by the host itself, on purpose (R16.6): one link,
  * single use and short-lived; `askaway pair` prints more. No token or credential is printed.
  */
-async function printBanner(host: Host, options: StartOptions): Promise<void> {
-  const lan = isWildcard(options.host) ? lanUrls(options, host.port) : [];
+async function printBanner(host: Host, options: StartOptions, tailnet: boolean): Promise<void> {
   const pairing = host.mintPairingCode();
-  const qr = await pairingQr(pairing.link);
-  const lines = [
-    `Askaway host ${HOST_VERSION}`,
-    `  Local:    ${host.url}`,
-    ...lan.map((url) => `  Network:  ${url}`),
-    ...(options.publicUrl !== undefined ? [`  Public:   ${host.publicUrl}`] : []),
-    `  Pair:     ${pairing.link}`,
-    `            ${pairingTerms(pairing)}; \`askaway pair\` prints a new one`,
-    `  Data dir: ${host.dataDir}`,
-    `  Machines: ${host.machines.hub.name} (this one)${joinedMachines(host)}; \`askaway invite\` joins another`,
-  ];
-  if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
-    lines.push(
-      '',
-      `Warning: listening on ${options.host}, not only on this machine. Anyone who can reach this port`,
-      'can try to pair or connect; only paired devices and agents with the token get in. Prefer',
-      '--tls-cert/--tls-key or a tunnel (see README), so neither travels in the clear.',
-    );
-  }
-  if (!fs.existsSync(path.join(options.staticDir, 'index.html'))) {
-    lines.push(
-      '',
-      `The web app is not built (${options.staticDir}); run \`npm run build\`. The endpoints work meanwhile.`,
-    );
-  }
-  process.stdout.write(`${lines.join('\n')}\n\nScan to pair your phone:\n${qr}\n`);
+  const text = await startBanner({
+    version: HOST_VERSION,
+    localUrl: host.url,
+    lanUrls: isWildcard(options.host) ? lanUrls(options, host.port) : [],
+    publicUrl: host.publicUrl === host.url ? undefined : host.publicUrl,
+    tailnet,
+    pairLink: pairing.link,
+    pairTerms: pairingTerms(pairing),
+    dataDir: host.dataDir,
+    machines: `${host.machines.hub.name} (this one)${joinedMachines(host)}`,
+    bindHost: options.host,
+    port: host.port,
+    webAppBuilt: fs.existsSync(path.join(options.staticDir, 'index.html')),
+    staticDir: options.staticDir,
+  });
+  process.stdout.write(text);
+}
+
+/** Where `tailscale serve` forwards to: this host's plain http port, on loopback unless bound elsewhere. */
+function serveTarget(options: StartOptions, port: number): string {
+  if (isWildcard(options.host) || options.host === 'localhost' || /^127\./.test(options.host))
+    return `http://127.0.0.1:${port}`;
+  return options.host.includes(':')
+    ? `http://[${options.host.replace(/^\[|\]$/g, '')}]:${port}`
+    : `http://${options.host}:${port}`;
 }
 
 function joinedMachines(host: Host): string {

@@ -1,5 +1,5 @@
 'use client';
-import { type InteractionResolution, type InteractionView } from '@/lib/contracts';
+import { type InteractionResolution, type InteractionResponse, type InteractionView } from '@/lib/contracts';
 import { useI18n } from '@/hooks/use-i18n';
 import { useRemote } from '@/hooks/use-remote';
 import { type Translate } from '@/lib/client/i18n';
@@ -15,6 +15,7 @@ import { IconTerminal } from '../icons/terminal';
 import { IconAlert, IconCheck, IconCloudOff, IconRefresh } from '../icons/shell';
 import { AgentChip } from '../agent-chip';
 import { MachineChip } from '../machine-chip';
+import { FormResponse } from './form-values';
 import { ResponseBody } from './response-body';
 import '@/app/styles/answers.css';
 import '@/lib/client/i18n-en-prompts';
@@ -80,7 +81,7 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
             {t('machine.deliveryWaits', { name: view.machine.name })}
           </p>
         ) : null}
-        <ResponseBody view={view} response={resolution.response} />
+        <Sent view={view} response={resolution.response} />
       </section>
     );
   }
@@ -91,7 +92,7 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
           <IconAlert size={18} />
           {t('receipt.lostRace', { by: byWhom(resolution, t), time: formatClock(resolution.resolvedAt, lang) })}
         </p>
-        <ResponseBody view={view} response={resolution.response} />
+        <Sent view={view} response={resolution.response} />
         {local ? <YourAnswer view={view} local={local} /> : null}
       </section>
     );
@@ -109,7 +110,7 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
               })
             : t(view.terminalAnswer.where === 'editor' ? 'outcome.editor' : 'outcome.terminal')}
         </p>
-        {response ? <ResponseBody view={view} response={response} /> : null}
+        {response ? <Sent view={view} response={response} /> : null}
         {local ? <YourAnswer view={view} local={local} /> : null}
       </section>
     );
@@ -145,9 +146,15 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
               ? t('receipt.sending')
               : t('receipt.queued')}
       </p>
-      <ResponseBody view={view} response={local.response} />
+      <Sent view={view} response={local.response} />
     </section>
   );
+}
+
+/** What was answered: a form's accept says its values (R18.4), the rest as ResponseBody says them. */
+function Sent({ view, response }: { view: InteractionView; response: InteractionResponse }) {
+  if (view.kind === 'form' && response.action === 'accept') return <FormResponse view={view} response={response} />;
+  return <ResponseBody view={view} response={response} />;
 }
 
 /** Why the host refused this device's answer (R10.4); shown above the form so it can be corrected. */
@@ -167,7 +174,7 @@ export function YourAnswer({ view, local }: { view: InteractionView; local: Pick
   return (
     <div className="receipt__yours" data-testid="card.your-answer">
       <h3 className="receipt__yours-title">{t('receipt.yourAnswer')}</h3>
-      <ResponseBody view={view} response={local.response} />
+      <Sent view={view} response={local.response} />
     </div>
   );
 }

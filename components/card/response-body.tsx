@@ -41,7 +41,8 @@ export function ResponseBody({ view, response }: { view: InteractionView; respon
     const choice = view.input.choices.find((candidate) => candidate.id === response.content?.choice);
     return <p className="receipt__line">{choice?.label ?? t('outcome.allowed')}</p>;
   }
-  if (view.kind === 'form') return <p className="receipt__line">{t('outcome.allowed')}</p>;
+  // What a form sent is ./form-values.tsx's, on the card's receipt (not History's first screen, R13.4).
+  if (view.kind === 'form') return null;
   return (
     <AnswerSummary
       questions={view.input.questions}

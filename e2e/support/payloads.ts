@@ -1,4 +1,4 @@
-import { type AskUserQuestionInputLike } from '../../lib/contracts';
+import { type AskUserQuestionInputLike, type FormField, type FormInput } from '../../lib/contracts';
 
 export const STORAGE_QUESTION = 'Which storage engine should the cache use?';
 
@@ -143,3 +143,51 @@ export function hostilePreviews(beacon: string): AskUserQuestionInputLike {
     ],
   };
 }
+
+/** What a test adds to one of the widget form's fields (a default, a limit, a title). */
+type FieldExtra<Type extends FormField['type']> = Partial<Omit<Extract<FormField, { type: Type }>, 'name' | 'type'>>;
+
+/**
+ * The widget service's MCP form (R18.4): a color of two, a count, a notify switch and a note without a title;
+ * each field takes what a test adds to it.
+ */
+export function widgetForm(
+  extra: {
+    color?: FieldExtra<'enum'>;
+    count?: FieldExtra<'number' | 'integer'>;
+    notify?: FieldExtra<'boolean'>;
+    note?: FieldExtra<'string'>;
+  } = {},
+): FormInput {
+  return {
+    serverName: 'widgets',
+    message: 'Configure the widget',
+    mode: 'form',
+    fields: [
+      {
+        name: 'color',
+        title: 'Color',
+        type: 'enum',
+        multiple: false,
+        required: true,
+        options: [
+          { value: 'red', label: 'Red' },
+          { value: 'blue', label: 'Blue' },
+        ],
+        ...extra.color,
+      },
+      { name: 'count', title: 'How many', type: 'integer', required: true, ...extra.count },
+      { name: 'notify', title: 'Notify me', type: 'boolean', required: false, ...extra.notify },
+      { name: 'note', type: 'string', required: false, ...extra.note },
+    ],
+  };
+}
+
+/** The widget service's sign-in: an MCP page to open (mode url). */
+export const SIGN_IN_PAGE: FormInput = {
+  serverName: 'auth',
+  message: 'Sign in to the widget service',
+  mode: 'url',
+  fields: [],
+  url: 'https://widgets.example/authorize?state=1',
+};

@@ -46,6 +46,8 @@ export function summarize(view: InteractionView, myDeviceId: string | null): Sum
   if (response.action === 'decline') return { kind: 'declined', answered, total };
   if (response.action === 'cancel') return { kind: 'cancelled', answered, total };
   const elsewhere = myDeviceId !== null && resolution.device !== undefined && resolution.device.id !== myDeviceId;
+  // A form sent is answered, with its values or without (a page's Done), never skipped (R18.4).
+  if (view.kind === 'form') return { kind: elsewhere ? 'other-device' : 'answered', answered, total };
   if (elsewhere && answered > 0) return { kind: 'other-device', answered, total };
   if (answered === 0) return { kind: 'skipped', answered, total };
   if (answered < total) return { kind: 'partly', answered, total };

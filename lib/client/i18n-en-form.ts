@@ -19,6 +19,10 @@ export const enForm = {
   'form.cancelTitle': 'Cancel this form?',
   'form.cancelHint': '{server} hears that you cancelled without an answer.',
   'form.step': 'Field {i} of {n}',
+  'form.yes': 'Yes',
+  'form.no': 'No',
+  'form.sentDone': 'Done',
+  'form.sent': 'Sent',
 } as const;
 
 addEnglish(enForm);

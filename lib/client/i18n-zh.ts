@@ -357,4 +357,8 @@ export const zh: Messages = {
   'turn.replaced': '有更新的回合完成了',
   'turn.yourReply': '你的回复',
   'turn.tooLong': '最多 {max} 个字符（现在 {n} 个）。',
+  'form.yes': '是',
+  'form.no': '否',
+  'form.sentDone': '已完成',
+  'form.sent': '已发送',
 };

@@ -43,7 +43,10 @@ export function jsonShapeProblem(value: unknown, limits: JsonShapeLimits): strin
  * an ACP agent's or editor's line (R12.18). As deep as the host's own sockets allow; more values, since a
  * daemon's notifications carry whole diffs and a resumed thread its turns. Checked before anything walks it.
  */
-export const BRIDGE_MESSAGE_SHAPE_LIMITS: JsonShapeLimits = { maxDepth: MESSAGE_SHAPE_LIMITS.maxDepth, maxNodes: 500_000 };
+export const BRIDGE_MESSAGE_SHAPE_LIMITS: JsonShapeLimits = {
+  maxDepth: MESSAGE_SHAPE_LIMITS.maxDepth,
+  maxNodes: 500_000,
+};
 
 /** A bridge's message parsed and checked against `limits`, or why it was refused (not JSON, too deep, too big). */
 export type BoundedJson = { ok: true; value: unknown } | { ok: false; problem: string };
@@ -54,6 +57,10 @@ export type BoundedJson = { ok: true; value: unknown } | { ok: false; problem: s
  * could overflow the stack on it.
  */
 export function parseBoundedJson(text: string, limits: JsonShapeLimits = BRIDGE_MESSAGE_SHAPE_LIMITS): BoundedJson {
+  // Looked at as text first: parsing a 16 MiB line nested millions deep builds millions of arrays (half a second
+  // and hundreds of MiB each) only to refuse them.
+  const early = textShapeProblem(text, limits);
+  if (early !== undefined) return { ok: false, problem: early };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -62,4 +69,58 @@ export function parseBoundedJson(text: string, limits: JsonShapeLimits = BRIDGE_
   }
   const problem = jsonShapeProblem(value, limits);
   return problem === undefined ? { ok: true, value } : { ok: false, problem };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
+/**
+ * The rule JSON `text` would break once parsed, read from the text alone in one pass that allocates nothing:
+ * containers nested past `maxDepth`, or more values than `maxNodes` (each container's commas and its first
+ * value). It counts a repeated key as the value it replaces, so it is never laxer than jsonShapeProblem; text
+ * that is not JSON is left to JSON.parse.
+ */
+export function textShapeProblem(text: string, limits: JsonShapeLimits): string | undefined {
+  let depth = 0;
+  let nodes = 1;
+  let inString = false;
+  /** Whether the innermost open container holds a value yet. */
+  let holdsValue = true;
+  /** The same for each container around it, as bits (never deeper than maxDepth, or the text is refused). */
+  const outer: boolean[] = [];
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+      continue;
+    }
+    if (isSpace(code)) continue;
+    if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) {
+      depth -= 1;
+      holdsValue = outer.pop() ?? true;
+      continue;
+    }
+    if (code === COMMA) {
+      nodes += 1;
+    } else if (!holdsValue) {
+      holdsValue = true;
+      nodes += 1;
+    }
+    if (nodes > limits.maxNodes) return `holds more than ${limits.maxNodes} values`;
+    if (code === QUOTE) inString = true;
+    else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
+      depth += 1;
+      if (depth > limits.maxDepth) return `nests deeper than ${limits.maxDepth} levels`;
+      outer.push(holdsValue);
+      holdsValue = false;
+    }
+  }
+  return undefined;
 }

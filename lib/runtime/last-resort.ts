@@ -32,7 +32,12 @@ export function lastResortLine(kind: Kind, reason: unknown): string {
  * LINES_PER_MINUTE a minute, then a count) and let the process go on. Returns the undo, for a command that
  * returns (and for in-process tests).
  */
-export function installLastResort(log: (line: string) => void, now: () => number = Date.now): () => void {
+export function installLastResort(
+  log: (line: string) => void,
+  now: () => number = Date.now,
+  /** Where the events come from: the process, or an emitter standing in for it. */
+  target: Pick<NodeJS.EventEmitter, 'on' | 'off'> = process,
+): () => void {
   let windowStart = now();
   let lines = 0;
   let unsaid = 0;
@@ -56,10 +61,10 @@ export function installLastResort(log: (line: string) => void, now: () => number
   };
   const onRejection = (reason: unknown) => report('unhandled rejection', reason);
   const onException = (error: unknown) => report('uncaught exception', error);
-  process.on('unhandledRejection', onRejection);
-  process.on('uncaughtException', onException);
+  target.on('unhandledRejection', onRejection);
+  target.on('uncaughtException', onException);
   return () => {
-    process.off('unhandledRejection', onRejection);
-    process.off('uncaughtException', onException);
+    target.off('unhandledRejection', onRejection);
+    target.off('uncaughtException', onException);
   };
 }

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { expect } from '@playwright/test';
 import { testRunEnv } from '../../../lib/host/test-support/leftover-processes';
 import { asProcessEnv } from '../../claude-code/support/claude-project';
+import { forAgentWork } from '../../support/agent-wait';
 
 const CLI = path.resolve(import.meta.dirname, '..', '..', '..', 'dist', 'cli.js');
 /** From starting the proxy to an open session: a few seconds on an idle machine (Copilot: about 3 s). */
@@ -180,7 +181,9 @@ export async function startEditor(options: EditorOptions): Promise<AcpEditor> {
     },
     async permission() {
       await expect
-        .poll(() => received.find((message) => message.method === 'session/request_permission'), { timeout: 30_000 })
+        .poll(() => received.find((message) => message.method === 'session/request_permission'), {
+          timeout: forAgentWork(),
+        })
         .toBeDefined();
       return received.find((message) => message.method === 'session/request_permission') ?? {};
     },

@@ -9,6 +9,7 @@ import { geminiAgent } from './agents';
 import { locateGemini } from './gemini-binary';
 import { startScriptedGemini, type ScriptedGemini } from './gemini-model';
 import { provideLocated } from '../../support/agent-binary';
+import { agentClock } from '../../support/agent-wait';
 
 /** Starts an editor running the suite's agent behind `askaway acp`. */
 export type StartEditor = (
@@ -16,6 +17,8 @@ export type StartEditor = (
 ) => Promise<AcpEditor>;
 
 interface HubFixtures {
+  /** When the test began, for the waits on the agent's work (automatic). */
+  agentClock: undefined;
   host: TestHost;
   /** A phone without a browser: a socket.io client on the host's '/remote'. */
   remote: ScriptedRemote;
@@ -25,6 +28,7 @@ interface HubFixtures {
 
 /** The host and the phones every agent's tests share. */
 export const acpTest = base.extend<HubFixtures>({
+  agentClock,
   host: async ({}, provide) => {
     const host = await startTestHost();
     await provide(host);

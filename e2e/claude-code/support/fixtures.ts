@@ -8,6 +8,7 @@ import { locateClaudeBinary } from './claude-binary';
 import { createClaudeProject, type ClaudeProject, type ClaudeProjectOptions } from './claude-project';
 import { startScriptedModel, type ScriptedConversation, type ScriptedModel } from './model-server';
 import { provideLocated } from '../../support/agent-binary';
+import { agentClock } from '../../support/agent-wait';
 
 export interface Workspace {
   model: ScriptedModel;
@@ -21,6 +22,8 @@ interface WorkerFixtures {
 }
 
 interface Fixtures {
+  /** When the test began, for the waits on Claude Code's work (automatic). */
+  agentClock: undefined;
   /** The `claude` binary; the test is skipped (locally) or fails (CI) when it is not installed. */
   claude: string;
   /** A phone without a browser: a socket.io client on the host's '/remote'. */
@@ -35,6 +38,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  agentClock,
   claude: async ({}, provide, testInfo) =>
     provideLocated(locateClaudeBinary(), (located) => provide(located.binary), testInfo),
   // One host per worker: every test matches its own interactions (by Claude Code session or tool use id).

@@ -4,6 +4,7 @@ import { type ScriptedRemote } from '../../../lib/runtime/test-support/scripted-
 import { type Workspace } from './fixtures';
 import { type MessagesRequest, type ScriptedBlock, type ToolResult } from './model-server';
 import { SDK_HOST_DENIAL, startSdkSession, type SdkSession, type SdkSessionOptions } from './sdk-session';
+import { forAgentWork } from '../../support/agent-wait';
 
 export const DB_QUESTION = 'Which database should the service use?';
 export const CACHE_QUESTION = 'Which cache should sit in front of it?';
@@ -67,7 +68,7 @@ export async function onPhone(
       }`,
     );
   });
-  return Promise.race([remote.next(match, 30_000), ended]);
+  return Promise.race([remote.next(match, forAgentWork()), ended]);
 }
 
 /** Waits for the turn to end and for Claude Code to exit cleanly; returns what the model read for `toolUseId`. */

@@ -8,6 +8,7 @@ import {
   type ScriptedTurn,
   type ToolOutput,
 } from './model-server';
+import { forAgentWork } from '../../support/agent-wait';
 
 /** The call id the scripted model gives the `index`th item of its `turn`th reply to `marker`. */
 export const callId = (marker: string, turn: number, index: number) =>
@@ -103,13 +104,13 @@ export const ASKS_FOR_APPROVAL = ['approval_policy = "on-request"', 'sandbox_mod
 export async function cardFor(
   remote: ScriptedRemote,
   match: (record: InteractionRecord) => boolean,
-  timeout = 30_000,
+  timeout = forAgentWork(),
 ): Promise<InteractionRecord> {
   return remote.next((record) => record.agent?.kind === 'codex' && match(record), timeout);
 }
 
 /** What the model read for `callId`, once Codex sent it. */
-export async function modelRead(model: ScriptedModel, id: string, timeout = 20_000): Promise<ToolOutput> {
+export async function modelRead(model: ScriptedModel, id: string, timeout = forAgentWork()): Promise<ToolOutput> {
   await expect
     .poll(() => model.toolOutput(id), {
       timeout,

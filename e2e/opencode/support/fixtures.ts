@@ -11,6 +11,7 @@ import { startScriptedModel, type ScriptedModel } from './model-server';
 import { stopAllServes } from './serve';
 import { startTui, TUI_START_TIMEOUT_MS } from './tui';
 import { provideLocated } from '../../support/agent-binary';
+import { agentClock } from '../../support/agent-wait';
 
 /** One OpenCode TUI per worker, shared by the tests of a serial file: it takes ~10 s to start. */
 export interface SharedTui {
@@ -33,6 +34,8 @@ interface WorkerFixtures {
 }
 
 interface Fixtures {
+  /** When the test began, for the waits on OpenCode's work (automatic). */
+  agentClock: undefined;
   /** Stops the test's `opencode serve` processes after it (automatic). */
   serves: undefined;
   /** The pinned OpenCode; the test is skipped (locally) or fails (CI) when it is not installed. */
@@ -44,6 +47,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  agentClock,
   // After every test, passed, failed or timed out: no `opencode serve` it started outlives it.
   serves: [
     async ({}, provide) => {

@@ -3,6 +3,7 @@ import { type ScriptedRemote } from '../../../lib/runtime/test-support/scripted-
 import { type SharedTui } from './fixtures';
 import { type ScriptedModel, type ScriptedTurn, type ScriptedBlock } from './model-server';
 import { newSession } from './tui';
+import { forAgentWork } from '../../support/agent-wait';
 
 export function choice(question: string, header: string, labels: string[], multiple = false) {
   return {
@@ -35,7 +36,11 @@ export const openCodeSays = {
 };
 
 /** The interaction a tool call of OpenCode's became on the phone. */
-export function onPhone(remote: ScriptedRemote, toolCallId: string, timeoutMs = 30_000): Promise<InteractionRecord> {
+export function onPhone(
+  remote: ScriptedRemote,
+  toolCallId: string,
+  timeoutMs = forAgentWork(),
+): Promise<InteractionRecord> {
   return remote.next((record) => record.agent?.kind === 'opencode' && record.toolUseId === toolCallId, timeoutMs);
 }
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION, type InteractionRequest } from '../../contracts';
+import { type InteractionRequest } from '../../contracts';
 import { createHost, type Host } from '../create-host';
+import { connectPairedDevice } from '../test-support/clients';
 import { pairDevice } from '../test-support/devices';
 import { startPush } from './start-push';
 import { type PushRuntime } from './create-push-service';
@@ -39,20 +39,7 @@ async function setup() {
   });
 
   /** A paired device's connection; its id comes from its credential, as the host sees it. */
-  async function remote(name: string): Promise<ClientSocket & { deviceId: string }> {
-    const { deviceId, credential } = pairDevice(host, name);
-    const socket = connect(`${host.url}${REMOTE_NAMESPACE}`, {
-      auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    cleanups.push(() => void socket.disconnect());
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('connect_error', reject);
-    });
-    return Object.assign(socket, { deviceId });
-  }
+  const remote = (name: string) => connectPairedDevice(host, name, cleanups);
 
   function ask(requestId: string): void {
     const request: InteractionRequest = {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
+import { type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION } from '../../contracts';
 import { createHost, type Host } from '../create-host';
+import { connectPairedDevice } from '../test-support/clients';
 import { pairDevice } from '../test-support/devices';
 import { questionRequest } from '../test-support/fixtures';
 import { REFUSED_DEVICE_TOPICS } from '../test-support/refused-topics';
@@ -57,20 +57,7 @@ async function setup(options: StartPushOptions = {}, prepare?: Prepare) {
     await host.close();
     await push.close();
   });
-  async function device(name: string): Promise<ClientSocket & { deviceId: string }> {
-    const { deviceId, credential } = pairDevice(host, name);
-    const socket = connect(`${host.url}${REMOTE_NAMESPACE}`, {
-      auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    cleanups.push(() => void socket.disconnect());
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('connect_error', reject);
-    });
-    return Object.assign(socket, { deviceId });
-  }
+  const device = (name: string) => connectPairedDevice(host, name, cleanups);
   const ask = () => {
     const ack = host.registry.announce(questionRequest(), 'runtime');
     expect(ack).toMatchObject({ ok: true });

@@ -96,13 +96,24 @@ export function attachRemoteNamespace(
   options.devices.onRevoked((deviceId) => namespace.in(deviceRoom(deviceId)).disconnectSockets(true));
   // R17.5: agents coming and going, a join, a revocation: one whole list per quiet moment, to every remote.
   let broadcast: ReturnType<typeof setTimeout> | undefined;
+  const sendMachines = () => {
+    clearTimeout(broadcast);
+    broadcast = undefined;
+    namespace.emit('machines', { machines: options.machines.list() });
+  };
   const stopListening = options.machines.onChange(() => {
-    broadcast ??= setTimeout(() => {
-      broadcast = undefined;
-      namespace.emit('machines', { machines: options.machines.list() });
-    }, MACHINES_BROADCAST_MS);
+    broadcast ??= setTimeout(sendMachines, MACHINES_BROADCAST_MS);
     broadcast.unref();
   });
+  // R17.6: a change still gathering goes out before the next events, so the question an agent asks as it connects
+  // (a hook, `askaway ask`) never reaches a remote ahead of the list that has its machine back ("Waiting for …").
+  // Subscribed before any remote's stream, so it runs first for every commit.
+  const stopFlushing = options.registry.subscribe(
+    () => {
+      if (broadcast !== undefined) sendMachines();
+    },
+    { live: true },
+  );
   namespace.on('connection', (socket) => {
     const { registry, devices, machines, incidents } = options;
     const deviceId = socket.data.principal.id;
@@ -165,6 +176,7 @@ export function attachRemoteNamespace(
   });
   return () => {
     stopListening();
+    stopFlushing();
     clearTimeout(broadcast);
     broadcast = undefined;
   };

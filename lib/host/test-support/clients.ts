@@ -15,6 +15,8 @@ import {
   type Snapshot,
   type AutoResolutionNotice,
 } from '../../contracts';
+import { type Host } from '../create-host';
+import { pairDevice } from './devices';
 
 export type RuntimeClient = Socket<RuntimeServerToClientEvents, RuntimeClientToServerEvents>;
 export type RemoteClient = Socket<RemoteServerToClientEvents, RemoteClientToServerEvents>;
@@ -135,4 +137,28 @@ export function tryConnect(url: string, namespace: string, auth: unknown): Promi
     });
     socket.once('connect_error', (error) => resolve((error as Error & { data?: unknown }).data ?? error.message));
   });
+}
+
+/**
+ * Pairs a device in-process and opens a plain connection of its own to '/remote' (untyped, so a test can send
+ * what the typed events would refuse), with its id as the host sees it. Its disconnect goes on `cleanups` before
+ * it connects, so a refused one is closed too.
+ */
+export async function connectPairedDevice(
+  host: Pick<Host, 'devices' | 'url'>,
+  name: string,
+  cleanups: { push(cleanup: () => void): unknown },
+): Promise<Socket & { deviceId: string }> {
+  const { deviceId, credential } = pairDevice(host, name);
+  const socket = io(`${host.url}${REMOTE_NAMESPACE}`, {
+    auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  cleanups.push(() => void socket.disconnect());
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return Object.assign(socket, { deviceId });
 }

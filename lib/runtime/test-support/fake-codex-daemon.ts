@@ -30,8 +30,11 @@ export interface FakeCodexDaemon {
    * written as text since JSON.stringify would overflow on them here too).
    */
   sendRaw(text: string): void;
-  /** From now on answers the bridge's `method` requests with the frame `frame(id)` returns, unchanged. */
-  answerRaw(method: string, frame: (id: number) => string): void;
+  /**
+   * From now on answers the bridge's `method` requests with the frame `frame(id, params)` returns, unchanged
+   * (undefined: the usual answer).
+   */
+  answerRaw(method: string, frame: (id: number, params: Record<string, unknown>) => string | undefined): void;
   /**
    * A turn starts on the thread as if typed in the TUI: the thread turns active, and its joined clients get
    * `turn/started`. Returns the turn's id.
@@ -92,7 +95,7 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
   const joined = new Map<WebSocket, Set<string>>();
   const pending = new Map<number, { threadId: string; method: string; params: Record<string, unknown> }>();
   const received: Record<string, unknown>[] = [];
-  const rawAnswers = new Map<string, (id: number) => string>();
+  const rawAnswers = new Map<string, (id: number, params: Record<string, unknown>) => string | undefined>();
   let server: http.Server | undefined;
   let wss: WebSocketServer | undefined;
   let socketPath = '';
@@ -196,8 +199,9 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
         received.push(message);
         const { id, method } = message;
         const params = (message.params ?? {}) as Record<string, unknown>;
-        const raw = typeof method === 'string' ? rawAnswers.get(method) : undefined;
-        if (raw && typeof id === 'number') ws.send(raw(id));
+        const raw =
+          typeof method === 'string' && typeof id === 'number' ? rawAnswers.get(method)?.(id, params) : undefined;
+        if (raw !== undefined) ws.send(raw);
         else if (typeof method === 'string' && typeof id === 'number') answer(ws, id, method, params);
         else if (method === undefined && (typeof id === 'number' || typeof id === 'string')) {
           // A response to one of our requests: the first one settles it, and every client hears so.

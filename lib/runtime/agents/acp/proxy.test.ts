@@ -3,7 +3,7 @@ import { pairDevice } from '../../../host/test-support/devices';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
 import { runtimeClientProvider } from '../../runtime-client-provider';
 import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
-import { createAcpProxy, type AcpProxy } from './proxy';
+import { ACP_PROMPTS_HELD_BYTES_MAX, ACP_REMEMBERED_MAX, createAcpProxy, type AcpProxy } from './proxy';
 import {
   AGENT_CANCELLED_REASON,
   AGENT_EXITED_REASON,
@@ -31,6 +31,15 @@ const GEMINI_OPTIONS = [
 
 const line = (message: unknown) => JSON.stringify(message);
 
+/** The agent's `session/request_permission` for sess-1 about `toolCall`, with Gemini's options. */
+const permissionRequest = (id: number | string, toolCall: Record<string, unknown>) =>
+  line({
+    jsonrpc: '2.0',
+    id,
+    method: 'session/request_permission',
+    params: { sessionId: 'sess-1', toolCall, options: GEMINI_OPTIONS },
+  });
+
 /** A real host and phone; the editor's and the agent's sides are the lines the proxy writes to each. */
 async function setup(options: { hostUrl?: string; forms?: boolean } = {}) {
   const host = await startTestHost();
@@ -40,8 +49,8 @@ async function setup(options: { hostUrl?: string; forms?: boolean } = {}) {
   const logs: string[] = [];
   const proxy = createAcpProxy({
     runtime: runtimeClientProvider({ url: options.hostUrl ?? host.url, token: TEST_TOKEN }),
-    toEditor: (text) => toEditor.push(text),
-    toAgent: (text) => toAgent.push(text),
+    toEditor: (text) => toEditor.push(String(text)),
+    toAgent: (text) => toAgent.push(String(text)),
     log: (text) => logs.push(text),
     command: '/usr/local/bin/gemini',
   });
@@ -71,16 +80,7 @@ async function setup(options: { hostUrl?: string; forms?: boolean } = {}) {
   proxy.fromAgent(line({ jsonrpc: '2.0', id: 1, result: { sessionId: 'sess-1' } }));
   const permission = (id: number | string, command = 'rm -rf build') =>
     proxy.fromAgent(
-      line({
-        jsonrpc: '2.0',
-        id,
-        method: 'session/request_permission',
-        params: {
-          sessionId: 'sess-1',
-          toolCall: { toolCallId: `call-${id}`, title: command, kind: 'execute', status: 'pending' },
-          options: GEMINI_OPTIONS,
-        },
-      }),
+      permissionRequest(id, { toolCallId: `call-${id}`, title: command, kind: 'execute', status: 'pending' }),
     );
   return { host, remote, proxy, toEditor, toAgent, logs, permission };
 }
@@ -248,5 +248,35 @@ describe('[R18.37][R18.38] askaway acp between an editor and an ACP agent', () =
     proxy.fromEditor(reply);
     expect(toAgent.at(-1)).toBe(reply);
     expect(proxy.open()).toEqual([]);
+  });
+});
+
+describe('[R12.19] what the ACP proxy keeps is bounded', () => {
+  it('[R12.19] agent requests the editor never answers: past the bound the oldest are forgotten, said once', async () => {
+    const { proxy, toEditor, logs } = await setup();
+    for (let id = 100; id < 100 + ACP_REMEMBERED_MAX + 50; id += 1)
+      proxy.fromAgent(line({ jsonrpc: '2.0', id, method: 'fs/read_text_file', params: { path: `/tmp/${id}` } }));
+    expect(toEditor.filter((text) => text.includes('fs/read_text_file'))).toHaveLength(ACP_REMEMBERED_MAX + 50);
+    expect(logs.filter((text) => text.includes('without a reply'))).toHaveLength(1);
+    // Editor sessions and watched requests too.
+    for (let id = 10; id < 10 + ACP_REMEMBERED_MAX + 50; id += 1)
+      proxy.fromEditor(line({ jsonrpc: '2.0', id, method: 'session/new', params: { cwd: `/home/ada/p${id}` } }));
+    expect(logs.filter((text) => text.includes('editor requests watched'))).toHaveLength(1);
+  });
+
+  it('[R12.19] prompts on the phone are bounded in bytes too: past ACP_PROMPTS_HELD_BYTES_MAX the rest stay in the editor', async () => {
+    const { remote, proxy, toEditor, logs } = await setup();
+    const big = 'x'.repeat(1024 * 1024 - 2_000);
+    const count = Math.floor(ACP_PROMPTS_HELD_BYTES_MAX / (1024 * 1024)) + 2;
+    for (let id = 1; id <= count; id += 1)
+      proxy.fromAgent(
+        permissionRequest(id, { toolCallId: `big-${id}`, title: 'big', kind: 'other', rawInput: { big } }),
+      );
+    expect(toEditor.filter((text) => text.includes('"big-'))).toHaveLength(count);
+    await vi.waitFor(() =>
+      expect(remote.pending().filter((r) => r.toolUseId?.startsWith('big-'))).toHaveLength(count - 2),
+    );
+    expect(proxy.open()).toHaveLength(count - 2);
+    expect(logs.filter((text) => text.includes('stay in the editor'))).toHaveLength(1);
   });
 });

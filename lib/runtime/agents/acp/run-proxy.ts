@@ -3,17 +3,18 @@
 // the agent said, and the proxy's own closing messages to the editor.
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { type Readable, type Writable } from 'node:stream';
 import { errorMessage, terminalSafe } from '../../../contracts';
 import { runtimeClientProvider } from '../../runtime-client-provider';
-import { createAcpProxy } from './proxy';
+import { lineWriter, relayLines } from './line-relay';
+import { ACP_LINE_READ_MAX, createAcpProxy } from './proxy';
 
 export interface RunAcpProxyOptions {
   agent: readonly string[];
   name?: string;
   env?: Record<string, string | undefined>;
-  stdin?: NodeJS.ReadableStream;
-  stdout?: NodeJS.WritableStream;
+  stdin?: Readable;
+  stdout?: Writable;
   log?: (line: string) => void;
   signal?: AbortSignal;
 }
@@ -50,31 +51,50 @@ export async function runAcpProxy(options: RunAcpProxyOptions): Promise<number> 
     });
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber(signal) ?? 15) : 1)));
   });
+  // Both sides are relayed as bytes (R12.21): each side's writer holds the proxy's own messages while an
+  // over-long line is half written, and each reader pauses while the other side has not drained.
+  const toEditor = lineWriter(stdout);
+  const toAgent = lineWriter(child.stdin);
+  // An editor that closed its end, or an agent that exited, must not stop the proxy with an unhandled 'error'.
+  stdout.on('error', () => undefined);
+  child.stdin.on('error', () => undefined);
   const proxy = createAcpProxy({
     runtime: runtimeClientProvider({ env }),
-    toEditor: (line) => stdout.write(`${line}\n`),
-    toAgent: (line) => {
-      if (child.stdin.writable) child.stdin.write(`${line}\n`);
-    },
+    toEditor: (line) => toEditor.message(line),
+    toAgent: (line) => toAgent.message(line),
     log,
     command,
     ...(options.name ? { name: options.name } : {}),
   });
-  child.stdin.on('error', () => undefined);
-  // No line length limit here: the relay must pass whatever either side sends; the proxy only looks at lines it can.
-  const fromEditor = createInterface({ input: stdin, crlfDelay: Infinity });
-  fromEditor.on('line', (line) => proxy.fromEditor(line));
-  fromEditor.once('close', () => child.stdin.end());
-  const fromAgent = createInterface({ input: child.stdout, crlfDelay: Infinity });
-  fromAgent.on('line', (line) => proxy.fromAgent(line));
-  const agentDone = new Promise<void>((resolve) => fromAgent.once('close', () => resolve()));
+  const overLong = (side: string) => {
+    let said = false;
+    return () => {
+      if (!said) log(`askaway: a line over ${ACP_LINE_READ_MAX} bytes from the ${side} is relayed unread`);
+      said = true;
+    };
+  };
+  const editorDone = relayLines({
+    source: stdin,
+    to: toAgent,
+    readMax: ACP_LINE_READ_MAX,
+    onLine: (line) => proxy.fromEditor(line),
+    onOverLong: overLong('editor'),
+  });
+  void editorDone.then(() => child.stdin.end());
+  const agentDone = relayLines({
+    source: child.stdout,
+    to: toEditor,
+    readMax: ACP_LINE_READ_MAX,
+    onLine: (line) => proxy.fromAgent(line),
+    onOverLong: overLong('agent'),
+  });
   const onAbort = () => child.kill('SIGTERM');
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const code = await exited;
   options.signal?.removeEventListener('abort', onAbort);
   // What the agent wrote before it exited reaches the editor before the proxy lets go.
   await agentDone;
-  fromEditor.close();
+  stdin.pause();
   await proxy.close();
   return code;
 }

@@ -3,33 +3,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type InteractionRecord } from '../../../contracts';
 import { PLAN_MAX_BYTES } from './plan-input';
-import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
+import { type ScriptedRemote } from '../../test-support/scripted-remote';
 import { makeDevZeroLink, makeFifo, makeHugeFile, type SpecialFile } from '../../test-support/special-files';
-import { hubContributions } from '../../../../bin/commands/hub-contributions';
-import { mountAgentBridges } from '../../../host/bridges';
-import { pairDevice } from '../../../host/test-support/devices';
 import { joinMachine } from '../../../host/test-support/machines';
-import { closeAllHosts, startTestHost, tempDir } from '../../../host/test-support/test-host';
 import { type Host } from '../../../host';
+import { cleanups, closeHubWithPhone, hubWithPhone, specials } from './test-support/hub-with-phone';
 
-const specials: SpecialFile[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(closeHubWithPhone);
 
-afterEach(async () => {
-  // First wake whatever the old code left blocked on a FIFO, so no thread of the pool stays taken.
-  for (const special of specials.splice(0)) special.remove();
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await closeAllHosts();
-});
-
-async function rig(): Promise<{ host: Host; phone: ScriptedRemote; dir: string }> {
-  const host = await startTestHost();
-  const bridges = mountAgentBridges(host, { contributions: hubContributions({ codexHomes: [] }) });
-  cleanups.push(() => bridges.close());
-  const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
-  cleanups.push(() => phone.close());
-  return { host, phone, dir: tempDir('askaway-special-files-') };
-}
+const rig = () => hubWithPhone('askaway-special-files-');
 
 let nextToolUse = 0;
 function planHook(transcript: string, toolInput: Record<string, unknown>) {

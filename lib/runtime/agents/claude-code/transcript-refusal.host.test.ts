@@ -1,33 +1,13 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type InteractionRecord } from '../../../contracts';
-import { connectScriptedRemote } from '../../test-support/scripted-remote';
-import { makeDevZeroLink, makeFifo, type SpecialFile } from '../../test-support/special-files';
-import { hubContributions } from '../../../../bin/commands/hub-contributions';
-import { mountAgentBridges } from '../../../host/bridges';
-import { pairDevice } from '../../../host/test-support/devices';
-import { closeAllHosts, startTestHost, tempDir } from '../../../host/test-support/test-host';
+import { makeDevZeroLink, makeFifo } from '../../test-support/special-files';
+import { cleanups, closeHubWithPhone, hubWithPhone, specials } from './test-support/hub-with-phone';
 
-const specials: SpecialFile[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const special of specials.splice(0)) special.remove();
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await closeAllHosts();
-});
+afterEach(closeHubWithPhone);
 
 /** A hub whose log the test reads, a phone on it, and a folder for the files a hook names. */
-async function rig() {
-  const lines: string[] = [];
-  const log = (line: string) => lines.push(line);
-  const host = await startTestHost({ log });
-  const bridges = mountAgentBridges(host, { contributions: hubContributions({ codexHomes: [] }), log });
-  cleanups.push(() => bridges.close());
-  const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
-  cleanups.push(() => phone.close());
-  return { host, phone, lines, dir: tempDir('askaway-transcript-refusal-') };
-}
+const rig = () => hubWithPhone('askaway-transcript-refusal-');
 
 let nextToolUse = 0;
 /** A plan approval hook post naming `transcript`, left waiting for the phone as Claude Code leaves it. */

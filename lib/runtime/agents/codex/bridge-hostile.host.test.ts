@@ -1,18 +1,11 @@
 // A Codex daemon sending what no real one sends (R12.18): frames nested thousands deep, in a server request, a
 // form's schema, a notification, an answer. The hub stays up, says so once, and carries the next prompt.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pairDevice } from '../../../host/test-support/devices';
-import { closeAllHosts, startTestHost } from '../../../host/test-support/test-host';
-import { type Host } from '../../../host';
-import { runtimeClientProvider } from '../../runtime-client-provider';
-import { startFakeCodexDaemon, type FakeCodexDaemon } from '../../test-support/fake-codex-daemon';
-import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
-import { startCodexBridge, type CodexBridge } from './bridge';
+import { BRIDGE_FRAME_MAX_BYTES } from '../../../contracts';
+import { closeAllHosts } from '../../../host/test-support/test-host';
 import { CODEX_PROMPT_METHODS } from './protocol';
-import { requestUserInputParams } from './test-fixtures';
+import { fileChangeApprovalParams, requestUserInputParams } from './test-fixtures';
+import { bridgeJoined, bridgeRig, type BridgeRig } from './test-support/bridge-rig';
 
 const THREAD = '01a23100-0000-7000-8000-0000000000d1';
 const OTHER_THREAD = '01a23100-0000-7000-8000-0000000000d2';
@@ -23,14 +16,6 @@ const REFUSED = /refused a message from the daemon that nests deeper than 32 lev
 /** JSON text nested `DEPTH` objects deep around `leaf`, built as text (JSON.stringify would overflow on it here too). */
 const deep = (leaf = '1') => `${'{"a":'.repeat(DEPTH)}${leaf}${'}'.repeat(DEPTH)}`;
 
-interface Rig {
-  host: Host;
-  daemon: FakeCodexDaemon;
-  remote: ScriptedRemote;
-  bridge: CodexBridge;
-  logs: string[];
-}
-
 const cleanups: (() => Promise<void> | void)[] = [];
 
 afterEach(async () => {
@@ -38,32 +23,12 @@ afterEach(async () => {
   await closeAllHosts();
 });
 
-async function rig(): Promise<Rig> {
-  const host = await startTestHost();
-  const daemon = await startFakeCodexDaemon();
-  cleanups.push(() => daemon.remove());
-  daemon.addThread({ id: THREAD, cwd: '/work/project', name: 'Widget', agentMessage: 'Two quick choices.' });
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
-  cleanups.push(() => remote.close());
-  const provider = runtimeClientProvider({ url: host.url, token: host.token });
-  cleanups.push(() => provider.close());
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'askaway-bridge-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const logs: string[] = [];
-  const bridge = startCodexBridge({
-    homes: [daemon.codexHome],
-    runtime: () => provider.get('codex bridge'),
-    dataDir,
-    owner: 'test',
-    log: (line) => logs.push(line),
-    pollMs: 20,
-  });
-  cleanups.push(() => bridge.stop());
-  await vi.waitFor(() => {
-    expect(bridge.status()[0]).toMatchObject({ state: 'attached', threads: 1 });
-    expect(daemon.clients()).toBe(1);
-  });
-  return { host, daemon, remote, bridge, logs };
+async function rig(): Promise<BridgeRig> {
+  const setup = await bridgeRig(cleanups, [
+    { id: THREAD, cwd: '/work/project', name: 'Widget', agentMessage: 'Two quick choices.' },
+  ]);
+  await bridgeJoined(setup);
+  return setup;
 }
 
 /** An MCP tool-call approval as Codex relays it, with `toolParams` as its tool's input. */
@@ -78,7 +43,7 @@ const formFrame = (id: number, type: string) =>
   `"mode":"form","message":"Fill in","requestedSchema":{"type":"object","properties":{"name":{"type":${type}}}}}}`;
 
 /** The hub answers, and a plain question after the hostile frames still reaches the phone, alone. */
-async function stillServes(setup: Rig, id: number) {
+async function stillServes(setup: BridgeRig, id: number) {
   const healthz = await fetch(`${setup.host.url}/healthz`);
   expect(healthz.status).toBe(200);
   setup.daemon.ask(THREAD, id, CODEX_PROMPT_METHODS.question, requestUserInputParams);
@@ -130,5 +95,50 @@ describe('[R12.18] a Codex daemon sending frames nested thousands deep', () => {
     // The thread the refused notification announced was never learned, nor joined.
     expect(setup.bridge.status()[0]).toMatchObject({ state: 'attached', threads: 1 });
     expect(setup.daemon.received.filter((message) => message.method === 'thread/resume')).toHaveLength(1);
+  });
+});
+
+describe('[R12.19] a Codex daemon sending a frame past the bound', () => {
+  it('[R12.19] a file change past 16 MiB is refused unread with its connection; the bridge attaches again and carries the next prompt', async () => {
+    const setup = await rig();
+    const diff = 'd'.repeat(BRIDGE_FRAME_MAX_BYTES);
+    setup.daemon.sendRaw(
+      `{"method":"item/started","params":{"threadId":"${THREAD}","turnId":"t1","item":{"type":"fileChange",` +
+        `"id":"call_big","changes":[{"path":"a.txt","kind":{"type":"update"},"diff":"${diff}"}]}}}`,
+    );
+    await vi.waitFor(() =>
+      expect(setup.logs).toContainEqual(expect.stringMatching(/detached: Max payload size exceeded/)),
+    );
+    await vi.waitFor(() => {
+      expect(setup.bridge.status()[0]).toMatchObject({ state: 'attached', threads: 1 });
+      expect(setup.daemon.clients()).toBe(1);
+    });
+    await stillServes(setup, 53);
+  });
+
+  it('[R12.19] a thread whose turns come back past 16 MiB costs one connection: its file-change approvals come without a diff, and its turns are not asked again', async () => {
+    const setup = await rig();
+    const pad = 'x'.repeat(BRIDGE_FRAME_MAX_BYTES);
+    setup.daemon.answerRaw('thread/resume', (id, params) =>
+      params.excludeTurns === false
+        ? `{"id":${id},"result":{"thread":{"id":"${THREAD}","ephemeral":false,"turns":[{"pad":"${pad}"}]}}}`
+        : undefined,
+    );
+    // No item/started before them: the bridge looks for the diffs in the thread's turns.
+    setup.daemon.ask(THREAD, 60, CODEX_PROMPT_METHODS.fileChange, fileChangeApprovalParams);
+    const first = await setup.remote.next((record) => record.kind === 'approval');
+    expect(first.input).not.toHaveProperty('changes');
+    await vi.waitFor(() => {
+      expect(setup.bridge.status()[0]).toMatchObject({ state: 'attached', threads: 1 });
+      expect(setup.daemon.clients()).toBe(1);
+    });
+    setup.daemon.ask(THREAD, 61, CODEX_PROMPT_METHODS.fileChange, { ...fileChangeApprovalParams, itemId: 'call_2' });
+    await setup.remote.next((record) => record.kind === 'approval' && record.requestId !== first.requestId);
+    const withTurns = setup.daemon.received.filter(
+      (message) =>
+        message.method === 'thread/resume' && (message.params as { excludeTurns?: boolean }).excludeTurns === false,
+    );
+    expect(withTurns).toHaveLength(1);
+    expect(setup.logs.filter((line) => line.includes('detached: Max payload size exceeded'))).toHaveLength(1);
   });
 });

@@ -1,39 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pairDevice } from '../../../host/test-support/devices';
 import { BRIDGE_PROMPTS_MAX } from '../../../contracts';
 import { connectRuntime } from '../../../host/test-support/clients';
 import { questionRequest } from '../../../host/test-support/fixtures';
 import { codexElicitationParams, HOSTILE_PATTERN_FORMS } from '../../../host/test-support/hostile-patterns';
 import { filesHolding } from '../../../host/test-support/files-holding';
-import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from '../../../host/test-support/test-host';
-import { type Host, type HostOptions } from '../../../host';
-import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime-client-provider';
-import { startFakeCodexDaemon, type FakeCodexDaemon, type FakeThread } from '../../test-support/fake-codex-daemon';
-import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
+import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
+import { type HostOptions } from '../../../host';
+import { runtimeClientProvider } from '../../runtime-client-provider';
+import { type FakeCodexDaemon, type FakeThread } from '../../test-support/fake-codex-daemon';
 import { makeFifoWithWriter } from '../../test-support/special-files';
-import { startCodexBridge, type CodexBridge } from './bridge';
 import { daemonPidFile } from './codex-home';
 import { readBridgeStatuses } from './bridge-status';
 import { CODEX_PROMPT_METHODS } from './protocol';
 import { commandApprovalParams, requestUserInputParams } from './test-fixtures';
 import { ANSWERED_IN_TERMINAL_REASON, DAEMON_GONE_REASON } from './terminal-answer';
+import { bridgeFor, bridgeJoined, bridgeRig } from './test-support/bridge-rig';
 
 const THREAD = '01a23100-0000-7000-8000-000000000001';
 const OTHER_THREAD = '01a23100-0000-7000-8000-000000000002';
-
-interface Rig {
-  host: Host;
-  /** The host's own data dir: its log, tokens, host.json. */
-  hostDir: string;
-  daemon: FakeCodexDaemon;
-  remote: ScriptedRemote;
-  bridge: CodexBridge;
-  dataDir: string;
-  logs: string[];
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -42,60 +27,17 @@ afterEach(async () => {
   await closeAllHosts();
 });
 
-function bridgeFor(
-  daemon: FakeCodexDaemon,
-  provider: RuntimeClientProvider,
-  dataDir: string,
-  logs: string[],
-  owner = 'test',
-) {
-  const bridge = startCodexBridge({
-    homes: [daemon.codexHome],
-    runtime: () => provider.get('codex bridge'),
-    dataDir,
-    owner,
-    log: (line) => logs.push(line),
-    pollMs: 20,
-  });
-  cleanups.push(() => bridge.stop());
-  return bridge;
-}
-
-async function rig(
+const rig = (
   threads: FakeThread[] = [{ id: THREAD, cwd: '/work/project', name: 'Widget', agentMessage: 'Two quick choices.' }],
   /** Changes the daemon's home before the bridge looks at it. */
   prepare?: (daemon: FakeCodexDaemon) => void,
   hostOptions: Partial<HostOptions> = {},
-): Promise<Rig> {
-  const hostDir = tempDir();
-  const host = await startTestHost({ dataDir: hostDir, ...hostOptions });
-  const daemon = await startFakeCodexDaemon();
-  cleanups.push(() => daemon.remove());
-  prepare?.(daemon);
-  for (const thread of threads) daemon.addThread(thread);
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
-  cleanups.push(() => remote.close());
-  const provider = runtimeClientProvider({ url: host.url, token: host.token });
-  cleanups.push(() => provider.close());
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'askaway-bridge-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const logs: string[] = [];
-  const bridge = bridgeFor(daemon, provider, dataDir, logs);
-  return { host, hostDir, daemon, remote, bridge, dataDir, logs };
-}
-
-/** Waits until the bridge joined `threadId` (it sent a thread/resume the daemon answered). */
-async function joined({ daemon, bridge }: Rig, count = 1) {
-  await vi.waitFor(() => {
-    expect(bridge.status()[0]).toMatchObject({ state: 'attached', threads: count });
-    expect(daemon.clients()).toBe(1);
-  });
-}
+) => bridgeRig(cleanups, threads, prepare, hostOptions);
 
 describe('[R18.10] the Codex bridge against a Codex daemon', () => {
   it('[R18.10] joins the loaded threads and carries a question to the phone; the answer goes back in Codex’s format', async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
     const card = await setup.remote.next((record) => record.sessionId === THREAD);
     expect(card).toMatchObject({
@@ -129,7 +71,7 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
       const fifo = makeFifoWithWriter(pidFile, JSON.stringify({ pid: 4242, processStartTime: 'fifo' }));
       cleanups.push(() => fifo.remove());
     });
-    await joined(setup);
+    await bridgeJoined(setup);
     expect(setup.logs.filter((line) => line.includes('attached to the Codex daemon'))).toEqual([
       `codex ${setup.daemon.codexHome}: attached to the Codex daemon`,
     ]);
@@ -139,7 +81,7 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
 
   it('[R12.13] a secret answer reaches Codex and no file: not the bridge’s log or status, not the host’s data dir', async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
     const card = await setup.remote.next((record) => record.sessionId === THREAD);
     const secret = 'hunter2-5d09aa71';
@@ -173,13 +115,13 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
       setup.daemon.received.filter((message) => message.method === 'thread/resume').map((message) => message.params);
     await vi.waitFor(() => expect(resumes()).toEqual([{ threadId: THREAD, excludeTurns: true }]));
     setup.daemon.notify('thread/status/changed', { threadId: THREAD, status: { type: 'active', activeFlags: [] } });
-    await joined(setup);
+    await bridgeJoined(setup);
     expect(resumes()).toHaveLength(2);
   });
 
   it('[R18.13] answered in the terminal first: the card leaves as "Answered in the terminal", a late answer gets a receipt', async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     setup.daemon.ask(THREAD, 3, CODEX_PROMPT_METHODS.command, commandApprovalParams);
     const card = await setup.remote.next((record) => record.sessionId === THREAD);
     expect(card).toMatchObject({ kind: 'approval', toolName: 'exec_command' });
@@ -204,7 +146,7 @@ describe('[R18.10] the Codex bridge against a Codex daemon', () => {
       { id: THREAD, cwd: '/a', name: 'A' },
       { id: OTHER_THREAD, cwd: '/b', name: 'B' },
     ]);
-    await joined(setup, 2);
+    await bridgeJoined(setup, 2);
     setup.daemon.ask(THREAD, 5, CODEX_PROMPT_METHODS.command, commandApprovalParams);
     const first = await setup.remote.next((record) => record.sessionId === THREAD);
     setup.daemon.resolveElsewhere(THREAD, 5);
@@ -228,7 +170,7 @@ describe('[R12.17] a daemon flooding the bridge', () => {
       maxPendingPerMachine: 2 * BRIDGE_PROMPTS_MAX,
       rateLimits: { newInteractions: relaxed, runtime: relaxed },
     });
-    await joined(setup);
+    await bridgeJoined(setup);
     const flood = 3 * BRIDGE_PROMPTS_MAX;
     for (let index = 0; index < flood; index += 1)
       setup.daemon.ask(THREAD, 1_000 + index, CODEX_PROMPT_METHODS.question, requestUserInputParams);
@@ -260,7 +202,7 @@ describe('[R12.17] a daemon flooding the bridge', () => {
 describe('[R12.12] an MCP server’s form through Codex', () => {
   it('[R12.12] a schema with a pattern where the phone does not look stays in Codex’s terminal; a plain form still comes', async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     HOSTILE_PATTERN_FORMS.forEach((form, id) =>
       setup.daemon.ask(
         THREAD,
@@ -292,7 +234,7 @@ describe('[R12.12] an MCP server’s form through Codex', () => {
 describe('[R18.11] auto-resolution', () => {
   it("[R18.11] Askaway's auto-resolution answers a Codex question only when the person turned it on, and never an approval", async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     const view = (requestId: string) =>
       setup.host.registry.snapshot().pending.find((candidate) => candidate.requestId === requestId);
     setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
@@ -312,12 +254,12 @@ describe('[R18.11] auto-resolution', () => {
 describe('[R18.14] reconnecting', () => {
   it('[R18.14] a dropped connection keeps the card; after the re-join the answer reaches the same daemon', async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     setup.daemon.ask(THREAD, 1, CODEX_PROMPT_METHODS.command, commandApprovalParams);
     const card = await setup.remote.next((record) => record.sessionId === THREAD);
     setup.daemon.dropClients();
     await vi.waitFor(() => expect(setup.daemon.received.filter((m) => m.method === 'initialize')).toHaveLength(2));
-    await joined(setup);
+    await bridgeJoined(setup);
     expect(setup.remote.withdrawn(card.requestId)).toBeUndefined();
     await setup.remote.respond(card.requestId, { action: 'decline' });
     await vi.waitFor(() => expect(setup.daemon.responsesTo(1)).toEqual([{ decision: 'decline' }]));
@@ -325,12 +267,12 @@ describe('[R18.14] reconnecting', () => {
 
   it('[R18.14] a restarted daemon: the lost prompt’s card leaves with the reason, the bridge re-joins, the new prompt is one card', async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
     const lost = await setup.remote.next((record) => record.sessionId === THREAD);
     await setup.daemon.restart();
     await vi.waitFor(() => expect(setup.remote.withdrawn(lost.requestId)).toEqual({ reason: DAEMON_GONE_REASON }));
-    await joined(setup);
+    await bridgeJoined(setup);
     // A new daemon numbers its requests from 0 again.
     setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
     const again = await setup.remote.next(
@@ -345,19 +287,19 @@ describe('[R18.14] reconnecting', () => {
 
   it('[R18.14] a daemon that stopped: its cards leave at once, and the bridge waits for the next one', async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     setup.daemon.ask(THREAD, 2, CODEX_PROMPT_METHODS.command, commandApprovalParams);
     const card = await setup.remote.next((record) => record.sessionId === THREAD);
     await setup.daemon.stop({ dead: true });
     await vi.waitFor(() => expect(setup.remote.withdrawn(card.requestId)).toEqual({ reason: DAEMON_GONE_REASON }));
     await vi.waitFor(() => expect(setup.bridge.status()[0]).toMatchObject({ state: 'waiting', threads: 0 }));
     await setup.daemon.restart();
-    await joined(setup);
+    await bridgeJoined(setup);
   });
 
   it('[R18.14] askaway status reads what the bridge serves; a second bridge for the same home stays away', async () => {
     const setup = await rig();
-    await joined(setup);
+    await bridgeJoined(setup);
     await vi.waitFor(() =>
       expect(readBridgeStatuses(setup.dataDir)).toEqual([
         expect.objectContaining({ codexHome: setup.daemon.codexHome, state: 'attached', threads: 1, owner: 'test' }),
@@ -367,7 +309,7 @@ describe('[R18.14] reconnecting', () => {
     const provider = runtimeClientProvider({ url: host.url, token: host.token });
     cleanups.push(() => provider.close());
     const logs: string[] = [];
-    const second = bridgeFor(setup.daemon, provider, setup.dataDir, logs, 'second');
+    const second = bridgeFor(cleanups, setup.daemon, provider, setup.dataDir, logs, 'second');
     await vi.waitFor(() => expect(logs.join('\n')).toMatch(/already bridged by test/));
     expect(second.status()[0]?.state).toBe('waiting');
     expect(setup.daemon.clients()).toBe(1);

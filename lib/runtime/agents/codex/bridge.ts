@@ -49,14 +49,28 @@ export function startCodexBridge(options: CodexBridgeOptions): CodexBridge {
     updatedAt: new Date(now()).toISOString(),
   });
 
-  const publish = (home: string) => {
+  let stopped = false;
+  const write = (home: string) => {
     const link = links.get(home);
-    if (!link || deferred.has(home)) return;
+    if (!link || deferred.has(home) || stopped) return;
     try {
       writeBridgeStatus(options.dataDir, statusOf(link));
     } catch (error) {
       options.log(`codex: could not write the bridge status: ${String(error)}`);
     }
+  };
+  /**
+   * Changes of one turn of the event loop make one write: a daemon answering a thousand thread joins at once
+   * would otherwise cost a thousand synchronous file writes in a row (R12.19).
+   */
+  const scheduled = new Set<string>();
+  const publish = (home: string) => {
+    if (scheduled.has(home)) return;
+    scheduled.add(home);
+    setImmediate(() => {
+      scheduled.delete(home);
+      write(home);
+    });
   };
 
   /** One bridge per home: a live one (another `askaway codex`, or `askaway start`) keeps it. */
@@ -71,7 +85,7 @@ export function startCodexBridge(options: CodexBridgeOptions): CodexBridge {
         } else deferred.delete(home);
         link.setPaused(paused);
       }
-      publish(home);
+      write(home);
     }
   };
 
@@ -94,6 +108,7 @@ export function startCodexBridge(options: CodexBridgeOptions): CodexBridge {
   return {
     status: () => [...links.values()].map(statusOf),
     async stop() {
+      stopped = true;
       clearInterval(heartbeat);
       for (const [home, link] of links) {
         link.stop();

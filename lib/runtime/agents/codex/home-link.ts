@@ -1,6 +1,7 @@
 // One Codex home: find its daemon, attach, re-attach after a restart, never start it (R18.10, R18.14).
 import { existsSync } from 'node:fs';
-import { errorMessage } from '../../../contracts';
+import { BRIDGE_SETTLED_IDS_KEPT, errorMessage } from '../../../contracts';
+import { BoundedSet } from '../../bounded-set';
 import { type RuntimeClient } from '../../runtime-broker';
 import { type BridgeHomeStatus } from './bridge-status';
 import { controlSocketPath, daemonInstanceId, processAlive, readDaemonProcess, type DaemonProcess } from './codex-home';
@@ -48,6 +49,10 @@ export class HomeLink {
   private stopped = false;
   private paused = false;
   private lastProblem = '';
+  /** Threads whose turns came back past the frame bound: their diffs are not asked for again (R12.19). */
+  private readonly turnsTooBig = new BoundedSet(BRIDGE_SETTLED_IDS_KEPT);
+  /** Whether the log said this daemon sent a frame the bridge refused: once per daemon process (R12.18). */
+  private refusedSaid = false;
   state: HomeState = 'waiting';
 
   constructor(private readonly options: HomeLinkOptions) {
@@ -140,10 +145,7 @@ export class HomeLink {
           }
         },
         onClose: (reason) => this.closed(rpc, reason),
-        onRefused: (problem) =>
-          this.log(
-            `refused a message from the daemon that ${problem}; a prompt in one stays in Codex's terminal (said once per connection)`,
-          ),
+        onRefused: (problem) => this.refused(problem),
       });
     } catch (error) {
       // A socket left behind by a killed daemon refuses connections: keep looking.
@@ -158,14 +160,20 @@ export class HomeLink {
       await rpc.request('initialize', { clientInfo: BRIDGE_CLIENT_INFO, capabilities: { experimentalApi: true } });
       rpc.notify('initialized');
       this.daemon = await readDaemonProcess(this.options.codexHome);
-      const threads = new ThreadRegistry(rpc, this.log, (threadId) => {
-        this.options.onChange();
-        // Its last turn may have ended before it could be joined: that is a card too (R19.20).
-        if (threadId)
-          this.turns
-            .joined(threadId)
-            .catch((error: unknown) => this.log(`could not read the last turn of ${threadId}: ${errorMessage(error)}`));
-      });
+      const threads = new ThreadRegistry(
+        rpc,
+        this.log,
+        (threadId) => {
+          this.options.onChange();
+          // Its last turn may have ended before it could be joined: that is a card too (R19.20).
+          if (threadId)
+            this.turns
+              .joined(threadId)
+              .catch((error: unknown) => this.log(`could not read the last turn of ${threadId}: ${errorMessage(error)}`));
+        },
+        {},
+        this.turnsTooBig,
+      );
       this.rpc = rpc;
       this.threads = threads;
       this.instance = daemonInstanceId(this.options.codexHome, this.daemon);
@@ -179,6 +187,18 @@ export class HomeLink {
       this.log(`could not attach: ${errorMessage(error)}`);
       rpc.close();
     }
+  }
+
+  /**
+   * A frame refused unread (DaemonRpc says so once per connection): said once per daemon process, since a daemon
+   * can drop the connection with an oversized frame and send a deep one on the next.
+   */
+  private refused(problem: string): void {
+    if (this.refusedSaid) return;
+    this.refusedSaid = true;
+    this.log(
+      `refused a message from the daemon that ${problem}; a prompt in one stays in Codex's terminal (said once for this daemon)`,
+    );
   }
 
   private closed(rpc: DaemonRpc, reason: string): void {
@@ -217,6 +237,7 @@ export class HomeLink {
       }
       this.relay.lose(instance);
       this.turns.lose(instance);
+      this.refusedSaid = false;
       this.setState(this.state, this.state === 'attached' ? '' : 'the Codex daemon stopped');
     };
     const lookAgain = () =>

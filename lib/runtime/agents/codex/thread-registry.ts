@@ -1,6 +1,7 @@
 // The threads of one daemon connection: which are the person's, what the card should say about them, and
 // joining them (`thread/resume`) so their pending and future server requests reach the bridge (R18.10).
 import {
+  BRIDGE_SETTLED_IDS_KEPT,
   BRIDGE_FILE_CHANGES_KEPT,
   BRIDGE_FILE_CHANGES_MAX_CHARS,
   BRIDGE_THREADS_KEPT,
@@ -8,6 +9,7 @@ import {
   errorMessage,
   isRecord,
 } from '../../../contracts';
+import { BoundedSet } from '../../bounded-set';
 import { keptFileChanges } from './approval-prompts';
 import { keptClip } from './codex-prompt';
 import { RpcBusyError, RpcError, type DaemonRpc } from './daemon-rpc';
@@ -39,6 +41,8 @@ interface ThreadState {
 }
 
 const NO_ROLLOUT = /no rollout found/i;
+/** How the WebSocket says a frame was past BRIDGE_FRAME_MAX_BYTES (it closes the connection with it). */
+const MAX_PAYLOAD = /max payload size exceeded/i;
 const MAX_LOADED_PAGES = 20;
 /** What the card shows of a thread's folder at most (whereAndWhy); its title is clipped to ID_MAX as the card does. */
 const CWD_KEPT = 4_096;
@@ -92,6 +96,12 @@ export class ThreadRegistry {
     /** Called when the joined threads change: with the thread's id when one was joined. */
     private readonly onJoined: (threadId?: string) => void = () => undefined,
     limits: Partial<ThreadRegistryLimits> = {},
+    /**
+     * Threads whose `thread/resume` with turns came back past the frame bound, which cost the connection: not
+     * asked again, or each re-join would re-send the approval and ask again (R12.19). Kept by the home, across
+     * connections.
+     */
+    private readonly turnsTooBig = new BoundedSet(BRIDGE_SETTLED_IDS_KEPT),
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
@@ -205,6 +215,7 @@ export class ThreadRegistry {
   async fileChanges(threadId: string, itemId: string): Promise<FileUpdateChange[] | undefined> {
     const known = this.changes.get(`${threadId}:${itemId}`);
     if (known) return known.changes;
+    if (this.turnsTooBig.has(threadId)) return undefined;
     try {
       const resumed = await this.rpc.request('thread/resume', { threadId, excludeTurns: false });
       const turns = ThreadResumeResultSchema.parse(resumed).thread.turns ?? [];
@@ -214,6 +225,7 @@ export class ThreadRegistry {
         if (found?.changes) return keptFileChanges(found.changes);
       }
     } catch (error) {
+      if (MAX_PAYLOAD.test(errorMessage(error))) this.turnsTooBig.add(threadId);
       this.log(`could not read the diff of ${itemId}: ${errorMessage(error)}`);
     }
     return undefined;

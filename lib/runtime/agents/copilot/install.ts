@@ -41,7 +41,10 @@ export function copilotArgs(args: readonly string[], port: number): string[] | u
   return [...args, '--ui-server', '--port', String(port)];
 }
 
-/** A port nothing listens on now, on loopback (the OS picks it; Copilot binds it a moment later). */
+/**
+ * A port nothing listens on now, on loopback (the OS picks it; Copilot binds it a moment later). Another local
+ * process could bind it first: the bridge checks whose socket it reached before it relays anything (peer-process.ts).
+ */
 export function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -131,4 +131,37 @@ describe("[R12.18][R12.19] Copilot's frames, read within the host's limits", () 
     expect(logs).toEqual(["askaway: Copilot's first could not be read: Maximum call stack size exceeded"]);
     rpc.close();
   });
+
+  it("[R12.19] a peer that sends requests and reads none of the refusals gets no more past 1 MiB unread: the bridge's backlog stays bounded", async () => {
+    const requests = 200_000;
+    const method = `m${'x'.repeat(99)}`;
+    let received = 0;
+    let sawPing: () => void = () => undefined;
+    const pinged = new Promise<void>((resolve) => (sawPing = resolve));
+    let peer: net.Socket | undefined;
+    const server = net.createServer((socket) => {
+      peer = socket;
+      socket.pause();
+      const flood = Buffer.concat(
+        Array.from({ length: 1_000 }, (_, index) => frame({ jsonrpc: '2.0', id: index, method })),
+      );
+      for (let sent = 0; sent < requests; sent += 1_000) socket.write(flood);
+      socket.write(frame({ jsonrpc: '2.0', method: 'done' }));
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (chunk.includes('"method":"ping"')) sawPing();
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const rpc = await connectRpc((server.address() as AddressInfo).port, () => undefined);
+    const done = new Promise<void>((resolve) => rpc.onNotification((name) => name === 'done' && resolve()));
+    await done;
+    void rpc.call('ping', {}, 60_000).catch(() => undefined);
+    peer?.resume();
+    await pinged;
+    // Answered each, it would be about 30 MiB; the kernel's socket buffers hold a few of them at most.
+    expect(received).toBeLessThan(16 * 2 ** 20);
+    rpc.close();
+  });
 });

@@ -12,6 +12,8 @@ import { errorMessage, parseBoundedJson } from '../../../contracts';
 export const RPC_MESSAGE_MAX = 16 * 1024 * 1024;
 /** A frame's header (`Content-Length: n`, perhaps `Content-Type`): anything longer is not Copilot speaking. */
 export const RPC_HEADER_MAX = 8_192;
+/** Bytes of refusals to Copilot's own requests left unread by it, past which it gets no more. */
+const REPLY_BACKLOG_MAX = 1024 * 1024;
 /** How long one call may take (they are in-process calls in Copilot: milliseconds). */
 export const RPC_CALL_TIMEOUT_MS = 10_000;
 
@@ -165,8 +167,10 @@ export function connectRpc(port: number, log: (line: string) => void): Promise<R
       if (typeof message.method === 'string') {
         const method = message.method.slice(0, 100);
         if (message.id !== undefined) {
-          // Only an id a real request has is echoed: a huge one would cost a copy each time it came.
+          // Only an id a real request has is echoed: a huge one would cost a copy each time it came. A peer that
+          // sends requests and reads no answers fills this end's buffer: past REPLY_BACKLOG_MAX it gets none (R12.19).
           const id = message.id;
+          if (socket.writableLength > REPLY_BACKLOG_MAX) return;
           if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200))
             socket.write(frame({ jsonrpc: '2.0', id, error: { code: -32601, message: `Unhandled method ${method}` } }));
           return;

@@ -9,8 +9,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 
-/** How long the accepted socket may take to show up in Copilot's file table (it accepts within milliseconds). */
-export const PEER_CHECK_TIMEOUT_MS = 3_000;
+/**
+ * How long the accepted socket may take to show up in Copilot's file table: it accepts within milliseconds, but
+ * a TUI starting up on a busy machine may hold its event loop for seconds. A socket held by another process fails
+ * at once; only one not placed yet is waited for.
+ */
+export const PEER_CHECK_TIMEOUT_MS = 10_000;
 const PEER_CHECK_RETRY_MS = 50;
 
 /** The `pid` and every process below it, from each process's parent in /proc/<pid>/stat. */

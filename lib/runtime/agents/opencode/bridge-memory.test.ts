@@ -1,23 +1,13 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
-import { pairDevice } from '../../../host/test-support/devices';
-import { runtimeClientProvider } from '../../runtime-client-provider';
-import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
-import { createOpenCodeBridge, type OpenCodeBridge } from './bridge';
-import { BRIDGE_PROTOCOL } from './bridge-protocol';
-import { permissionAsked, questionAsked, SESSION, topSession } from './fixtures';
-import { FakeOpenCode } from './test-support/fake-opencode';
-
-const opened: { bridge: OpenCodeBridge; remote: ScriptedRemote }[] = [];
+import { closeAllHosts } from '../../../host/test-support/test-host';
+import { permissionAsked, questionAsked, SESSION } from './fixtures';
+import { closeBridgeRigs, openCodeBridgeRig } from './test-support/bridge-rig';
 
 afterEach(async () => {
   vi.useRealTimers();
-  for (const { bridge, remote } of opened.splice(0)) {
-    remote.close();
-    await bridge.close();
-  }
+  await closeBridgeRigs();
   await closeAllHosts();
 });
 
@@ -27,35 +17,8 @@ function collector(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
-/** A real host and phone, the bridge in-process, OpenCode's side of the plugin faked by its routes. */
-async function setup() {
-  const host = await startTestHost();
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
-  const opencode = new FakeOpenCode();
-  opencode.sessions.set(SESSION, topSession);
-  const logs: string[] = [];
-  const bridge: OpenCodeBridge = createOpenCodeBridge({
-    runtime: runtimeClientProvider({ url: host.url, token: TEST_TOKEN }),
-    send: (request) =>
-      void Promise.resolve().then(() =>
-        bridge.receive({ type: 'response', id: request.id, ...opencode.answer(request) }),
-      ),
-    log: (line) => logs.push(line),
-  });
-  opened.push({ bridge, remote });
-  bridge.receive({ type: 'hello', protocol: BRIDGE_PROTOCOL, instance: 1, directory: '/home/ada/shop' });
-  await vi.waitFor(() => expect(logs.some((line) => line.includes('OpenCode lists'))).toBe(true));
-  // OpenCode lists what it asks until it is answered, whatever the event stream says.
-  const event = (type: string, properties: unknown) => {
-    // A copy: OpenCode's list is its own, and must not keep the test's values alive.
-    const request = structuredClone(properties) as { id: string; sessionID: string };
-    if (type === 'question.asked') opencode.questions.push(request);
-    if (type === 'permission.asked') opencode.permissions.push(request);
-    opencode.status[request.sessionID] = { type: 'busy' };
-    bridge.receive({ type: 'event', instance: 1, event: { type, properties } });
-  };
-  return { remote, opencode, bridge, event };
-}
+/** A real host and phone, the bridge in-process (its own turn-end grace), OpenCode's side faked by its routes. */
+const setup = () => openCodeBridgeRig();
 
 describe('what the OpenCode bridge keeps while a card waits (R12.19)', () => {
   it('[R12.19] a waiting card keeps nothing of the request it came from beyond what its answer needs', async () => {

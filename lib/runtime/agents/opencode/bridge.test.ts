@@ -3,13 +3,9 @@ import { BRIDGE_PROMPTS_MAX } from '../../../contracts';
 import { type Host } from '../../../host/create-host';
 import { connectRuntime } from '../../../host/test-support/clients';
 import { questionRequest } from '../../../host/test-support/fixtures';
-import { pairDevice } from '../../../host/test-support/devices';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from '../../../host/test-support/test-host';
-import { runtimeClientProvider } from '../../runtime-client-provider';
-import { connectScriptedRemote, type ScriptedRemote } from '../../test-support/scripted-remote';
-import { createOpenCodeBridge, type OpenCodeBridge } from './bridge';
 import { BRIDGE_PROTOCOL } from './bridge-protocol';
-import { CHILD_SESSION, childSession, permissionAsked, questionAsked, SESSION, topSession } from './fixtures';
+import { CHILD_SESSION, childSession, permissionAsked, questionAsked, SESSION } from './fixtures';
 import {
   ALLOWED_BY_ALWAYS_REASON,
   ANSWERED_IN_TERMINAL_REASON,
@@ -18,51 +14,25 @@ import {
   REJECTED_WITH_OTHERS_REASON,
   TURN_ENDED_REASON,
 } from './terminal-answer';
-import { FakeOpenCode } from './test-support/fake-opencode';
-
-const opened: { bridge: OpenCodeBridge; remote: ScriptedRemote }[] = [];
+import { closeBridgeRigs, openCodeBridgeRig } from './test-support/bridge-rig';
+import { type FakeOpenCode } from './test-support/fake-opencode';
 
 afterEach(async () => {
   vi.useRealTimers();
-  for (const { bridge, remote } of opened.splice(0)) {
-    remote.close();
-    await bridge.close();
-  }
+  await closeBridgeRigs();
   await closeAllHosts();
 });
 
 /** A real host and phone, the bridge in-process, and OpenCode's side of the plugin faked by its routes. */
-async function setup(options: { host?: Host; prepare?: (opencode: FakeOpenCode) => void } = {}) {
-  const host = options.host ?? (await startTestHost());
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
-  const opencode = new FakeOpenCode();
-  opencode.sessions.set(SESSION, topSession);
-  opencode.sessions.set(CHILD_SESSION, childSession);
-  options.prepare?.(opencode);
-  const logs: string[] = [];
-  const bridge: OpenCodeBridge = createOpenCodeBridge({
-    runtime: runtimeClientProvider({ url: host.url, token: TEST_TOKEN }),
-    // The plugin answers each call as OpenCode's client does, a moment later.
-    send: (request) =>
-      void Promise.resolve().then(() =>
-        bridge.receive({ type: 'response', id: request.id, ...opencode.answer(request) }),
-      ),
-    log: (line) => logs.push(line),
+const setup = (options: { host?: Host; prepare?: (opencode: FakeOpenCode) => void } = {}) =>
+  openCodeBridgeRig({
+    host: options.host,
+    prepare: (opencode) => {
+      opencode.sessions.set(CHILD_SESSION, childSession);
+      options.prepare?.(opencode);
+    },
     turnEndGraceMs: 0,
   });
-  opened.push({ bridge, remote });
-  // OpenCode lists what it asks until it is answered, whatever the event stream says.
-  const event = (type: string, properties: unknown) => {
-    const request = properties as { id: string; sessionID: string };
-    if (type === 'question.asked') opencode.questions.push(request);
-    if (type === 'permission.asked') opencode.permissions.push(request);
-    if (type.endsWith('.asked')) opencode.status[request.sessionID] = { type: 'busy' };
-    bridge.receive({ type: 'event', instance: 1, event: { type, properties } });
-  };
-  bridge.receive({ type: 'hello', protocol: BRIDGE_PROTOCOL, instance: 1, directory: '/home/ada/shop' });
-  await vi.waitFor(() => expect(logs.some((line) => line.includes('OpenCode lists'))).toBe(true));
-  return { host, remote, opencode, bridge, logs, event };
-}
 
 const byRequest = (requestId: string) => (record: { requestId: string }) => record.requestId === requestId;
 

@@ -33,6 +33,7 @@ import {
   TURN_ENDED_REASON,
   withdrawReason,
 } from './terminal-answer';
+import { keptPermission, keptQuestion } from './kept-request';
 import { permissionReply, questionReply, type OpenCodeReply } from './to-answer';
 import { permissionInteraction, questionInteraction, toQuestionInput } from './to-interaction';
 
@@ -91,6 +92,12 @@ export interface OpenCodeBridge {
 
 type Kind = 'question' | 'permission';
 type Request = OpenCodeQuestionRequest | OpenCodePermissionRequest;
+
+/** Only what a card reads of a request, as strings of its own, goes on from the line it came in (R12.19). */
+const kept = (kind: Kind, request: Request): Request =>
+  kind === 'question'
+    ? keptQuestion(request as OpenCodeQuestionRequest)
+    : keptPermission(request as OpenCodePermissionRequest);
 
 interface Tracked {
   openCodeId: string;
@@ -354,7 +361,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
         const parsed = schema.safeParse(raw);
         if (!parsed.success || !parsed.data) continue;
         listed.add(parsed.data.id);
-        if (waiting(parsed.data.sessionID)) void asked(instance, kind, parsed.data);
+        if (waiting(parsed.data.sessionID)) void asked(instance, kind, kept(kind, parsed.data));
         else finish(parsed.data.id);
       }
     };
@@ -384,7 +391,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
       const parsed = (kind === 'question' ? OpenCodeQuestionRequestSchema : OpenCodePermissionRequestSchema).safeParse(
         event.properties,
       );
-      if (parsed.success) void asked(instance, kind, parsed.data);
+      if (parsed.success) void asked(instance, kind, kept(kind, parsed.data));
       else
         log(
           `askaway: unreadable ${event.type}: ${shown(parsed.error.issues.map((issue) => issue.message).join('; '))}`,

@@ -1,12 +1,10 @@
 // The plugin's lines as the bridge reads them (R12.19): split on `\n` bytes in time linear in their size, each
 // line held only up to `maxBytes`. A longer line is dropped as it streams in, never held whole (readline would
 // keep a line without end in memory for as long as its writer goes on).
-import { type Readable } from 'node:stream';
-
 const NEWLINE = 0x0a;
 
 export interface BoundedLinesOptions {
-  input: Readable;
+  input: NodeJS.ReadableStream;
   /** The longest line handed over, in bytes (without its newline). */
   maxBytes: number;
   onLine: (line: string) => void;
