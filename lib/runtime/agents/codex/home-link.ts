@@ -169,7 +169,9 @@ export class HomeLink {
           if (threadId)
             this.turns
               .joined(threadId)
-              .catch((error: unknown) => this.log(`could not read the last turn of ${threadId}: ${errorMessage(error)}`));
+              .catch((error: unknown) =>
+                this.log(`could not read the last turn of ${threadId}: ${errorMessage(error)}`),
+              );
         },
         {},
         this.turnsTooBig,
