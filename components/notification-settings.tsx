@@ -153,6 +153,7 @@ export function NotificationSettings({
         {support === null ? null : <AnswerButtons m={m} />}
 
         <NotifyDelay preferences={preferences} connected={connected} />
+        <FinishedTurnsSetting preferences={preferences} connected={connected} />
 
         <label className="settings__row settings__row--stack">
           <span className="settings__label">{m.ntfy_label}</span>
@@ -311,6 +312,41 @@ function NotifyDelay({ preferences, connected }: { preferences: Preferences | nu
       </label>
       <p className="settings__explain" data-testid="settings.push-delay-explain">
         {delay === 0 ? m.delay_explain_now : fill(m.delay_explain_after, { t: formatDuration(delay, t) })}
+      </p>
+      {failed ? (
+        <p className="state state--danger" role="alert">
+          {t('settings.saveFailed')}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** "Finished turns" (R19.9): whether an agent finishing its turn buzzes, for every device (a host preference). */
+function FinishedTurnsSetting({ preferences, connected }: { preferences: Preferences | null; connected: boolean }) {
+  const { lang, t } = useI18n();
+  const m = PUSH_MESSAGES[lang];
+  const [failed, setFailed] = useState(false);
+  const on = preferences?.notifyFinishedTurns ?? true;
+  return (
+    <>
+      <label className="settings__row switch-row">
+        <span className="settings__label">{m.turns_label}</span>
+        <input
+          type="checkbox"
+          role="switch"
+          className="switch"
+          checked={on}
+          disabled={!connected || !preferences}
+          onChange={(event) => {
+            setFailed(false);
+            void updatePreferences({ notifyFinishedTurns: event.target.checked }).then((ok) => setFailed(!ok));
+          }}
+          data-testid="settings.push-turns"
+        />
+      </label>
+      <p className="settings__explain" data-testid="settings.push-turns-explain">
+        {on ? m.turns_on : m.turns_off}
       </p>
       {failed ? (
         <p className="state state--danger" role="alert">

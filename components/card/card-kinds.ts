@@ -26,6 +26,7 @@ const LOADERS: { [Kind in CardKind]: () => Promise<Cards[Kind]> } = {
   permission: () => import('./permission-card').then((module) => module.PermissionCard),
   approval: () => import('./approval-card').then((module) => module.ApprovalCard),
   form: () => import('./form-card').then((module) => module.FormCard),
+  'finished-turn': () => import('./finished-turn-card').then((module) => module.FinishedTurnCard),
 };
 
 const loaded: Partial<Cards> = {};

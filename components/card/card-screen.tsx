@@ -56,6 +56,10 @@ function KindCard({ cards, props }: { cards: CardKindState['cards']; props: Card
       const Card = cards.form;
       return Card ? <Card {...props} view={view} /> : null;
     }
+    case 'finished-turn': {
+      const Card = cards['finished-turn'];
+      return Card ? <Card {...props} view={view} /> : null;
+    }
     default: {
       const unknownKind: never = view;
       return unknownKind;

@@ -11,6 +11,15 @@ import '@/lib/client/i18n-en-outcomes';
 /** What a response said, readable (answers, decline reason, approval). */
 export function ResponseBody({ view, response }: { view: InteractionView; response: InteractionResponse }) {
   const { t } = useI18n();
+  if (view.kind === 'finished-turn') {
+    // A reply is shown as the plain text it is, never as HTML (R19.4).
+    if (response.action !== 'accept') return <p className="receipt__line">{t('outcome.cancelled')}</p>;
+    return (
+      <p className="receipt__line receipt__reply" data-testid="response.reply">
+        {response.content?.reply ?? ''}
+      </p>
+    );
+  }
   if (response.action === 'decline') {
     const label =
       view.kind === 'plan-approval'

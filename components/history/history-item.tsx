@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type InteractionView } from '@/lib/contracts';
-import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
+import { approvalTitle, finishedTurnTitle, formTitle } from '@/lib/client/agent-prompt-title';
 import { type MessageKey, type Translate } from '@/lib/client/i18n';
 import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
@@ -58,6 +58,7 @@ function title(view: InteractionView, t: Translate): string {
   if (view.kind === 'plan-approval') return t('plan.title');
   if (view.kind === 'approval') return approvalTitle(view.input, view.toolName);
   if (view.kind === 'form') return formTitle(view.input);
+  if (view.kind === 'finished-turn') return finishedTurnTitle(view.input) ?? '';
   return t('permission.title', { tool: view.toolName });
 }
 
@@ -103,6 +104,10 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
       </p>
       {view.kind === 'question' && response?.action === 'accept' && summary.answered > 0 ? (
         <ResponseBody view={view} response={response} />
+      ) : null}
+      {view.kind === 'finished-turn' && view.resolution?.response.action === 'accept' ? (
+        // The reply, sent or kept after the agent refused it (R19.11).
+        <ResponseBody view={view} response={view.resolution.response} />
       ) : null}
       {response?.action === 'decline' && response.message ? (
         <p className="history-item__reason">{t('history.reason', { r: response.message })}</p>

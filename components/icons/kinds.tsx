@@ -14,3 +14,8 @@ export const IconPlan = (p: IconProps) => (
     <path d="M14 2v6h6M8 13h8M8 17h5" />
   </Svg>
 );
+export const IconTurnEnd = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 21V4M4 4h11l-2 4 2 4H4" />
+  </Svg>
+);

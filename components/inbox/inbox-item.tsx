@@ -45,6 +45,8 @@ interface Props {
   showAgent: boolean;
   /** The machine's name when none of its agents is connected: this prompt waits for it (R17.6). */
   waitingFor?: string | undefined;
+  /** The row's lines when its section says them (a finished turn's, R19.8). */
+  lines?: { title: string; detail?: string };
 }
 
 /** One pending prompt. Memoized: a live event re-renders only the rows it touched. */
@@ -55,9 +57,10 @@ export const InboxItem = memo(function InboxItem({
   machine,
   showAgent,
   waitingFor,
+  lines,
 }: Props) {
   const { t } = useI18n();
-  const { title, detail } = headline(view, t);
+  const { title, detail } = lines ?? headline(view, t);
   const count = view.kind === 'question' ? view.input.questions.length : 0;
   return (
     <li className="inbox-item" data-kind={view.kind}>

@@ -9,7 +9,7 @@ import { selectShowAgents } from '@/lib/client/agent-selectors';
 import { selectShowMachines } from '@/lib/client/machine-selectors';
 import { machineInfo, machinePresence, machinesLive } from '@/lib/client/machine-presence';
 import { selectPendingCount } from '@/lib/client/pending-count';
-import { selectInbox } from '@/lib/client/selectors';
+import { selectFinishedTurns, selectInbox } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
 import { loadCardKind } from '../card/card-kinds';
 import { ScreenHeader } from '../shell/screen-header';
@@ -22,6 +22,8 @@ import '@/app/styles/inbox.css';
 // More than one machine (R17.3) is rarer: its grouping loads when the inbox first sees a second machine.
 const machineList = lazyPart(() => import('./machine-inbox').then((module) => module.MachineList));
 const machinesSummary = lazyPart(() => import('./machine-inbox').then((module) => module.MachinesSummary));
+// Finished turns (R19.8) come in their own section, below what waits: its code loads when there is one.
+const finishedTurns = lazyPart(() => import('./finished-turns').then((module) => module.FinishedTurns));
 // Only a flooded inbox has more waiting than the host's first page (R12.7).
 const morePending = lazyPart(() => import('./more-pending').then((module) => module.MorePending));
 
@@ -29,8 +31,12 @@ export function InboxView() {
   const state = useRemote();
   const { t } = useI18n();
   const groups = selectInbox(state.host);
+  const turns = selectFinishedTurns(state.host);
   // Beyond the page the host sent, more may wait (R12.7): the header counts them all.
   const pending = Math.max(selectPendingCount(state.host), state.host.hasSnapshot ? state.host.pendingTotal : 0);
+  // "Waiting" keeps meaning an agent is blocked mid-work: finished turns are counted apart (R19.8).
+  const finished = turns.length;
+  const waiting = pending - finished;
   const { clockOffsetMs } = state.host;
   // More than one machine: the inbox groups by machine first (R17.3); a hub alone keeps one level.
   const showMachines = selectShowMachines(state.host);
@@ -47,7 +53,11 @@ export function InboxView() {
   }, [state.host, pending, byMachine]);
 
   // The cards of the kinds waiting here, fetched while nothing else runs: a tap opens one without a wait.
-  const kinds = useMemo(() => new Set(groups.flatMap((group) => group.items.map((view) => view.kind))), [groups]);
+  const kinds = useMemo(
+    () =>
+      new Set([...groups.flatMap((group) => group.items.map((view) => view.kind)), ...turns.map((view) => view.kind)]),
+    [groups, turns],
+  );
   useEffect(() => {
     if (!live || kinds.size === 0) return;
     const load = () => {
@@ -76,14 +86,17 @@ export function InboxView() {
         subtitle={
           state.host.hasSnapshot || state.host.cached
             ? pending > 0
-              ? t('inbox.waiting', { n: pending })
+              ? [
+                  ...(waiting > 0 ? [t('inbox.waiting', { n: waiting })] : []),
+                  ...(finished > 0 ? [t('inbox.finished', { n: finished })] : []),
+                ].join(' · ')
               : t('inbox.nothingWaiting')
             : '\u00a0'
         }
       />
       {/* While hydrating, both what a paired device and an unpaired one see first, each where it stays (R9.14). */}
       {!hydrated || loading ? <InboxSkeleton className={hydrated ? undefined : 'boot-paired'} /> : null}
-      {!hydrated || (!loading && groups.length === 0) ? (
+      {!hydrated || (!loading && groups.length === 0 && turns.length === 0) ? (
         <EmptyInbox paired={hydrated && state.status !== 'unpaired'} className={hydrated ? undefined : 'boot-unpaired'}>
           {hydrated && showMachines ? (
             <machinesSummary.Slot machines={state.host.machines} live={live} clockOffsetMs={clockOffsetMs} />
@@ -114,7 +127,16 @@ export function InboxView() {
           ))}
         </div>
       )}
-      {hydrated && !loading && groups.length > 0 && state.host.pendingCursor !== null ? (
+      {hydrated && !loading && turns.length > 0 ? (
+        <finishedTurns.Slot
+          turns={turns}
+          answers={state.answers}
+          clockOffsetMs={clockOffsetMs}
+          showMachine={showMachines}
+          showAgent={showAgents}
+        />
+      ) : null}
+      {hydrated && !loading && groups.length + turns.length > 0 && state.host.pendingCursor !== null ? (
         <morePending.Slot host={state.host} />
       ) : null}
     </>

@@ -13,7 +13,7 @@ import {
   selectMachineOptions,
 } from '@/lib/client/filter-options';
 import { selectShowAgents } from '@/lib/client/agent-selectors';
-import { approvalTitle, formTitle } from '@/lib/client/agent-prompt-title';
+import { approvalTitle, finishedTurnTitle, formTitle } from '@/lib/client/agent-prompt-title';
 import { type Translate } from '@/lib/client/i18n';
 import { shortSessionId } from '@/lib/client/format';
 import { selectShowMachines } from '@/lib/client/machine-selectors';
@@ -38,6 +38,7 @@ function promptTitle(view: InteractionView, t: Translate): string {
   if (view.kind === 'plan-approval') return t('plan.title');
   if (view.kind === 'approval') return approvalTitle(view.input, view.toolName);
   if (view.kind === 'form') return formTitle(view.input);
+  if (view.kind === 'finished-turn') return finishedTurnTitle(view.input) ?? '';
   return t('permission.title', { tool: view.toolName });
 }
 

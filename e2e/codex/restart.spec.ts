@@ -1,3 +1,4 @@
+import { type InteractionRecord } from '../../lib/contracts';
 import { DAEMON_GONE_REASON } from '../../lib/runtime/agents/codex/terminal-answer';
 import { expect, test } from './support/fixtures';
 import { ask, callId, cardFor, colorQuestion, modelRead } from './support/scenarios';
@@ -40,7 +41,7 @@ test('[R18.14] the daemon restarted while a question waits: its card leaves, the
   await tui.submit(`${second}: pick again`);
   const card = await cardFor(remote, (record) => record.toolUseId === callId(second, 0, 1));
   expect(card.sessionId).toBe(threadId);
-  expect(remote.pending().filter((record) => record.sessionId === threadId)).toHaveLength(1);
+  expect(remote.pending().filter((record) => record.sessionId === threadId && isPrompt(record))).toHaveLength(1);
   await remote.respond(card.requestId, {
     action: 'accept',
     content: { answers: { [colorQuestion.question]: 'Blue' } },
@@ -50,7 +51,13 @@ test('[R18.14] the daemon restarted while a question waits: its card leaves, the
   });
   expect((await modelRead(codex.model, callId(first, 0, 1))).text).toBe('aborted');
   await tui.waitFor(new RegExp(`finished ${second}`));
-  // Answered once: no other output for either call, and nothing left on the phone.
+  // Answered once: no other output for either call, and no prompt left on the phone (the finished turn's card is
+  // the turn's end, R19.20, not a prompt).
   expect(codex.model.toolOutputs().map((output) => output.callId)).toEqual([callId(first, 0, 1), callId(second, 0, 1)]);
-  expect(remote.pending().filter((record) => record.sessionId === threadId)).toEqual([]);
+  expect(remote.pending().filter((record) => record.sessionId === threadId && isPrompt(record))).toEqual([]);
 });
+
+/** A prompt Codex waits on, not a finished turn's card. */
+function isPrompt(record: InteractionRecord): boolean {
+  return record.kind !== 'finished-turn';
+}

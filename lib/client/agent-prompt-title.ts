@@ -11,3 +11,9 @@ export function approvalTitle(input: ApprovalInput, toolName: string): string {
 export function formTitle(input: FormInput): string {
   return input.message || input.serverName;
 }
+
+/** A finished turn's line in a list (R19.8): the first line its agent said, without Markdown's heading marks. */
+export function finishedTurnTitle(input: { message?: string }): string | undefined {
+  const line = input.message?.split('\n').find((candidate) => candidate.trim() !== '');
+  return line?.replace(/^\s*#+\s*/, '').trim();
+}

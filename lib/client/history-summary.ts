@@ -40,6 +40,9 @@ export function summarize(view: InteractionView, myDeviceId: string | null): Sum
   if (view.kind === 'plan-approval')
     return { kind: response.action === 'accept' ? 'approved' : 'rejected', answered, total };
   if (view.kind === 'permission') return { kind: response.action === 'accept' ? 'allowed' : 'denied', answered, total };
+  // A finished turn's reply reads as its answer, Dismiss as a cancel (R19.11).
+  if (view.kind === 'finished-turn')
+    return { kind: response.action === 'accept' ? 'answered' : 'cancelled', answered, total };
   if (response.action === 'decline') return { kind: 'declined', answered, total };
   if (response.action === 'cancel') return { kind: 'cancelled', answered, total };
   const elsewhere = myDeviceId !== null && resolution.device !== undefined && resolution.device.id !== myDeviceId;

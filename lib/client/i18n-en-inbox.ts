@@ -15,6 +15,7 @@ export const enInbox = {
   'inbox.connectAgentBody':
     'Run “askaway start” where your agents run. Claude Code: “askaway hook install --write”. OpenCode: “askaway opencode install”. Codex needs nothing more. Copilot CLI: “askaway copilot”. Any other agent: the MCP server (see the README).',
   'inbox.questionCount': '{n} questions',
+  'inbox.finished': '{n} finished',
   'inbox.oneQuestion': '1 question',
   'machine.hub': 'hub',
   'machine.summary': 'Machines',

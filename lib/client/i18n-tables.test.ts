@@ -10,6 +10,8 @@ import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
 import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
+import { enTurnCard } from './i18n-en-turn-card';
+import { enTurns } from './i18n-en-turns';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const TABLES = [
@@ -21,6 +23,8 @@ const TABLES = [
   { module: 'i18n-en-screens', keys: Object.keys(enScreens) },
   { module: 'i18n-en-sessions', keys: Object.keys(enSessions) },
   { module: 'i18n-en-settings', keys: Object.keys(enSettings) },
+  { module: 'i18n-en-turns', keys: Object.keys(enTurns) },
+  { module: 'i18n-en-turn-card', keys: Object.keys(enTurnCard) },
 ];
 
 /** The PWA's source files that may show a string (not tests, not the tables themselves). */

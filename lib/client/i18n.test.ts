@@ -11,6 +11,8 @@ import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
 import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
+import { enTurnCard } from './i18n-en-turn-card';
+import { enTurns } from './i18n-en-turns';
 import { zh } from './i18n-zh';
 
 const ENGLISH: Messages = {
@@ -26,6 +28,8 @@ const ENGLISH: Messages = {
   ...enScreens,
   ...enSessions,
   ...enSettings,
+  ...enTurns,
+  ...enTurnCard,
 };
 
 const placeholders = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();

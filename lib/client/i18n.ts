@@ -9,6 +9,8 @@ import { type enPrompts } from './i18n-en-prompts';
 import { type enScreens } from './i18n-en-screens';
 import { type enSessions } from './i18n-en-sessions';
 import { type enSettings } from './i18n-en-settings';
+import { type enTurnCard } from './i18n-en-turn-card';
+import { type enTurns } from './i18n-en-turns';
 
 /**
  * Every UI string, in English and Chinese. A key names the part of the app that shows the string,
@@ -101,7 +103,9 @@ export type MessageKey =
   | keyof typeof enPair
   | keyof typeof enScreens
   | keyof typeof enSessions
-  | keyof typeof enSettings;
+  | keyof typeof enSettings
+  | keyof typeof enTurns
+  | keyof typeof enTurnCard;
 export type Messages = Record<MessageKey, string>;
 export type Lang = 'en' | 'zh';
 export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;

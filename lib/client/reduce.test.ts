@@ -48,6 +48,7 @@ const snapshot = (pending: InteractionView[], seq = 10): Snapshot => ({
     askUserQuestionAutoResolutionEnabled: false,
     askUserQuestionAutoResolutionTimeoutMs: 60_000,
     notifyDelayMs: 0,
+    notifyFinishedTurns: true,
   },
   devices: [],
   machines: [{ id: 'local', name: 'workstation', kind: 'hub', connectedAgents: 1 }],

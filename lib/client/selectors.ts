@@ -29,14 +29,15 @@ function reuseGroup(previous: InboxGroup | undefined, next: InboxGroup): InboxGr
 }
 
 /**
- * The pending prompts by root session, newest first. A group whose rows are unchanged is the same object as in
+ * The pending prompts by root session, newest first; finished turns are apart (selectFinishedTurns). A group whose rows are unchanged is the same object as in
  * the last inbox, so a new question re-renders its own session's group only (the memoized SessionGroup), not
  * every group of the inbox (R13.9).
  */
 export const selectInbox = memo((interactions): InboxGroup[] => {
   const groups = new Map<string, InboxGroup>();
   for (const view of interactions.values()) {
-    if (view.status !== 'pending') continue;
+    // A finished turn is no prompt the agent is blocked on: it has its own section (R19.8).
+    if (view.status !== 'pending' || view.kind === 'finished-turn') continue;
     const key = sessionKey(view);
     let group = groups.get(key);
     if (!group) {
@@ -53,6 +54,17 @@ export const selectInbox = memo((interactions): InboxGroup[] => {
   list.sort((a, b) => byNewest(a.items[0] as InteractionView, b.items[0] as InteractionView));
   lastGroups = new Map(list.map((group) => [group.key, group]));
   return list;
+});
+
+/**
+ * The finished turns waiting for a reply, newest first (R19.8): the inbox's quieter section, after the prompts that
+ * block an agent mid-work.
+ */
+export const selectFinishedTurns = memo((interactions): InteractionView[] => {
+  const turns: InteractionView[] = [];
+  for (const view of interactions.values())
+    if (view.status === 'pending' && view.kind === 'finished-turn') turns.push(view);
+  return turns.sort(byNewest);
 });
 
 /**

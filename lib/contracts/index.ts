@@ -18,3 +18,4 @@ export * from './unknown';
 export * from './json-shape';
 export * from './text-safety';
 export * from './pairing-link';
+export * from './finished-turn';

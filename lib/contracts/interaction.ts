@@ -13,11 +13,19 @@ import {
   CLAUDE_CODE_INPUT_RULES,
   ClaudeCodeAskUserQuestionInputSchema,
 } from './claude-code-question';
+import { FinishedTurnInputSchema } from './finished-turn';
 import { FormInputSchema, FormValuesSchema } from './form';
 import { jsonShapeProblem, TOOL_INPUT_SHAPE_LIMITS } from './json-shape';
 import { INTERACTION_KEY_EXTRA } from './machine-keys';
 import { MachineRefSchema } from './machine-ref';
-import { CONTEXT_MESSAGE_MAX, DECLINE_MESSAGE_MAX, ID_MAX, PERMISSION_INPUT_MAX_JSON, PLAN_MAX } from './limits';
+import {
+  CONTEXT_MESSAGE_MAX,
+  DECLINE_MESSAGE_MAX,
+  FINISHED_TURN_REPLY_MAX,
+  ID_MAX,
+  PERMISSION_INPUT_MAX_JSON,
+  PLAN_MAX,
+} from './limits';
 
 export const IdSchema = z.string().check(z.minLength(1), z.maxLength(ID_MAX));
 /** The host's id of an interaction: a runtime's request id, with its machine's id in front for a joined machine (R17.4). */
@@ -29,9 +37,17 @@ const text = (max: number) => z.string().check(z.maxLength(max));
 
 /**
  * What kind of prompt an interaction is (R3.2): a question, a plan to approve, a tool permission (Allow /
- * Deny), an agent's approval with the choices it offers (R18.3), or an MCP server's form (R18.4).
+ * Deny), an agent's approval with the choices it offers (R18.3), an MCP server's form (R18.4), or an agent's
+ * finished turn, whose answer is the session's next prompt (R19.1).
  */
-export const InteractionKindSchema = z.enum(['question', 'plan-approval', 'permission', 'approval', 'form']);
+export const InteractionKindSchema = z.enum([
+  'question',
+  'plan-approval',
+  'permission',
+  'approval',
+  'form',
+  'finished-turn',
+]);
 export type InteractionKind = z.infer<typeof InteractionKindSchema>;
 
 /**
@@ -157,6 +173,7 @@ const payloadShapes = {
   permission: { kind: z.literal('permission'), input: PermissionInputSchema },
   approval: { kind: z.literal('approval'), input: ApprovalInputSchema },
   form: { kind: z.literal('form'), input: FormInputSchema },
+  finishedTurn: { kind: z.literal('finished-turn'), input: FinishedTurnInputSchema },
 };
 
 /** A strict object tagged by kind (and, for questions, by input rules), whose input matches the kind. */
@@ -171,6 +188,7 @@ export function withPayload<Shape extends z.core.$ZodShape>(shape: Shape) {
     z.strictObject({ ...shape, ...payloadShapes.permission }),
     z.strictObject({ ...shape, ...payloadShapes.approval }),
     z.strictObject({ ...shape, ...payloadShapes.form }),
+    z.strictObject({ ...shape, ...payloadShapes.finishedTurn }),
   ]);
 }
 
@@ -205,6 +223,8 @@ export const InteractionResponseSchema = z.discriminatedUnion('action', [
         choice: z.optional(IdSchema),
         /** A form (R18.4): the value of each field filled in, by field name. */
         values: z.optional(FormValuesSchema),
+        /** A finished turn (R19.4): the session's next prompt, plain text. */
+        reply: z.optional(text(FINISHED_TURN_REPLY_MAX)),
       }),
     ),
   }),

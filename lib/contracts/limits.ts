@@ -4,8 +4,9 @@
  * The runtime namespace's version: bumped on any incompatible change of its messages (wire.ts); checked at connect.
  * 2: agents (R18): `agent` on an announce, the approval and form kinds, `terminalAnswer` on a withdraw,
  *    `context.agentDeadlineAt`, `context.openInTerminal` and `context.movesToTerminalAt`.
+ * 3: finished turns (R19): the `finished-turn` kind and `reply` in an accept's content.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 /**
  * The remote namespace's version, bumped apart from the runtimes' so agents keep working across
  * a change they do not see. 2: device credentials, `resume` with a log id, devices in the snapshot.
@@ -16,8 +17,9 @@ export const PROTOCOL_VERSION = 2;
  * 6: `notifyDelayMs` in preferences ("Notify my phone", R14.7), `context.agentDeadlineAt` (R18.11), `context.movesToTerminalAt`
  * (R11.11).
  * 7: `interaction.reopened`: a secret answer the host restarted before delivering is asked again (R12.13).
+ * 8: finished turns (R19): the `finished-turn` kind, `reply` in an accept's content, `notifyFinishedTurns` in preferences.
  */
-export const REMOTE_PROTOCOL_VERSION = 7;
+export const REMOTE_PROTOCOL_VERSION = 8;
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;
@@ -89,3 +91,11 @@ export const PAIRING_CODE_MAX = 64;
 /** "Notify my phone": at once, or only for a question still waiting after this long (R14.7). */
 export const NOTIFY_DELAYS_MS = [0, 30_000, 60_000, 5 * 60_000] as const;
 export type NotifyDelayMs = (typeof NOTIFY_DELAYS_MS)[number];
+
+/**
+ * A finished turn (R19.1): the agent's last message the phone gets, at most this many characters (the runtime clips it
+ * before announcing and says so), the reason a failed turn gives, and the longest reply the phone sends back (R19.4).
+ */
+export const FINISHED_TURN_MESSAGE_MAX = 20_000;
+export const FINISHED_TURN_ERROR_MAX = 2_000;
+export const FINISHED_TURN_REPLY_MAX = 10_000;

@@ -19,6 +19,8 @@ export const PreferencesSchema = z.strictObject({
   askUserQuestionAutoResolutionTimeoutMs: autoResolutionTimeoutMs,
   // Preferences logged before this setting existed read as today's behaviour.
   notifyDelayMs: z._default(NotifyDelaySchema, 0),
+  /** Notify when an agent finishes its turn (R19.9); on unless switched off, questions are notified either way. */
+  notifyFinishedTurns: z._default(z.boolean(), true),
 });
 export type Preferences = z.infer<typeof PreferencesSchema>;
 
@@ -28,6 +30,7 @@ export const PreferencesPatchSchema = z.partial(
     askUserQuestionAutoResolutionEnabled: autoResolutionEnabled,
     askUserQuestionAutoResolutionTimeoutMs: autoResolutionTimeoutMs,
     notifyDelayMs: NotifyDelaySchema,
+    notifyFinishedTurns: z.boolean(),
   }),
 );
 export type PreferencesPatch = z.infer<typeof PreferencesPatchSchema>;
@@ -36,4 +39,5 @@ export const DEFAULT_PREFERENCES: Preferences = {
   askUserQuestionAutoResolutionEnabled: false,
   askUserQuestionAutoResolutionTimeoutMs: AUTO_RESOLUTION_DEFAULT_TIMEOUT_MS,
   notifyDelayMs: 0,
+  notifyFinishedTurns: true,
 };

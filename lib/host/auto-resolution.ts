@@ -4,7 +4,7 @@ import { AUTO_RESOLUTION_DISABLED, initialAutoResolution, recomputeAutoResolutio
 /**
  * The auto-resolution state a new interaction gets (R6.1, R6.2). Only questions
  * auto-resolve: skipping a question is safe, silently approving a plan or a
- * shell command is not.
+ * shell command is not, and a finished turn simply stays finished, whatever the preference (R19.7).
  */
 export function autoResolutionFor(kind: InteractionKind, preferences: Preferences, now: Date): AutoResolutionState {
   return kind === 'question' ? initialAutoResolution(preferences, now) : AUTO_RESOLUTION_DISABLED;

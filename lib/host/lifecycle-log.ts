@@ -32,6 +32,8 @@ export function formatLifecycle(event: LifecycleEvent): string | null {
         return `x declined by ${by}: ${describe(view)}${response.message ? ` — ${clip(response.message, 60)}` : ''}`;
       const answers = Object.entries(response.content?.answers ?? {});
       if (view.kind === 'form') return `✓ filled in by ${by}: ${describe(view)}`;
+      // The reply is the person's prompt: the log says one went, not what it says.
+      if (view.kind === 'finished-turn') return `✓ replied by ${by}: ${describe(view)}`;
       if (view.kind !== 'question') return `✓ approved by ${by}: ${describe(view)}`;
       // A secret answer never reaches the terminal (R18.5).
       if (hasSecret(view)) return `✓ answered by ${by}: ${describe(view)}`;
@@ -62,6 +64,8 @@ function describe(view: InteractionView): string {
     }
     case 'form':
       return `form from ${clip(view.input.serverName, 40)}: ${clip(view.input.message, 60)}`;
+    case 'finished-turn':
+      return `turn ${view.input.status} in session ${clip(view.sessionId, 40)}`;
   }
 }
 

@@ -46,6 +46,7 @@ describe('host projection', () => {
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 30_000,
       notifyDelayMs: 0,
+      notifyFinishedTurns: true,
     };
     expect(projection.apply({ seq: 1, at: at(1), type: 'preferences.updated', preferences })).toBeUndefined();
     expect(projection.preferences).toEqual(preferences);

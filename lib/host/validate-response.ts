@@ -1,5 +1,6 @@
 import {
   AGENT_INPUT_RULES,
+  FINISHED_TURN_REPLY_MAX,
   BLANK_ANSWER_MESSAGE,
   CLAUDE_CODE_INPUT_RULES,
   formValuesProblem,
@@ -17,8 +18,13 @@ import {
  * agent takes its options only (R18.5).
  */
 export function validateResponseFor(view: InteractionView, response: InteractionResponse): string | null {
+  // A finished turn is replied to or dismissed (cancel): a decline would mean nothing to the agent (R19.4).
+  if (response.action === 'decline' && view.kind === 'finished-turn') return 'Dismiss a finished turn with cancel';
   if (response.action !== 'accept') return null;
   const content = response.content;
+  if (view.kind === 'finished-turn') return finishedTurnProblem(view, content);
+  // Only a finished turn's answer is a prompt (R19.4).
+  if (content?.reply !== undefined) return `A ${view.kind} is not answered with a reply`;
   switch (view.kind) {
     case 'question':
       return questionProblem(view, content);
@@ -41,6 +47,23 @@ export function validateResponseFor(view: InteractionView, response: Interaction
     case 'permission':
       return content === undefined ? null : `A ${view.kind} is accepted without answers or annotations`;
   }
+}
+
+/** A finished turn is answered with the session's next prompt: plain, non-blank text, where the agent takes one (R19.4). */
+function finishedTurnProblem(
+  view: Extract<InteractionView, { kind: 'finished-turn' }>,
+  content: Extract<InteractionResponse, { action: 'accept' }>['content'],
+): string | null {
+  if (view.input.reply === 'none') return "This agent's editor owns its prompt: a finished turn here takes no reply";
+  if (content?.answers !== undefined || content?.annotations !== undefined)
+    return 'A finished turn is answered with a reply, not answers';
+  if (content?.choice !== undefined || content?.values !== undefined)
+    return 'A finished turn is answered with a reply, not a choice or values';
+  if (content?.reply === undefined) return 'Answering a finished turn needs content.reply (cancel to dismiss it)';
+  if (content.reply.trim() === '') return 'A reply must not be blank';
+  if (content.reply.length > FINISHED_TURN_REPLY_MAX)
+    return `A reply must be at most ${FINISHED_TURN_REPLY_MAX} characters`;
+  return null;
 }
 
 function allowIds(choices: readonly { id: string; effect: string }[]): string {

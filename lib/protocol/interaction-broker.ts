@@ -2,6 +2,7 @@ import {
   ApprovalInputSchema,
   AskUserQuestionInputSchema,
   ClaudeCodeAskUserQuestionInputSchema,
+  FinishedTurnInputSchema,
   FormInputSchema,
   isAgentRules,
   type AgentRef,
@@ -68,6 +69,7 @@ const INPUT_SCHEMAS = {
   permission: PermissionInputSchema,
   approval: ApprovalInputSchema,
   form: FormInputSchema,
+  'finished-turn': FinishedTurnInputSchema,
 } as const satisfies Record<InteractionKind, unknown>;
 
 /** The input schema for a kind; a question from an agent's own tool follows that agent's rules (R11.2). */

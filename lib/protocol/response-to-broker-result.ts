@@ -84,6 +84,8 @@ export function responseToBrokerResult(
     // as a tool call's result either is an allow or a deny.
     case 'approval':
     case 'form':
+    // A finished turn is no tool call: its runtime reads the reply from the resolution (R19.4).
+    case 'finished-turn':
       return permissionResponseToBrokerResult(response);
     default: {
       const unknownKind: never = kind;

@@ -176,6 +176,7 @@ describe('host event fold', () => {
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 30_000,
       notifyDelayMs: 0,
+      notifyFinishedTurns: true,
     };
     expect(fold(state, { type: 'preferences.updated', at: at(1), preferences })).toEqual([undefined]);
     expect(state.preferences).toEqual(preferences);

@@ -7,6 +7,7 @@ import {
   mkdirSync,
   readdirSync,
   readlinkSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -115,7 +116,9 @@ function configToml(options: CodexHomeOptions, workDir: string): string {
 }
 
 export async function createCodexHome(options: CodexHomeOptions): Promise<CodexHome> {
-  const root = path.join(HOMES, randomUUID().slice(0, 8));
+  // Codex trusts a folder by its real path: a cache reached through a symlink (a worktree's) would not match.
+  mkdirSync(HOMES, { recursive: true });
+  const root = path.join(realpathSync(HOMES), randomUUID().slice(0, 8));
   const home = path.join(root, 'home');
   const codexHome = path.join(root, 'codex-home');
   const workDir = path.join(root, 'work');

@@ -16,6 +16,9 @@ export const CLI = path.join(ROOT, 'dist', 'cli.js');
 /** `askaway codex` as a real process: the bridge for one Codex home. */
 export interface BridgeProcess {
   dataDir: string;
+  /** Freezes the bridge (SIGSTOP) and lets it go on (SIGCONT): what it hears meanwhile waits in its sockets. */
+  pause(): void;
+  resume(): void;
   output(): string;
   /** Waits until the bridge logged a line matching `pattern`. */
   logged(pattern: RegExp, timeout?: number): Promise<void>;
@@ -60,6 +63,8 @@ function startBridge(home: CodexHome, env: Record<string, string>): BridgeProces
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     dataDir,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
     output: () => output,
     async logged(pattern, timeout = 20_000) {
       await expect
@@ -67,7 +72,10 @@ function startBridge(home: CodexHome, env: Record<string, string>): BridgeProces
         .toBe(true);
     },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGCONT');
+        child.kill('SIGTERM');
+      }
       await exited;
     },
   };

@@ -16,10 +16,15 @@ export type ScriptedItem =
   /** A freeform tool call: `apply_patch` takes the raw patch. */
   | { type: 'custom_tool_call'; name: string; input: string; callId?: string }
   /** Client-executed tool search: how the model finds MCP tools (Codex defers them behind it). */
-  | { type: 'tool_search_call'; query: string; callId?: string };
+  | { type: 'tool_search_call'; query: string; callId?: string }
+  /** The call fails: `response.failed` with this error (Codex fails the turn; its retries are off). */
+  | { type: 'fail'; message: string };
 
-/** What the model says on one call; a function sees the request it answers. */
-export type ScriptedTurn = ScriptedItem[] | ((request: ResponsesRequest) => ScriptedItem[]);
+/**
+ * What the model says on one call; a function sees the request it answers, and may hold the answer back
+ * (a promise the test settles: a turn still running while the test does something else).
+ */
+export type ScriptedTurn = ScriptedItem[] | ((request: ResponsesRequest) => ScriptedItem[] | Promise<ScriptedItem[]>);
 
 /**
  * A conversation, recognised by `marker` in the latest user message that carries one (so one thread can
@@ -131,7 +136,11 @@ function sse(events: Record<string, unknown>[]): string {
   return events.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 }
 
-function outputItem(scripted: ScriptedItem, id: string, callId: string): Record<string, unknown> {
+function outputItem(
+  scripted: Exclude<ScriptedItem, { type: 'fail' }>,
+  id: string,
+  callId: string,
+): Record<string, unknown> {
   switch (scripted.type) {
     case 'text':
       return {
@@ -178,7 +187,17 @@ function stream(items: ScriptedItem[], responseId: string, model: string, callPr
     { type: 'response.created', response },
     { type: 'response.in_progress', response },
   ];
+  const failure = items.find((item) => item.type === 'fail');
+  if (failure) {
+    // `invalid_prompt` is an error Codex does not retry: the turn fails with this message.
+    events.push({
+      type: 'response.failed',
+      response: { ...response, status: 'failed', error: { code: 'invalid_prompt', message: failure.message } },
+    });
+    return sse(events);
+  }
   items.forEach((scripted, index) => {
+    if (scripted.type === 'fail') return;
     const item = outputItem(scripted, `${responseId}_item${index}`, `${callPrefix}_${index}`);
     events.push({ type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress' } });
     if (scripted.type === 'text')
@@ -244,7 +263,7 @@ export async function startScriptedModel(conversations: ScriptedConversation[]):
       const { conversation, turn } = classify(body, metadata.thread_source);
       requests.push({ conversation, turn, threadSource: metadata.thread_source, threadId: metadata.thread_id, body });
       const scripted = conversations.find((candidate) => candidate.marker === conversation)?.turns[turn];
-      const items: ScriptedItem[] =
+      const items: ScriptedItem[] | Promise<ScriptedItem[]> =
         conversation === undefined
           ? [{ type: 'text', text: SIDE_CALL_TEXT }]
           : scripted === undefined
@@ -253,10 +272,15 @@ export async function startScriptedModel(conversations: ScriptedConversation[]):
               ? scripted(body)
               : scripted;
       counter += 1;
+      const responseId = `resp_e2e_${counter}`;
       // Call ids name the conversation and its turn: call_<marker>_t<turn>_<index>.
       const callPrefix = `call_${(conversation ?? 'side').replace(/[^A-Za-z0-9]/g, '')}_t${turn}`;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(stream(items, `resp_e2e_${counter}`, body.model ?? 'e2e-model', callPrefix));
+      // A held answer: Codex has sent the call and waits (its turn runs) until the test lets it go.
+      void Promise.resolve(items).then(
+        (ready) => res.end(stream(ready, responseId, body.model ?? 'e2e-model', callPrefix)),
+        () => res.destroy(),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

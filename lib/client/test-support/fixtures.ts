@@ -65,6 +65,7 @@ export function snapshotOf(pending: InteractionView[], seq: number, serverTime =
       askUserQuestionAutoResolutionEnabled: false,
       askUserQuestionAutoResolutionTimeoutMs: 60_000,
       notifyDelayMs: 0,
+      notifyFinishedTurns: true,
     },
     devices: [],
     machines: [{ id: 'local', name: 'workstation', kind: 'hub', connectedAgents: 1 }],

@@ -112,6 +112,8 @@ export function notificationAnswers(
     }
     case 'plan-approval':
     case 'form':
+    // A reply to a finished turn needs text: its notification only opens the card (R19.9).
+    case 'finished-turn':
       return undefined;
   }
 }
@@ -128,13 +130,20 @@ function asksForSecret(view: InteractionView): boolean {
 export function summaryPayload(waiting: readonly InteractionView[], now: Date): PushShowPayload {
   const titles = waiting.slice(0, 4).map((view) => describe(view).title);
   const more = waiting.length > titles.length ? ` +${waiting.length - titles.length}` : '';
+  // "waiting" keeps meaning an agent blocked mid-work; finished turns are counted apart (R19.8).
+  const finished = waiting.filter((view) => view.kind === 'finished-turn').length;
+  const asking = waiting.length - finished;
+  const parts = [
+    ...(asking > 0 ? [asking === 1 ? '1 question waiting' : `${asking} questions waiting`] : []),
+    ...(finished > 0 ? [finished === 1 ? '1 turn finished' : `${finished} turns finished`] : []),
+  ];
   const deadlines = waiting.flatMap((view) =>
     view.autoResolution.status === 'scheduled' ? [view.autoResolution.deadlineAt] : [],
   );
   return {
     type: 'show',
     tag: PUSH_SUMMARY_TAG,
-    title: waiting.length === 1 ? '1 question waiting' : `${waiting.length} questions waiting`,
+    title: parts.join(' · '),
     body: clip(titles.join(', ') + more, PUSH_BODY_MAX),
     deadlineAt: deadlines.sort((a, b) => Date.parse(a) - Date.parse(b))[0],
     timestamp: now.toISOString(),
@@ -206,7 +215,39 @@ function describe(view: InteractionView, namesAgent = false): { title: string; l
     }
     case 'form':
       return { title: `${view.input.serverName} asks${project}`, lines: [view.input.message, asked] };
+    case 'finished-turn':
+      return finishedTurnText(view);
   }
+}
+
+/**
+ * "Codex finished in shop", then the first line of its last message (R19.9); an interrupted turn says so, a failed
+ * one gives its reason first. The agent is always named: "finished" needs a subject, and there is no question.
+ */
+function finishedTurnText(view: Extract<InteractionView, { kind: 'finished-turn' }>): {
+  title: string;
+  lines: string[];
+} {
+  const agent = agentOf(view).name;
+  const project = view.context?.projectName ? ` in ${view.context.projectName}` : '';
+  const machine = view.machine.id === LOCAL_MACHINE_ID ? '' : `On ${view.machine.name}`;
+  const said = firstLine(view.input.message ?? '');
+  switch (view.input.status) {
+    case 'completed':
+      return { title: `${agent} finished${project}`, lines: [said, machine] };
+    case 'interrupted':
+      return { title: `${agent} was interrupted${project}`, lines: [said, machine] };
+    case 'failed':
+      return {
+        title: `${agent} failed${project}`,
+        lines: [view.input.error ? firstLine(view.input.error) : said, machine],
+      };
+  }
+}
+
+/** The first line with text in it, without Markdown's heading marks. */
+function firstLine(text: string): string {
+  return firstLines(text).split('\n')[0] ?? '';
 }
 
 /**

@@ -236,8 +236,9 @@ export class PushService {
   private onEvents(events: readonly HostEvent[]): void {
     const ended: string[] = [];
     for (const event of events) {
-      if (event.type === 'interaction.requested') this.hold(event.interaction.requestId);
-      else if (event.type === 'interaction.resolved') ended.push(event.resolution.requestId);
+      if (event.type === 'interaction.requested') {
+        if (this.notifies(event.interaction.kind)) this.hold(event.interaction.requestId);
+      } else if (event.type === 'interaction.resolved') ended.push(event.resolution.requestId);
       else if (event.type === 'interaction.withdrawn') ended.push(event.requestId);
     }
     if (ended.length > 0) this.closeEnded(ended);
@@ -259,6 +260,11 @@ export class PushService {
     }, delayMs);
     timer.unref?.();
     this.held.set(requestId, timer);
+  }
+
+  /** Finished turns buzz only while "Finished turns" is on in Settings (R19.9); every other kind always does. */
+  private notifies(kind: InteractionView['kind']): boolean {
+    return kind !== 'finished-turn' || (this.port?.projection.preferences.notifyFinishedTurns ?? true);
   }
 
   /** Whether a question is still held back (for tests and diagnostics). */
@@ -332,7 +338,7 @@ export class PushService {
   private pendingViews(): InteractionView[] {
     const pending: InteractionView[] = [];
     for (const view of this.port?.projection.interactions.values() ?? [])
-      if (view.status === 'pending') pending.push(view);
+      if (view.status === 'pending' && this.notifies(view.kind)) pending.push(view);
     return pending.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
   }
 
@@ -392,7 +398,12 @@ export class PushService {
     return {
       ...text,
       click: base ? new URL(payload.data.url, base).href : undefined,
-      tags: payload.tag === PUSH_SUMMARY_TAG ? ['speech_balloon'] : ['question'],
+      tags:
+        payload.tag === PUSH_SUMMARY_TAG
+          ? ['speech_balloon']
+          : this.view(payload.tag)?.kind === 'finished-turn'
+            ? ['white_check_mark']
+            : ['question'],
     };
   }
 

@@ -18,6 +18,7 @@ const pref = (enabled: boolean): NewHostEvent => ({
     askUserQuestionAutoResolutionEnabled: enabled,
     askUserQuestionAutoResolutionTimeoutMs: 60_000,
     notifyDelayMs: 0,
+    notifyFinishedTurns: true,
   },
 });
 const delivered = (requestId: string): NewHostEvent => ({ type: 'interaction.delivered', at, requestId });

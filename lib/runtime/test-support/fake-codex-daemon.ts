@@ -35,6 +35,15 @@ export interface FakeCodexDaemon {
    * (undefined: the usual answer).
    */
   answerRaw(method: string, frame: (id: number, params: Record<string, unknown>) => string | undefined): void;
+  /**
+   * A turn starts on the thread as if typed in the TUI: the thread turns active, and its joined clients get
+   * `turn/started`. Returns the turn's id.
+   */
+  startTurn(threadId: string, turnId?: string): string;
+  /** The thread's running turn ends: `turn/completed` to its joined clients, the thread idle (systemError if failed). */
+  completeTurn(threadId: string, end: FakeTurnEnd): void;
+  /** The texts other clients sent with `turn/start`, per thread, and whether each started a turn or joined one. */
+  turnStarts: { threadId: string; text: string; turnId: string; steered: boolean }[];
   /** Drops every connection but keeps running (and keeps its pending requests). */
   dropClients(): void;
   /** Stops the server; with `dead`, daemon.pid names a process that no longer runs. */
@@ -54,6 +63,26 @@ export interface FakeThread {
   /** `thread/resume` fails with "no rollout found" this many times first. */
   noRolloutTimes?: number;
   status?: { type: string; activeFlags?: string[] };
+  /** Set for a subagent's thread. */
+  parentThreadId?: string;
+  /** Its turns, oldest first (`thread/turns/list`). */
+  turns?: FakeTurn[];
+  /** Its goal (`thread/goal/get`): while `active`, Codex starts the next turn itself. */
+  goal?: { status: string } | null;
+}
+
+export interface FakeTurn {
+  id: string;
+  status: 'inProgress' | 'completed' | 'interrupted' | 'failed';
+  items?: { type: string; id?: string; text?: string }[];
+  error?: { message: string } | null;
+}
+
+export interface FakeTurnEnd {
+  status: 'completed' | 'interrupted' | 'failed';
+  /** The turn's items as `turn/completed` carries them (its last agentMessage is what the agent said). */
+  items?: FakeTurn['items'];
+  error?: string;
 }
 
 export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
@@ -74,6 +103,30 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
   const send = (ws: WebSocket, message: unknown) => ws.send(JSON.stringify(message));
   const broadcast = (message: unknown) => {
     for (const ws of joined.keys()) send(ws, message);
+  };
+  /** To the clients that joined `threadId`, as Codex sends a thread's turn and item notifications. */
+  const toJoined = (threadId: string, message: unknown) => {
+    for (const [ws, ids] of joined) if (ids.has(threadId)) send(ws, message);
+  };
+  const turnStarts: FakeCodexDaemon['turnStarts'] = [];
+  let turnCounter = 0;
+  const turnJson = (turn: FakeTurn) => ({
+    id: turn.id,
+    status: turn.status,
+    error: turn.error ?? null,
+    items: turn.items ?? [],
+    itemsView: turn.items ? 'summary' : 'notLoaded',
+  });
+  const runningTurn = (thread: FakeThread) => thread.turns?.find((turn) => turn.status === 'inProgress');
+  const startTurn = (threadId: string, turnId = `turn-${String((turnCounter += 1))}`): FakeTurn => {
+    const thread = threads.get(threadId);
+    if (!thread) throw new Error(`no thread ${threadId}`);
+    const turn: FakeTurn = { id: turnId, status: 'inProgress' };
+    thread.turns = [...(thread.turns ?? []), turn];
+    thread.status = { type: 'active', activeFlags: [] };
+    broadcast({ method: 'thread/status/changed', params: { threadId, status: thread.status } });
+    toJoined(threadId, { method: 'turn/started', params: { threadId, turn: turnJson(turn) } });
+    return turn;
   };
 
   const answer = (ws: WebSocket, id: number, method: string, params: Record<string, unknown>) => {
@@ -99,6 +152,24 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
         for (const [requestId, request] of pending)
           if (request.threadId === threadId)
             send(ws, { id: requestId, method: request.method, params: request.params });
+        return;
+      }
+      case 'thread/goal/get':
+        return send(ws, { id, result: { goal: thread?.goal ? { threadId, objective: 'e2e', ...thread.goal } : null } });
+      case 'thread/turns/list': {
+        const turns = [...(thread?.turns ?? [])].reverse().slice(0, Number(params.limit ?? 25));
+        return send(ws, { id, result: { data: turns.map(turnJson), nextCursor: null, backwardsCursor: null } });
+      }
+      case 'turn/start': {
+        if (!thread) return send(ws, { id, error: { code: -32600, message: `no thread ${threadId}` } });
+        const input = Array.isArray(params.input) ? (params.input as { text?: unknown }[]) : [];
+        const text = input.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+        // While a turn runs, Codex steers the input into it and answers with that turn.
+        const running = runningTurn(thread);
+        const turn = running ?? { id: `turn-${String((turnCounter += 1))}`, status: 'inProgress' as const };
+        turnStarts.push({ threadId, text, turnId: turn.id, steered: running !== undefined });
+        send(ws, { id, result: { turn: { ...turnJson(turn), items: [], itemsView: 'notLoaded' } } });
+        if (!running) startTurn(threadId, turn.id);
         return;
       }
       case 'thread/items/list':
@@ -170,6 +241,24 @@ export async function startFakeCodexDaemon(): Promise<FakeCodexDaemon> {
     addThread(thread) {
       threads.set(thread.id, thread);
     },
+    startTurn: (threadId, turnId) => startTurn(threadId, turnId).id,
+    completeTurn(threadId, end) {
+      const thread = threads.get(threadId);
+      const turn = thread && runningTurn(thread);
+      if (!thread || !turn) throw new Error(`no turn runs on ${threadId}`);
+      Object.assign(turn, {
+        status: end.status,
+        items: end.items ?? [],
+        error: end.status === 'failed' ? { message: end.error ?? 'failed' } : null,
+      });
+      thread.status = { type: end.status === 'failed' ? 'systemError' : 'idle' };
+      broadcast({ method: 'thread/status/changed', params: { threadId, status: thread.status } });
+      // 0.171 sends an interrupted turn without its items (`itemsView: notLoaded`).
+      const sent =
+        end.status === 'interrupted' ? { ...turnJson(turn), items: [], itemsView: 'notLoaded' } : turnJson(turn);
+      toJoined(threadId, { method: 'turn/completed', params: { threadId, turn: sent } });
+    },
+    turnStarts,
     ask(threadId, id, method, params) {
       const full = { ...params, threadId };
       pending.set(id, { threadId, method, params: full });
@@ -221,6 +310,7 @@ function threadJson(thread: FakeThread) {
     name: thread.name ?? null,
     cliVersion: '0.171.0',
     threadSource: thread.ephemeral ? 'thread_title' : 'user',
+    parentThreadId: thread.parentThreadId ?? null,
     status: thread.status ?? { type: 'idle' },
   };
 }

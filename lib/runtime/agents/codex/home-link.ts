@@ -6,7 +6,9 @@ import { type RuntimeClient } from '../../runtime-broker';
 import { type BridgeHomeStatus } from './bridge-status';
 import { controlSocketPath, daemonInstanceId, processAlive, readDaemonProcess, type DaemonProcess } from './codex-home';
 import { BRIDGE_CLIENT_INFO, DaemonRpc } from './daemon-rpc';
-import { PromptRelay } from './prompt-relay';
+import { createFinishedTurns } from '../../finished-turns';
+import { FinishedTurnRelay } from './finished-turn-relay';
+import { BRIDGE_STOPPED_REASON, PromptRelay } from './prompt-relay';
 import { ThreadRegistry } from './thread-registry';
 
 /** After a connection closes, how often and how long to check whether its daemon died. */
@@ -40,6 +42,8 @@ export class HomeLink {
   /** The daemon process attached to last: what its cards are keyed by. */
   private instance = '';
   private readonly relay: PromptRelay;
+  /** Finished turns and the phone's replies to them (R19.20). */
+  private readonly turns: FinishedTurnRelay;
   private timer: NodeJS.Timeout | null = null;
   private connecting = false;
   private stopped = false;
@@ -58,6 +62,10 @@ export class HomeLink {
       onChange: options.onChange,
       now: options.now,
     });
+    this.turns = new FinishedTurnRelay({
+      finishedTurns: createFinishedTurns({ client: options.runtime, log: this.log }),
+      log: this.log,
+    });
   }
 
   start(): void {
@@ -71,6 +79,7 @@ export class HomeLink {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.relay.stop();
+    this.turns.stop(BRIDGE_STOPPED_REASON);
     this.rpc?.close();
     this.rpc = null;
   }
@@ -81,6 +90,7 @@ export class HomeLink {
     this.paused = paused;
     if (paused) {
       this.relay.stop();
+      this.turns.stop(BRIDGE_STOPPED_REASON);
       this.rpc?.close();
     }
   }
@@ -129,7 +139,10 @@ export class HomeLink {
         onRequest: (request) => this.relay.onRequest(request),
         onNotification: ({ method, params }) => {
           if (method === 'serverRequest/resolved') this.relay.onResolved(params);
-          else this.threads?.onNotification(method, params);
+          else {
+            this.threads?.onNotification(method, params);
+            this.turns.onNotification(method, params);
+          }
         },
         onClose: (reason) => this.closed(rpc, reason),
         onRefused: (problem) => this.refused(problem),
@@ -147,11 +160,27 @@ export class HomeLink {
       await rpc.request('initialize', { clientInfo: BRIDGE_CLIENT_INFO, capabilities: { experimentalApi: true } });
       rpc.notify('initialized');
       this.daemon = await readDaemonProcess(this.options.codexHome);
-      const threads = new ThreadRegistry(rpc, this.log, this.options.onChange, {}, this.turnsTooBig);
+      const threads = new ThreadRegistry(
+        rpc,
+        this.log,
+        (threadId) => {
+          this.options.onChange();
+          // Its last turn may have ended before it could be joined: that is a card too (R19.20).
+          if (threadId)
+            this.turns
+              .joined(threadId)
+              .catch((error: unknown) =>
+                this.log(`could not read the last turn of ${threadId}: ${errorMessage(error)}`),
+              );
+        },
+        {},
+        this.turnsTooBig,
+      );
       this.rpc = rpc;
       this.threads = threads;
       this.instance = daemonInstanceId(this.options.codexHome, this.daemon);
       this.relay.attach(this.instance, rpc, threads);
+      this.turns.attach(this.instance, rpc, threads);
       this.setState('attached');
       this.log(`attached to the Codex daemon${this.daemon ? ` (pid ${this.daemon.pid})` : ''}`);
       await threads.joinLoaded();
@@ -179,6 +208,7 @@ export class HomeLink {
     this.rpc = null;
     this.threads = null;
     this.relay.detach();
+    this.turns.detach();
     const { daemon, instance } = this;
     const gone = async () => {
       // The prompts of a daemon that is gone are lost; a daemon still running re-sends them on re-join.
@@ -208,6 +238,7 @@ export class HomeLink {
         return;
       }
       this.relay.lose(instance);
+      this.turns.lose(instance);
       this.refusedSaid = false;
       this.setState(this.state, this.state === 'attached' ? '' : 'the Codex daemon stopped');
     };

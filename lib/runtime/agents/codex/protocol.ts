@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX } from '../../../contracts';
 
 /**
  * The parts of Codex's app-server protocol (0.171.0, `codex app-server generate-ts`) the bridge reads.
@@ -134,6 +135,9 @@ export const ThreadSchema = z
     name: optionalText,
     preview: optionalText,
     threadSource: optionalText,
+    /** Set for a subagent's thread (and `source.subAgent`): its turns are not the person's (R19.20). */
+    parentThreadId: optionalText,
+    source: z.unknown().optional(),
     status: z
       .object({ type: text, activeFlags: z.array(text).optional() })
       .passthrough()
@@ -190,4 +194,37 @@ export const ItemListSchema = z
   .object({
     data: z.array(z.object({ item: z.object({ type: text, text: text.optional() }).passthrough() }).passthrough()),
   })
+  .passthrough();
+
+/** The statuses a turn ends with; `inProgress` while it runs. */
+export const FINISHED_TURN_STATUSES = ['completed', 'interrupted', 'failed'] as const;
+
+/** A turn as `turn/started`, `turn/completed`, `turn/start` and `thread/turns/list` carry it (R19.20). */
+export const TurnSchema = z
+  .object({
+    /** A UUID in Codex: a longer one is nobody's turn, and would be kept (R12.19). */
+    id: text.max(ID_MAX),
+    status: text,
+    error: z
+      .object({ message: text.default('') })
+      .passthrough()
+      .nullish(),
+    items: z
+      .array(z.object({ type: text, text: text.optional() }).passthrough())
+      .nullish()
+      .transform((items) => items ?? []),
+  })
+  .passthrough();
+export type CodexTurn = z.infer<typeof TurnSchema>;
+
+/** `turn/started` and `turn/completed`. */
+export const TurnNotificationSchema = z.object({ threadId: text.max(ID_MAX), turn: TurnSchema }).passthrough();
+/** The answer to `turn/start`: the turn it started, or the running one it steered into. */
+export const TurnStartResultSchema = z.object({ turn: TurnSchema }).passthrough();
+/** `thread/turns/list`, newest first when asked so. */
+export const TurnListSchema = z.object({ data: z.array(TurnSchema) }).passthrough();
+
+/** `thread/goal/get`: the thread's goal, if any. While it is `active`, Codex starts the next turn itself. */
+export const ThreadGoalResultSchema = z
+  .object({ goal: z.object({ status: text }).passthrough().nullish() })
   .passthrough();

@@ -7,6 +7,7 @@ import {
   BRIDGE_THREADS_KEPT,
   ID_MAX,
   errorMessage,
+  isRecord,
 } from '../../../contracts';
 import { BoundedSet } from '../../bounded-set';
 import { keptFileChanges } from './approval-prompts';
@@ -32,6 +33,8 @@ interface ThreadState {
   version?: string;
   /** Title generation and other side threads: never joined. */
   ignored: boolean;
+  /** A subagent's thread: joined (its prompts reach the phone), but its turns are not the person's (R19.20). */
+  subagent: boolean;
   joined: boolean;
   joining: boolean;
   closed: boolean;
@@ -90,8 +93,8 @@ export class ThreadRegistry {
   constructor(
     private readonly rpc: DaemonRpc,
     private readonly log: (line: string) => void,
-    /** Called when the joined threads change. */
-    private readonly onJoined: () => void = () => undefined,
+    /** Called when the joined threads change: with the thread's id when one was joined. */
+    private readonly onJoined: (threadId?: string) => void = () => undefined,
     limits: Partial<ThreadRegistryLimits> = {},
     /**
      * Threads whose `thread/resume` with turns came back past the frame bound, which cost the connection: not
@@ -119,6 +122,15 @@ export class ThreadRegistry {
 
   version(threadId: string): string | undefined {
     return this.threads.get(threadId)?.version;
+  }
+
+  /**
+   * A thread the person talks to: joined, not a side thread (the title's), not a subagent's, not closed. Its
+   * finished turns reach the phone (R19.20).
+   */
+  isPersons(threadId: string): boolean {
+    const thread = this.threads.get(threadId);
+    return thread !== undefined && thread.joined && !thread.ignored && !thread.subagent && !thread.closed;
   }
 
   /** Lists the loaded threads and joins each of the person's. */
@@ -274,11 +286,13 @@ export class ThreadRegistry {
     const state: ThreadState = known ?? {
       context: {},
       ignored: false,
+      subagent: false,
       joined: false,
       joining: false,
       closed: false,
     };
     state.ignored = thread.ephemeral;
+    state.subagent = Boolean(thread.parentThreadId) || (isRecord(thread.source) && 'subAgent' in thread.source);
     // Only what a card shows of each field: a 50 KB preview is kept as the 200 characters of a title.
     if (thread.cwd) state.context.cwd = keptClip(thread.cwd, CWD_KEPT);
     const title = thread.name ?? thread.preview;
@@ -322,7 +336,7 @@ export class ThreadRegistry {
       );
       state.joined = true;
       this.learn(resumed.thread, false);
-      this.onJoined();
+      this.onJoined(threadId);
     } catch (error) {
       // Not saved yet: the next thread/status/changed (its first turn starting) tries again.
       if (error instanceof RpcBusyError) this.busy();

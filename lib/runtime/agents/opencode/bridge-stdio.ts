@@ -1,5 +1,6 @@
 // `askaway opencode bridge` on stdio: the plugin's JSON lines in, the bridge's out (R18.21). Nothing else is
 // written to stdout; log lines go to stderr, which the plugin sends to OpenCode's log.
+import { type Readable } from 'node:stream';
 import { BRIDGE_FRAME_MAX_BYTES } from '../../../contracts';
 import { runtimeClientProvider } from '../../runtime-client-provider';
 import { parsePluginLine } from './bridge-messages';
@@ -8,7 +9,7 @@ import { readBoundedLines } from './plugin-lines';
 
 export interface BridgeStdioOptions {
   env?: Record<string, string | undefined>;
-  stdin?: NodeJS.ReadableStream;
+  stdin?: Readable;
   stdout?: NodeJS.WritableStream;
   log?: (line: string) => void;
   /** Ends the bridge early, e.g. on SIGTERM. */
