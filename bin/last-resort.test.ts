@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { testRunEnv } from '../lib/host/test-support/leftover-processes';
 import { tempDir } from '../lib/host/test-support/test-host';
 import { cliCommand } from '../lib/runtime/test-support/run-cli';
 
@@ -35,7 +36,9 @@ function fixtures() {
   const agent = path.join(dir, 'agent.mjs');
   fs.writeFileSync(
     agent,
-    `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(ready)}, 'up');\nsetInterval(() => {}, 1000);\n`,
+    // It leaves with the command that started it: a SIGKILLed acp or copilot cannot take its agent along.
+    `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(ready)}, 'up');\n` +
+      `const parent = process.ppid;\nsetInterval(() => { if (process.ppid !== parent) process.exit(0); }, 200);\n`,
   );
   const copilot = path.join(dir, 'copilot');
   fs.writeFileSync(copilot, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}\n`, {
@@ -49,7 +52,7 @@ function spawnProvoked(provoke: string, args: string[], env: Record<string, stri
   const cli = cliCommand(args);
   const child = spawn(cli.command, ['--import', pathToFileURL(provoke).href, ...cli.args], {
     cwd: cli.cwd,
-    env: { NODE_ENV: 'test', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { NODE_ENV: 'test', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...testRunEnv(), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   running.add(child);
