@@ -252,7 +252,9 @@ export async function openNotificationPhone(host: PairingHost, deviceName: strin
       },
       press: (shown, action) => bus.invoke(shown.id, action),
       async receiptOf(shown) {
-        await expect.poll(() => replacementOf(shown)?.body ?? null).not.toBeNull();
+        // The worker's press goes through IndexedDB, a fetch (or a sync registration) and a replacement notification:
+        // a CI machine at a load of 11 took over the 7 s expect timeout for it once.
+        await expect.poll(() => replacementOf(shown)?.body ?? null, { timeout: 15_000 }).not.toBeNull();
         const receipt = replacementOf(shown);
         if (!receipt) throw new Error('no receipt');
         return receipt;
