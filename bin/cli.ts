@@ -14,6 +14,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   machines: () => import('./commands/machines').then((module) => module.machinesCommand),
   ntfy: () => import('./commands/ntfy').then((module) => module.ntfyCommand),
   status: () => import('./commands/status').then((module) => module.statusCommand),
+  away: () => import('./commands/away').then((module) => module.awayCommand),
   mcp: () => import('./commands/mcp').then((module) => module.mcpCommand),
   hook: () => import('./commands/hook').then((module) => module.hookCommand),
   ask: () => import('./commands/ask').then((module) => module.askCommand),

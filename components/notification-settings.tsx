@@ -14,6 +14,7 @@ import type * as PushClientModule from '@/lib/client/push/push-client';
 import { PushClientError } from '@/lib/client/push/push-error';
 import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/client/push/support';
 import { readWorkerDevice, setAnswerButtons } from '@/lib/client/worker-device';
+import { SwitchRow } from './settings/switch-row';
 import '@/lib/client/i18n-en-settings';
 import '@/app/styles/settings.css';
 
@@ -251,22 +252,16 @@ function AnswerButtons({ m }: { m: PushMessages }) {
   }
   return (
     <>
-      <label className="settings__row switch-row">
-        <span className="settings__label">{m.buttons_label}</span>
-        <input
-          type="checkbox"
-          role="switch"
-          className="switch"
-          checked={on ?? true}
-          disabled={on === null}
-          onChange={(event) => {
-            const next = event.target.checked;
-            setOn(next);
-            void setAnswerButtons(next).catch(() => setOn(!next));
-          }}
-          data-testid="settings.push-buttons"
-        />
-      </label>
+      <SwitchRow
+        label={m.buttons_label}
+        checked={on ?? true}
+        disabled={on === null}
+        onChange={(next) => {
+          setOn(next);
+          void setAnswerButtons(next).catch(() => setOn(!next));
+        }}
+        testId="settings.push-buttons"
+      />
       <p className="settings__explain">{m.buttons_explain}</p>
     </>
   );
@@ -330,21 +325,16 @@ function FinishedTurnsSetting({ preferences, connected }: { preferences: Prefere
   const on = preferences?.notifyFinishedTurns ?? true;
   return (
     <>
-      <label className="settings__row switch-row">
-        <span className="settings__label">{m.turns_label}</span>
-        <input
-          type="checkbox"
-          role="switch"
-          className="switch"
-          checked={on}
-          disabled={!connected || !preferences}
-          onChange={(event) => {
-            setFailed(false);
-            void updatePreferences({ notifyFinishedTurns: event.target.checked }).then((ok) => setFailed(!ok));
-          }}
-          data-testid="settings.push-turns"
-        />
-      </label>
+      <SwitchRow
+        label={m.turns_label}
+        checked={on}
+        disabled={!connected || !preferences}
+        onChange={(next) => {
+          setFailed(false);
+          void updatePreferences({ notifyFinishedTurns: next }).then((ok) => setFailed(!ok));
+        }}
+        testId="settings.push-turns"
+      />
       <p className="settings__explain" data-testid="settings.push-turns-explain">
         {on ? m.turns_on : m.turns_off}
       </p>

@@ -253,7 +253,7 @@ test.describe('finished turns on the phone (R19)', () => {
     await app.openCard(id);
     await expect(page.getByTestId('turn.reply')).toHaveCount(0);
     await expect(page.getByTestId('turn.send')).toHaveCount(0);
-    await expect(page.getByTestId('turn.editor-owns')).toContainText('runs in an editor, which owns its prompt');
+    await expect(page.getByTestId('turn.no-reply')).toContainText('runs in an editor, which owns its prompt');
     await expectNoViolations(page, 'finished turn without reply');
   });
 

@@ -1,7 +1,7 @@
 'use client';
 import { useId, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
-import { type InteractionView } from '@/lib/contracts';
+import { type FinishedTurnNoReply, type InteractionView } from '@/lib/contracts';
 import { FINISHED_TURN_BUSY_REASON, NEWER_TURN_REASON } from '@/lib/contracts/finished-turn-words';
 import { FINISHED_TURN_MESSAGE_MAX, FINISHED_TURN_REPLY_MAX } from '@/lib/contracts/limits';
 import { agentOf } from '@/lib/contracts/agent-of';
@@ -19,6 +19,7 @@ import { isMine, Receipt, SendError } from './receipt';
 import '@/lib/client/i18n-en-card';
 import '@/lib/client/i18n-en-outcomes';
 import '@/lib/client/i18n-en-turns';
+import { type enTurnCard } from '@/lib/client/i18n-en-turn-card';
 import '@/lib/client/i18n-en-turn-card';
 import '@/app/styles/turn.css';
 
@@ -28,9 +29,17 @@ type TurnView = Extract<InteractionView, { kind: 'finished-turn' }>;
 const COLLAPSED_LINES = 6;
 const COLLAPSED_CHARS = 480;
 
+/** What the card says in place of the reply box, by why it takes none (R19.10, R19.50, R19.53, R19.55). */
+const NO_REPLY_WORDS = {
+  editor: 'turn.editorOwns',
+  'not-away': 'turn.notAway',
+  'switched-off': 'turn.switchedOff',
+  'turn-failed': 'turn.turnFailed',
+} as const satisfies Record<FinishedTurnNoReply, keyof typeof enTurnCard>;
+
 /**
  * An agent finished its turn (R19): what it said last, and a reply that becomes its next prompt in the same session,
- * or Dismiss. Where the agent's editor owns the prompt (ACP) the card has no reply box and says so.
+ * or Dismiss. Where it takes no reply (an editor owns the prompt, Claude Code did not wait) it says why instead.
  */
 export function FinishedTurnCard({ view, local, myDeviceId, online }: CardProps<'finished-turn'>) {
   const { t } = useI18n();
@@ -103,8 +112,8 @@ export function FinishedTurnCard({ view, local, myDeviceId, online }: CardProps<
           </p>
         </div>
       ) : (
-        <p className="turn-editor" data-testid="turn.editor-owns">
-          {t('turn.editorOwns', { agent })}
+        <p className="turn-editor" data-testid="turn.no-reply" data-reason={view.input.noReply ?? 'editor'}>
+          {t(NO_REPLY_WORDS[view.input.noReply ?? 'editor'], { agent })}
         </p>
       )}
     </CardFrame>

@@ -4,6 +4,7 @@ import { useI18n } from '@/hooks/use-i18n';
 import { type Preferences } from '@/lib/contracts';
 import { updatePreferences } from '@/lib/client/connection-loader';
 import { formatDuration } from '@/lib/client/format';
+import { SwitchRow } from './switch-row';
 import '@/lib/client/i18n-en-settings';
 
 const TIMEOUTS_MS = [60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 3_600_000];
@@ -32,18 +33,14 @@ export function AutoResolutionSettings({
         {t('settings.autoResolution')}
       </h2>
       <div className="settings__group">
-        <label className="settings__row switch-row">
-          <span className="settings__label settings__label--strong">{t('settings.autoToggle')}</span>
-          <input
-            type="checkbox"
-            role="switch"
-            className="switch"
-            checked={enabled}
-            disabled={disabled}
-            onChange={(event) => save({ askUserQuestionAutoResolutionEnabled: event.target.checked })}
-            data-testid="settings.auto-toggle"
-          />
-        </label>
+        <SwitchRow
+          label={t('settings.autoToggle')}
+          checked={enabled}
+          disabled={disabled}
+          strong
+          onChange={(on) => save({ askUserQuestionAutoResolutionEnabled: on })}
+          testId="settings.auto-toggle"
+        />
         <label className="settings__row">
           <span className="settings__label">{t('settings.autoTimeout')}</span>
           <select

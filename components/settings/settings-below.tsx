@@ -7,6 +7,7 @@ import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/cl
 import { machinesLive } from '@/lib/client/machine-presence';
 import { NotificationSettings } from '../notification-settings';
 import { AutoResolutionSettings } from './auto-resolution-settings';
+import { AwaySettings } from './away-settings';
 import { Choice } from './choice';
 import { MachinesSettings } from './machines-settings';
 import '@/lib/client/i18n-en-settings';
@@ -16,7 +17,7 @@ declare const __APP_VERSION__: string | undefined;
 const APP_VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.1.0';
 
 /**
- * Settings below the first screen (connection and devices): machines, auto-resolution, notifications, language,
+ * Settings below the first screen (connection and devices): machines, away, auto-resolution, notifications, language,
  * theme, versions. Their own chunk, loaded as Settings opens (./settings-view.tsx).
  */
 export function SettingsBelow() {
@@ -34,6 +35,8 @@ export function SettingsBelow() {
           clockOffsetMs={state.host.clockOffsetMs}
         />
       ) : null}
+
+      <AwaySettings preferences={state.host.preferences} connected={connected} />
 
       <AutoResolutionSettings preferences={state.host.preferences} connected={connected} />
 

@@ -30,6 +30,13 @@ export const enSettings = {
   'settings.revokeTitle': 'Revoke {name}?',
   'settings.revokeHint': 'It is disconnected at once, its notifications stop, and it must pair again with a new link.',
   'settings.revokeFailed': 'Could not revoke the device. Check the connection.',
+  'settings.away': 'Away',
+  'settings.awayToggle': "I'm away from my desk",
+  'settings.awayExplainOn':
+    'Claude Code waits for your reply here after each turn (its terminal shows “running Stop hook”); a prompt typed in its terminal still goes first.',
+  'settings.awayExplainOff':
+    'Claude Code ends its turns at once; you still see them here, without a reply box. The other agents take a reply either way.',
+  'settings.awayCli': 'Shared by every device; askaway away on / off does the same on the host.',
   'settings.autoResolution': 'Auto-resolution',
   'settings.autoToggle': 'Let the agent continue on its own',
   'settings.autoExplainOn':

@@ -17,6 +17,11 @@ export const enTurnCard = {
   'turn.send': 'Send',
   'turn.dismiss': 'Dismiss',
   'turn.editorOwns': '{agent} runs in an editor, which owns its prompt: reply there.',
+  'turn.notAway':
+    '{agent} did not wait for a reply: you were at your desk. To reply from here next time, switch on “I’m away from my desk” in Settings.',
+  'turn.switchedOff':
+    'Replies to {agent} are switched off on its machine (askaway hook install --no-reply): reply in its terminal.',
+  'turn.turnFailed': '{agent} cannot go on from a failed turn here: send the next prompt in its terminal.',
   'turn.sent': 'Sent to {agent}',
   'turn.sending': 'Sending to {agent}…',
   'turn.busy': 'The agent is already working on something else',

@@ -230,6 +230,13 @@ export const zh: Messages = {
   'settings.revokeTitle': '撤销 {name}？',
   'settings.revokeHint': '它会立即断开，不再收到通知，需要用新链接重新配对。',
   'settings.revokeFailed': '撤销失败，请检查连接。',
+  'settings.away': '离开',
+  'settings.awayToggle': '我不在电脑前',
+  'settings.awayExplainOn':
+    '每一回合结束后，Claude Code 会等待你在这里回复（终端显示“running Stop hook”）；在终端输入的提示仍然优先。',
+  'settings.awayExplainOff':
+    'Claude Code 会立即结束回合；你仍能在这里看到它们，但没有回复框。其他代理无论如何都接受回复。',
+  'settings.awayCli': '所有设备共享；在主机上运行 askaway away on / off 效果相同。',
   'settings.autoResolution': '自动决定',
   'settings.autoToggle': '让代理自行继续',
   'settings.autoExplainOn':
@@ -347,6 +354,9 @@ export const zh: Messages = {
   'turn.send': '发送',
   'turn.dismiss': '忽略',
   'turn.editorOwns': '{agent} 运行在编辑器中，提示由编辑器负责：请在那里回复。',
+  'turn.notAway': '你在电脑前，{agent} 没有等待回复。想下次在这里回复，请在设置中打开“我不在电脑前”。',
+  'turn.switchedOff': '此机器上已关闭对 {agent} 的回复（askaway hook install --no-reply）：请在它的终端回复。',
+  'turn.turnFailed': '失败的回合无法从这里继续 {agent}：请在它的终端发送下一个提示。',
   'turn.sent': '已发送给 {agent}',
   'turn.sending': '正在发送给 {agent}…',
   'turn.busy': '代理已经在做别的事情了',

@@ -49,6 +49,7 @@ const snapshot = (pending: InteractionView[], seq = 10): Snapshot => ({
     askUserQuestionAutoResolutionTimeoutMs: 60_000,
     notifyDelayMs: 0,
     notifyFinishedTurns: true,
+    away: false,
   },
   devices: [],
   machines: [{ id: 'local', name: 'workstation', kind: 'hub', connectedAgents: 1 }],

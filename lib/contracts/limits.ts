@@ -18,8 +18,9 @@ export const PROTOCOL_VERSION = 3;
  * (R11.11).
  * 7: `interaction.reopened`: a secret answer the host restarted before delivering is asked again (R12.13).
  * 8: finished turns (R19): the `finished-turn` kind, `reply` in an accept's content, `notifyFinishedTurns` in preferences.
+ * 9: `away` in preferences (R19.50) and `noReply` on a finished turn's input.
  */
-export const REMOTE_PROTOCOL_VERSION = 8;
+export const REMOTE_PROTOCOL_VERSION = 9;
 
 /** Bounds on identifiers and free text carried by interactions (R12.3). */
 export const ID_MAX = 200;

@@ -62,6 +62,12 @@ export type MachineRevokeCommand = z.infer<typeof MachineRevokeCommandSchema>;
 export const JOIN_API_PATH = '/api/join';
 /** Runtime credential in `Authorization: Bearer`: who this credential is on this host (`askaway status`). */
 export const WHOAMI_API_PATH = '/api/agent/whoami';
+/** Runtime credential in `Authorization: Bearer`: whether the person is away (R19.50), `{away}`. */
+export const AWAY_API_PATH = '/api/agent/away';
+
+/** `GET /api/agent/away`, `GET /api/admin/away`, `POST /api/admin/away/on|off`: whether the person is away. */
+export const AwayStateSchema = z.strictObject({ away: z.boolean() });
+export type AwayState = z.infer<typeof AwayStateSchema>;
 
 /** `POST /api/join`: a one-time join code from `askaway invite`, exchanged for this machine's credential. */
 export const JoinRequestSchema = z.strictObject({

@@ -4,7 +4,7 @@ import { PreferencesPatchSchema, PreferencesSchema } from './preferences';
 describe('preferences', () => {
   it('[R14.7] preferences logged before "Notify my phone" existed read as "at once"', () => {
     const old = { askUserQuestionAutoResolutionEnabled: true, askUserQuestionAutoResolutionTimeoutMs: 60_000 };
-    expect(PreferencesSchema.parse(old)).toEqual({ ...old, notifyDelayMs: 0, notifyFinishedTurns: true });
+    expect(PreferencesSchema.parse(old)).toEqual({ ...old, notifyDelayMs: 0, notifyFinishedTurns: true, away: false });
   });
 
   it('[R19.9] finished turns are notified unless switched off; a patch may switch them', () => {

@@ -21,6 +21,11 @@ export const PreferencesSchema = z.strictObject({
   notifyDelayMs: z._default(NotifyDelaySchema, 0),
   /** Notify when an agent finishes its turn (R19.9); on unless switched off, questions are notified either way. */
   notifyFinishedTurns: z._default(z.boolean(), true),
+  /**
+   * The person is away from their desk (R19.50): Claude Code then holds each finished turn for a reply from the
+   * phone. Off unless switched on, from the phone or `askaway away`.
+   */
+  away: z._default(z.boolean(), false),
 });
 export type Preferences = z.infer<typeof PreferencesSchema>;
 
@@ -31,6 +36,7 @@ export const PreferencesPatchSchema = z.partial(
     askUserQuestionAutoResolutionTimeoutMs: autoResolutionTimeoutMs,
     notifyDelayMs: NotifyDelaySchema,
     notifyFinishedTurns: z.boolean(),
+    away: z.boolean(),
   }),
 );
 export type PreferencesPatch = z.infer<typeof PreferencesPatchSchema>;
@@ -40,4 +46,5 @@ export const DEFAULT_PREFERENCES: Preferences = {
   askUserQuestionAutoResolutionTimeoutMs: AUTO_RESOLUTION_DEFAULT_TIMEOUT_MS,
   notifyDelayMs: 0,
   notifyFinishedTurns: true,
+  away: false,
 };

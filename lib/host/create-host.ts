@@ -217,6 +217,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     pairLimits: options.pairLimits,
     originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     mintPairingCode,
+    away: {
+      get: () => registry.projection.preferences.away,
+      set: (away) => registry.updatePreferences({ away }).ok,
+    },
   });
   routes.register(
     '*',

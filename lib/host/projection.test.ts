@@ -47,6 +47,7 @@ describe('host projection', () => {
       askUserQuestionAutoResolutionTimeoutMs: 30_000,
       notifyDelayMs: 0,
       notifyFinishedTurns: true,
+      away: false,
     };
     expect(projection.apply({ seq: 1, at: at(1), type: 'preferences.updated', preferences })).toBeUndefined();
     expect(projection.preferences).toEqual(preferences);

@@ -66,6 +66,7 @@ export function snapshotOf(pending: InteractionView[], seq: number, serverTime =
       askUserQuestionAutoResolutionTimeoutMs: 60_000,
       notifyDelayMs: 0,
       notifyFinishedTurns: true,
+      away: false,
     },
     devices: [],
     machines: [{ id: 'local', name: 'workstation', kind: 'hub', connectedAgents: 1 }],

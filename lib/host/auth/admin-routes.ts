@@ -6,11 +6,13 @@ import {
   type MachineRevokeResponse,
   type PairingCodeResponse,
   type RevokeResponse,
+  type AwayState,
 } from '../../contracts';
 import { sendJson } from '../../runtime/http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendApiError } from './api-replies';
 import { type Authenticator } from './authenticator';
+import { type AwaySwitch } from './away-route';
 import { type DeviceService } from './devices';
 import { type MachineService } from './machines';
 
@@ -22,10 +24,13 @@ export interface AdminRouteOptions {
   machines: MachineService;
   /** Mints a join code with the host's TTL and the command that uses it (R17.1). */
   mintJoinCode(): JoinCodeResponse;
+  /** `askaway away` (R19.50). */
+  away: AwaySwitch;
 }
 
 const REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/devices/([0-9a-f]{1,64})/revoke$`);
 const MACHINE_REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/machines/([0-9a-f]{16})/revoke$`);
+const AWAY_SWITCH_PATH = new RegExp(`^${ADMIN_API_PREFIX}/away/(on|off)$`);
 
 /**
  * The admin API under `/api/admin` (R16.8), for `askaway pair` and `askaway devices`: bearer
@@ -37,6 +42,8 @@ const MACHINE_REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/machines/([0-9a-f]{
  *   POST /api/admin/join-codes            → {code, hubUrl, command, expiresAt}   (R17.1)
  *   GET  /api/admin/machines              → {machines}                           (R17.5)
  *   POST /api/admin/machines/<id>/revoke  → {machine}                            (R17.2)
+ *   GET  /api/admin/away                  → {away}                               (R19.50)
+ *   POST /api/admin/away/on, …/away/off   → {away}                               (R19.50)
  */
 export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler {
   return (req, res, context) => {
@@ -66,6 +73,19 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     }
     if (pathname === `${ADMIN_API_PREFIX}/machines` && req.method === 'GET') {
       sendJson(res, 200, { machines: options.machines.list() } satisfies MachineList);
+      return;
+    }
+    if (pathname === `${ADMIN_API_PREFIX}/away` && req.method === 'GET') {
+      sendJson(res, 200, { away: options.away.get() } satisfies AwayState);
+      return;
+    }
+    const switchTo = AWAY_SWITCH_PATH.exec(pathname)?.[1];
+    if (switchTo !== undefined && req.method === 'POST') {
+      if (!options.away.set(switchTo === 'on')) {
+        sendApiError(res, 503, 'storage-unavailable', 'The host could not record it (see its log); nothing changed');
+        return;
+      }
+      sendJson(res, 200, { away: options.away.get() } satisfies AwayState);
       return;
     }
     const machineRevoke = MACHINE_REVOKE_PATH.exec(pathname);

@@ -4,6 +4,7 @@ import {
   JOIN_API_PATH,
   PAIR_API_PATH,
   WHOAMI_API_PATH,
+  AWAY_API_PATH,
   type JoinCodeResponse,
   type PairingCodeResponse,
 } from '../../contracts';
@@ -12,6 +13,7 @@ import { type RateLimit } from '../sockets/token-bucket';
 import { createAdminRoutes } from './admin-routes';
 import { AttemptLimiter, DEFAULT_PAIR_LIMIT_GLOBAL, DEFAULT_PAIR_LIMIT_PER_ADDRESS } from './attempt-limiter';
 import { type Authenticator } from './authenticator';
+import { createAgentAwayRoute, type AwaySwitch } from './away-route';
 import { type DeviceService } from './devices';
 import { createJoinRoute, createWhoAmIRoute } from './join-route';
 import { type MachineService } from './machines';
@@ -34,6 +36,7 @@ export function mountPairingRoutes(
     originAllowed(req: IncomingMessage): boolean;
     mintPairingCode(): PairingCodeResponse;
     mintJoinCode(): JoinCodeResponse;
+    away: AwaySwitch;
   },
 ): void {
   const limiter = new AttemptLimiter({
@@ -45,5 +48,6 @@ export function mountPairingRoutes(
   // One limiter for both: guesses at any one-time code count together (R16.3).
   routes.register('*', JOIN_API_PATH, createJoinRoute({ ...options, limiter, ttlMs: options.pairTtlMs }));
   routes.register('*', WHOAMI_API_PATH, createWhoAmIRoute(options.machines));
+  routes.register('*', AWAY_API_PATH, createAgentAwayRoute(options.away));
   routes.register('*', ADMIN_API_PREFIX, createAdminRoutes(options));
 }

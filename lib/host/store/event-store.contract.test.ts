@@ -19,6 +19,7 @@ const pref = (enabled: boolean): NewHostEvent => ({
     askUserQuestionAutoResolutionTimeoutMs: 60_000,
     notifyDelayMs: 0,
     notifyFinishedTurns: true,
+    away: false,
   },
 });
 const delivered = (requestId: string): NewHostEvent => ({ type: 'interaction.delivered', at, requestId });
