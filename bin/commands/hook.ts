@@ -23,9 +23,10 @@ const execFileAsync = promisify(execFile);
 import { type CliCommand } from './types';
 
 export const HOOK_USAGE = `Usage:
-  askaway hook claude-code [--timeout 1h] [--form-wait 30s] [--all-tools]
+  askaway hook claude-code [--timeout 1h] [--form-wait 30s] [--all-tools] [--reply-wait 9m]
+                           [--finished-card] [--no-reply]
   askaway hook install [--write] [--user] [--http] [--all-tools] [--pre-tool-use] [--form-wait 30s] [--no-forms]
-                       [--command "<cmd>"]
+                       [--reply-wait 9m] [--no-reply] [--no-finished-turns] [--command "<cmd>"]
   askaway hook codex [--timeout 30s]
   askaway hook install --agent codex [--write] [--codex-home <dir>] [--timeout 30s] [--command "<cmd>"]
 
@@ -36,11 +37,20 @@ claude-code   Claude Code hook (reads the hook JSON on stdin, prints the reply).
               Elicitation (an MCP server's form, or a page to open): on your phone first, since
               Claude Code shows its own form only once the hook is done; after --form-wait the
               card leaves ("moved to the terminal") and the form appears in the terminal.
+              Stop (a finished turn): on your phone with what Claude said last. While you are away
+              (askaway away, or the phone's Settings), Claude Code holds the turn for your reply
+              there, which it then takes as the next instruction; a prompt typed in the terminal
+              goes first. At the desk the turn ends at once and a background hook (--finished-card)
+              shows it without a reply box. StopFailure: a failed turn, shown the same way.
   --timeout   stop waiting for the phone after this long (default: about a day beside Claude Code's
               dialog, which stays open; 540s on PreToolUse, which Claude Code stops after 600s)
   --form-wait how long an MCP form waits for the phone (default 30s): the terminal shows only a
               spinner meanwhile, and a server on the official TypeScript SDK gives up after 60s
   --all-tools also answer permission requests of every other tool from the phone
+  --reply-wait  how long Claude Code holds a finished turn for your reply while you are away
+              (default 540s: Claude Code stops a hook after 600s unless its settings say longer)
+  --finished-card  the background Stop hook: shows the finished turn, holds nothing
+  --no-reply  finished turns are shown and notified, never held for a reply
 
 install       print the Claude Code settings that wire these hooks up
   --write     merge them into .claude/settings.json (keeps your other hooks; safe to repeat)
@@ -53,6 +63,10 @@ install       print the Claude Code settings that wire these hooks up
   --form-wait the Elicitation hook's --form-wait (its timeout is 30s more)
   --no-forms  leave the Elicitation hook out: MCP forms stay in the terminal. Left out by itself when
               "claude --version" is older than 2.1.63, which skips a settings file that names it
+  --reply-wait  the waiting Stop hook's --reply-wait (its timeout is a minute more)
+  --no-reply  finished turns on the phone without a reply box: only the background Stop hook
+  --no-finished-turns  no Stop hooks: finished turns stay in the terminal (also with --http and
+              --pre-tool-use, which cannot carry them)
 
 codex         Codex PermissionRequest hook, for sessions the Codex bridge cannot see
               (codex --no-daemon, "Run without daemon this time"): the approval is on your
@@ -219,7 +233,14 @@ async function runInstall(argv: string[]): Promise<number> {
     else if (arg === '--all-tools') options.allTools = true;
     else if (arg === '--pre-tool-use') options.preToolUse = true;
     else if (arg === '--no-forms') options.forms = false;
-    else if (arg === '--form-wait') {
+    else if (arg === '--no-reply') options.noReply = true;
+    else if (arg === '--no-finished-turns') options.finishedTurns = false;
+    else if (arg === '--reply-wait') {
+      const value = parseDuration(argv[index + 1] ?? '');
+      if (value === null || value < 1_000) return usageError('--reply-wait needs a duration such as 9m or 1h');
+      options.replyWaitMs = value;
+      index += 1;
+    } else if (arg === '--form-wait') {
       const value = parseDuration(argv[index + 1] ?? '');
       if (value === null) return usageError('--form-wait needs a duration such as 30s or 2m');
       options.formWaitMs = value;

@@ -15,6 +15,7 @@ import {
   NEWER_TURN_REASON,
   type AgentRef,
   type FinishedTurnInput,
+  type FinishedTurnNoReply,
   type FinishedTurnStatus,
   type InteractionContext,
 } from '../contracts';
@@ -37,6 +38,8 @@ export interface FinishedTurn {
   error?: string;
   /** `none` where the agent's editor owns the prompt (ACP): the card shows the message and no reply box. */
   reply: 'prompt' | 'none';
+  /** Why a card takes no reply, for the line it shows instead (default: the editor owns the prompt). */
+  noReply?: FinishedTurnNoReply;
 }
 
 /**
@@ -107,9 +110,10 @@ function cut(text: string, max: number): string {
 
 /** The card's input: the message clipped to what the phone shows, saying from how long (R19.1, R12.12). */
 export function finishedTurnInput(
-  turn: Pick<FinishedTurn, 'status' | 'message' | 'error' | 'reply'>,
+  turn: Pick<FinishedTurn, 'status' | 'message' | 'error' | 'reply' | 'noReply'>,
 ): FinishedTurnInput {
   const input: FinishedTurnInput = { status: turn.status, reply: turn.reply };
+  if (turn.reply === 'none' && turn.noReply !== undefined) input.noReply = turn.noReply;
   const message = turn.message ?? '';
   if (message.trim() !== '') {
     if (message.length > FINISHED_TURN_MESSAGE_MAX) {

@@ -51,6 +51,14 @@ export interface ClaudeProjectOptions {
    * project's allow rules to a project MCP server's tools only then (2.1.332 asks the SDK host otherwise).
    */
   trusted?: boolean;
+  /**
+   * The finished-turn hooks (Stop, StopFailure, R19.50) as `hook install` writes them by default; left out
+   * (`--no-finished-turns`) unless a test is about them, so other tests' turns leave no card and no background hook.
+   * `no-reply`: `hook install --no-reply`.
+   */
+  finishedTurns?: boolean | 'no-reply';
+  /** `hook install --reply-wait`. */
+  replyWait?: string;
 }
 
 /** `askaway <args>` from this checkout's build, to the end; rejects with its output when it fails. */
@@ -125,6 +133,9 @@ export async function createClaudeProject(options: ClaudeProjectOptions): Promis
     ...(options.allTools ? ['--all-tools'] : []),
     ...(options.preToolUse ? ['--pre-tool-use'] : []),
     ...(options.formWait ? ['--form-wait', options.formWait] : []),
+    ...(options.finishedTurns === undefined || options.finishedTurns === false ? ['--no-finished-turns'] : []),
+    ...(options.finishedTurns === 'no-reply' ? ['--no-reply'] : []),
+    ...(options.replyWait ? ['--reply-wait', options.replyWait] : []),
   ];
   await runAskaway(['hook', 'install', '--write', ...flags, ...wiring], dir, env);
   return {

@@ -3,7 +3,10 @@ import { type AddressInfo } from 'node:net';
 
 /** One content block the scripted model sends: text, or a tool call streamed as `input_json_delta`. */
 export type ScriptedBlock =
-  { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  /** The API refuses the call: HTTP 400 (not retried) with this message, as a failed turn ends. */
+  | { type: 'error'; message: string };
 
 /** What the model says on one turn; a function sees the request it answers (e.g. to read a path from it). */
 export type ScriptedTurn = ScriptedBlock[] | ((request: MessagesRequest) => ScriptedBlock[]);
@@ -110,7 +113,7 @@ function sseEvents(blocks: ScriptedBlock[], id: string, model: string): string {
     if (block.type === 'text') {
       events.push(['content_block_start', { index, content_block: { type: 'text', text: '' } }]);
       events.push(['content_block_delta', { index, delta: { type: 'text_delta', text: block.text } }]);
-    } else {
+    } else if (block.type === 'tool_use') {
       const start = { type: 'tool_use', id: block.id, name: block.name, input: {} };
       events.push(['content_block_start', { index, content_block: start }]);
       const json = JSON.stringify(block.input);
@@ -198,6 +201,13 @@ export async function startScriptedModel(conversations: ScriptedConversation[]):
             : typeof scripted === 'function'
               ? scripted(body)
               : scripted;
+      const refusal = blocks.find((block) => block.type === 'error');
+      if (refusal) {
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: refusal.message } }));
+        return;
+      }
       counter += 1;
       const id = `msg_e2e_${counter}`;
       const model = body.model ?? 'claude-e2e';

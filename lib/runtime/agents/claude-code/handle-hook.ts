@@ -27,6 +27,7 @@ import { toPlanApprovalInput } from './plan-input';
 import { toDialogAnswer, toUpdatedInput } from './to-answer';
 import { toAskUserQuestionInput } from './to-interaction';
 import { askForm } from './elicitation';
+import { finishedTurnHook, isFinishedTurnEvent, type FinishedTurnHookOptions } from './finished-turn';
 import { CLAUDE_CODE_AGENT, contextOf, rootOrigin } from './hook-context';
 import { skippedContext } from './skipped-context';
 import { watchTerminalAnswer, type DecidedElsewhere } from './terminal-answer';
@@ -88,6 +89,11 @@ export interface ClaudeCodeHookOptions {
    * names (its credential is for the runtime side only). Default true.
    */
   localFiles?: boolean;
+  /**
+   * Finished turns (`Stop`, `StopFailure`, R19.50): only the command hook takes them, with what it needs to know
+   * whether the person is away. Without it (the HTTP hook) they are left to Claude Code.
+   */
+  finishedTurns?: FinishedTurnHookOptions;
 }
 
 const NO_OPINION: ClaudeCodeHookOutput = {};
@@ -104,6 +110,8 @@ export async function handleClaudeCodeHook(
 ): Promise<ClaudeCodeHookOutput> {
   const log = options.log ?? (() => undefined);
   if (isRecord(raw) && raw.hook_event_name === 'Elicitation') return askForm(raw, options);
+  if (isFinishedTurnEvent(raw))
+    return options.finishedTurns ? finishedTurnHook(raw, options, options.finishedTurns) : NO_OPINION;
   const parsed = ClaudeCodeHookPayloadSchema.safeParse(raw);
   if (!parsed.success) {
     log('askaway hook: not a PreToolUse/PermissionRequest/Elicitation payload; ignoring it');

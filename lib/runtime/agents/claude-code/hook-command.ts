@@ -3,8 +3,11 @@ import { errorMessage, machineNameFrom } from '../../../contracts';
 import { parseDuration } from '../../duration';
 import { resolveHostTarget } from '../../host-address';
 import { runtimeClientProvider } from '../../runtime-client-provider';
+import { watchAgentProcess } from './agent-process';
+import { askAway } from './away-check';
 import { type FollowOptions } from './follow-transcript';
 import { handleClaudeCodeHook, type HookDeadline } from './handle-hook';
+import { CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S } from './install';
 
 const MAX_STDIN_BYTES = 5 * 1024 * 1024;
 
@@ -14,15 +17,28 @@ export interface HookFlags {
   /** `--form-wait`: how long an MCP form waits for the phone (R11.11; default DEFAULT_FORM_WAIT_MS). */
   formWaitMs?: number;
   allTools: boolean;
+  /** `--finished-card`: the background Stop hook, which shows a finished turn without waiting (R19.50). */
+  finishedCard: boolean;
+  /** `--no-reply`: finished turns never wait for a reply (R19.53). */
+  noReply: boolean;
+  /** `--reply-wait`: how long the waiting Stop hook holds the turn for the phone (R19.50). */
+  replyWaitMs?: number;
 }
 
 /** `askaway hook claude-code` flags, or why they are wrong. */
 export function parseHookFlags(argv: readonly string[]): HookFlags | { error: string } {
-  const flags: HookFlags = { allTools: false };
+  const flags: HookFlags = { allTools: false, finishedCard: false, noReply: false };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index];
     if (arg === '--all-tools') flags.allTools = true;
-    else if (arg === '--timeout') {
+    else if (arg === '--finished-card') flags.finishedCard = true;
+    else if (arg === '--no-reply') flags.noReply = true;
+    else if (arg === '--reply-wait') {
+      const value = parseDuration(argv[index + 1] ?? '');
+      if (value === null) return { error: '--reply-wait needs a duration such as 9m or 1h' };
+      flags.replyWaitMs = value;
+      index += 1;
+    } else if (arg === '--timeout') {
       const value = parseDuration(argv[index + 1] ?? '');
       if (value === null) return { error: '--timeout needs a duration such as 540s or 9m' };
       flags.timeoutMs = value;
@@ -54,6 +70,8 @@ export interface HookCommandIo {
    * it got round to its input: the terminal may answer while Node is still booting (R11.7).
    */
   startedAt: number;
+  /** How the Claude Code process is watched while a finished turn's card is held (agent-process.ts); tests pass their own. */
+  watchAgent?: (gone: () => void) => () => void;
 }
 
 /** This machine as the host names it: its name when joined to a hub, else as `askaway start` names it. */
@@ -100,6 +118,14 @@ export async function claudeCodeHookMain(flags: HookFlags, io: HookCommandIo): P
       follow: io.follow,
       startedAt: io.startedAt,
       log: (line) => io.stderr(`${line}\n`),
+      finishedTurns: {
+        role: flags.finishedCard ? 'card' : 'wait',
+        repliesOff: flags.noReply,
+        isAway: () => askAway(io.env, (line) => io.stderr(`${line}\n`)),
+        replyWaitMs: flags.replyWaitMs,
+        watchAgent: io.watchAgent ?? watchAgentProcess,
+        cardHoldMs: (CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S - 60) * 1000,
+      },
     });
     // Nobody reads a cancelled hook's reply, and writing to a closed pipe would crash before the withdrawal is sent.
     if (!io.signal?.aborted && Object.keys(output).length > 0) io.stdout(`${JSON.stringify(output)}\n`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type FormValues } from '../../../contracts';
+import { type StopOutput } from './stop-payload';
 
 /**
  * What Claude Code sends a hook on stdin (or as an HTTP hook's POST body) for
@@ -83,4 +84,4 @@ export interface ElicitationOutput {
 
 /** `{}` means "no opinion": Claude Code carries on as if there were no hook. */
 export type ClaudeCodeHookOutput =
-  PreToolUseOutput | PermissionRequestOutput | ElicitationOutput | Record<string, never>;
+  PreToolUseOutput | PermissionRequestOutput | ElicitationOutput | StopOutput | Record<string, never>;

@@ -20,7 +20,13 @@ const existing = {
 };
 
 describe('hook install', () => {
-  it('[R11.8][R11.11] prints one PermissionRequest command hook for AskUserQuestion and ExitPlanMode, for a day, and the Elicitation hook', () => {
+  it('[R11.8][R11.11][R19.50] prints one PermissionRequest command hook for AskUserQuestion and ExitPlanMode, for a day, the Elicitation hook and the finished-turn hooks', () => {
+    const card = {
+      type: 'command',
+      command: 'askaway hook claude-code --finished-card',
+      async: true,
+      timeout: 86_400,
+    };
     expect(askawayHookSettings()).toEqual({
       hooks: {
         PermissionRequest: [
@@ -31,6 +37,9 @@ describe('hook install', () => {
         ],
         // The form's 30 s wait and time to withdraw the card before Claude Code shows its own form.
         Elicitation: [{ hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 60 }] }],
+        // The waiting hook within Claude Code's own 600 s, and the background one that holds nothing.
+        Stop: [{ hooks: [{ type: 'command', command: 'askaway hook claude-code', timeout: 600 }, card] }],
+        StopFailure: [{ hooks: [card] }],
       },
     });
     const http = askawayHookSettings({ http: { url: 'http://127.0.0.1:4417' }, allTools: true }).hooks;
@@ -68,7 +77,33 @@ describe('hook install', () => {
       url: 'http://127.0.0.1:4417/hooks/claude-code?formWait=3s',
       timeout: 33,
     });
-    expect(Object.keys(askawayHookSettings({ forms: false }).hooks)).toEqual(['PermissionRequest']);
+    expect(Object.keys(askawayHookSettings({ forms: false }).hooks)).toEqual([
+      'PermissionRequest',
+      'Stop',
+      'StopFailure',
+    ]);
+  });
+
+  it('[R19.50][R19.53] --reply-wait sets the waiting Stop hook and its timeout; --no-reply keeps only the background one; the HTTP hook and --no-finished-turns have none', () => {
+    const command = 'node cli.js hook claude-code';
+    const waiting = askawayHookSettings({ command, replyWaitMs: 3_600_000, allTools: true }).hooks;
+    expect(waiting.Stop?.[0]?.hooks).toEqual([
+      { type: 'command', command: `${command} --reply-wait 3600s`, timeout: 3_660 },
+      { type: 'command', command: `${command} --finished-card`, async: true, timeout: 86_400 },
+    ]);
+    const noReply = askawayHookSettings({ command, noReply: true }).hooks;
+    const quiet = { type: 'command', command: `${command} --finished-card --no-reply`, async: true, timeout: 86_400 };
+    expect(noReply.Stop).toEqual([{ hooks: [quiet] }]);
+    expect(noReply.StopFailure).toEqual([{ hooks: [quiet] }]);
+    for (const options of [{ finishedTurns: false }, { http: { url: 'http://127.0.0.1:4417' } }, { preToolUse: true }])
+      expect(askawayHookSettings(options).hooks).not.toHaveProperty('Stop');
+    // Switching replies off replaces our Stop hooks and keeps the person's own.
+    const once = mergeHookSettings(existing);
+    const off = mergeHookSettings(once, { noReply: true }).hooks as Record<string, unknown[]>;
+    expect(off.Stop).toEqual([...existing.hooks.Stop, ...(askawayHookSettings({ noReply: true }).hooks.Stop ?? [])]);
+    const none = mergeHookSettings(once, { finishedTurns: false }).hooks as Record<string, unknown[]>;
+    expect(none.Stop).toEqual(existing.hooks.Stop);
+    expect(none).not.toHaveProperty('StopFailure');
   });
 
   it('[R11.11] tells the Claude Code versions that run the Elicitation hook (2.1.63 on)', () => {
@@ -103,7 +138,7 @@ describe('hook install', () => {
     const once = mergeHookSettings(existing);
     expect(once.permissions).toEqual(existing.permissions);
     const hooks = once.hooks as Record<string, unknown[]>;
-    expect(hooks.Stop).toEqual(existing.hooks.Stop);
+    expect(hooks.Stop).toEqual([...existing.hooks.Stop, ...(askawayHookSettings().hooks.Stop ?? [])]);
     expect(hooks.PreToolUse).toEqual(existing.hooks.PreToolUse);
     expect(hooks.PermissionRequest).toEqual(askawayHookSettings().hooks.PermissionRequest);
     expect(mergeHookSettings(once)).toEqual(once);
@@ -118,7 +153,12 @@ describe('hook install', () => {
     expect(upgraded.PermissionRequest).toEqual(askawayHookSettings().hooks.PermissionRequest);
     // An event that held only ours goes entirely.
     const onlyOurs = mergeHookSettings({}, { preToolUse: true });
-    expect(Object.keys(mergeHookSettings(onlyOurs).hooks as object)).toEqual(['PermissionRequest', 'Elicitation']);
+    expect(Object.keys(mergeHookSettings(onlyOurs).hooks as object)).toEqual([
+      'PermissionRequest',
+      'Elicitation',
+      'Stop',
+      'StopFailure',
+    ]);
   });
 
   it('[R11.11] the Elicitation hook joins the person’s own, replaces ours, and leaves when forms are off', () => {

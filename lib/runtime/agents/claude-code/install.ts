@@ -50,6 +50,15 @@ export interface HookInstallOptions {
   forms?: boolean;
   /** `--form-wait` for the Elicitation hook; its timeout is this plus FORM_HOOK_MARGIN_S. */
   formWaitMs?: number;
+  /**
+   * Finished turns on the phone (R19.50): the Stop and StopFailure hooks; default on. Command hooks only: the HTTP
+   * hook cannot ask whether the person is away, and Claude Code before the Stop payload's message has none to show.
+   */
+  finishedTurns?: boolean;
+  /** `--no-reply` (R19.53): finished turns are shown and notified, and Claude Code never waits for a reply. */
+  noReply?: boolean;
+  /** `--reply-wait`: how long Claude Code holds a finished turn for the phone while you are away. */
+  replyWaitMs?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -80,6 +89,38 @@ function formHook(options: HookInstallOptions): Record<string, MatcherGroup[]> {
   return { Elicitation: [{ hooks: [hookEntry(options, waitS + FORM_HOOK_MARGIN_S, true)] }] };
 }
 
+/** Claude Code's own limit for the waiting Stop hook: the wait, and a minute to say on the phone why it ends. */
+function replyWaitTimeoutS(options: HookInstallOptions): number {
+  if (options.replyWaitMs === undefined) return CLAUDE_CODE_HOOK_TIMEOUT_S;
+  return Math.ceil(options.replyWaitMs / 1000) + 60;
+}
+
+/**
+ * The finished-turn hooks (R19.50): a blocking Stop hook that holds the turn for a reply while the person is away
+ * (and ends at once otherwise), and a background (`async`) one that shows the turn with no reply when nobody waits
+ * (`--no-reply`: only that one), which also shows failed turns (StopFailure). Background hooks never hold the
+ * terminal; Claude Code reads no output of theirs.
+ */
+function finishedTurnHooks(options: HookInstallOptions): Record<string, MatcherGroup[]> {
+  if (options.finishedTurns === false || options.http || options.preToolUse) return {};
+  const command = options.command ?? HOOK_COMMAND;
+  const card: HookEntry = {
+    type: 'command',
+    command: `${command} --finished-card${options.noReply ? ' --no-reply' : ''}`,
+    async: true,
+    timeout: CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S,
+  };
+  const wait: HookEntry = {
+    type: 'command',
+    command: `${command}${options.replyWaitMs === undefined ? '' : ` --reply-wait ${Math.ceil(options.replyWaitMs / 1000)}s`}`,
+    timeout: replyWaitTimeoutS(options),
+  };
+  return {
+    Stop: [{ hooks: options.noReply ? [card] : [wait, card] }],
+    StopFailure: [{ hooks: [card] }],
+  };
+}
+
 /** Whether a Claude Code version (`claude --version`: "2.1.332 (Claude Code)") runs the Elicitation hook. */
 export function runsElicitationHook(version: string): boolean | undefined {
   const parts = /^(\d+)\.(\d+)\.(\d+)/.exec(version.trim())?.slice(1).map(Number);
@@ -93,9 +134,9 @@ export function runsElicitationHook(version: string): boolean | undefined {
 }
 
 /**
- * The `hooks` block of Claude Code settings that routes questions, plan approvals and MCP forms to Askaway
- * (R11.2, R11.8, R11.11): one PermissionRequest hook for AskUserQuestion and ExitPlanMode (every tool with
- * `allTools`), which runs while Claude Code shows its own dialog, and the Elicitation hook. With `preToolUse`,
+ * The `hooks` block of Claude Code settings that routes questions, plan approvals, MCP forms and finished turns to
+ * Askaway (R11.2, R11.8, R11.11, R19.50): one PermissionRequest hook for AskUserQuestion and ExitPlanMode (every tool
+ * with `allTools`), which runs while Claude Code shows its own dialog, the Elicitation hook, and the Stop hooks. With `preToolUse`,
  * AskUserQuestion the old way (and no Elicitation hook: that Claude Code has none).
  */
 export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: Record<string, MatcherGroup[]> } {
@@ -110,7 +151,9 @@ export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: 
     };
   }
   const matcher = options.allTools ? '*' : `${ASK_USER_QUESTION_TOOL_NAME}|${EXIT_PLAN_MODE_TOOL_NAME}`;
-  return { hooks: { PermissionRequest: [{ matcher, hooks: [dialog] }], ...formHook(options) } };
+  return {
+    hooks: { PermissionRequest: [{ matcher, hooks: [dialog] }], ...formHook(options), ...finishedTurnHooks(options) },
+  };
 }
 
 /** Ours, whatever options installed it: so a re-install replaces rather than duplicates. */

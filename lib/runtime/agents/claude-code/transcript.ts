@@ -16,7 +16,40 @@ export async function readLastAssistantMessage(
   maxBytes = TRANSCRIPT_TAIL_BYTES,
   log: (line: string) => void = () => undefined,
 ): Promise<string | undefined> {
-  if (!path) return undefined;
+  const lines = await readTailLines(path, maxBytes, log);
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const text = assistantText(lines[index] ?? '');
+    if (text) return text.length > MAX_MESSAGE_CHARS ? `…${text.slice(-(MAX_MESSAGE_CHARS - 1))}` : text;
+  }
+  return undefined;
+}
+
+/**
+ * The `uuid` of the transcript's last assistant entry, whatever it holds (text, a tool call): what tells one of a
+ * session's turns from another where `prompt_id` cannot (R19.51). Never throws.
+ */
+export async function readLastAssistantUuid(
+  path: string | undefined,
+  log: (line: string) => void = () => undefined,
+): Promise<string | undefined> {
+  const lines = await readTailLines(path, TRANSCRIPT_TAIL_BYTES, log);
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index] ?? '';
+    if (!line.includes('"assistant"')) continue;
+    const entry = parseLine(line);
+    if (isRecord(entry) && entry.type === 'assistant' && typeof entry.uuid === 'string' && entry.uuid !== '')
+      return entry.uuid.slice(0, 200);
+  }
+  return undefined;
+}
+
+/** The complete lines of the file's last `maxBytes`; none for a missing file or one refused (R12.16). */
+async function readTailLines(
+  path: string | undefined,
+  maxBytes: number,
+  log: (line: string) => void,
+): Promise<string[]> {
+  if (!path) return [];
   try {
     const { handle: file, stats } = await openRegularFile(path, { noFollow: true });
     try {
@@ -27,28 +60,27 @@ export async function readLastAssistantMessage(
       const lines = buffer.toString('utf8').split('\n');
       // The first line may be cut in half when we started mid-file.
       if (size > length) lines.shift();
-      for (let index = lines.length - 1; index >= 0; index -= 1) {
-        const text = assistantText(lines[index] ?? '');
-        if (text) return text.length > MAX_MESSAGE_CHARS ? `…${text.slice(-(MAX_MESSAGE_CHARS - 1))}` : text;
-      }
-      return undefined;
+      return lines;
     } finally {
       await file.close();
     }
   } catch (error) {
     if (error instanceof OutsideFileError) log(`askaway hook: not reading the transcript: ${error.message}`);
+    return [];
+  }
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
     return undefined;
   }
 }
 
 function assistantText(line: string): string | undefined {
   if (!line.includes('"assistant"')) return undefined;
-  let entry: unknown;
-  try {
-    entry = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+  const entry = parseLine(line);
   if (!isRecord(entry) || entry.type !== 'assistant' || !isRecord(entry.message)) return undefined;
   const content = entry.message.content;
   if (typeof content === 'string') return content.trim() || undefined;

@@ -103,6 +103,12 @@ export interface ClaudeCodeHookHarness {
       processStartedAt?: number;
       /** Claude Code stopping the hook: a signal (command) or closing the request (HTTP). */
       stop?: AbortSignal;
+      /** Finished turns (command hook): `--finished-card`, `--no-reply`, `--reply-wait`. */
+      finishedCard?: boolean;
+      noReply?: boolean;
+      replyWait?: string;
+      /** How the hook watches the Claude Code process: the test calls `gone` (default: never). */
+      watchAgent?: (gone: () => void) => () => void;
     },
   ): Promise<HookRun>;
 }
@@ -148,8 +154,8 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
           },
         },
       ]
-        .map((line) => JSON.stringify(line))
-        .join('\n'),
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
     );
   });
 
@@ -186,6 +192,9 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
           ...(flags.timeout ? ['--timeout', flags.timeout] : []),
           ...(flags.formWait ? ['--form-wait', flags.formWait] : []),
           ...(flags.allTools ? ['--all-tools'] : []),
+          ...(flags.finishedCard ? ['--finished-card'] : []),
+          ...(flags.noReply ? ['--no-reply'] : []),
+          ...(flags.replyWait ? ['--reply-wait', flags.replyWait] : []),
         ]);
         if ('error' in parsed) throw new Error(parsed.error);
         let stdout = '';
@@ -198,6 +207,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
           deadline: deadlines.deadline,
           follow: polls.follow,
           startedAt: flags.processStartedAt ?? Date.now(),
+          watchAgent: flags.watchAgent ?? (() => () => undefined),
           ...(flags.stop ? { signal: flags.stop } : {}),
         });
         expect(code).toBe(0);
