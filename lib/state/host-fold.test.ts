@@ -177,6 +177,7 @@ describe('host event fold', () => {
       askUserQuestionAutoResolutionTimeoutMs: 30_000,
       notifyDelayMs: 0,
       notifyFinishedTurns: true,
+      away: false,
     };
     expect(fold(state, { type: 'preferences.updated', at: at(1), preferences })).toEqual([undefined]);
     expect(state.preferences).toEqual(preferences);
