@@ -184,7 +184,7 @@ describe('finished turns: the runtime helper over a real host (R19)', () => {
     turns.answeredInTerminal('thread-9');
   });
 
-  it('[R19.5][R19.61] where an editor owns the prompt, its next prompt withdraws the card as answered in the editor', async () => {
+  it('[R19.5][R19.62] where an editor owns the prompt, its next prompt withdraws the card as answered in the editor', async () => {
     const { phone, turns, host } = await rig();
     const outcome = turns.finished(turn({ reply: 'none' }), recorder().deliver);
     const card = await phone.next(isTurn);
