@@ -7,14 +7,16 @@ import { expect, test } from './support/fixtures';
 // suite's own ACP editor against a scripted Gemini API: each prompt's end is a card without a reply box, the
 // editor's next prompt answers it, a cancelled prompt is interrupted, a failed one failed.
 
-/** The finished-turn card of Gemini CLI whose message holds `text` (or that failed, for a failed turn). */
-function turnCard(remote: ScriptedRemote, match: (record: InteractionRecord) => boolean): Promise<InteractionRecord> {
+type TurnInput = Extract<InteractionRecord, { kind: 'finished-turn' }>['input'];
+
+/** The finished-turn card of Gemini CLI whose input `match`es. */
+function turnCard(remote: ScriptedRemote, match: (input: TurnInput) => boolean): Promise<InteractionRecord> {
   return remote.next(
-    (record) => record.kind === 'finished-turn' && record.agent?.kind === 'acp' && match(record),
+    (record) => record.kind === 'finished-turn' && record.agent?.kind === 'acp' && match(record.input),
     forAgentWork(),
   );
 }
-const saying = (text: string) => (record: InteractionRecord) => (record.input.message ?? '').includes(text);
+const saying = (text: string) => (input: TurnInput) => (input.message ?? '').includes(text);
 
 test('[R19.60][R19.61][R19.62][R19.65] Gemini CLI: the finished turn on the phone without a reply box, the editor’s next prompt answers it, Dismiss reaches nobody', async ({
   editor: start,
@@ -106,7 +108,7 @@ test('[R19.61][R19.63] Gemini CLI: a cancelled prompt shows as interrupted with 
       .toBe(true);
     editor.cancel();
     expect(await turn).toMatchObject({ stopReason: 'cancelled' });
-    const card = await turnCard(remote, (record) => record.input.status === 'interrupted');
+    const card = await turnCard(remote, (input) => input.status === 'interrupted');
     expect(card.input).toEqual({ status: 'interrupted', message: 'TURN-PARTIAL: halfway there', reply: 'none' });
     await phone.openCard(card.requestId);
     await expect(page.getByTestId('turn.status')).toHaveText('Interrupted');
@@ -116,7 +118,7 @@ test('[R19.61][R19.63] Gemini CLI: a cancelled prompt shows as interrupted with 
   await test.step('the model refuses the request: the prompt’s error makes the card failed, with why', async () => {
     const reply = await editor.promptReply('E2E-FT-fail: try');
     expect(reply.error).toMatchObject({ code: 400 });
-    const card = await turnCard(remote, (record) => record.input.status === 'failed');
+    const card = await turnCard(remote, (input) => input.status === 'failed');
     expect(card.input).toEqual({ status: 'failed', error: 'E2E model refused', reply: 'none' });
     await phone.openCard(card.requestId);
     await expect(page.getByTestId('turn.status')).toHaveText('Failed (E2E model refused)');

@@ -30,6 +30,8 @@ afterEach(async () => {
 
 const line = (message: unknown) => JSON.stringify(message);
 const isTurn = (record: InteractionRecord) => record.kind === 'finished-turn';
+/** A finished-turn card's input; undefined for any other card. */
+const turnInput = (record: InteractionRecord) => (record.kind === 'finished-turn' ? record.input : undefined);
 
 async function setup() {
   const host = await startTestHost();
@@ -175,7 +177,7 @@ describe('[R19.60] finished turns of ACP agents through the proxy', () => {
     update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
     say('ROOT-DONE');
     end(id);
-    expect((await remote.next(isTurn)).input.message).toBe('ROOT-DONE');
+    expect(turnInput(await remote.next(isTurn))?.message).toBe('ROOT-DONE');
   });
 
   it('[R19.65] Dismiss on the phone ends the card and sends nothing to the editor or the agent; a reply is refused', async () => {
@@ -203,7 +205,7 @@ describe('[R19.60] finished turns of ACP agents through the proxy', () => {
     say('mine');
     say('other session', 'sess-2');
     end(id);
-    expect((await remote.next(isTurn)).input.message).toBe('mine');
+    expect(turnInput(await remote.next(isTurn))?.message).toBe('mine');
     // A response to a request that was not a prompt is no turn.
     end(0);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -246,8 +248,8 @@ describe('[R19.60] finished turns of ACP agents through the proxy', () => {
     for (let index = 0; index < 5; index += 1) say('z'.repeat(10_000));
     end(id);
     const card = await remote.next(isTurn);
-    expect(card.input.message).toHaveLength(FINISHED_TURN_MESSAGE_MAX);
-    expect(card.input.clippedFrom).toBe(50_000);
+    expect(turnInput(card)?.message).toHaveLength(FINISHED_TURN_MESSAGE_MAX);
+    expect(turnInput(card)?.clippedFrom).toBe(50_000);
 
     // More prompts running at once than are watched: the oldest shows nothing when it ends.
     const ids = Array.from({ length: ACP_TURNS_WATCHED_MAX + 1 }, (_, index) => prompt(`many-${index}`));
