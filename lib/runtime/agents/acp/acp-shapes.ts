@@ -55,6 +55,11 @@ export const SessionIdParamsSchema = z.looseObject({ sessionId: text(200) });
 export const PromptResultSchema = z.looseObject({ stopReason: z.optional(text(200)) });
 /** A JSON-RPC error's message, which says why a prompt failed. */
 export const JsonRpcErrorSchema = z.looseObject({ message: z.optional(z.string()) });
+/** A model API's error passed on as JSON text in that message (Gemini CLI: the Gemini API's `{error: {message}}`). */
+export const WrappedErrorSchema = z.looseObject({
+  error: z.optional(z.looseObject({ message: z.optional(z.string()) })),
+  message: z.optional(z.string()),
+});
 
 /**
  * `session/update`, from the agent: what the proxy reads of it to know the turn's last message (`agent_message_chunk`

@@ -4,9 +4,15 @@
 // conversation the agent is no longer having. The editor's next prompt in the session answers the card.
 import { errorMessage, FINISHED_TURN_ERROR_MAX, parseBoundedJson, type FinishedTurnStatus } from '../../../contracts';
 import { type FinishedTurns } from '../../finished-turns';
-import { JsonRpcErrorSchema, PromptResultSchema, SessionIdParamsSchema, SessionUpdateParamsSchema } from './acp-shapes';
+import {
+  JsonRpcErrorSchema,
+  PromptResultSchema,
+  SessionIdParamsSchema,
+  SessionUpdateParamsSchema,
+  WrappedErrorSchema,
+} from './acp-shapes';
 import { contextOf, type AcpPlace } from './to-interaction';
-import { TurnMessage } from './turn-message';
+import { keptText, TurnMessage } from './turn-message';
 
 /** Prompts watched at once (each keeps at most two clipped messages); past it the oldest is forgotten (R12.19). */
 export const ACP_TURNS_WATCHED_MAX = 64;
@@ -51,15 +57,16 @@ export function turnEnd(stopReason: string | undefined): { status: FinishedTurnS
  */
 export function failureOf(error: unknown): string {
   const parsed = JsonRpcErrorSchema.safeParse(error);
-  const message = (parsed.success ? parsed.data.message : undefined)?.slice(0, 64 * 1024).trim() ?? '';
-  if (message === '') return 'The agent answered the prompt with an error';
-  const inner = message.startsWith('{') ? parseBoundedJson(message) : undefined;
-  if (inner?.ok) {
-    const value = inner.value as { error?: { message?: unknown }; message?: unknown } | null;
-    const said = typeof value?.error?.message === 'string' ? value.error.message : value?.message;
-    if (typeof said === 'string' && said.trim() !== '') return said.trim().slice(0, FINISHED_TURN_ERROR_MAX);
+  const message = ((parsed.success ? parsed.data.message : undefined) ?? '').slice(0, 64 * 1024).trim();
+  let reason = message;
+  if (message.startsWith('{')) {
+    const inner = parseBoundedJson(message);
+    const wrapped = inner.ok ? WrappedErrorSchema.safeParse(inner.value) : undefined;
+    const said = wrapped?.success ? (wrapped.data.error?.message ?? wrapped.data.message ?? '') : '';
+    if (said.trim() !== '') reason = said.trim();
   }
-  return message.slice(0, FINISHED_TURN_ERROR_MAX);
+  // The card keeps it while it is open: a string of its own, not a part of the agent's whole line.
+  return reason === '' ? 'The agent answered the prompt with an error' : keptText(reason, FINISHED_TURN_ERROR_MAX);
 }
 
 interface Turn {

@@ -16,6 +16,14 @@ interface Said {
 }
 
 const nothing = (): Said => ({ kept: '', length: 0 });
+
+/**
+ * `text` cut to `max` characters, as a string of its own: V8 makes a slice or a trim point into the string it came
+ * from, so the start of a megabyte chunk kept for a card would keep the whole chunk alive (R12.19).
+ */
+export function keptText(text: string, max: number): string {
+  return Buffer.from(text.length > max ? text.slice(0, max) : text, 'utf16le').toString('utf16le');
+}
 const ended = (status: string | null | undefined) => status === 'completed' || status === 'failed';
 
 export class TurnMessage {
@@ -72,7 +80,7 @@ export class TurnMessage {
     }
     const { text } = block.data;
     const room = FINISHED_TURN_MESSAGE_MAX - this.current.kept.length;
-    if (room > 0) this.current.kept += text.length > room ? text.slice(0, room) : text;
+    if (room > 0) this.current.kept += keptText(text, room);
     this.current.length += text.length;
   }
 
