@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   FINISHED_TURN_BUSY_REASON,
+  FINISHED_TURN_EDITOR_REASON,
   FINISHED_TURN_MESSAGE_MAX,
   FINISHED_TURN_TERMINAL_REASON,
   NEWER_TURN_REASON,
@@ -183,6 +184,17 @@ describe('finished turns: the runtime helper over a real host (R19)', () => {
     turns.answeredInTerminal('thread-9');
   });
 
+  it('[R19.5][R19.62] where an editor owns the prompt, its next prompt withdraws the card as answered in the editor', async () => {
+    const { phone, turns, host } = await rig();
+    const outcome = turns.finished(turn({ reply: 'none' }), recorder().deliver);
+    const card = await phone.next(isTurn);
+    turns.answeredInTerminal('thread-1', 'editor');
+    await expect(outcome).resolves.toBe('answered-in-terminal');
+    await vi.waitFor(() => expect(phone.withdrawn(card.requestId)?.reason).toBe(FINISHED_TURN_EDITOR_REASON));
+    expect(phone.withdrawn(card.requestId)?.terminalAnswer).toEqual({ where: 'editor' });
+    expect(host.registry.projection.get(card.requestId)?.terminalAnswer).toEqual({ where: 'editor' });
+  });
+
   it('[R19.2] a card is re-announced by its id after the host restarts, and a reply then still arrives', async () => {
     const dataDir = tempDir();
     const first = await startTestHost({ dataDir });
@@ -217,6 +229,19 @@ describe('finished turns: what the card carries (R19.1, R19.2)', () => {
     expect(finishedTurnInput({ status: 'failed', message: '  ', error: 'e'.repeat(5_000), reply: 'none' })).toEqual({
       status: 'failed',
       error: 'e'.repeat(2_000),
+      reply: 'none',
+    });
+  });
+
+  it('[R19.1][R19.64] a message whose start alone was kept says the length it had', () => {
+    const kept = 'k'.repeat(FINISHED_TURN_MESSAGE_MAX);
+    const input = finishedTurnInput({ status: 'completed', message: kept, messageLength: 90_000, reply: 'none' });
+    expect(input.message).toBe(`${'k'.repeat(FINISHED_TURN_MESSAGE_MAX - 1)}…`);
+    expect(input.clippedFrom).toBe(90_000);
+    // A length no longer than the message changes nothing.
+    expect(finishedTurnInput({ status: 'completed', message: 'short', messageLength: 3, reply: 'none' })).toEqual({
+      status: 'completed',
+      message: 'short',
       reply: 'none',
     });
   });

@@ -7,6 +7,7 @@ import {
   DECLINE_MESSAGE_MAX,
   errorMessage,
   FINISHED_TURN_BUSY_REASON,
+  FINISHED_TURN_EDITOR_REASON,
   FINISHED_TURN_ERROR_MAX,
   FINISHED_TURN_MESSAGE_MAX,
   FINISHED_TURN_TERMINAL_REASON,
@@ -34,6 +35,11 @@ export interface FinishedTurn {
   status: FinishedTurnStatus;
   /** The agent's last message, any length: clipped here (R19.1). */
   message?: string;
+  /**
+   * How long the message was, where the bridge kept only its start while it streamed in (R12.19): the card then says
+   * it was clipped from this length. Without it, `message`'s own length.
+   */
+  messageLength?: number;
   /** Why a failed turn failed, in the agent's words. */
   error?: string;
   /** `none` where the agent's editor owns the prompt (ACP): the card shows the message and no reply box. */
@@ -66,10 +72,11 @@ export interface FinishedTurns {
    */
   finished(turn: FinishedTurn, deliver: DeliverReply): Promise<FinishedTurnOutcome>;
   /**
-   * A prompt was typed at the agent's own terminal (R19.5): the session's card leaves as "Answered in the terminal".
-   * A card whose phone reply is being sent right now is left alone: that new turn is the reply's own.
+   * A prompt was typed at the agent's own terminal (R19.5): the session's card leaves as "Answered in the terminal",
+   * or "Answered in the editor" where an editor owns the prompt (`where: 'editor'`, ACP). A card whose phone reply is
+   * being sent right now is left alone: that new turn is the reply's own.
    */
-  answeredInTerminal(sessionId: string): void;
+  answeredInTerminal(sessionId: string, where?: 'terminal' | 'editor'): void;
   /** The session ended or the bridge lost it: its card leaves, with `reason` on the phone. */
   forget(sessionId: string, reason?: string): void;
   /** The request ids of open cards, by session (diagnostics, tests). */
@@ -110,15 +117,16 @@ function cut(text: string, max: number): string {
 
 /** The card's input: the message clipped to what the phone shows, saying from how long (R19.1, R12.12). */
 export function finishedTurnInput(
-  turn: Pick<FinishedTurn, 'status' | 'message' | 'error' | 'reply' | 'noReply'>,
+  turn: Pick<FinishedTurn, 'status' | 'message' | 'messageLength' | 'error' | 'reply' | 'noReply'>,
 ): FinishedTurnInput {
   const input: FinishedTurnInput = { status: turn.status, reply: turn.reply };
   if (turn.reply === 'none' && turn.noReply !== undefined) input.noReply = turn.noReply;
   const message = turn.message ?? '';
+  const length = Math.max(message.length, turn.messageLength ?? 0);
   if (message.trim() !== '') {
-    if (message.length > FINISHED_TURN_MESSAGE_MAX) {
+    if (length > FINISHED_TURN_MESSAGE_MAX || length > message.length) {
       input.message = cut(message, FINISHED_TURN_MESSAGE_MAX - CLIP_MARK.length) + CLIP_MARK;
-      input.clippedFrom = message.length;
+      input.clippedFrom = length;
     } else input.message = message;
   }
   const error = turn.error?.trim() ?? '';
@@ -135,7 +143,12 @@ export function createFinishedTurns(options: FinishedTurnsOptions): FinishedTurn
   const ended = new BoundedSet(BRIDGE_SETTLED_IDS_KEPT);
 
   /** Takes `card` off the phone with `reason`, unless its reply is being sent; `afterAnswer` covers a reply in flight. */
-  const withdraw = (card: Card, reason: string, outcome: FinishedTurnOutcome, terminal = false): void => {
+  const withdraw = (
+    card: Card,
+    reason: string,
+    outcome: FinishedTurnOutcome,
+    terminal?: 'terminal' | 'editor',
+  ): void => {
     if (card.delivering || card.ended) return;
     card.ended = outcome;
     if (cards.get(card.sessionId) === card) cards.delete(card.sessionId);
@@ -149,7 +162,14 @@ export function createFinishedTurns(options: FinishedTurnsOptions): FinishedTurn
       connection = undefined;
     }
     connection
-      ?.withdraw(card.requestId, reason, terminal ? {} : undefined, { afterAnswer: true })
+      ?.withdraw(
+        card.requestId,
+        reason,
+        terminal === undefined ? undefined : terminal === 'editor' ? { where: 'editor' } : {},
+        {
+          afterAnswer: true,
+        },
+      )
       .catch(() => undefined);
     card.controller.abort(new Error(reason));
   };
@@ -231,9 +251,11 @@ export function createFinishedTurns(options: FinishedTurnsOptions): FinishedTurn
         ended.add(requestId);
       }
     },
-    answeredInTerminal(sessionId) {
+    answeredInTerminal(sessionId, where = 'terminal') {
       const card = cards.get(sessionId);
-      if (card) withdraw(card, FINISHED_TURN_TERMINAL_REASON, 'answered-in-terminal', true);
+      if (!card) return;
+      const reason = where === 'editor' ? FINISHED_TURN_EDITOR_REASON : FINISHED_TURN_TERMINAL_REASON;
+      withdraw(card, reason, 'answered-in-terminal', where);
     },
     forget(sessionId, reason = SESSION_GONE_REASON) {
       const card = cards.get(sessionId);

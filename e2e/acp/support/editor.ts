@@ -53,6 +53,8 @@ export interface AcpEditor {
   received: EditorMessage[];
   /** Sends a prompt; resolves with `session/prompt`'s result once the turn ends. */
   prompt(text: string): Promise<Record<string, unknown>>;
+  /** Sends a prompt; resolves with the agent's whole response (its result or its error) once the turn ends. */
+  promptReply(text: string): Promise<EditorMessage>;
   /** The permission request the editor is showing, once one arrives. */
   permission(): Promise<EditorMessage>;
   /** Answers a permission request from the editor's own dialog. */
@@ -179,6 +181,7 @@ export async function startEditor(options: EditorOptions): Promise<AcpEditor> {
       const reply = await call('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
       return reply.result ?? {};
     },
+    promptReply: (text) => call('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }),
     async permission() {
       await expect
         .poll(() => received.find((message) => message.method === 'session/request_permission'), {

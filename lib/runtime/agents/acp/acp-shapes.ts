@@ -49,6 +49,35 @@ export const NewSessionParamsSchema = z.looseObject({ cwd: text(4_096) });
 export const NewSessionResultSchema = z.looseObject({ sessionId: text(200) });
 export const LoadSessionParamsSchema = z.looseObject({ sessionId: text(200), cwd: z.optional(text(4_096)) });
 export const SessionCancelParamsSchema = z.looseObject({ sessionId: text(200) });
+/** `session/prompt`'s params (from the editor), `session/close`'s: the session a turn starts in or that closes. */
+export const SessionIdParamsSchema = z.looseObject({ sessionId: text(200) });
+/** `session/prompt`'s result, from the agent: why the turn ended (`end_turn`, `cancelled`, …). */
+export const PromptResultSchema = z.looseObject({ stopReason: z.optional(text(200)) });
+/** A JSON-RPC error's message, which says why a prompt failed. */
+export const JsonRpcErrorSchema = z.looseObject({ message: z.optional(z.string()) });
+/** A model API's error passed on as JSON text in that message (Gemini CLI: the Gemini API's `{error: {message}}`). */
+export const WrappedErrorSchema = z.looseObject({
+  error: z.optional(z.looseObject({ message: z.optional(z.string()) })),
+  message: z.optional(z.string()),
+});
+
+/**
+ * `session/update`, from the agent: what the proxy reads of it to know the turn's last message (`agent_message_chunk`
+ * text, its optional `messageId`) and which tool calls run meanwhile (`tool_call`, `tool_call_update` with a status).
+ */
+export const SessionUpdateParamsSchema = z.looseObject({
+  sessionId: text(200),
+  update: z.looseObject({
+    sessionUpdate: text(200),
+    content: z.optional(z.unknown()),
+    messageId: z.optional(z.nullable(text(200))),
+    toolCallId: z.optional(text(200)),
+    status: z.optional(z.nullable(text(40))),
+  }),
+});
+export type SessionUpdate = z.infer<typeof SessionUpdateParamsSchema>['update'];
+export const TextBlockSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
+
 export const CancelRequestParamsSchema = z.looseObject({ requestId: JsonRpcIdSchema });
 
 export const PermissionOptionSchema = z.looseObject({

@@ -3,7 +3,8 @@
 // each permission request and form the agent sends becomes a card on the phone; whichever answers first wins.
 // Phone first: the proxy answers the agent, tells the editor the request is cancelled (`$/cancel_request`),
 // closes its dialog with a `tool_call_update`, and drops the editor's late reply. Editor first: its reply goes
-// to the agent and the card leaves as answered in the editor.
+// to the agent and the card leaves as answered in the editor. Each prompt's end is a card too, without a reply
+// box (finished-turn-relay.ts): the editor owns the prompt.
 // What either side sends is held to the host's limits (R12.18, R12.19, R12.21): a line is looked at only once
 // parseBoundedJson accepts it, every request is a new interaction (a JSON-RPC id is unique only while its
 // request is open, and agents reuse them), and everything the proxy keeps is bounded in count and bytes.
@@ -17,6 +18,7 @@ import {
   type InteractionResponse,
 } from '../../../contracts';
 import { InvalidInteractionRequestError, type DirectInteractionRequest } from '../../../protocol';
+import { createFinishedTurns } from '../../finished-turns';
 import { type RuntimeClient } from '../../runtime-broker';
 import { type RuntimeClientProvider } from '../../runtime-client-provider';
 import {
@@ -36,6 +38,7 @@ import {
   type JsonRpcId,
   type RequestPermissionParams,
 } from './acp-shapes';
+import { AcpFinishedTurnRelay } from './finished-turn-relay';
 import {
   AGENT_CANCELLED_REASON,
   AGENT_EXITED_REASON,
@@ -196,6 +199,21 @@ export function createAcpProxy(options: AcpProxyOptions): AcpProxy {
     return { agent, proxyId, ...(cwd ? { cwd } : {}) };
   };
 
+  /** Each prompt's end as a card without a reply box (R19.60–R19.65). */
+  const turns = new AcpFinishedTurnRelay({
+    finishedTurns: createFinishedTurns({
+      client: () => {
+        client = options.runtime.get(agent.name);
+        return client;
+      },
+      log,
+    }),
+    proxyId,
+    place,
+    log,
+    sayOnce,
+  });
+
   /** The editor now owes a reply to the agent's request `key` (its `seq`th). */
   const owe = (key: string, number: number) => {
     const list = owed.get(key) ?? [];
@@ -350,6 +368,7 @@ export function createAcpProxy(options: AcpProxyOptions): AcpProxy {
     seq += 1;
     owe(keyOf(id), seq);
     if (method === 'session/request_permission') {
+      turns.asked(params);
       const parsed = RequestPermissionParamsSchema.safeParse(params);
       if (parsed.success) ask(id, seq, { kind: 'permission', params: parsed.data }, bytes);
       else
@@ -372,7 +391,9 @@ export function createAcpProxy(options: AcpProxyOptions): AcpProxy {
   };
 
   const onEditorRequest = (id: JsonRpcId, method: string, params: unknown) => {
-    if (method === 'initialize') {
+    if (method === 'session/prompt') turns.prompted(keyOf(id), params);
+    else if (method === 'session/close') turns.closed(params);
+    else if (method === 'initialize') {
       const parsed = InitializeParamsSchema.safeParse(params);
       const elicitation = parsed.success ? parsed.data.clientCapabilities?.elicitation : undefined;
       editorModes = new Set(
@@ -460,9 +481,14 @@ export function createAcpProxy(options: AcpProxyOptions): AcpProxy {
       const response = JsonRpcResponseSchema.safeParse(message);
       if (response.success && response.data.id !== null && !('method' in (message as object))) {
         onAgentResponse(keyOf(response.data.id), response.data.result);
+        turns.responded(keyOf(response.data.id), response.data);
         return;
       }
       const notification = JsonRpcNotificationSchema.safeParse(message);
+      if (notification.success && notification.data.method === 'session/update') {
+        turns.updated(notification.data.params);
+        return;
+      }
       if (notification.success && notification.data.method === '$/cancel_request') {
         const parsed = CancelRequestParamsSchema.safeParse(notification.data.params);
         const key = parsed.success ? keyOf(parsed.data.requestId) : undefined;
@@ -473,6 +499,7 @@ export function createAcpProxy(options: AcpProxyOptions): AcpProxy {
       if (closed) return;
       closed = true;
       for (const entry of [...tracked.values()]) withdraw(entry, reason);
+      turns.close(reason);
       await options.runtime.close();
     },
     open: () => [...tracked.values()].map((entry) => entry.key),

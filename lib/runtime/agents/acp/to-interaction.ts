@@ -125,7 +125,8 @@ export function toApprovalInput(params: RequestPermissionParams, cwd: string | u
   };
 }
 
-function contextOf(place: AcpPlace): InteractionContext {
+/** The session's folder and project, as every card of the proxy shows them. */
+export function contextOf(place: AcpPlace): InteractionContext {
   return place.cwd ? { cwd: cut(place.cwd, 1_000), projectName: cut(path.basename(place.cwd), ID_MAX) } : {};
 }
 
