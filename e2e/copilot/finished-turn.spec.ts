@@ -108,6 +108,9 @@ test('[R19.40][R19.41][R19.42][R19.43][R19.44] Copilot: a finished turn on the p
 
     const secondCard =
       await test.step('a reply in the PWA is the next prompt: the model reads exactly it, the TUI shows it', async () => {
+        // The person starts a prompt at the desk and leaves it unsent: the reply must not touch it.
+        await cli.keys([`${typed}: do it here`], { literal: true });
+        await cli.waitFor(new RegExp(`❯ ${typed}: do it here`));
         const card = await phone.openCard(firstCard.requestId);
         const page = phone.page;
         await expect(page.getByTestId('turn.status')).toHaveText(/Finished/);
@@ -118,7 +121,10 @@ test('[R19.40][R19.41][R19.42][R19.43][R19.44] Copilot: a finished turn on the p
         await expect(page.getByTestId('card.receipt-status')).toContainText('Sent to GitHub Copilot');
         await expect.poll(() => promptRead(model, 'E2E-CPFT-reply'), { timeout: forAgentWork() }).toBe(reply);
         await cli.waitFor(new RegExp(`❯ ${reply}`), forAgentWork());
-        await cli.waitFor(/TURN-DONE-2/, forAgentWork());
+        const screen = await cli.waitFor(/TURN-DONE-2/, forAgentWork());
+        // The draft is still in the composer, below the reply's turn, and was never sent.
+        expect(screen.slice(screen.indexOf('TURN-DONE-2'))).toContain(`❯ ${typed}: do it here`);
+        expect(sawPrompt(model, typed)).toBe(false);
         const next = await turnCard(remote, 'TURN-DONE-2');
         expect(next.sessionId).toBe(firstCard.sessionId);
         expect(remote.withdrawn(firstCard.requestId)).toBeUndefined();
@@ -126,7 +132,8 @@ test('[R19.40][R19.41][R19.42][R19.43][R19.44] Copilot: a finished turn on the p
       });
 
     await test.step('a prompt typed at the terminal first: the card leaves as answered in the terminal', async () => {
-      await cli.submit(`${typed}: do it here`);
+      // The draft from before, sent now.
+      await cli.keys(['Enter']);
       await expect
         .poll(() => remote.withdrawn(secondCard.requestId), { timeout: forAgentWork() })
         .toEqual({ reason: FINISHED_TURN_TERMINAL_REASON, terminalAnswer: expect.anything() });
