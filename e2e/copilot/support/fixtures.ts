@@ -10,10 +10,10 @@ export interface CopilotLab {
   /** A fresh HOME and project (removed after the test). */
   home(): Promise<CopilotHome>;
   /**
-   * `askaway copilot` in `at` (a fresh home when omitted), against the worker's scripted model and, unless
-   * told otherwise, the worker's host; stopped after the test, passed or not.
+   * `askaway copilot` in `at` (a fresh home when omitted), against the worker's scripted model (or `modelUrl`)
+   * and, unless told otherwise, the worker's host; stopped after the test, passed or not.
    */
-  tui(options?: Partial<Omit<CopilotTuiOptions, 'modelUrl'>> & { at?: CopilotHome }): Promise<CopilotTui>;
+  tui(options?: Partial<CopilotTuiOptions> & { at?: CopilotHome }): Promise<CopilotTui>;
 }
 
 /**
@@ -41,9 +41,9 @@ export const test = base.extend<{ copilot: CopilotInstall; lab: CopilotLab }, { 
     try {
       await provide({
         home,
-        async tui({ at, askaway = { url: host.url, token: host.token }, args } = {}) {
+        async tui({ at, askaway = { url: host.url, token: host.token }, args, modelUrl = model.url } = {}) {
           const tui = await startCopilotTui(copilot, at ?? (await home()), {
-            modelUrl: model.url,
+            modelUrl,
             askaway,
             ...(args ? { args } : {}),
           });

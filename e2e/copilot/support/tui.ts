@@ -56,6 +56,12 @@ export interface CopilotTui {
    * `askaway copilot`, which passes it on.
    */
   end(how: 'kill' | 'terminate'): Promise<void>;
+  /**
+   * Stops `askaway copilot` (SIGSTOP) while Copilot, its child, goes on: the bridge hears nothing from the hub or
+   * from Copilot until `resume` (SIGCONT). Keep it short: the hub drops a runtime that is silent for 45 s.
+   */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   /** Waits until `askaway copilot` exited; its exit code. */
   exited(timeout?: number): Promise<number>;
   /** Kills askaway and Copilot by their process group (the pane's), then the tmux server. */
@@ -142,6 +148,12 @@ export async function startCopilotTui(
     return last;
   };
   let stopped = false;
+  /** `askaway copilot`: the pane's shell's only child. */
+  const askawayPid = async () => {
+    const shell = await childrenOf(panePid);
+    expect(shell).toHaveLength(1);
+    return shell[0] ?? 0;
+  };
   const tui: CopilotTui = {
     project: at.project,
     screen,
@@ -157,9 +169,7 @@ export async function startCopilotTui(
     },
     async end(how) {
       // The pane's shell runs `askaway copilot`, whose only child is Copilot.
-      const shell = await childrenOf(panePid);
-      expect(shell).toHaveLength(1);
-      const askaway = shell[0] ?? 0;
+      const askaway = await askawayPid();
       if (how === 'terminate') {
         process.kill(askaway, 'SIGTERM');
         return;
@@ -167,6 +177,12 @@ export async function startCopilotTui(
       const copilot = await childrenOf(askaway);
       expect(copilot).toHaveLength(1);
       process.kill(copilot[0] ?? 0, 'SIGKILL');
+    },
+    async pause() {
+      process.kill(await askawayPid(), 'SIGSTOP');
+    },
+    async resume() {
+      process.kill(await askawayPid(), 'SIGCONT');
     },
     async exited(timeout = 15_000) {
       await expect.poll(() => readFile(exitFile, 'utf8').catch(() => ''), { timeout }).toMatch(/^\d+\n$/);

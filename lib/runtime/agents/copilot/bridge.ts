@@ -1,9 +1,11 @@
 // The Copilot bridge (R18.30–R18.35): a second client of the TUI's `--ui-server` port. It resumes the session
 // the TUI shows (and each one it switches to) without touching the TUI, carries each permission prompt and
 // `ask_user` form to the phone through the runtime connection every bridge uses (a joined machine's
-// included), answers with the phone's answer, and takes a card away when the TUI answered first.
-import { errorMessage, ID_MAX, type InteractionResolution } from '../../../contracts';
+// included), answers with the phone's answer, and takes a card away when the TUI answered first. Each finished
+// turn is a card too, whose reply becomes the session's next prompt (finished-turn-relay.ts).
+import { errorMessage, ID_MAX, type InteractionContext, type InteractionResolution } from '../../../contracts';
 import { InvalidInteractionRequestError } from '../../../protocol';
+import { createFinishedTurns } from '../../finished-turns';
 import { type RuntimeClient } from '../../runtime-broker';
 import { type RuntimeClientProvider } from '../../runtime-client-provider';
 import { approxBytes, BoundedQueue } from './bounded-queue';
@@ -23,6 +25,7 @@ import {
   type CopilotPrompt,
   type ElicitationRequested,
 } from './copilot-shapes';
+import { CopilotTurnRelay } from './finished-turn-relay';
 import { connectRpc, type RpcConnection } from './json-rpc';
 import {
   ANSWERED_IN_TERMINAL_REASON,
@@ -33,6 +36,7 @@ import {
 } from './terminal-answer';
 import { formReply, permissionReply, type CopilotReply } from './to-answer';
 import {
+  COPILOT_AGENT,
   formInteraction,
   formOf,
   permissionInteraction,
@@ -132,6 +136,15 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
   let client: RuntimeClient | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  const turns = new CopilotTurnRelay({
+    finishedTurns: createFinishedTurns({ client: () => runtime(), log }),
+    log,
+    agent: () => (version ? { ...COPILOT_AGENT, version } : COPILOT_AGENT),
+    context: (sessionId): InteractionContext => {
+      const title = titles.get(sessionId);
+      return { cwd: options.cwd.slice(0, 1_000), ...(title ? { sessionTitle: title } : {}) };
+    },
+  });
 
   const finish = (copilotId: string) => {
     waiting.delete(copilotId);
@@ -303,6 +316,7 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
     const { sessionId, event } = parsed.data;
     // Kept as a map key (subagents): no longer than any id the host takes.
     const agentId = event.agentId ? event.agentId.slice(0, ID_MAX) : undefined;
+    turns.onEvent(sessionId, event);
     switch (event.type) {
       case 'permission.requested': {
         const data = PermissionRequestedSchema.safeParse(event.data);
@@ -400,6 +414,7 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
     connection.onClose(() => {
       if (closed) return;
       for (const entry of [...tracked.values()]) withdraw(entry, COPILOT_CLOSED_REASON);
+      turns.close();
       waiting.clear();
       log('askaway: Copilot closed its port');
     });
@@ -439,6 +454,7 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
         return false;
       }
       rpc = connection;
+      turns.attach(connection);
       try {
         await attachOnce(connection);
         return true;
@@ -460,6 +476,8 @@ export function createCopilotBridge(options: CopilotBridgeOptions): CopilotBridg
     async close(reason = COPILOT_CLOSED_REASON) {
       if (closed) return;
       for (const entry of [...tracked.values()]) withdraw(entry, reason);
+      // A finished turn is not a prompt Copilot forgets: it simply can take no reply any more.
+      turns.close(reason === COPILOT_CLOSED_REASON ? undefined : reason);
       closed = true;
       waiting.clear();
       if (retryTimer) clearTimeout(retryTimer);

@@ -96,8 +96,14 @@ export const TitleChangedSchema = z.looseObject({ title: z.string() });
 /** One `session.event` notification's params. */
 export const SessionEventParamsSchema = z.looseObject({
   sessionId: id,
-  event: z.looseObject({ type: z.string(), data: z.optional(z.unknown()), agentId: z.optional(z.string()) }),
+  event: z.looseObject({
+    type: z.string(),
+    data: z.optional(z.unknown()),
+    agentId: z.optional(z.string()),
+    id: z.optional(z.string()),
+  }),
 });
+export type SessionEvent = z.infer<typeof SessionEventParamsSchema>['event'];
 
 /** One `session.lifecycle` notification's params: `session.foreground` when the TUI shows another session. */
 export const LifecycleParamsSchema = z.looseObject({ type: z.string(), sessionId: id });
@@ -122,3 +128,38 @@ export const PendingPermissionsSchema = z.looseObject({
 
 /** `handlePendingPermissionRequest` and `handlePendingElicitation`: false when the prompt was already settled. */
 export const HandledSchema = z.looseObject({ success: z.boolean() });
+
+// Finished turns (R19.40–R19.46): what ends a turn, what it said, and the calls that send the phone's reply.
+
+/** `user.message`'s data: a prompt starts an interaction (typed in the TUI, or sent by a client: `messageId`). */
+export const UserMessageSchema = z.looseObject({ messageId: z.optional(id), interactionId: z.optional(id) });
+
+/** `assistant.turn_start`'s data: one model call of the interaction the prompt started. */
+export const TurnStartSchema = z.looseObject({ interactionId: z.optional(id) });
+
+/** `assistant.message`'s data: what the model said (blank when it only called tools). */
+export const AssistantMessageSchema = z.looseObject({
+  messageId: id,
+  content: z.optional(z.string()),
+  interactionId: z.optional(id),
+});
+
+/** `session.error`'s data: why the interaction failed, before its `session.idle`. */
+export const SessionErrorSchema = z.looseObject({ message: z.optional(z.string()) });
+
+/** `session.idle`'s data: nothing runs, no background agent or shell either; `aborted` after Esc. */
+export const IdleSchema = z.looseObject({ aborted: z.optional(z.boolean()) });
+
+/** `session.metadata.isProcessing`'s result. */
+export const ProcessingSchema = z.looseObject({ processing: z.boolean() });
+
+/** `session.send`'s result: the id its `user.message` will carry. */
+export const SendResultSchema = z.looseObject({ messageId: id });
+
+/** `session.queue.pendingItems`'s result: messages waiting behind a running turn ("Queued (1)"). */
+export const QueueItemsSchema = z.looseObject({
+  items: z.array(z.looseObject({ messageId: z.optional(z.string()) })),
+});
+
+/** `session.queue.withdrawMessage`'s result. */
+export const WithdrawResultSchema = z.looseObject({ removed: z.boolean() });

@@ -16,10 +16,24 @@ export interface RecordedCall {
   params: Record<string, unknown>;
 }
 
+/** A prompt Copilot holds behind the running turn ("Queued (1)"). */
+interface Queued {
+  sessionId: string;
+  messageId: string;
+  prompt: string;
+}
+
 export class FakeCopilot {
   readonly calls: RecordedCall[] = [];
   readonly pending = new Map<string, Pending>();
   foreground = 'session-1';
+  /** Sessions with a turn running (`session.metadata.isProcessing`). */
+  readonly processing = new Set<string>();
+  readonly queue: Queued[] = [];
+  /** Prompts `session.send` started, as the model would read them. */
+  readonly sent: { sessionId: string; prompt: string }[] = [];
+  /** Runs as `session.send` arrives, before Copilot takes it: what the person does in that instant. */
+  beforeSend: ((sessionId: string) => void) | undefined;
   private readonly sockets = new Set<net.Socket>();
   private readonly resumed = new Set<string>();
   private server: net.Server | undefined;
@@ -71,6 +85,39 @@ export class FakeCopilot {
             .filter(([, entry]) => entry.kind === 'permission' && entry.sessionId === params.sessionId)
             .map(([requestId, entry]) => ({ requestId, request: entry.prompt })),
         });
+      case 'session.metadata.isProcessing':
+        return result({ processing: this.processing.has(String(params.sessionId)) });
+      case 'session.send': {
+        const sessionId = String(params.sessionId);
+        const prompt = String(params.prompt);
+        this.beforeSend?.(sessionId);
+        const messageId = randomUUID();
+        if (this.processing.has(sessionId)) this.queue.push({ sessionId, messageId, prompt });
+        else {
+          this.sent.push({ sessionId, prompt });
+          this.prompt(sessionId, { messageId });
+        }
+        return result({ messageId });
+      }
+      case 'session.queue.pendingItems':
+        return result({
+          items: this.queue
+            .filter((item) => item.sessionId === params.sessionId)
+            .map((item, index) => ({
+              id: String(index),
+              messageId: item.messageId,
+              kind: 'message',
+              displayText: item.prompt,
+            })),
+          steeringMessages: [],
+        });
+      case 'session.queue.withdrawMessage': {
+        const at = this.queue.findIndex(
+          (item) => item.messageId === params.messageId && item.prompt === params.expectedPrompt,
+        );
+        if (at >= 0) this.queue.splice(at, 1);
+        return result({ removed: at >= 0, interrupted: false });
+      }
       case 'session.permissions.handlePendingPermissionRequest':
       case 'session.ui.handlePendingElicitation': {
         const requestId = String(params.requestId);
@@ -161,6 +208,52 @@ export class FakeCopilot {
         decisionSource: 'human_response',
       });
     else this.event(entry.sessionId, 'elicitation.completed', { requestId, ...answer }, true);
+  }
+
+  /**
+   * A prompt starts a turn: typed in the TUI, or sent by a client (`messageId`). `agentId`: a subagent's own
+   * prompt, from its parent. Returns the interaction's id.
+   */
+  prompt(sessionId = this.foreground, options: { messageId?: string; agentId?: string } = {}): string {
+    const interactionId = randomUUID();
+    if (!options.agentId) this.processing.add(sessionId);
+    const messageId = options.messageId ?? randomUUID();
+    this.event(sessionId, 'user.message', { content: 'typed', messageId, interactionId }, false, options.agentId);
+    this.event(sessionId, 'assistant.turn_start', { turnId: '0', interactionId }, false, options.agentId);
+    return interactionId;
+  }
+
+  /** The model's `assistant.message` (blank `content` when it only calls tools). */
+  say(content: string, options: { sessionId?: string; agentId?: string } = {}): void {
+    this.event(
+      options.sessionId ?? this.foreground,
+      'assistant.message',
+      { messageId: randomUUID(), content, toolRequests: [] },
+      false,
+      options.agentId,
+    );
+  }
+
+  /**
+   * The turn ends as 1.0.102 ends it: `session.error` first when it failed, then the idle events; a prompt queued
+   * behind it runs instead, with no idle in between.
+   */
+  endTurn(options: { sessionId?: string; aborted?: boolean; error?: string } = {}): void {
+    const sessionId = options.sessionId ?? this.foreground;
+    this.event(sessionId, 'assistant.turn_end', { turnId: '0' });
+    if (options.aborted) this.event(sessionId, 'abort', { reason: 'user_abort' });
+    if (options.error) this.event(sessionId, 'session.error', { errorType: 'query', message: options.error });
+    const next = this.queue.findIndex((item) => item.sessionId === sessionId);
+    const [queued] = next >= 0 ? this.queue.splice(next, 1) : [];
+    if (queued) {
+      this.sent.push({ sessionId, prompt: queued.prompt });
+      this.prompt(sessionId, { messageId: queued.messageId });
+      return;
+    }
+    this.processing.delete(sessionId);
+    const idle = options.aborted ? { aborted: true } : {};
+    this.event(sessionId, 'assistant.idle', idle, true);
+    this.event(sessionId, 'session.idle', { ...idle, mode: 'interactive' }, true);
   }
 
   /** `/new` in the TUI: another session in the foreground. */
