@@ -129,7 +129,11 @@ test('[R15.2] Claude Code validates the plugins and the marketplace, installs th
       for (const groups of Object.values(hooks))
         for (const group of groups) for (const hook of group.hooks) commands.add(hook.command);
     }
-    expect([...commands].sort()).toEqual(['askaway hook claude-code', 'askaway hook claude-code --all-tools']);
+    expect([...commands].sort()).toEqual([
+      'askaway hook claude-code',
+      'askaway hook claude-code --all-tools',
+      'askaway hook claude-code --finished-card',
+    ]);
     for (const command of commands) {
       const result = await runHookCommand(command, bin);
       expect(result, command).toMatchObject({ code: 0 });

@@ -6,7 +6,7 @@ import { createFinishedTurns, type FinishedTurn, type FinishedTurns } from '../l
 import { createRuntimeClient, type RuntimeClient } from '../lib/runtime/runtime-broker';
 import { axeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
-import { type TestHost } from './support/host';
+import { ownerCli, type TestHost } from './support/host';
 import { singleQuestion } from './support/payloads';
 import { PHONE_SCREEN, reviewShots, SCREENSHOTS_DIR } from './support/screenshots';
 
@@ -255,6 +255,66 @@ test.describe('finished turns on the phone (R19)', () => {
     await expect(page.getByTestId('turn.send')).toHaveCount(0);
     await expect(page.getByTestId('turn.no-reply')).toContainText('runs in an editor, which owns its prompt');
     await expectNoViolations(page, 'finished turn without reply');
+    // The editor's next prompt takes it (R19.62): the receipt names the editor, not a terminal.
+    agent.turns.answeredInTerminal('thread-7f3a', 'editor');
+    await expect(page.getByTestId('card.receipt')).toHaveAttribute('data-state', 'terminal');
+    await expect(page.getByTestId('card.receipt-status')).toContainText('Answered in the editor');
+  });
+
+  test('[R19.50][R19.53][R19.55] a Claude Code card without a reply box says why: at the desk, replies off, a failed turn', async ({
+    app,
+    host,
+  }) => {
+    agent = await rig(host);
+    const { page } = app;
+    const claudeCode = { kind: 'claude-code', name: 'Claude Code' } as const;
+    const cases = [
+      { noReply: 'not-away', words: 'did not wait for a reply: you were at your desk', status: 'completed' },
+      { noReply: 'switched-off', words: 'askaway hook install --no-reply', status: 'completed' },
+      { noReply: 'turn-failed', words: 'cannot go on from a failed turn here', status: 'failed' },
+    ] as const;
+    for (const [index, { noReply, words, status }] of cases.entries()) {
+      const id = agent.finished({
+        sessionId: `cc-session-${index}`,
+        reply: 'none',
+        noReply,
+        status,
+        agent: claudeCode,
+        ...(status === 'failed' ? { error: 'API Error: 400 model refused', message: undefined } : {}),
+      });
+      await app.openCard(id);
+      await expect(page.getByTestId('turn.reply')).toHaveCount(0);
+      await expect(page.getByTestId('turn.no-reply')).toHaveAttribute('data-reason', noReply);
+      await expect(page.getByTestId('turn.no-reply')).toContainText(words);
+      if (noReply === 'not-away') await shots(page, 'card-not-away');
+    }
+    await expectNoViolations(page, 'Claude Code card without reply');
+  });
+
+  test('[R19.50] Settings → Away switches "I\'m away from my desk" for every device, as askaway away does', async ({
+    app,
+    host,
+  }) => {
+    const { page } = app;
+    await app.goto('/settings');
+    const away = page.getByTestId('settings.away');
+    await expect(away).not.toBeChecked();
+    await expect(page.getByTestId('settings.away-explain')).toContainText('Claude Code ends its turns at once');
+    await away.click();
+    await expect(away).toBeChecked();
+    await expect(page.getByTestId('settings.away-explain')).toContainText('Claude Code waits for your reply here');
+    // What a Claude Code hook asks the host with its credential.
+    await expect
+      .poll(async () => {
+        const reply = await fetch(`${host.url}/api/agent/away`, { headers: { Authorization: `Bearer ${host.token}` } });
+        return ((await reply.json()) as { away?: boolean }).away;
+      })
+      .toBe(true);
+    await shots(page, 'settings-away');
+    await expectNoViolations(page, 'settings with away');
+    // `askaway away off` on the host: the switch follows at once.
+    expect(ownerCli(host, ['away', 'off'])).toContain('At your desk');
+    await expect(away).not.toBeChecked();
   });
 
   test('[R19.9] Settings → Notifications → Finished turns switches their notifications off for every device', async ({

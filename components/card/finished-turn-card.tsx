@@ -198,13 +198,14 @@ function TurnReceipt({ view, local, myDeviceId, online, agent }: ReceiptProps) {
     (resolution?.response.action === 'accept' ? resolution.response.content?.reply : undefined) ?? localReply;
 
   if (view.status === 'withdrawn' && view.terminalAnswer) {
+    const editor = view.terminalAnswer.where === 'editor';
     return (
       <section className="receipt" data-testid="card.receipt" data-state="terminal">
         <p className="state state--quiet" data-testid="card.receipt-status">
           <IconTerminal size={18} />
           {view.withdrawnAt
-            ? t('receipt.terminal', { time: formatClock(view.withdrawnAt, lang) })
-            : t('outcome.terminal')}
+            ? t(editor ? 'receipt.editor' : 'receipt.terminal', { time: formatClock(view.withdrawnAt, lang) })
+            : t(editor ? 'outcome.editor' : 'outcome.terminal')}
         </p>
         {localReply ? <KeptReply text={localReply} /> : null}
       </section>
