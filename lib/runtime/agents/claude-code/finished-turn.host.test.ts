@@ -17,7 +17,7 @@ import {
 } from './finished-turn';
 import { claudeCodeHookHarness } from './test-support/claude-code-hook-harness';
 
-// Claude Code's finished turns through its Stop hooks (R19.50–R19.56): the hook in this process, a real host, a
+// Claude Code's finished turns through its Stop hooks (R19.50–R19.55): the hook in this process, a real host, a
 // scripted phone, the transcript written by the test and polled when the test ticks.
 
 const harness = claudeCodeHookHarness();

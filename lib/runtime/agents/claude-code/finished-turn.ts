@@ -1,4 +1,4 @@
-// Claude Code's finished turns (R19.50–R19.56): its `Stop` hook puts the turn on the phone, and while the person is
+// Claude Code's finished turns (R19.50–R19.55): its `Stop` hook puts the turn on the phone, and while the person is
 // away holds the turn until a reply comes from there, which Claude Code then takes as the hook's feedback.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
