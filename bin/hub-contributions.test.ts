@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WHOAMI_API_PATH } from '../lib/contracts';
-import { mountAgentBridges, type AgentBridges } from '../lib/host/bridges';
+import { mountAgentBridges, type AgentBridges } from '../lib/bridges';
 import { pairDevice } from '../lib/host/test-support/devices';
 import { closeAllHosts, startTestHost, tempDir } from '../lib/host/test-support/test-host';
-import { sendJson } from '../lib/runtime/http/http-replies';
+import { sendJson } from '../lib/http/http-replies';
 import { type HubContribution, type HubServices } from '../lib/runtime/hub-contribution';
 import { checkStatus, formatStatus, statusJson } from './commands/status';
 

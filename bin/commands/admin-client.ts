@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import { ADMIN_API_PREFIX, ApiErrorSchema, errorMessage } from '../../lib/contracts';
 import { readHostInfo, resolveDataDir } from '../../lib/runtime/host-address';
-import { requestJson, type JsonReply } from '../../lib/runtime/http/request-json';
+import { requestJson, type JsonReply } from '../../lib/http/request-json';
 
 /** A failure of an admin call, with the message to print and the exit code. */
 export class AdminError extends Error {

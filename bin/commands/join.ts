@@ -13,7 +13,7 @@ import {
 import { resolveDataDir } from '../../lib/runtime/host-address';
 import { readJoinedHub, writeJoinedHub } from '../../lib/runtime/joined-hub';
 import { describeConnectionFailure } from '../../lib/runtime/transport-errors';
-import { requestJson, type JsonReply } from '../../lib/runtime/http/request-json';
+import { requestJson, type JsonReply } from '../../lib/http/request-json';
 import { parseFlags, usageError as printUsageError } from './parse-flags';
 import { type CliCommand } from './types';
 

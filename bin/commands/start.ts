@@ -3,7 +3,7 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { terminalSafe } from '../../lib/contracts';
 import { createHost, HOST_VERSION, HostStartError, type Host } from '../../lib/host';
-import { mountAgentBridges } from '../../lib/host/bridges';
+import { mountAgentBridges } from '../../lib/bridges';
 import { startPush, type PushRuntime } from '../../lib/host/push';
 import { formatLifecycle } from '../../lib/host/lifecycle-log';
 import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';

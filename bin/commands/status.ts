@@ -12,7 +12,7 @@ import { type AgentStatus, type HubContribution } from '../../lib/runtime/hub-co
 import { describeConnectionFailure } from '../../lib/runtime/transport-errors';
 import { adminRequest, findAdminTarget } from './admin-client';
 import { hubContributions } from './hub-contributions';
-import { requestJson } from '../../lib/runtime/http/request-json';
+import { requestJson } from '../../lib/http/request-json';
 import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 

@@ -8,7 +8,7 @@ import {
   type Snapshot,
 } from '../contracts';
 import { hubContributions } from '../../bin/commands/hub-contributions';
-import { mountAgentBridges } from './bridges';
+import { mountAgentBridges } from '../bridges';
 import { startPush } from './push';
 import { closeAllClients, connectRuntime } from './test-support/clients';
 import { pairDevice } from './test-support/devices';

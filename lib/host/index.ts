@@ -7,7 +7,7 @@ export {
   type HostOptions,
 } from './create-host';
 export { HostStartError } from './errors';
-export { readJsonBody } from '../runtime/http/json-body';
+export { readJsonBody } from '../http/json-body';
 export { type HttpRoute, type HttpRouteContext, type HttpRouteHandler } from './http/routes';
 export { type LifecycleEvent } from './registry-types';
 export { type EventStore } from './store/event-store';

@@ -8,7 +8,7 @@ import {
   type RevokeResponse,
   type AwayState,
 } from '../../contracts';
-import { sendJson } from '../../runtime/http/http-replies';
+import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendApiError } from './api-replies';
 import { type Authenticator } from './authenticator';

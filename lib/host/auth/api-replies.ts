@@ -1,6 +1,6 @@
 import { type ServerResponse } from 'node:http';
 import { type ApiError } from '../../contracts';
-import { sendJson } from '../../runtime/http/http-replies';
+import { sendJson } from '../../http/http-replies';
 
 /** `{error: {code, message}}` with a status: how the pairing and admin APIs refuse. */
 export function sendApiError(

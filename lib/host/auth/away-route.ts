@@ -1,5 +1,5 @@
 import { type AwayState } from '../../contracts';
-import { sendJson } from '../../runtime/http/http-replies';
+import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendApiError as fail } from './api-replies';
 

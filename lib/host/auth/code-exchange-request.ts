@@ -1,7 +1,7 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import * as z from 'zod/mini';
 import { type ApiErrorCode } from '../../contracts';
-import { readJsonBody } from '../../runtime/http/json-body';
+import { readJsonBody } from '../../http/json-body';
 import { summarizeIssues } from '../sockets/handshake';
 import { sendApiError as fail } from './api-replies';
 import { type AttemptLimiter } from './attempt-limiter';

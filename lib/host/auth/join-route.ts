@@ -1,5 +1,5 @@
 import { JOIN_API_PATH, JoinRequestSchema, type JoinResponse, type WhoAmIResponse } from '../../contracts';
-import { sendJson } from '../../runtime/http/http-replies';
+import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { HOST_VERSION } from '../version';
 import { describeTtl, sendApiError as fail } from './api-replies';

@@ -1,6 +1,6 @@
 import { type IncomingMessage } from 'node:http';
 import { PAIR_API_PATH, PairRequestSchema, type PairResponse } from '../../contracts';
-import { sendJson } from '../../runtime/http/http-replies';
+import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { describeTtl, sendApiError as fail } from './api-replies';
 import { type AttemptLimiter } from './attempt-limiter';

@@ -10,8 +10,8 @@ import {
 } from '../../contracts';
 import { type DeviceService } from '../auth/devices';
 import { type AuthResult } from '../auth/principal';
-import { sendJson } from '../../runtime/http/http-replies';
-import { readJsonBody } from '../../runtime/http/json-body';
+import { sendJson } from '../../http/http-replies';
+import { readJsonBody } from '../../http/json-body';
 import { type HttpRouteHandler } from '../http/routes';
 import { type InteractionRegistry } from '../registry';
 import { summarizeIssues } from '../sockets/handshake';

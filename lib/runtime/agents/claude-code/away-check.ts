@@ -1,6 +1,6 @@
 import { AWAY_API_PATH, AwayStateSchema, errorMessage } from '../../../contracts';
 import { resolveHostTarget } from '../../host-address';
-import { requestJson } from '../../http/request-json';
+import { requestJson } from '../../../http/request-json';
 
 /** How long the Stop hook asks before it takes the person to be at the desk: it delays every turn's end. */
 export const AWAY_CHECK_TIMEOUT_MS = 3_000;

@@ -1,7 +1,7 @@
 import { parseDuration } from '../../duration';
 import { type HubRouteHandler, type HubServices } from '../../hub-contribution';
-import { sendJson } from '../../http/http-replies';
-import { readJsonBody } from '../../http/json-body';
+import { sendJson } from '../../../http/http-replies';
+import { readJsonBody } from '../../../http/json-body';
 import { type FollowOptions } from './follow-transcript';
 import { handleClaudeCodeHook, type HookDeadline } from './handle-hook';
 import { HOOK_HTTP_PATH } from './install';

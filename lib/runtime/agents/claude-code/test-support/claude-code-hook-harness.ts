@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Host } from '../../../../host';
-import { mountAgentBridges, type AgentBridges } from '../../../../host/bridges';
+import { mountAgentBridges, type AgentBridges } from '../../../../bridges';
 import { closeAllHosts, startTestHost, tempDir } from '../../../../host/test-support/test-host';
 import { type Every, type FollowOptions } from '../follow-transcript';
 import { type HookDeadline } from '../handle-hook';

@@ -1,6 +1,6 @@
 import { hubContributions } from '../../../../../bin/commands/hub-contributions';
 import { type Host } from '../../../../host';
-import { mountAgentBridges } from '../../../../host/bridges';
+import { mountAgentBridges } from '../../../../bridges';
 import { pairDevice } from '../../../../host/test-support/devices';
 import { closeAllHosts, startTestHost, tempDir } from '../../../../host/test-support/test-host';
 import { connectScriptedRemote, type ScriptedRemote } from '../../../test-support/scripted-remote';

@@ -1,5 +1,5 @@
-import { runtimeClientProvider, type RuntimeClientProvider } from '../../runtime/runtime-client-provider';
-import { type Principal } from '../auth/principal';
+import { runtimeClientProvider, type RuntimeClientProvider } from '../runtime/runtime-client-provider';
+import { type Principal } from '../host/auth/principal';
 
 /** Who called a bridge: the principal the host's check found, and the credential that proved it. */
 export interface BridgeCaller {

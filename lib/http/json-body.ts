@@ -1,5 +1,5 @@
 import { type IncomingMessage } from 'node:http';
-import { jsonShapeProblem, MESSAGE_SHAPE_LIMITS } from '../../contracts';
+import { jsonShapeProblem, MESSAGE_SHAPE_LIMITS } from '../contracts';
 
 /** Reads a JSON request body of at most `limitBytes` (R12.3); rejects with a message fit for a 4xx reply. */
 export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {

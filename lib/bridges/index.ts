@@ -1,7 +1,7 @@
-import { machineNameFrom } from '../../contracts';
-import { type HubBridge, type HubContribution, type HubServices } from '../../runtime/hub-contribution';
-import { type Host } from '../create-host';
-import { HOST_VERSION } from '../version';
+import { machineNameFrom } from '../contracts';
+import { type HubBridge, type HubContribution, type HubServices } from '../runtime/hub-contribution';
+import { type Host } from '../host/create-host';
+import { HOST_VERSION } from '../host/version';
 import { createMcpHttpBridge, MCP_HTTP_PATH } from './mcp-http';
 import { runtimesByMachine } from './runtime-for';
 

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createAskawayMcpServer } from '../../runtime/mcp/askaway-mcp-server';
+import { createAskawayMcpServer } from '../runtime/mcp/askaway-mcp-server';
 import { type RuntimeFor } from './runtime-for';
-import { readJsonBody } from '../../runtime/http/json-body';
-import { type HttpRouteHandler } from '../http/routes';
-import { sendJsonRpcError } from '../../runtime/http/http-replies';
+import { readJsonBody } from '../http/json-body';
+import { type HttpRouteHandler } from '../host/http/routes';
+import { sendJsonRpcError } from '../http/http-replies';
 
 export const MCP_HTTP_PATH = '/mcp';
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,12 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callAskUserQuestion, describeMcpContract, TWO_QUESTIONS } from '../../runtime/test-support/mcp-scenarios';
-import { connectScriptedRemote } from '../../runtime/test-support/scripted-remote';
-import { type Host } from '../create-host';
-import { pairDevice } from '../test-support/devices';
-import { joinMachine } from '../test-support/machines';
-import { closeAllHosts, startTestHost } from '../test-support/test-host';
+import { callAskUserQuestion, describeMcpContract, TWO_QUESTIONS } from '../runtime/test-support/mcp-scenarios';
+import { connectScriptedRemote } from '../runtime/test-support/scripted-remote';
+import { type Host } from '../host/create-host';
+import { pairDevice } from '../host/test-support/devices';
+import { joinMachine } from '../host/test-support/machines';
+import { closeAllHosts, startTestHost } from '../host/test-support/test-host';
 import { mountAgentBridges, type AgentBridges } from './index';
 
 const CLIENT = { name: 'http-test-client', version: '4.5.6' };
