@@ -125,9 +125,10 @@ export function createFinishedTurnRelay(options: FinishedTurnRelayOptions): Fini
     if (info.error) state.error = info.error;
   };
 
-  const onIdle = (instance: number, sessionID: string) => {
-    const state = stateOf(instance, sessionID);
-    if (state.settling) return;
+  const onIdle = (sessionID: string) => {
+    // A session no message was heard of has no turn to show (and an id no OpenCode sends is not kept).
+    const state = sessions.get(sessionID);
+    if (!state || state.settling) return;
     state.settling = setTimeout(() => {
       state.settling = undefined;
       report(sessionID, state).catch((error: unknown) =>
@@ -243,7 +244,7 @@ export function createFinishedTurnRelay(options: FinishedTurnRelayOptions): Fini
           const parsed = OpenCodeSessionEventSchema.safeParse(event.properties);
           const sessionID = parsed.success ? (parsed.data.sessionID ?? parsed.data.info?.id) : undefined;
           if (sessionID === undefined) return;
-          if (event.type === 'session.idle') return onIdle(instance, sessionID);
+          if (event.type === 'session.idle') return onIdle(sessionID);
           drop(sessionID);
           finishedTurns.forget(sessionID, SESSION_DELETED_REASON);
           return;
