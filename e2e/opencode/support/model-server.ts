@@ -23,9 +23,7 @@ export interface ScriptedFailure {
  * runs until its promise settles).
  */
 export type ScriptedTurn =
-  | ScriptedBlock[]
-  | ScriptedFailure
-  | ((request: ChatRequest) => ScriptedBlock[] | Promise<ScriptedBlock[]>);
+  ScriptedBlock[] | ScriptedFailure | ((request: ChatRequest) => ScriptedBlock[] | Promise<ScriptedBlock[]>);
 
 /**
  * A conversation the model plays: recognised by `marker` in its first user message (the prompt of a session,
@@ -82,7 +80,8 @@ export interface ScriptedModel {
 export const DONE_TEXT = 'done';
 const SIDE_CALL_TEXT = 'Scripted title';
 
-function textOf(content: unknown): string {
+/** The text of a message's content (a string, or text parts). */
+export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
