@@ -1,5 +1,5 @@
 // Carries the finished turns of OpenCode's sessions to the phone, and a reply from there back as the session's next
-// prompt (R19.30–R19.36).
+// prompt (R19.30–R19.35).
 import path from 'node:path';
 import { errorMessage, ID_MAX, type InteractionContext } from '../../../contracts';
 import { type FinishedTurns } from '../../finished-turns';
