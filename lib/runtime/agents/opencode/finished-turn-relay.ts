@@ -71,6 +71,8 @@ interface SessionState {
   /** The assistant message whose card is open. */
   card?: string;
   settling?: ReturnType<typeof setTimeout>;
+  /** The last assistant message of the turn that settles. */
+  settlingFor?: string;
 }
 
 const encode = encodeURIComponent;
@@ -128,9 +130,15 @@ export function createFinishedTurnRelay(options: FinishedTurnRelayOptions): Fini
   const onIdle = (sessionID: string) => {
     // A session no message was heard of has no turn to show (and an id no OpenCode sends is not kept).
     const state = sessions.get(sessionID);
-    if (!state || state.settling) return;
+    const ended = state?.replies.at(-1);
+    // One timer per session: the same turn's second idle keeps it, a newer turn's replaces it.
+    if (!state || (state.settling && state.settlingFor === ended)) return;
+    if (state.settling) clearTimeout(state.settling);
+    state.settlingFor = ended;
     state.settling = setTimeout(() => {
       state.settling = undefined;
+      // A prompt came while the turn settled (typed at once, or one OpenCode had queued): the session moved on.
+      if (ended === undefined || movedOn(sessionID, ended)) return;
       report(sessionID, state).catch((error: unknown) =>
         log(`askaway: the finished turn of session ${sessionID} was not shown: ${errorMessage(error)}`),
       );

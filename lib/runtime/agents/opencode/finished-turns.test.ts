@@ -98,6 +98,18 @@ describe('[R19.30] finished OpenCode turns on the phone', () => {
     expect(opencode.prompts).toEqual([]);
   });
 
+  it('[R19.33] a prompt typed the moment the turn ended (before its card) leaves no card behind', async () => {
+    const { remote, turns } = await rig();
+    turns.turn(SESSION, 'TURN-DONE-1');
+    const typed = turns.prompt(SESSION, 'typed at once');
+    // Past the settle time, with the typed prompt's turn still running.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(finishedMessages(remote)).toEqual([]);
+    turns.reply(SESSION, typed, [{ said: 'TURN-DONE-2', finish: 'stop' }]);
+    await finishedCard(remote);
+    expect(finishedMessages(remote)).toEqual(['TURN-DONE-2']);
+  });
+
   it('[R19.32] a reply that finds the session busy (the bridge had not heard yet) is refused, never sent', async () => {
     const { remote, opencode, turns } = await rig();
     turns.turn(SESSION, 'TURN-DONE-1');
