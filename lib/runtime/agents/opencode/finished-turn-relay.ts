@@ -13,7 +13,7 @@ import {
   OpenCodeSessionStatusSchema,
   type OpenCodeError,
 } from './opencode-shapes';
-import { isNewer, saidIn, turnEnd } from './turn-end';
+import { isNewer, keptError, saidIn, turnEnd } from './turn-end';
 import { OPENCODE_AGENT } from './to-interaction';
 
 /** Shown when the session a card belongs to was deleted in OpenCode. */
@@ -124,7 +124,7 @@ export function createFinishedTurnRelay(options: FinishedTurnRelayOptions): Fini
       state.error = undefined;
     }
     if (!state.replies.includes(info.id)) state.replies = [...state.replies, info.id].slice(-REPLIES_KEPT);
-    if (info.error) state.error = info.error;
+    if (info.error) state.error = keptError(info.error);
   };
 
   const onIdle = (sessionID: string) => {
@@ -139,7 +139,7 @@ export function createFinishedTurnRelay(options: FinishedTurnRelayOptions): Fini
       state.settling = undefined;
       // A prompt came while the turn settled (typed at once, or one OpenCode had queued): the session moved on.
       if (ended === undefined || movedOn(sessionID, ended)) return;
-      report(sessionID, state).catch((error: unknown) =>
+      report(sessionID, state, ended).catch((error: unknown) =>
         log(`askaway: the finished turn of session ${sessionID} was not shown: ${errorMessage(error)}`),
       );
     }, options.settleMs ?? TURN_SETTLE_MS);
@@ -157,10 +157,9 @@ export function createFinishedTurnRelay(options: FinishedTurnRelayOptions): Fini
     return undefined;
   };
 
-  const report = async (sessionID: string, state: SessionState) => {
-    const turnId = state.replies.at(-1);
+  const report = async (sessionID: string, state: SessionState, turnId: string) => {
     const place = options.place(state.instance);
-    if (turnId === undefined || turnId === state.reported || !place || sessions.get(sessionID) !== state) return;
+    if (turnId === state.reported || !place || sessions.get(sessionID) !== state) return;
     state.reported = turnId;
     const { instance } = state;
     const read = await call(instance, 'GET', `/session/${encode(sessionID)}`);
@@ -174,8 +173,8 @@ export function createFinishedTurnRelay(options: FinishedTurnRelayOptions): Fini
     const message = await lastSaid(instance, sessionID, state.replies);
     const end = turnEnd(state.error);
     const directory = session.data.directory ?? place.directory;
-    // The instance went away (OpenCode closed) while OpenCode was being asked: nothing to show, no one to reply to.
-    if (sessions.get(sessionID) !== state || !options.place(instance)) return;
+    // While OpenCode was asked, the instance went away (OpenCode closed: no one to reply to) or a prompt came.
+    if (sessions.get(sessionID) !== state || !options.place(instance) || movedOn(sessionID, turnId)) return;
     const context: InteractionContext = {
       cwd: clip(directory, 1_000),
       projectName: clip(path.basename(directory), ID_MAX),
@@ -244,7 +243,7 @@ export function createFinishedTurnRelay(options: FinishedTurnRelayOptions): Fini
         case 'session.error': {
           const parsed = OpenCodeSessionErrorSchema.safeParse(event.properties);
           if (parsed.success && parsed.data.sessionID && parsed.data.error)
-            stateOf(instance, parsed.data.sessionID).error = parsed.data.error;
+            stateOf(instance, parsed.data.sessionID).error = keptError(parsed.data.error);
           return;
         }
         case 'session.idle':

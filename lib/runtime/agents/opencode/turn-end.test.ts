@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isNewer, saidIn, turnEnd } from './turn-end';
+import { FINISHED_TURN_ERROR_MAX } from '../../../contracts';
+import { isNewer, keptError, saidIn, turnEnd } from './turn-end';
 
 describe('[R19.30][R19.34] how an OpenCode turn ended and what it said', () => {
   it('[R19.34] an abort is an interruption; another error a failure with OpenCode’s message, else its name', () => {
@@ -10,6 +11,14 @@ describe('[R19.30][R19.34] how an OpenCode turn ended and what it said', () => {
       error: 'E2E model refused',
     });
     expect(turnEnd({ name: 'ProviderAuthError' })).toEqual({ status: 'failed', error: 'ProviderAuthError' });
+  });
+
+  it('[R19.35] only the name and the clipped message of an error are kept, not the answer it carries', () => {
+    const kept = keptError({
+      name: 'APIError',
+      data: { message: 'm'.repeat(100_000), responseBody: 'b'.repeat(100_000) },
+    } as Parameters<typeof keptError>[0]);
+    expect(kept).toEqual({ name: 'APIError', data: { message: 'm'.repeat(FINISHED_TURN_ERROR_MAX) } });
   });
 
   it('[R19.30] the text the model said, without what OpenCode added itself, tools and reasoning', () => {

@@ -1,5 +1,5 @@
 // How an OpenCode turn ended and what it said last, from what OpenCode reports (R19.30, R19.33).
-import { type FinishedTurnStatus } from '../../../contracts';
+import { FINISHED_TURN_ERROR_MAX, type FinishedTurnStatus } from '../../../contracts';
 import { type OpenCodeError, type OpenCodeMessageWithParts } from './opencode-shapes';
 
 /** OpenCode's error for a turn stopped by Esc or an abort over HTTP. */
@@ -11,6 +11,18 @@ export function turnEnd(error: OpenCodeError | undefined): { status: FinishedTur
   if (error.name === ABORTED_ERROR) return { status: 'interrupted' };
   const reason = error.data?.message?.trim();
   return { status: 'failed', error: reason ? reason : error.name };
+}
+
+/**
+ * Only what a card reads of an error, as a string of its own (R12.19): an API error carries the whole answer it got,
+ * and the turn's state keeps its error until the card is shown.
+ */
+export function keptError(error: OpenCodeError): OpenCodeError {
+  const message = error.data?.message;
+  return {
+    name: error.name.slice(0, 200),
+    ...(message === undefined ? {} : { data: { message: message.slice(0, FINISHED_TURN_ERROR_MAX) } }),
+  };
 }
 
 /** What the model said in one assistant message: its text parts, without those OpenCode added itself. */
