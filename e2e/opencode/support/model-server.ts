@@ -11,8 +11,19 @@ import { type AddressInfo } from 'node:net';
 export type ScriptedBlock =
   { type: 'text'; text: string } | { type: 'tool_call'; id: string; name: string; input: unknown };
 
-/** What the model says on one turn; a function sees the request it answers. */
-export type ScriptedTurn = ScriptedBlock[] | ((request: ChatRequest) => ScriptedBlock[]);
+/** The call fails with this HTTP status and message (a 400 is an error OpenCode does not retry: the turn fails). */
+export interface ScriptedFailure {
+  type: 'fail';
+  status: number;
+  message: string;
+}
+
+/**
+ * What the model says on one turn; a function sees the request it answers, and may hold its answer back (the turn
+ * runs until its promise settles).
+ */
+export type ScriptedTurn =
+  ScriptedBlock[] | ScriptedFailure | ((request: ChatRequest) => ScriptedBlock[] | Promise<ScriptedBlock[]>);
 
 /**
  * A conversation the model plays: recognised by `marker` in its first user message (the prompt of a session,
@@ -69,7 +80,8 @@ export interface ScriptedModel {
 export const DONE_TEXT = 'done';
 const SIDE_CALL_TEXT = 'Scripted title';
 
-function textOf(content: unknown): string {
+/** The text of a message's content (a string, or text parts). */
+export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
@@ -172,7 +184,13 @@ export async function startScriptedModel(initial: ScriptedConversation[] = []): 
       const { conversation, turn } = classify(body);
       requests.push({ conversation, turn, toolNames: (body.tools ?? []).map((tool) => tool.function.name), body });
       const scripted = conversations.find((candidate) => candidate.marker === conversation)?.turns[turn];
-      const blocks: ScriptedBlock[] =
+      if (scripted !== undefined && !Array.isArray(scripted) && typeof scripted !== 'function') {
+        res
+          .writeHead(scripted.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: scripted.message, type: 'invalid_request_error' } }));
+        return;
+      }
+      const answer: ScriptedBlock[] | Promise<ScriptedBlock[]> =
         conversation === undefined
           ? [{ type: 'text', text: SIDE_CALL_TEXT }]
           : scripted === undefined
@@ -181,8 +199,13 @@ export async function startScriptedModel(initial: ScriptedConversation[] = []): 
               ? scripted(body)
               : scripted;
       counter += 1;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(sse(blocks, `chatcmpl-e2e-${counter}`, body.model ?? 'scripted'));
+      const id = `chatcmpl-e2e-${counter}`;
+      void Promise.resolve(answer).then((blocks) => {
+        // OpenCode may have given up on a held call (an abort): nothing to answer then.
+        if (res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.end(sse(blocks, id, body.model ?? 'scripted'));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

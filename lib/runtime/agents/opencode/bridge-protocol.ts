@@ -2,10 +2,16 @@
 // and reading its stdout. Zod-free, because the plugin is built from this file's types and constants into
 // one self-contained file (plugin.ts); the bridge checks what it reads with bridge-messages.ts.
 
-/** Bumped when a message changes; the bridge names a plugin from another Askaway version in its log. */
-export const BRIDGE_PROTOCOL = 1;
+/**
+ * Bumped when a message changes; the bridge names a plugin from another Askaway version in its log. 2: the plugin
+ * forwards `message.updated` (finished turns, R19.30), without which a turn's end is no card.
+ */
+export const BRIDGE_PROTOCOL = 2;
 
-/** The events the plugin forwards: the prompts, their answers, and what ends a session's turn. */
+/**
+ * The events the plugin forwards: the prompts, their answers, what ends a session's turn, and each message's `info`
+ * (only the fields forwardedEvent keeps: a user message's `info` may hold whole files in its summary's diffs).
+ */
 export const FORWARDED_EVENTS = [
   'question.asked',
   'question.replied',
@@ -15,6 +21,7 @@ export const FORWARDED_EVENTS = [
   'session.idle',
   'session.error',
   'session.deleted',
+  'message.updated',
 ] as const;
 
 /** Plugin → bridge. `instance` numbers the plugin's directory instances in one OpenCode process. */

@@ -12,6 +12,7 @@ import {
 import { type DirectInteractionRequest } from '../../../protocol';
 import { InvalidInteractionRequestError } from '../../../protocol';
 import { BoundedSet } from '../../bounded-set';
+import { createFinishedTurns } from '../../finished-turns';
 import { type RuntimeClient } from '../../runtime-broker';
 import { type RuntimeClientProvider } from '../../runtime-client-provider';
 import { BRIDGE_PROTOCOL, type BridgeMessage, type PluginMessage } from './bridge-protocol';
@@ -33,6 +34,7 @@ import {
   TURN_ENDED_REASON,
   withdrawReason,
 } from './terminal-answer';
+import { createFinishedTurnRelay } from './finished-turn-relay';
 import { keptPermission, keptQuestion } from './kept-request';
 import { permissionReply, questionReply, type OpenCodeReply } from './to-answer';
 import { permissionInteraction, questionInteraction, toQuestionInput } from './to-interaction';
@@ -80,6 +82,8 @@ export interface OpenCodeBridgeOptions {
   maxCalls?: number;
   /** Directory instances kept (default OPENCODE_INSTANCES_KEPT); the oldest goes first (R12.19). */
   maxInstances?: number;
+  /** How long a finished turn settles before its card (default TURN_SETTLE_MS, R19.30). */
+  turnSettleMs?: number;
 }
 
 export interface OpenCodeBridge {
@@ -202,6 +206,15 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     }
     return current;
   };
+
+  /** Finished turns of the instances' sessions (R19.30). */
+  const turns = createFinishedTurnRelay({
+    finishedTurns: createFinishedTurns({ client: () => runtime(), log }),
+    call,
+    place: (instance) => instances.get(instance),
+    log,
+    ...(options.turnSettleMs === undefined ? {} : { settleMs: options.turnSettleMs }),
+  });
 
   const scheduleRelist = () => {
     if (retryTimer || closed) return;
@@ -386,6 +399,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
   };
 
   const onEvent = (instance: number, event: { type: string; properties: unknown }) => {
+    turns.onEvent(instance, event);
     if (event.type === 'question.asked' || event.type === 'permission.asked') {
       const kind: Kind = event.type === 'question.asked' ? 'question' : 'permission';
       const parsed = (kind === 'question' ? OpenCodeQuestionRequestSchema : OpenCodePermissionRequestSchema).safeParse(
@@ -427,6 +441,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
   };
 
   const closeInstance = (instance: number, reason: string) => {
+    turns.closeInstance(instance);
     for (const entry of [...tracked.values()]) if (entry.instance === instance) withdraw(entry, reason);
     instances.delete(instance);
   };
@@ -469,6 +484,7 @@ export function createOpenCodeBridge(options: OpenCodeBridgeOptions): OpenCodeBr
     async close(reason = OPENCODE_CLOSED_REASON) {
       if (closed) return;
       for (const instance of [...instances.keys()]) closeInstance(instance, reason);
+      turns.close();
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
       for (const { timer } of endTimers.values()) clearTimeout(timer);

@@ -69,3 +69,52 @@ export type OpenCodeSession = z.infer<typeof OpenCodeSessionSchema>;
 
 /** `GET /session/status`: busy sessions by id (`{type: "busy" | "retry" | "idle"}`). */
 export const OpenCodeSessionStatusSchema = z.record(z.string(), z.looseObject({ type: z.string() }));
+
+/** An error as OpenCode reports it (`{name, data: {message}}`): `MessageAbortedError` for an abort. */
+const OpenCodeErrorSchema = z.looseObject({
+  name: z._default(z.string(), 'UnknownError'),
+  data: z.optional(z.looseObject({ message: z.optional(z.string()) })),
+});
+export type OpenCodeError = z.infer<typeof OpenCodeErrorSchema>;
+
+/** `session.error`: an abort (`MessageAbortedError`) or why the turn failed. */
+export const OpenCodeSessionErrorSchema = z.looseObject({
+  sessionID: z.optional(id),
+  error: z.optional(OpenCodeErrorSchema),
+});
+
+/** A message's `info` (`message.updated`, `GET /session/:id/message`); an assistant's `parentID` is its turn's prompt. */
+export const OpenCodeMessageInfoSchema = z.looseObject({
+  id,
+  sessionID: id,
+  role: z.string(),
+  parentID: z.optional(id),
+  /** `stop`, `tool-calls`, … once the step ended. */
+  finish: z.optional(z.string()),
+  error: z.optional(OpenCodeErrorSchema),
+});
+export type OpenCodeMessageInfo = z.infer<typeof OpenCodeMessageInfoSchema>;
+
+/** `message.updated`. */
+export const OpenCodeMessageUpdatedSchema = z.looseObject({ info: OpenCodeMessageInfoSchema });
+
+/** One message with its parts (`GET /session/:id/message/:messageID`, and each item of `GET /session/:id/message`). */
+export const OpenCodeMessageWithPartsSchema = z.looseObject({
+  info: OpenCodeMessageInfoSchema,
+  parts: z._default(
+    z.array(
+      z.looseObject({
+        type: z.string(),
+        text: z.optional(z.string()),
+        /** Added by OpenCode itself, not said by the model. */
+        synthetic: z.optional(z.boolean()),
+        ignored: z.optional(z.boolean()),
+      }),
+    ),
+    [],
+  ),
+});
+export type OpenCodeMessageWithParts = z.infer<typeof OpenCodeMessageWithPartsSchema>;
+
+/** `GET /session/:id/message?limit=N`: the session's last N messages, oldest first. */
+export const OpenCodeMessagesSchema = z.array(OpenCodeMessageWithPartsSchema);

@@ -7,13 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import {
-  BRIDGE_PROTOCOL,
-  FORWARDED_EVENTS,
-  type BridgeMessage,
-  type PluginMessage,
-  type PluginOptions,
-} from './bridge-protocol';
+import { BRIDGE_PROTOCOL, type BridgeMessage, type PluginMessage, type PluginOptions } from './bridge-protocol';
+import { forwardedEvent } from './forwarded-event';
 
 /** Written above the bundle by `askaway opencode install`. */
 declare const ASKAWAY_OPENCODE: PluginOptions;
@@ -53,7 +48,6 @@ interface Shared {
   warnedStart: boolean;
 }
 
-const FORWARDED: ReadonlySet<string> = new Set(FORWARDED_EVENTS);
 const RESTART_MIN_MS = 1_000;
 const RESTART_MAX_MS = 30_000;
 
@@ -172,8 +166,8 @@ export const AskawayOpenCode = async (input: OpenCodePluginInput): Promise<OpenC
   else if (!state.restartTimer) start(state);
   return {
     async event({ event }) {
-      if (FORWARDED.has(event.type))
-        send(state, { type: 'event', instance, event: { ...event, properties: event.properties ?? {} } });
+      const forwarded = forwardedEvent(event);
+      if (forwarded) send(state, { type: 'event', instance, event: forwarded });
     },
     async dispose() {
       send(state, { type: 'bye', instance });

@@ -23,10 +23,15 @@ export async function closeBridgeRigs(): Promise<void> {
 
 /**
  * The rig, once OpenCode listed what waits for the directory /home/ada/shop. `prepare` changes the fake before
- * the bridge asks it anything; `turnEndGraceMs` is the bridge's (its own default unless given).
+ * the bridge asks it anything; `turnEndGraceMs` and `turnSettleMs` are the bridge's (its own defaults unless given).
  */
 export async function openCodeBridgeRig(
-  options: { host?: Host; prepare?: (opencode: FakeOpenCode) => void; turnEndGraceMs?: number } = {},
+  options: {
+    host?: Host;
+    prepare?: (opencode: FakeOpenCode) => void;
+    turnEndGraceMs?: number;
+    turnSettleMs?: number;
+  } = {},
 ) {
   const host = options.host ?? (await startTestHost());
   const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
@@ -43,6 +48,7 @@ export async function openCodeBridgeRig(
       ),
     log: (line) => logs.push(line),
     ...(options.turnEndGraceMs === undefined ? {} : { turnEndGraceMs: options.turnEndGraceMs }),
+    ...(options.turnSettleMs === undefined ? {} : { turnSettleMs: options.turnSettleMs }),
   });
   opened.push({ bridge, remote });
   // OpenCode lists what it asks until it is answered, whatever the event stream says.

@@ -1,5 +1,5 @@
 import { type BridgeRequest, type PluginMessage } from '../bridge-protocol';
-import { type OpenCodeSession } from '../opencode-shapes';
+import { type OpenCodeMessageWithParts, type OpenCodeSession } from '../opencode-shapes';
 
 /** One HTTP call the bridge made through the plugin. */
 export interface MadeCall {
@@ -20,6 +20,10 @@ export class FakeOpenCode {
   readonly calls: MadeCall[] = [];
   /** Ids answered already (by the terminal): a reply to one gets 404, as OpenCode's does. */
   readonly answered = new Set<string>();
+  /** Each session's messages, oldest first (`GET /session/:id/message`). */
+  readonly messages = new Map<string, OpenCodeMessageWithParts[]>();
+  /** What `POST /session/:id/prompt_async` was given, by session. */
+  readonly prompts: { sessionID: string; body: unknown }[] = [];
 
   answer(request: BridgeRequest): Omit<Extract<PluginMessage, { type: 'response' }>, 'type' | 'id'> {
     this.calls.push({
@@ -27,6 +31,8 @@ export class FakeOpenCode {
       url: request.url,
       ...(request.body === undefined ? {} : { body: request.body }),
     });
+    const message = /^\/session\/([^/]+)\/(message|prompt_async)(?:\/([^/?]+))?(?:\?limit=(\d+))?$/.exec(request.url);
+    if (message?.[1]) return this.sessionRoute(request, decodeURIComponent(message[1]), message);
     if (request.method === 'GET') {
       if (request.url === '/global/health') return { status: 200, data: { healthy: true, version: '1.18.33' } };
       if (request.url === '/question') return { status: 200, data: this.questions };
@@ -43,6 +49,24 @@ export class FakeOpenCode {
     this.questions = this.questions.filter((question) => question.id !== id);
     this.permissions = this.permissions.filter((permission) => permission.id !== id);
     return { status: 200, data: true };
+  }
+
+  /** OpenCode 1.18.33's message routes: a message by id, the last N, and a prompt sent without waiting (204). */
+  private sessionRoute(
+    request: BridgeRequest,
+    sessionID: string,
+    [, , route, messageID, limit]: RegExpExecArray,
+  ): Omit<Extract<PluginMessage, { type: 'response' }>, 'type' | 'id'> {
+    const messages = this.messages.get(sessionID) ?? [];
+    if (route === 'prompt_async' && request.method === 'POST') {
+      this.prompts.push({ sessionID, body: request.body });
+      return { status: 204, data: {} };
+    }
+    if (messageID) {
+      const found = messages.find((item) => item.info.id === decodeURIComponent(messageID));
+      return found ? { status: 200, data: found } : { status: 404, error: { name: 'NotFoundError' } };
+    }
+    return { status: 200, data: limit ? messages.slice(-Number(limit)) : messages };
   }
 
   posts(): MadeCall[] {
