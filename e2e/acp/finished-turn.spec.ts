@@ -45,7 +45,7 @@ test('[R19.60][R19.61][R19.62][R19.65] Gemini CLI: the finished turn on the phon
     await phone.openCard(card.requestId);
     await expect(page.getByTestId('turn.status')).toHaveText('Finished');
     await expect(page.getByTestId('turn.message')).toContainText('TURN-DONE-1: the widget is blue.');
-    await expect(page.getByTestId('turn.editor-owns')).toContainText(
+    await expect(page.getByTestId('turn.no-reply')).toContainText(
       'Gemini CLI runs in an editor, which owns its prompt',
     );
     await expect(page.getByTestId('turn.reply')).toHaveCount(0);

@@ -2,6 +2,7 @@ import { joinMachine } from '../support/machines';
 import { expect, test } from './support/fixtures';
 import { askQuestions, DB_QUESTION, dbQuestion, onPhone, openCodeSays } from './support/scenarios';
 import { SERVE_START_TIMEOUT_MS, startServe } from './support/serve';
+import { forAgentWork } from '../support/agent-wait';
 
 // OpenCode on a joined machine (R17): no ASKAWAY_URL or token, only the hub.json `askaway join` wrote, so the
 // bridge asks through the hub with the machine's credential; the phone answers on the hub. Headless this time:
@@ -40,7 +41,7 @@ test('[R18.20][R17.3] a question of OpenCode on a joined machine, answered on th
     await card.submit();
     await expect(phone.page.getByTestId('card.receipt-applied')).toContainText('Received by the agent');
     await expect
-      .poll(() => model.toolResult('call_joined')?.content)
+      .poll(() => model.toolResult('call_joined')?.content, { timeout: forAgentWork() })
       .toBe(openCodeSays.answered(`"${DB_QUESTION}"="SQLite"`));
   } finally {
     await serve.stop();

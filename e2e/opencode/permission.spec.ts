@@ -5,6 +5,7 @@ import { expect, test } from './support/fixtures';
 import { type ScriptedBlock } from './support/model-server';
 import { askQuestions, bash, dbQuestion, onPhone, openCodeSays, startConversation } from './support/scenarios';
 import { TUI_START_TIMEOUT_MS } from './support/tui';
+import { forAgentWork } from '../support/agent-wait';
 
 // Permission prompts (`"permission": {"bash": "ask"}`) of a plain `opencode` TUI, answered by a phone without a
 // browser until the approval card lands; then OpenCode closing with a card open. One TUI for the file.
@@ -37,7 +38,7 @@ test('[R18.24] a bash permission allowed once from the phone, then one denied wi
   expect(await remote.respond(once.requestId, { action: 'accept', content: { choice: 'once' } })).toMatchObject({
     ok: true,
   });
-  await expect.poll(() => model.toolResult('call_once')?.content).toBe('hi-once\n');
+  await expect.poll(() => model.toolResult('call_once')?.content, { timeout: forAgentWork() }).toBe('hi-once\n');
 
   const deny = await onPhone(remote, 'call_deny');
   expect(deny.input).toMatchObject({
@@ -48,10 +49,10 @@ test('[R18.24] a bash permission allowed once from the phone, then one denied wi
     ok: true,
   });
   await expect
-    .poll(() => model.toolResult('call_deny')?.content)
+    .poll(() => model.toolResult('call_deny')?.content, { timeout: forAgentWork() })
     .toBe(openCodeSays.rejectedWith('Keep the build folder'));
   // With a reason the loop goes on: the model is called again in the same turn.
-  await expect.poll(() => model.calls(marker)).toBe(3);
+  await expect.poll(() => model.calls(marker), { timeout: forAgentWork() }).toBe(3);
 });
 
 test("[R18.22] a subagent's permission belongs to its parent's session and names the subagent", async ({
@@ -90,8 +91,10 @@ test("[R18.22] a subagent's permission belongs to its parent's session and names
   expect(await remote.respond(record.requestId, { action: 'accept', content: { choice: 'once' } })).toMatchObject({
     ok: true,
   });
-  await expect.poll(() => model.toolResult('call_sub')?.content).toBe('from-sub\n');
-  await expect.poll(() => model.toolResult('call_task')?.content).toContain(`<task id="${record.origin?.sessionId}"`);
+  await expect.poll(() => model.toolResult('call_sub')?.content, { timeout: forAgentWork() }).toBe('from-sub\n');
+  await expect
+    .poll(() => model.toolResult('call_task')?.content, { timeout: forAgentWork() })
+    .toContain(`<task id="${record.origin?.sessionId}"`);
 });
 
 test('[R18.26] OpenCode closed with a card open: the card leaves with the reason, and a new OpenCode does not bring it back', async ({

@@ -3,6 +3,7 @@ import { ANSWERED_IN_TERMINAL_REASON } from '../../lib/runtime/agents/opencode/t
 import { expect, test } from './support/fixtures';
 import { askQuestions, choice, DB_QUESTION, dbQuestion, openCodeSays, startConversation } from './support/scenarios';
 import { waitForScreen } from './support/tui';
+import { forAgentWork } from '../support/agent-wait';
 
 // A plain `opencode` TUI (no port) with the plugin `askaway opencode install` wrote: its question tool on
 // the real card in Chromium. One TUI for the file; each test is a new session with its own scripted model.
@@ -33,7 +34,7 @@ test('[R18.20][R18.23] a question answered on the real card: the model reads the
   await card.submit();
   await expect(phone.page.getByTestId('card.receipt-applied')).toContainText('Received by the agent');
   await expect
-    .poll(() => model.toolResult('call_single')?.content)
+    .poll(() => model.toolResult('call_single')?.content, { timeout: forAgentWork() })
     .toBe(openCodeSays.answered(`"${DB_QUESTION}"="Postgres"`));
 });
 
@@ -58,7 +59,7 @@ test('[R18.23] multi-select and a typed answer on the real card: several labels 
   await card.other(1, 'MariaDB, typed by me');
   await card.submit();
   await expect
-    .poll(() => model.toolResult('call_multi')?.content)
+    .poll(() => model.toolResult('call_multi')?.content, { timeout: forAgentWork() })
     .toBe(openCodeSays.answered(`"${areas.question}"="Auth, Billing", "${DB_QUESTION}"="MariaDB, typed by me"`));
 });
 
@@ -79,10 +80,10 @@ test('[R18.23] skipped on the card: OpenCode reads "Unanswered" and carries on',
   const card = await phone.openCard(record.requestId);
   await card.skipAll();
   await expect
-    .poll(() => model.toolResult('call_skip')?.content)
+    .poll(() => model.toolResult('call_skip')?.content, { timeout: forAgentWork() })
     .toBe(openCodeSays.answered(`"${DB_QUESTION}"="Unanswered"`));
   // The loop went on: the model was called again in the same turn.
-  await expect.poll(() => model.calls(marker)).toBe(2);
+  await expect.poll(() => model.calls(marker), { timeout: forAgentWork() }).toBe(2);
 });
 
 test('[R18.23] declined on the card: the card said OpenCode stops the turn, and it did', async ({
@@ -118,7 +119,9 @@ test('[R18.23] declined on the card: the card said OpenCode stops the turn, and 
   expect(model.calls(marker)).toBe(1);
   await tmux.keys(['go on'], { literal: true });
   await tmux.keys(['Enter']);
-  await expect.poll(() => model.toolResult('call_decline')?.content).toBe(openCodeSays.dismissed);
+  await expect
+    .poll(() => model.toolResult('call_decline')?.content, { timeout: forAgentWork() })
+    .toBe(openCodeSays.dismissed);
 });
 
 test('[R18.25] answered in the TUI first: the card leaves as answered in the terminal, a late phone answer gets that receipt', async ({
@@ -139,7 +142,7 @@ test('[R18.25] answered in the TUI first: the card leaves as answered in the ter
   await waitForScreen(tmux, /Type your own answer/);
   await tmux.keys(['Enter']);
   await expect
-    .poll(() => model.toolResult('call_terminal')?.content)
+    .poll(() => model.toolResult('call_terminal')?.content, { timeout: forAgentWork() })
     .toBe(openCodeSays.answered(`"${DB_QUESTION}"="Postgres"`));
   await expect.poll(() => remote.withdrawn(record.requestId)?.reason).toBe(ANSWERED_IN_TERMINAL_REASON);
   // The card the person holds says the terminal's answer won, and so does History (R18.6).
