@@ -35,6 +35,7 @@ const NO_REPLY_WORDS = {
   'not-away': 'turn.notAway',
   'switched-off': 'turn.switchedOff',
   'turn-failed': 'turn.turnFailed',
+  'reply-limit': 'turn.replyLimit',
 } as const satisfies Record<FinishedTurnNoReply, keyof typeof enTurnCard>;
 
 /**

@@ -213,3 +213,30 @@ test("[R19.1][R19.50] a subagent's end is no card, nor a turn that ends while it
   await expect.poll(() => remote.withdrawn(root.requestId)?.reason, { timeout: 15_000 }).toBe(AGENT_GONE_REASON);
   expect(wrong).toBeUndefined();
 });
+
+test("[R19.56] at Claude Code's cap on continuations in a row the next finished turn takes no reply: one would be overridden and never read", async ({
+  claude,
+  remote,
+  workspace,
+}) => {
+  const marker = 'E2E-cc-cap';
+  const ws = await workspace([{ marker, turns: [text('CC-CAP-1'), text('CC-CAP-2')] }], { finishedTurns: true });
+  // A cap of one (Claude Code's own variable; 8 by default): the first reply continues the turn, a second could not.
+  ws.project.env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP = '1';
+  await remote.updatePreferences({ away: true });
+  const tmux = await startInteractive(claude, ws);
+  await passFirstRunDialogs(tmux);
+  await submitPrompt(tmux, `${marker}: go`);
+  const first = await turnCard(remote, 'CC-CAP-1', ws.project.dir);
+  expect(first.input).toMatchObject({ reply: 'prompt' });
+  await remote.respond(first.requestId, { action: 'accept', content: { reply: 'CC-CAP-REPLY' } });
+  const second = await turnCard(remote, 'CC-CAP-2', ws.project.dir);
+  expect(second.input).toMatchObject({ reply: 'none', noReply: 'reply-limit' });
+  // Nothing holds the terminal: the turn ended, and Claude Code overrode nothing.
+  const screen = await waitForScreen(tmux, /CC-CAP-2[\s\S]*✻ \w+ for \d+s/, 15_000);
+  expect(screen).not.toMatch(/overriding and ending turn/);
+  expect(readByModel(ws.model, marker)).toContain('The user replied from their phone: CC-CAP-REPLY');
+  await remote.updatePreferences({ away: false });
+  await tmux.stop();
+  await expect.poll(() => remote.withdrawn(second.requestId)?.reason, { timeout: 15_000 }).toBe(AGENT_GONE_REASON);
+});

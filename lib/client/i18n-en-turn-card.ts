@@ -22,6 +22,8 @@ export const enTurnCard = {
   'turn.switchedOff':
     'Replies to {agent} are switched off on its machine (askaway hook install --no-reply): reply in its terminal.',
   'turn.turnFailed': '{agent} cannot go on from a failed turn here: send the next prompt in its terminal.',
+  'turn.replyLimit':
+    '{agent} takes only so many replies in a row from here before it ends the turn itself: send the next prompt in its terminal.',
   'turn.sent': 'Sent to {agent}',
   'turn.sending': 'Sending to {agent}…',
   'turn.busy': 'The agent is already working on something else',

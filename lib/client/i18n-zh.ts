@@ -357,6 +357,7 @@ export const zh: Messages = {
   'turn.notAway': '你在电脑前，{agent} 没有等待回复。想下次在这里回复，请在设置中打开“我不在电脑前”。',
   'turn.switchedOff': '此机器上已关闭对 {agent} 的回复（askaway hook install --no-reply）：请在它的终端回复。',
   'turn.turnFailed': '失败的回合无法从这里继续 {agent}：请在它的终端发送下一个提示。',
+  'turn.replyLimit': '{agent} 连续从这里接受的回复次数有限，之后会自行结束回合：请在它的终端发送下一个提示。',
   'turn.sent': '已发送给 {agent}',
   'turn.sending': '正在发送给 {agent}…',
   'turn.busy': '代理已经在做别的事情了',

@@ -18,9 +18,10 @@ export type FinishedTurnStatus = z.infer<typeof FinishedTurnStatusSchema>;
 /**
  * Why a card takes no reply (`reply: 'none'`), for the line the card shows in place of the reply box: the agent's
  * editor owns the prompt (ACP, the default), the person is not away and Claude Code did not wait (R19.50), replies
- * are switched off for the agent (R19.53), or the turn failed and the agent cannot be continued from it (R19.55).
+ * are switched off for the agent (R19.53), the turn failed and the agent cannot be continued from it (R19.55), or
+ * the agent takes no more replies in a row from here (Claude Code's cap on Stop hook continuations, R19.56).
  */
-export const FinishedTurnNoReplySchema = z.enum(['editor', 'not-away', 'switched-off', 'turn-failed']);
+export const FinishedTurnNoReplySchema = z.enum(['editor', 'not-away', 'switched-off', 'turn-failed', 'reply-limit']);
 export type FinishedTurnNoReply = z.infer<typeof FinishedTurnNoReplySchema>;
 
 export const FinishedTurnInputSchema = z.strictObject({

@@ -10,14 +10,16 @@ import {
 import {
   AGENT_GONE_REASON,
   DEFAULT_REPLY_WAIT_MS,
+  DEFAULT_STOP_HOOK_BLOCK_CAP,
   PHONE_REPLY_PREFIX,
   REPLY_WAIT_OVER_REASON,
   STOPPED_WAITING_REASON,
+  stopHookBlockCap,
   WORKING_AGAIN_REASON,
 } from './finished-turn';
 import { claudeCodeHookHarness } from './test-support/claude-code-hook-harness';
 
-// Claude Code's finished turns through its Stop hooks (R19.50–R19.55): the hook in this process, a real host, a
+// Claude Code's finished turns through its Stop hooks (R19.50–R19.56): the hook in this process, a real host, a
 // scripted phone, the transcript written by the test and polled when the test ticks.
 
 const harness = claudeCodeHookHarness();
@@ -261,5 +263,52 @@ describe('Claude Code finished turns (command hook)', () => {
         .pending()
         .some((record) => record.sessionId === viaHttp.session_id),
     ).toBe(false);
+  });
+  it('[R19.56] past Claude Code’s cap on continuations in a row, the turn is shown without a reply box: a reply would be overridden', async () => {
+    await setAway(true);
+    // Typed before the hook starts, as the prompt that began the turn was.
+    const humanPrompt = () =>
+      append({
+        type: 'user',
+        origin: { kind: 'human' },
+        message: { role: 'user', content: 'go' },
+        timestamp: new Date(Date.now() - 5_000).toISOString(),
+      });
+    const feedback = () =>
+      append({
+        type: 'user',
+        isMeta: true,
+        rowSource: 'hook',
+        message: { role: 'user', content: `Stop hook feedback:\n${PHONE_REPLY_PREFIX}more` },
+      });
+    humanPrompt();
+    for (let index = 0; index < DEFAULT_STOP_HOOK_BLOCK_CAP - 1; index += 1) feedback();
+    // Seven continuations so far: one more reply still reaches the model.
+    const below = stop({ stop_hook_active: true });
+    const belowRun = harness.runHook('command', below);
+    const belowCard = await cardOf(below);
+    expect(belowCard.input).toMatchObject({ reply: 'prompt' });
+    await phone().respond(belowCard.requestId, { action: 'cancel' });
+    await belowRun;
+    feedback();
+    // The eighth: Claude Code would override a ninth block, so nothing waits and the card says why.
+    const capped = stop({ stop_hook_active: true });
+    expect((await harness.runHook('command', capped)).reply).toEqual({});
+    const cardRun = harness.runHook('command', capped, { finishedCard: true });
+    const card = await cardOf(capped);
+    expect(card.input).toMatchObject({ reply: 'none', noReply: 'reply-limit' });
+    await phone().respond(card.requestId, { action: 'cancel' });
+    await cardRun;
+    // A prompt typed at the terminal starts the count again.
+    humanPrompt();
+    const fresh = stop();
+    const freshRun = harness.runHook('command', fresh);
+    const freshCard = await cardOf(fresh);
+    expect(freshCard.input).toMatchObject({ reply: 'prompt' });
+    await phone().respond(freshCard.requestId, { action: 'cancel' });
+    await freshRun;
+    expect(stopHookBlockCap('2')).toBe(2);
+    expect(stopHookBlockCap('lots')).toBe(DEFAULT_STOP_HOOK_BLOCK_CAP);
+    expect(stopHookBlockCap(undefined)).toBe(DEFAULT_STOP_HOOK_BLOCK_CAP);
   });
 });

@@ -1,4 +1,4 @@
-// Claude Code's finished turns (R19.50–R19.55): its `Stop` hook puts the turn on the phone, and while the person is
+// Claude Code's finished turns (R19.50–R19.56): its `Stop` hook puts the turn on the phone, and while the person is
 // away holds the turn until a reply comes from there, which Claude Code then takes as the hook's feedback.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import {
   type StopOutput,
   type StopPayload,
 } from './stop-payload';
-import { readLastAssistantUuid } from './transcript';
+import { countStopHookContinuations, readLastAssistantUuid } from './transcript';
 import { watchTranscriptNews, type TranscriptNews } from './typed-prompt-watch';
 
 /** How the model is told whose words a reply is (R19.52): Claude Code labels hook output as not the user's own. */
@@ -29,6 +29,8 @@ export const STOPPED_WAITING_REASON = 'Claude Code stopped waiting (Esc at the t
 export const AGENT_GONE_REASON = 'Claude Code exited';
 /** Claude went on by itself (a background task or a scheduled prompt woke it). */
 export const WORKING_AGAIN_REASON = 'Claude Code went on working';
+/** Claude Code's own cap on Stop hook continuations in a row, unless CLAUDE_CODE_STOP_HOOK_BLOCK_CAP says otherwise. */
+export const DEFAULT_STOP_HOOK_BLOCK_CAP = 8;
 /** A reply-less card is held for a day at most (the hook's own limit, less a minute). */
 export const CARD_HOLD_OVER_REASON = 'This finished turn is no longer shown: a day has passed';
 
@@ -49,6 +51,14 @@ export interface FinishedTurnHookOptions {
   watchAgent?: (gone: () => void) => () => void;
   /** How long a reply-less card is held (default a day, less a minute). */
   cardHoldMs: number;
+  /** Claude Code's CLAUDE_CODE_STOP_HOOK_BLOCK_CAP as the hook's environment has it (R19.56). */
+  blockCap?: string | undefined;
+}
+
+/** How many continuations in a row Claude Code takes from Stop hooks: its env var when it is a number, else 8. */
+export function stopHookBlockCap(value: string | undefined): number {
+  const parsed = value === undefined ? Number.NaN : Number(value.trim());
+  return Number.isInteger(parsed) && parsed >= 0 ? parsed : DEFAULT_STOP_HOOK_BLOCK_CAP;
 }
 
 const realDeadline: HookDeadline = (ms, expire) => {
@@ -107,17 +117,17 @@ export async function finishedTurnHook(
   // A subagent's end is SubagentStop; background work wakes Claude again later (R19.1).
   if (payload.agent_id || hasRunningBackgroundWork(payload)) return {};
   const away = finished.repliesOff ? false : await finished.isAway();
-  if (finished.role === 'wait' && !away) return {};
-  if (finished.role === 'card' && away) return {};
+  // Past Claude Code's cap it overrides a block and ends the turn: a reply then would be shown as sent and never
+  // read, so the turn is shown without a reply box instead (R19.56).
+  const capped =
+    away && (await countStopHookContinuations(payload.transcript_path, log)) >= stopHookBlockCap(finished.blockCap);
+  const waits = away && !capped;
+  if (finished.role === 'wait' && !waits) return {};
+  if (finished.role === 'card' && waits) return {};
   const turn = await finishedTurnOf(payload, log);
   if (finished.role === 'card') {
-    await hold(
-      { ...turn, reply: 'none' },
-      finished.repliesOff ? 'switched-off' : 'not-away',
-      payload.transcript_path,
-      options,
-      finished,
-    );
+    const noReply = finished.repliesOff ? 'switched-off' : capped ? 'reply-limit' : 'not-away';
+    await hold({ ...turn, reply: 'none' }, noReply, payload.transcript_path, options, finished);
     return {};
   }
   const reply = await hold({ ...turn, reply: 'prompt' }, undefined, payload.transcript_path, options, finished);

@@ -125,6 +125,7 @@ export async function claudeCodeHookMain(flags: HookFlags, io: HookCommandIo): P
         replyWaitMs: flags.replyWaitMs,
         watchAgent: io.watchAgent ?? watchAgentProcess,
         cardHoldMs: (CLAUDE_CODE_DIALOG_HOOK_TIMEOUT_S - 60) * 1000,
+        blockCap: io.env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP,
       },
     });
     // Nobody reads a cancelled hook's reply, and writing to a closed pipe would crash before the withdrawal is sent.

@@ -43,6 +43,30 @@ export async function readLastAssistantUuid(
   return undefined;
 }
 
+/**
+ * How many times in a row Stop hooks have continued the turn since the person last typed a prompt: the "Stop hook
+ * feedback" rows Claude Code (2.1.332) records for each block, counted back to the last human prompt. Claude Code
+ * overrides a block past its cap and ends the turn (R19.56). Never throws; 0 when the transcript cannot be read.
+ */
+export async function countStopHookContinuations(
+  path: string | undefined,
+  log: (line: string) => void = () => undefined,
+): Promise<number> {
+  const lines = await readTailLines(path, TRANSCRIPT_TAIL_BYTES, log);
+  let count = 0;
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index] ?? '';
+    if (!line.includes('"user"')) continue;
+    const entry = parseLine(line);
+    if (!isRecord(entry) || entry.type !== 'user') continue;
+    if (isRecord(entry.origin) && entry.origin.kind === 'human') break;
+    const content = isRecord(entry.message) ? entry.message.content : undefined;
+    if (entry.rowSource === 'hook' && typeof content === 'string' && content.startsWith('Stop hook feedback'))
+      count += 1;
+  }
+  return count;
+}
+
 /** The complete lines of the file's last `maxBytes`; none for a missing file or one refused (R12.16). */
 async function readTailLines(
   path: string | undefined,
