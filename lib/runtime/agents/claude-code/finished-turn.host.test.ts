@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   FINISHED_TURN_BUSY_REASON,
   FINISHED_TURN_MESSAGE_MAX,
@@ -57,8 +57,11 @@ async function setAway(away: boolean): Promise<void> {
   await phone().updatePreferences({ away });
 }
 
-/** Lets the hook reach its wait (announced, watching) before the test acts. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * Until the hook follows the transcript: its card is announced once it does, and a line dated after the hook
+ * started is news whether its first read has happened or not.
+ */
+const settle = () => vi.waitFor(() => expect(polls.running()).toBeGreaterThan(0));
 
 describe('Claude Code finished turns (command hook)', () => {
   it('[R19.50][R19.52] away: the waiting Stop hook holds the turn, the phone’s reply is its feedback, the background hook steps aside', async () => {
