@@ -58,10 +58,13 @@ async function setAway(away: boolean): Promise<void> {
 }
 
 /**
- * Until the hook follows the transcript: its card is announced once it does, and a line dated after the hook
- * started is news whether its first read has happened or not.
+ * Until the hook has read the transcript as it is now: it follows the file, and its first read is done (a tick
+ * waits for a read in flight). A line appended after this is news only to the next read, as in a real session.
  */
-const settle = () => vi.waitFor(() => expect(polls.running()).toBeGreaterThan(0));
+async function settle(): Promise<void> {
+  await vi.waitFor(() => expect(polls.running()).toBeGreaterThan(0));
+  await polls.tick();
+}
 
 describe('Claude Code finished turns (command hook)', () => {
   it('[R19.50][R19.52] away: the waiting Stop hook holds the turn, the phone’s reply is its feedback, the background hook steps aside', async () => {
