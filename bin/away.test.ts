@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AWAY_API_PATH } from '../lib/contracts';
 import { closeAllClients, connectRemote } from '../lib/host/test-support/clients';
 import { postJson, redeemPairingCode } from '../lib/host/test-support/devices';
-import { killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
+import { cliIn as cli, killAllCli, startCliHost } from '../lib/host/test-support/spawn-cli';
 import { tempDir } from '../lib/host/test-support/test-host';
 
 const TOKEN = 'away-cli-token';
@@ -12,12 +12,6 @@ afterEach(() => {
   closeAllClients();
   killAllCli();
 });
-
-async function cli(dataDir: string, ...args: string[]) {
-  const run = runCli([...args, '--data-dir', dataDir]);
-  const code = await run.exited;
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
-}
 
 /** What a Claude Code hook asks with `credential`: the status and `{away}`. */
 async function askAway(url: string, credential?: string, method = 'GET') {

@@ -3,7 +3,7 @@ import { PairingCodeResponseSchema, REMOTE_NAMESPACE, REMOTE_PROTOCOL_VERSION } 
 import { expectItem } from '../lib/core/test-support/expect-item';
 import { closeAllClients, connectRemote, tryConnect } from '../lib/host/test-support/clients';
 import { postJson, redeemPairingCode } from '../lib/host/test-support/devices';
-import { killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
+import { cliIn as cli, killAllCli, startCliHost } from '../lib/host/test-support/spawn-cli';
 import { tempDir } from '../lib/host/test-support/test-host';
 
 const TOKEN = 'devices-cli-token';
@@ -13,13 +13,6 @@ afterEach(() => {
   closeAllClients();
   killAllCli();
 });
-
-/** `askaway <args>` against the host of `dataDir`, to the end. */
-async function cli(dataDir: string, ...args: string[]) {
-  const run = runCli([...args, '--data-dir', dataDir]);
-  const code = await run.exited;
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
-}
 
 describe('askaway pair and askaway devices (real CLI processes against a real host)', () => {
   it('[R16.2][R16.4][R16.5] pair prints a fresh link; devices lists it; revoke drops it at once', async () => {

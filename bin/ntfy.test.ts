@@ -3,7 +3,7 @@ import { type Socket } from 'socket.io-client';
 import { closeAllClients, connectRemote, connectRuntime, type RemoteClient } from '../lib/host/test-support/clients';
 import { pairOverHttp } from '../lib/host/test-support/devices';
 import { questionRequest } from '../lib/host/test-support/fixtures';
-import { killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
+import { cliIn as cli, killAllCli, startCliHost } from '../lib/host/test-support/spawn-cli';
 import { tempDir } from '../lib/host/test-support/test-host';
 import { startRecordingServer } from '../lib/host/push/test-helpers';
 
@@ -20,12 +20,6 @@ afterEach(async () => {
 /** `push:ntfy` from a device's connection, as Settings sends it. */
 function setTopic(socket: RemoteClient, topicUrl: string | null): Promise<unknown> {
   return (socket as unknown as Socket).emitWithAck('push:ntfy', { topicUrl });
-}
-
-async function cli(dataDir: string, ...args: string[]) {
-  const run = runCli([...args, '--data-dir', dataDir]);
-  const code = await run.exited;
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 describe('askaway ntfy (real CLI processes against a real host)', () => {

@@ -33,6 +33,16 @@ export function runCli(args: string[], env: Record<string, string> = {}): CliPro
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
+/** `askaway <args> --data-dir <dataDir>` to its end, against the host of that data dir: exit code and output. */
+export async function cliIn(
+  dataDir: string,
+  ...args: string[]
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const run = runCli([...args, '--data-dir', dataDir]);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
 /** Starts a host and waits for its banner; returns the printed local URL and pairing link. */
 export async function startCliHost(args: string[], env: Record<string, string> = {}) {
   // No Codex bridge: a developer's own Codex must not reach test hosts.
