@@ -5,7 +5,6 @@ import { NOTIFY_DELAYS_MS, type NotifyDelayMs } from '@/lib/contracts/limits';
 import { type Preferences } from '@/lib/contracts/preferences';
 import { type PushStatus } from '@/lib/contracts/push';
 import { errorMessage } from '@/lib/contracts/unknown';
-import { updatePreferences } from '@/lib/client/connection-loader';
 import { formatDuration } from '@/lib/client/format';
 import { onPushChannelChange, pushChannelConnected } from '@/lib/client/push/channel';
 import { fill, PUSH_MESSAGES, type PushMessages } from '@/lib/client/push/messages';
@@ -15,6 +14,7 @@ import { PushClientError } from '@/lib/client/push/push-error';
 import { detectPushSupport, readPushEnvironment, type PushSupport } from '@/lib/client/push/support';
 import { readWorkerDevice, setAnswerButtons } from '@/lib/client/worker-device';
 import { SwitchRow } from './settings/switch-row';
+import { usePreferenceSave } from './settings/use-preference-save';
 import '@/lib/client/i18n-en-settings';
 import '@/app/styles/settings.css';
 
@@ -277,13 +277,9 @@ function notificationButtonsShown(): boolean {
 function NotifyDelay({ preferences, connected }: { preferences: Preferences | null; connected: boolean }) {
   const { lang, t } = useI18n();
   const m = PUSH_MESSAGES[lang];
-  const [failed, setFailed] = useState(false);
+  const { save, failure } = usePreferenceSave();
   const delay = preferences?.notifyDelayMs ?? 0;
   const label = (ms: NotifyDelayMs) => (ms === 0 ? m.delay_now : fill(m.delay_after, { t: formatDuration(ms, t) }));
-  const save = (notifyDelayMs: NotifyDelayMs) => {
-    setFailed(false);
-    void updatePreferences({ notifyDelayMs }).then((ok) => setFailed(!ok));
-  };
   return (
     <>
       <label className="settings__row">
@@ -294,7 +290,7 @@ function NotifyDelay({ preferences, connected }: { preferences: Preferences | nu
           disabled={!connected || !preferences}
           onChange={(event) => {
             const chosen = NOTIFY_DELAYS_MS.find((ms) => ms === Number(event.target.value));
-            if (chosen !== undefined) save(chosen);
+            if (chosen !== undefined) save({ notifyDelayMs: chosen });
           }}
           data-testid="settings.push-delay"
         >
@@ -308,20 +304,16 @@ function NotifyDelay({ preferences, connected }: { preferences: Preferences | nu
       <p className="settings__explain" data-testid="settings.push-delay-explain">
         {delay === 0 ? m.delay_explain_now : fill(m.delay_explain_after, { t: formatDuration(delay, t) })}
       </p>
-      {failed ? (
-        <p className="state state--danger" role="alert">
-          {t('settings.saveFailed')}
-        </p>
-      ) : null}
+      {failure}
     </>
   );
 }
 
 /** "Finished turns" (R19.9): whether an agent finishing its turn buzzes, for every device (a host preference). */
 function FinishedTurnsSetting({ preferences, connected }: { preferences: Preferences | null; connected: boolean }) {
-  const { lang, t } = useI18n();
+  const { lang } = useI18n();
   const m = PUSH_MESSAGES[lang];
-  const [failed, setFailed] = useState(false);
+  const { save, failure } = usePreferenceSave();
   const on = preferences?.notifyFinishedTurns ?? true;
   return (
     <>
@@ -329,20 +321,13 @@ function FinishedTurnsSetting({ preferences, connected }: { preferences: Prefere
         label={m.turns_label}
         checked={on}
         disabled={!connected || !preferences}
-        onChange={(next) => {
-          setFailed(false);
-          void updatePreferences({ notifyFinishedTurns: next }).then((ok) => setFailed(!ok));
-        }}
+        onChange={(next) => save({ notifyFinishedTurns: next })}
         testId="settings.push-turns"
       />
       <p className="settings__explain" data-testid="settings.push-turns-explain">
         {on ? m.turns_on : m.turns_off}
       </p>
-      {failed ? (
-        <p className="state state--danger" role="alert">
-          {t('settings.saveFailed')}
-        </p>
-      ) : null}
+      {failure}
     </>
   );
 }

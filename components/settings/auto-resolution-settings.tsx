@@ -1,10 +1,9 @@
 'use client';
-import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type Preferences } from '@/lib/contracts';
-import { updatePreferences } from '@/lib/client/connection-loader';
 import { formatDuration } from '@/lib/client/format';
 import { SwitchRow } from './switch-row';
+import { usePreferenceSave } from './use-preference-save';
 import '@/lib/client/i18n-en-settings';
 
 const TIMEOUTS_MS = [60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 3_600_000];
@@ -18,15 +17,11 @@ export function AutoResolutionSettings({
   connected: boolean;
 }) {
   const { t } = useI18n();
-  const [failed, setFailed] = useState(false);
+  const { save, failure } = usePreferenceSave();
   const enabled = preferences?.askUserQuestionAutoResolutionEnabled ?? false;
   const timeout = preferences?.askUserQuestionAutoResolutionTimeoutMs ?? 10 * 60_000;
   const options = TIMEOUTS_MS.includes(timeout) ? TIMEOUTS_MS : [...TIMEOUTS_MS, timeout].sort((a, b) => a - b);
   const disabled = !connected || !preferences;
-  const save = (patch: Partial<Preferences>) => {
-    setFailed(false);
-    void updatePreferences(patch).then((ok) => setFailed(!ok));
-  };
   return (
     <section className="settings__section" aria-labelledby="s-auto" data-testid="settings.auto">
       <h2 id="s-auto" className="settings__title">
@@ -61,11 +56,7 @@ export function AutoResolutionSettings({
           {enabled ? t('settings.autoExplainOn', { t: formatDuration(timeout, t) }) : t('settings.autoExplainOff')}
         </p>
         <p className="form__hint">{disabled ? t('settings.autoOffline') : t('settings.autoShared')}</p>
-        {failed ? (
-          <p className="state state--danger" role="alert">
-            {t('settings.saveFailed')}
-          </p>
-        ) : null}
+        {failure}
       </div>
     </section>
   );

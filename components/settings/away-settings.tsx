@@ -1,9 +1,8 @@
 'use client';
-import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { type Preferences } from '@/lib/contracts';
-import { updatePreferences } from '@/lib/client/connection-loader';
 import { SwitchRow } from './switch-row';
+import { usePreferenceSave } from './use-preference-save';
 import '@/lib/client/i18n-en-settings';
 
 /**
@@ -12,7 +11,7 @@ import '@/lib/client/i18n-en-settings';
  */
 export function AwaySettings({ preferences, connected }: { preferences: Preferences | null; connected: boolean }) {
   const { t } = useI18n();
-  const [failed, setFailed] = useState(false);
+  const { save, failure } = usePreferenceSave();
   const away = preferences?.away ?? false;
   return (
     <section className="settings__section" aria-labelledby="s-away" data-testid="settings.away-section">
@@ -25,21 +24,14 @@ export function AwaySettings({ preferences, connected }: { preferences: Preferen
           checked={away}
           disabled={!connected || !preferences}
           strong
-          onChange={(on) => {
-            setFailed(false);
-            void updatePreferences({ away: on }).then((ok) => setFailed(!ok));
-          }}
+          onChange={(on) => save({ away: on })}
           testId="settings.away"
         />
         <p className="settings__explain" data-testid="settings.away-explain">
           {away ? t('settings.awayExplainOn') : t('settings.awayExplainOff')}
         </p>
         <p className="form__hint">{t('settings.awayCli')}</p>
-        {failed ? (
-          <p className="state state--danger" role="alert">
-            {t('settings.saveFailed')}
-          </p>
-        ) : null}
+        {failure}
       </div>
     </section>
   );
