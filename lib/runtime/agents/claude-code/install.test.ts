@@ -161,6 +161,21 @@ describe('hook install', () => {
     ]);
   });
 
+  it('[R11.2] a hook installed with --command is ours on the next install, whichever command installs it then', () => {
+    const checkout = 'node /home/dev/askaway/dist/cli.js hook claude-code';
+    const fromCheckout = mergeHookSettings(existing, { command: checkout });
+    const again = mergeHookSettings(fromCheckout, { command: checkout });
+    expect(again).toEqual(fromCheckout);
+    const commands = (settings: Record<string, unknown>) =>
+      Object.values(settings.hooks as Record<string, { hooks: { command?: string }[] }[]>).flatMap((groups) =>
+        groups.flatMap((group) => group.hooks.map((hook) => hook.command ?? '')),
+      );
+    // Back to the command on PATH: every checkout entry is replaced, the person's own hooks stay.
+    const onPath = mergeHookSettings(fromCheckout);
+    expect(commands(onPath).filter((command) => command.includes('dist/cli.js'))).toEqual([]);
+    expect(onPath).toEqual(mergeHookSettings(existing));
+  });
+
   it('[R11.11] the Elicitation hook joins the person’s own, replaces ours, and leaves when forms are off', () => {
     const theirs = { hooks: [{ type: 'command', command: './log-forms.sh' }] };
     const withOthers = { ...existing, hooks: { ...existing.hooks, Elicitation: [theirs] } };

@@ -156,12 +156,15 @@ export function askawayHookSettings(options: HookInstallOptions = {}): { hooks: 
   };
 }
 
-/** Ours, whatever options installed it: so a re-install replaces rather than duplicates. */
+/**
+ * Ours, whatever options or `--command` installed it (`askaway hook claude-code`, `node …/dist/cli.js hook
+ * claude-code`): so a re-install replaces rather than duplicates.
+ */
 function isAskawayHook(entry: unknown): boolean {
   if (typeof entry !== 'object' || entry === null) return false;
   const { command, url } = entry as { command?: unknown; url?: unknown };
   return (
-    (typeof command === 'string' && command.includes('askaway hook claude-code')) ||
+    (typeof command === 'string' && /\bhook claude-code\b/.test(command)) ||
     (typeof url === 'string' && url.includes(HOOK_HTTP_PATH))
   );
 }
