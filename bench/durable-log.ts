@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { type NewHostEvent } from '../lib/contracts';
+import { LOCAL_MACHINE_ID, type NewHostEvent } from '../lib/contracts';
 import { InteractionRegistry } from '../lib/host/registry';
 import { SqliteEventStore } from '../lib/host/store/sqlite-event-store';
 import { figure, round, type Figure } from './support/figures';
@@ -23,7 +23,12 @@ function lifecycle(index: number): NewHostEvent[][] {
   const requestId = interaction.requestId;
   return [
     [
-      { type: 'interaction.requested', at, interaction },
+      // As the registry records it: under the machine that asked (R17.4), here the hub's own.
+      {
+        type: 'interaction.requested',
+        at,
+        interaction: { ...interaction, machine: { id: LOCAL_MACHINE_ID, name: 'bench' } },
+      },
       { type: 'UserInputAutoResolutionUpdated', at, requestId, autoResolution: { status: 'disabled' } },
     ],
     [
