@@ -36,10 +36,10 @@ export class StorageHealth {
   }
 
   /** Runs one write (`what`: "the event log", …); a refusal by the disk is turned into StorageUnavailableError. */
-  write<T>(what: string, run: () => T): T {
+  async write<T>(what: string, run: () => Promise<T>): Promise<T> {
     let result: T;
     try {
-      result = run();
+      result = await run();
     } catch (error) {
       if (!isStorageFailure(error)) throw error;
       if (!this.failing) {
