@@ -22,8 +22,8 @@ const pairRequest = (code: string) => ({ code, name: 'New phone', platform: 'Tes
  * a reason and changes nothing, reads go on, the log says so once, and all of it works again once freed.
  */
 async function fullDiskEpisode(host: Host, disk: { fill(): void; free(): void }, lines: string[]): Promise<void> {
-  const machine = joinMachine(host, 'laptop');
-  const device = pairDevice(host);
+  const machine = await joinMachine(host, 'laptop');
+  const device = await pairDevice(host);
   const asker = await connectRuntime(host.url, machine.credential, 'asker');
   const waiting = questionRequest();
   expect(await asker.socket.emitWithAck('announce', waiting)).toMatchObject({ ok: true, status: 'pending' });

@@ -13,7 +13,7 @@ export interface RequestHandlerOptions {
   staticDir: string;
   routes: HttpRouteRegistry;
   headers: SecurityHeaders;
-  authenticateAgent(candidate: string | undefined): AuthResult;
+  authenticateAgent(candidate: string | undefined): Promise<AuthResult>;
   incidents: MessageIncidents;
 }
 

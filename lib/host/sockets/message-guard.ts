@@ -44,22 +44,25 @@ export function shapeGuard(source: MessageSource) {
 }
 
 /**
- * A socket listener that cannot take the host down (R12.5): whatever it throws becomes an error
- * reply to its ack (when it has one) and a line in the host's log naming the message and the caller.
+ * A socket listener that cannot take the host down (R12.5): whatever it throws, or the promise it
+ * returns rejects with, becomes an error reply to its ack (when it has one) and a line in the host's
+ * log naming the message and the caller.
  */
-export function contained<Listener extends (...args: never[]) => void>(
+export function contained<Args extends unknown[]>(
   event: string,
   source: MessageSource,
-  listener: Listener,
-): Listener {
-  const guarded = (...args: Parameters<Listener>): void => {
+  listener: (...args: Args) => void | Promise<void>,
+): (...args: Args) => void {
+  const fail = (args: Args, error: unknown) => {
+    reportFailure(source, event, error);
+    const ack: unknown = args.at(-1);
+    if (typeof ack === 'function') ack(failureFor(error));
+  };
+  return (...args: Args): void => {
     try {
-      listener(...args);
+      listener(...args)?.catch((error: unknown) => fail(args, error));
     } catch (error) {
-      reportFailure(source, event, error);
-      const ack: unknown = args.at(-1);
-      if (typeof ack === 'function') ack(failureFor(error));
+      fail(args, error);
     }
   };
-  return guarded as Listener;
 }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { WriteQueue } from './write-queue';
+
+describe('[R20.1] WriteQueue', () => {
+  it('[R20.1] runs tasks one at a time in the order they were queued', async () => {
+    const queue = new WriteQueue();
+    const seen: string[] = [];
+    const slow = queue.run(async () => {
+      seen.push('slow started');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen.push('slow ended');
+      return 1;
+    });
+    const fast = queue.run(() => {
+      seen.push('fast');
+      return 2;
+    });
+    expect(await Promise.all([slow, fast])).toEqual([1, 2]);
+    expect(seen).toEqual(['slow started', 'slow ended', 'fast']);
+  });
+
+  it('[R20.1] a failed task fails its caller only; the next one runs', async () => {
+    const queue = new WriteQueue();
+    const failed = queue.run(() => Promise.reject(new Error('disk full')));
+    const next = queue.run(() => 'ran');
+    await expect(failed).rejects.toThrow('disk full');
+    await expect(next).resolves.toBe('ran');
+  });
+});
