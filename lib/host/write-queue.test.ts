@@ -5,9 +5,11 @@ describe('[R20.1] WriteQueue', () => {
   it('[R20.1] runs tasks one at a time in the order they were queued', async () => {
     const queue = new WriteQueue();
     const seen: string[] = [];
+    let finishWrite = () => undefined as void;
+    const written = new Promise<void>((resolve) => (finishWrite = resolve));
     const slow = queue.run(async () => {
       seen.push('slow started');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await written;
       seen.push('slow ended');
       return 1;
     });
@@ -15,6 +17,11 @@ describe('[R20.1] WriteQueue', () => {
       seen.push('fast');
       return 2;
     });
+    // However long the first task's write takes, the second waits for it.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(seen).toEqual(['slow started']);
+    finishWrite();
     expect(await Promise.all([slow, fast])).toEqual([1, 2]);
     expect(seen).toEqual(['slow started', 'slow ended', 'fast']);
   });

@@ -116,12 +116,14 @@ describe.each(stores)('[R10.2] EventStore contract: %s', (_name, create) => {
   it('[R20.4] tells a watcher the newest seq after an append, and nothing once it stopped watching', async () => {
     const store = open();
     const heard: number[] = [];
+    const stillWatching: number[] = [];
     const stop = store.watch((seq) => heard.push(seq));
+    store.watch((seq) => stillWatching.push(seq));
     await store.append([delivered('a'), delivered('b')]);
     await vi.waitFor(() => expect(heard).toEqual([2]));
     stop();
     await store.append([delivered('c')]);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(stillWatching).toEqual([2, 3]));
     expect(heard).toEqual([2]);
   });
 });

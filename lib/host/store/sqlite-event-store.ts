@@ -67,7 +67,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   async append(events: readonly NewHostEvent[], options: AppendOptions = {}): Promise<HostEvent[]> {
-    if (options.afterSeq !== undefined && options.afterSeq !== this.seq) throw new LogMovedError(options.afterSeq, this.seq);
+    if (options.afterSeq !== undefined && options.afterSeq !== this.seq)
+      throw new LogMovedError(options.afterSeq, this.seq);
     const stored = withSeq(events, this.seq + 1);
     // One row is atomic on its own; BEGIN and COMMIT around it would be two more statements on an answer's path.
     const only = stored.length === 1 ? stored[0] : undefined;
