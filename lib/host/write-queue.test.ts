@@ -26,6 +26,22 @@ describe('[R20.1] WriteQueue', () => {
     expect(seen).toEqual(['slow started', 'slow ended', 'fast']);
   });
 
+  it('[R20.1] an idle queue starts a task at once, and queues one that arrives while it runs', async () => {
+    const queue = new WriteQueue();
+    const seen: string[] = [];
+    const first = queue.run(async () => {
+      seen.push('first');
+      await Promise.resolve();
+    });
+    const second = queue.run(() => seen.push('second'));
+    expect(seen).toEqual(['first']);
+    await Promise.all([first, second]);
+    expect(seen).toEqual(['first', 'second']);
+    // Idle again once both settled.
+    void queue.run(() => seen.push('third'));
+    expect(seen).toEqual(['first', 'second', 'third']);
+  });
+
   it('[R20.1] a failed task fails its caller only; the next one runs', async () => {
     const queue = new WriteQueue();
     const failed = queue.run(() => Promise.reject(new Error('disk full')));
