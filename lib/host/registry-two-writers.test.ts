@@ -235,6 +235,23 @@ describe.each(shared)('[R20.2] two hub replicas on %s', (_name, createLog) => {
     expect(requested).toHaveLength(1);
   });
 
+  it('[R20.3][R17.2] a machine revoked on one replica while its agent asks on the other: the question is refused', async () => {
+    const { log, a, b } = await replicas();
+    const laptop = { id: 'abcdef0123456789', name: 'laptop' };
+    const at = new Date().toISOString();
+    await a.recordMachineEvents(() => [{ type: 'machine.joined', at, machine: laptop }]);
+    await b.catchUp();
+
+    const [revoked, asked] = await Promise.all([
+      a.recordMachineEvents(() => [{ type: 'machine.revoked', at, machineId: laptop.id }]),
+      b.announce(questionRequest(), 'agent-on-b', laptop),
+    ]);
+
+    expect(revoked).toHaveLength(1);
+    expect(asked).toMatchObject({ ok: false, error: { code: 'machine-revoked' } });
+    expect((await log.readSince(0, 10)).map((event) => event.type)).toEqual(['machine.joined', 'machine.revoked']);
+  });
+
   it('[R20.3] a device revoked on one replica while the other renames it: the rename is refused, not written', async () => {
     const { log, a, b } = await replicas();
     const at = new Date().toISOString();

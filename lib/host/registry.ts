@@ -366,6 +366,9 @@ export class InteractionRegistry {
 
   /** Why a new interaction of `machine` on connection `socketId` cannot be taken now (R12.7, R12.17), or undefined. */
   private refuseNew(machine: MachineRef, socketId: string, admitNew: () => boolean): Failure | undefined {
+    // Revoked while its connection's message waited in the queue, or through another hub process (R17.2).
+    if (this.projection.machines.get(machine.id)?.revokedAt !== undefined)
+      return failure('machine-revoked', `This machine ("${machine.name}") was removed from ${this.localMachine.name}`);
     // One machine cannot fill the host's memory, disk and every phone's inbox.
     const maxPending = this.options.maxPendingPerMachine ?? DEFAULT_MAX_PENDING_PER_MACHINE;
     if (this.projection.pendingCount(machine.id) >= maxPending) {
