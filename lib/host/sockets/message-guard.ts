@@ -1,6 +1,7 @@
 import { type Event as SocketEvent } from 'socket.io';
 import { jsonShapeProblem, MESSAGE_SHAPE_LIMITS, type WireError } from '../../contracts';
 import { type MessageIncidents } from '../message-incidents';
+import { LogContendedError } from '../log-contended-error';
 import { failure } from '../registry-types';
 import { StorageUnavailableError } from '../store/storage-health';
 
@@ -11,9 +12,13 @@ export interface MessageSource {
   incidents: MessageIncidents;
 }
 
-/** The reply a caller gets when processing its message threw: a full disk says so, anything else is internal. */
+/**
+ * The reply a caller gets when processing its message threw: a full disk says so, and so does a log other hub
+ * processes kept moving (R20.3): nothing was saved, and the caller keeps what it sent and tries again. Anything
+ * else is internal.
+ */
 export function failureFor(error: unknown): { ok: false; error: WireError } {
-  return error instanceof StorageUnavailableError
+  return error instanceof StorageUnavailableError || error instanceof LogContendedError
     ? failure('storage-unavailable', error.message)
     : failure('internal', 'The host could not process this message');
 }
