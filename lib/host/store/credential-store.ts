@@ -12,15 +12,15 @@ export interface NewCredential {
 /**
  * Hashes of credential secrets, kept beside the log and never in it, so no event a remote
  * receives carries one. Whether a credential is still valid is the log's word (paired, not
- * revoked); this only answers "is this the secret".
+ * revoked); this only answers "is this the secret". Asynchronous like the log.
  */
 export interface CredentialStore {
-  add(credential: NewCredential): void;
-  secretHash(kind: CredentialKind, id: string): Buffer | undefined;
+  add(credential: NewCredential): Promise<void>;
+  secretHash(kind: CredentialKind, id: string): Promise<Buffer | undefined>;
   /** When the principal last connected or disconnected: a small write per connection, not an event. */
-  setLastSeen(kind: CredentialKind, id: string, at: string): void;
+  setLastSeen(kind: CredentialKind, id: string, at: string): Promise<void>;
   /** Last seen time by id, for every credential of this kind that has one. */
-  lastSeen(kind: CredentialKind): Map<string, string>;
+  lastSeen(kind: CredentialKind): Promise<Map<string, string>>;
 }
 
 export class MemoryCredentialStore implements CredentialStore {
