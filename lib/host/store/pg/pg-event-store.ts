@@ -59,6 +59,9 @@ export class PgEventStore implements EventStore {
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
       keepAlive: true,
+      // A replica that vanishes mid-append (a network cut, a frozen VM) would hold the log's head lock and stall
+      // every other replica's appends: the server ends such a session and its transaction after this long.
+      idle_in_transaction_session_timeout: 30_000,
     };
     const pool = new pg.Pool(config);
     // An idle client whose server went away emits `error` on the pool; unheard, it would end the process.
