@@ -38,9 +38,27 @@ export function describeConnectError(url: string, error: unknown): string {
     case '3D000':
       return `The event log's database does not exist (${reason}): create it first (createdb), then start again with ${where}.`;
     default:
+      if (CERTIFICATE_PROBLEMS.has(errorCode(error))) {
+        return `The event log's database at ${where} presented a TLS certificate this machine cannot verify (${reason}). Name its CA with sslrootcert=<file>, or say sslmode=no-verify to encrypt without verifying.`;
+      }
+      if (/does not support SSL/i.test(reason)) {
+        return `The event log's database at ${where} does not accept TLS (${reason}): enable ssl on the server, or say sslmode=disable.`;
+      }
       return `Cannot open the event log in ${where}: ${reason}`;
   }
 }
+
+/** Node's codes for a server certificate that fails verification (unknown CA, wrong name, expired). */
+const CERTIFICATE_PROBLEMS = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 /** The failure of a read or write after a good start: the database went away, or refused the statement. */
 export class PgLogError extends Error {

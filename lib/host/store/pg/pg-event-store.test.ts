@@ -5,7 +5,7 @@ import { type HostEvent } from '../../../contracts';
 import { HostStartError } from '../../errors';
 import { LogMovedError } from '../event-store';
 import { delivered, describeEventStoreContract } from '../test-support/event-store-contract';
-import { asAdmin, createDatabase, type TestDatabase } from '../test-support/pg-test-database';
+import { asAdmin, createDatabase, PG_TEST_CA_ENV, type TestDatabase } from '../test-support/pg-test-database';
 import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy';
 import { PgEventStore, type PgEventStoreOptions } from './pg-event-store';
 import { SCHEMA_VERSION } from './pg-schema';
@@ -338,3 +338,64 @@ async function unusedPort(): Promise<number> {
   if (typeof address !== 'object' || !address) throw new Error('no port');
   return address.port;
 }
+
+/** The log's pooled connections (application_name askaway) and whether each is encrypted. */
+async function tlsOfConnections(url: string): Promise<boolean[]> {
+  const rows = await asAdmin<{ ssl: boolean }>(
+    `SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
+      WHERE a.datname = $1 AND a.application_name = 'askaway'`,
+    [new URL(url).pathname.slice(1)],
+  );
+  return rows.map((row) => row.ssl);
+}
+
+// The tests' own server speaks TLS with a certificate from a throwaway CA; a server given by hand may not.
+describe.skipIf(!process.env[PG_TEST_CA_ENV])('[R20.18] PostgreSQL log: TLS as the URL says', () => {
+  const ca = () => process.env[PG_TEST_CA_ENV] ?? '';
+  const withParams = (url: string, params: Record<string, string>) => {
+    const parsed = new URL(url);
+    for (const [name, value] of Object.entries(params)) parsed.searchParams.set(name, value);
+    return parsed.toString();
+  };
+  const quiet = { log: () => undefined };
+
+  it('[R20.18] verifies the server against sslrootcert with sslmode=verify-full, and encrypts', async () => {
+    const url = await freshLogUrl();
+    const store = await open(withParams(url, { sslmode: 'verify-full', sslrootcert: ca() }));
+    await store.append([delivered('a')]);
+    expect(await tlsOfConnections(url)).toEqual([true]);
+  });
+
+  it('[R20.18] refuses a certificate it cannot verify (unknown CA, another name), saying what to do', async () => {
+    const url = await freshLogUrl();
+    const unknownCa = PgEventStore.open(withParams(url, { sslmode: 'verify-full' }), quiet);
+    await expect(unknownCa).rejects.toBeInstanceOf(HostStartError);
+    await expect(unknownCa).rejects.toThrow(
+      /The event log's database at postgres:\/\/askaway:\*\*\*@\S+ presented a TLS certificate this machine cannot verify \(unable to verify the first certificate\)\. Name its CA with sslrootcert=<file>, or say sslmode=no-verify/,
+    );
+    await expect(unknownCa).rejects.not.toThrow(new URL(url).password);
+    // The certificate names 127.0.0.1 and localhost; a relay on 127.0.0.2 reaches the same server under another name.
+    const relay = await startTcpProxy(Number(new URL(url).port), '127.0.0.2');
+    proxies.push(relay);
+    const otherName = new URL(withParams(url, { sslmode: 'verify-full', sslrootcert: ca() }));
+    otherName.hostname = '127.0.0.2';
+    otherName.port = String(relay.port);
+    await expect(PgEventStore.open(otherName.toString(), quiet)).rejects.toThrow(
+      /cannot verify \(Hostname\/IP does not match certificate's altnames/,
+    );
+    expect(await tlsOfConnections(url)).toEqual([]);
+  });
+
+  it('[R20.18] encrypts without verifying with sslmode=no-verify', async () => {
+    const url = await freshLogUrl();
+    await open(withParams(url, { sslmode: 'no-verify' }));
+    expect(await tlsOfConnections(url)).toEqual([true]);
+  });
+
+  it('[R20.18] connects without TLS when the URL says sslmode=disable, as when it says nothing', async () => {
+    const url = await freshLogUrl();
+    await open(withParams(url, { sslmode: 'disable' }));
+    await open(url);
+    expect(await tlsOfConnections(url)).toEqual([false, false]);
+  });
+});

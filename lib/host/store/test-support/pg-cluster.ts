@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { makeTestCertificates } from '../../test-support/tls-cert';
 
 const run = promisify(execFile);
 
@@ -12,6 +13,8 @@ const run = promisify(execFile);
 export interface PgCluster {
   /** The superuser's URL (`postgres://askaway:<password>@127.0.0.1:<port>/postgres`). */
   adminUrl: string;
+  /** The CA that signed the server's certificate (for 127.0.0.1 and localhost): TLS is on beside plain TCP. */
+  caFile: string;
   /** The PostgreSQL major version the binaries report. */
   version: string;
   /** Stops the server (by PID when pg_ctl does not manage to) and deletes its files. */
@@ -81,7 +84,8 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts a throwaway cluster: initdb with a generated password (scram-sha-256 for every connection), then
- * pg_ctl start on a free port of 127.0.0.1 with no Unix socket. Durability is off (fsync, full page writes):
+ * pg_ctl start on a free port of 127.0.0.1 with no Unix socket, accepting TLS (a certificate from a throwaway CA)
+ * and plain connections alike. Durability is off (fsync, full page writes):
  * the cluster lives as long as the test run, and its files are deleted at the end.
  */
 export async function startPgCluster(): Promise<PgCluster> {
@@ -92,6 +96,11 @@ export async function startPgCluster(): Promise<PgCluster> {
   const password = randomBytes(18).toString('base64url');
   const pwfile = path.join(dir, 'pwfile');
   fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  const tlsDir = path.join(dir, 'tls');
+  fs.mkdirSync(tlsDir);
+  const tls = makeTestCertificates(tlsDir);
+  // The server refuses a key others may read.
+  fs.chmodSync(tls.keyFile, 0o600);
   if (asServerUser().length > 0) await run('chown', ['-R', 'postgres:', dir]);
   let started = false;
   const stop = async () => {
@@ -123,6 +132,9 @@ export async function startPgCluster(): Promise<PgCluster> {
       `-c port=${port}`,
       "-c unix_socket_directories=''",
       '-c max_connections=200',
+      '-c ssl=on',
+      `-c ssl_cert_file=${tls.certFile}`,
+      `-c ssl_key_file=${tls.keyFile}`,
       '-c fsync=off',
       '-c full_page_writes=off',
       '-c synchronous_commit=off',
@@ -136,6 +148,7 @@ export async function startPgCluster(): Promise<PgCluster> {
     const { stdout } = await run(path.join(bin, 'postgres'), ['--version']);
     return {
       adminUrl: `postgres://askaway:${password}@127.0.0.1:${port}/postgres`,
+      caFile: tls.caFile,
       version: /\d+(\.\d+)?/.exec(stdout)?.[0] ?? stdout.trim(),
       stop,
     };

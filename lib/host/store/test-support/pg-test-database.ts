@@ -3,6 +3,8 @@ import pg from 'pg';
 
 /** The superuser URL of the tests' PostgreSQL (set by pg-cluster.global-setup.ts, or by hand). */
 export const PG_TEST_URL_ENV = 'ASKAWAY_TEST_PG_URL';
+/** The CA of the test server's TLS certificate, when the tests started that server (pg-cluster.ts). */
+export const PG_TEST_CA_ENV = 'ASKAWAY_TEST_PG_CA';
 
 export function pgTestAdminUrl(): string {
   const url = process.env[PG_TEST_URL_ENV];

@@ -9,10 +9,11 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
+/** Relays from `listenHost` (any loopback address) to 127.0.0.1:`targetPort`. */
+export async function startTcpProxy(targetPort: number, listenHost = '127.0.0.1'): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, targetHost);
+    const upstream = net.connect(targetPort, '127.0.0.1');
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
@@ -25,7 +26,7 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
+      server.listen(port, listenHost, () => {
         server.off('error', reject);
         const address = server.address();
         resolve(typeof address === 'object' && address ? address.port : port);
