@@ -84,6 +84,15 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       });
     });
 
+    it('[R10.2] keeps text exactly as appended: NUL, quotes, backslashes, line separators, astral characters', async () => {
+      const store = await fresh();
+      const odd = 'a\u0000b "q" \\ \u2028 😀 \ud83d';
+      const [stored] = await store.append([delivered(odd)]);
+      const [read] = await store.readSince(0, 1);
+      expect(read).toEqual(stored);
+      expect(read?.type === 'interaction.delivered' && read.requestId).toBe(odd);
+    });
+
     it('[R10.2] appending nothing changes nothing', async () => {
       const store = await fresh();
       expect(await store.append([])).toEqual([]);
