@@ -41,6 +41,9 @@ export function describeConnectError(url: string, error: unknown): string {
       if (CERTIFICATE_PROBLEMS.has(errorCode(error))) {
         return `The event log's database at ${where} presented a TLS certificate this machine cannot verify (${reason}). Name its CA with sslrootcert=<file>, or say sslmode=no-verify to encrypt without verifying.`;
       }
+      if (/client password must be a string/i.test(reason)) {
+        return `The database at ${where} asks for a password and the URL gives none: add it (postgres://user:password@host/database, percent-encoded) or set PGPASSWORD.`;
+      }
       if (/does not support SSL/i.test(reason)) {
         return `The event log's database at ${where} does not accept TLS (${reason}): enable ssl on the server, or say sslmode=disable.`;
       }

@@ -276,6 +276,32 @@ describe('[R20.17] PostgreSQL log: a database that is not there', () => {
     await expect(refused).rejects.not.toThrow(password());
   });
 
+  it('[R20.17] says so when the server asks for a password the URL does not give', async () => {
+    const url = new URL(database.url);
+    url.password = '';
+    await expect(PgEventStore.open(url.toString(), { log: () => undefined })).rejects.toThrow(
+      /The database at postgres:\/\/askaway@127\.0\.0\.1:\d+\/askaway_test_\w+ asks for a password and the URL gives none/,
+    );
+  });
+
+  it('[R20.18] says so when the URL asks for TLS and the server does not speak it', async () => {
+    // A server that answers PostgreSQL's SSLRequest with "N", as one without ssl = on does.
+    const plain = net.createServer((socket) => socket.once('data', () => socket.write('N')));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = plain.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const refused = PgEventStore.open(`postgres://askaway:pw-1234@127.0.0.1:${port}/db?sslmode=verify-full`, {
+        log: () => undefined,
+      });
+      await expect(refused).rejects.toThrow(
+        `The event log's database at postgres://askaway:***@127.0.0.1:${port}/db?sslmode=verify-full does not accept TLS (The server does not support SSL connections): enable ssl on the server, or say sslmode=disable.`,
+      );
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
+    }
+  });
+
   it('[R20.17] refuses a database that does not exist, and a URL that is not PostgreSQL’s', async () => {
     const url = new URL(database.url);
     url.pathname = '/askaway_missing_db';
@@ -388,14 +414,14 @@ describe.skipIf(!process.env[PG_TEST_CA_ENV])('[R20.18] PostgreSQL log: TLS as t
 
   it('[R20.18] encrypts without verifying with sslmode=no-verify', async () => {
     const url = await freshLogUrl();
-    await open(withParams(url, { sslmode: 'no-verify' }));
+    await (await open(withParams(url, { sslmode: 'no-verify' }))).lastSeq();
     expect(await tlsOfConnections(url)).toEqual([true]);
   });
 
   it('[R20.18] connects without TLS when the URL says sslmode=disable, as when it says nothing', async () => {
     const url = await freshLogUrl();
-    await open(withParams(url, { sslmode: 'disable' }));
-    await open(url);
+    await (await open(withParams(url, { sslmode: 'disable' }))).lastSeq();
+    await (await open(url)).lastSeq();
     expect(await tlsOfConnections(url)).toEqual([false, false]);
   });
 });

@@ -63,26 +63,18 @@ export class PgEventStore implements EventStore {
       // every other replica's appends: the server ends such a session and its transaction after this long.
       idle_in_transaction_session_timeout: 30_000,
     };
-    const pool = new pg.Pool(config);
-    // An idle client whose server went away emits `error` on the pool; unheard, it would end the process.
-    // The pool has already dropped that client, and the next query connects anew.
-    pool.on('error', (error) => {
-      log(`The event log's database ${where} closed an idle connection (${reasonOf(error, passwordOf(url))}).`);
-    });
-    let client: pg.PoolClient | undefined;
-    // Told to the query that fails; unheard, a connection lost while checked out would end the process.
-    const ignore = () => undefined;
+    // A connection of its own, not the pool's: a pool does not close a connection that failed to authenticate,
+    // which would hold a backend open on the server until its authentication_timeout.
+    const client = new pg.Client(config);
+    // Told to the query that fails; unheard, a connection lost mid-way would end the process.
+    client.on('error', () => undefined);
+    let opened: { logId: string; lastSeq: number };
     try {
-      client = await pool.connect();
-      client.on('error', ignore);
+      await client.connect();
       const { logId } = await prepareSchema(client);
       const head = await client.query<{ last_seq: string }>('SELECT last_seq FROM askaway_head WHERE id = 1');
-      client.removeListener('error', ignore);
-      client.release();
-      return new PgEventStore(new PgDatabase(pool, url), config, logId, Number(head.rows[0]?.last_seq ?? 0), log);
+      opened = { logId, lastSeq: Number(head.rows[0]?.last_seq ?? 0) };
     } catch (error) {
-      client?.release(true);
-      await pool.end().catch(() => undefined);
       if (error instanceof RefusedDatabase) {
         throw new HostStartError(
           `The event log in ${where} ${error.message}. It was left untouched; run an Askaway that reads it, or use another database.`,
@@ -90,7 +82,16 @@ export class PgEventStore implements EventStore {
         );
       }
       throw new HostStartError(describeConnectError(url, error), { cause: error });
+    } finally {
+      await client.end().catch(() => undefined);
     }
+    const pool = new pg.Pool(config);
+    // An idle client whose server went away emits `error` on the pool; unheard, it would end the process.
+    // The pool has already dropped that client, and the next query connects anew.
+    pool.on('error', (error) => {
+      log(`The event log's database ${where} closed an idle connection (${reasonOf(error, passwordOf(url))}).`);
+    });
+    return new PgEventStore(new PgDatabase(pool, url), config, opened.logId, opened.lastSeq, log);
   }
 
   async append(events: readonly NewHostEvent[], options: AppendOptions = {}): Promise<HostEvent[]> {
