@@ -213,10 +213,13 @@ describe('[R20.16] PostgreSQL log: watching for other replicas’ appends', () =
     const watching = await open(url);
     const other = await open(url);
     const heard: number[] = [];
-    watching.watch((seq) => heard.push(seq));
+    const stop = watching.watch((seq) => heard.push(seq));
     await vi.waitFor(async () => expect(await listenerPids(url)).toHaveLength(1));
     await other.append([delivered('a'), delivered('b'), delivered('c')]);
     await vi.waitFor(() => expect(heard).toEqual([3]));
+    // The last listener gone, the LISTEN connection goes too.
+    stop();
+    await vi.waitFor(async () => expect(await listenerPids(url)).toEqual([]));
   });
 
   it('[R20.16] reconnects a listener whose connection the server ended, and hears later appends', async () => {
