@@ -123,6 +123,44 @@ describe('[R20.13] PostgreSQL log: appends racing from several replicas', () => 
   });
 });
 
+describe('[R20.13] PostgreSQL log: a replica that goes silent mid-append', () => {
+  it('[R20.13] holds the head lock only until the server ends its stalled transaction; the others then append', async () => {
+    const url = await freshLogUrl();
+    const proxy = await startTcpProxy(Number(new URL(url).port));
+    proxies.push(proxy);
+    const through = new URL(url);
+    through.port = String(proxy.port);
+    const silent = await open(through.toString(), { stalledTransactionMs: 500 });
+    const other = await open(url);
+    await other.append([delivered('a')]);
+
+    const frozen = proxy.freezeAfter('FOR UPDATE');
+    const stuck = silent.append([delivered('never')]);
+    stuck.catch(() => undefined);
+    await frozen;
+    // The silent replica holds the head: its session sits in its transaction, after the lock was granted.
+    await vi.waitFor(async () => expect(await sessionsHoldingTheHead(url)).toHaveLength(1));
+
+    expect((await other.append([delivered('b')])).map((event) => event.seq)).toEqual([2]);
+    expect(await sessionsHoldingTheHead(url)).toEqual([]);
+    expect(
+      (await other.readSince(0, 10)).map((event) => event.type === 'interaction.delivered' && event.requestId),
+    ).toEqual(['a', 'b']);
+    await proxy.close();
+    await expect(stuck).rejects.toThrow(/Cannot append to the event log: its database at .* is unreachable/);
+  });
+});
+
+/** Sessions of this log's database holding a row lock on the head inside a transaction. */
+async function sessionsHoldingTheHead(url: string): Promise<number[]> {
+  const rows = await asAdmin<{ pid: number }>(
+    `SELECT a.pid FROM pg_stat_activity a
+      WHERE a.datname = $1 AND a.state = 'idle in transaction' AND a.query LIKE '%FOR UPDATE%'`,
+    [new URL(url).pathname.slice(1)],
+  );
+  return rows.map((row) => row.pid);
+}
+
 describe('[R20.11] PostgreSQL log: its id and events', () => {
   it('[R20.11] keeps its log id and events across reopening, and each replica sees the same log', async () => {
     const url = await freshLogUrl();

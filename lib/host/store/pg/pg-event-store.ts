@@ -18,6 +18,12 @@ export interface PgEventStoreOptions {
   maxConnections?: number;
   /** How long to wait for the server to accept a connection, at open and later (default 10 s). */
   connectTimeoutMs?: number;
+  /**
+   * How long the server lets one of this replica's sessions sit idle inside a transaction before ending it
+   * (default 30 s): a replica that goes silent mid-append would otherwise hold the head lock, and every other
+   * replica's appends would wait for it.
+   */
+  stalledTransactionMs?: number;
 }
 
 /**
@@ -59,9 +65,7 @@ export class PgEventStore implements EventStore {
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
       keepAlive: true,
-      // A replica that vanishes mid-append (a network cut, a frozen VM) would hold the log's head lock and stall
-      // every other replica's appends: the server ends such a session and its transaction after this long.
-      idle_in_transaction_session_timeout: 30_000,
+      idle_in_transaction_session_timeout: options.stalledTransactionMs ?? 30_000,
     };
     // A connection of its own, not the pool's: a pool does not close a connection that failed to authenticate,
     // which would hold a backend open on the server until its authentication_timeout.
