@@ -69,11 +69,13 @@ export class PgEventStore implements EventStore {
     };
     // A connection of its own, not the pool's: a pool does not close a connection that failed to authenticate,
     // which would hold a backend open on the server until its authentication_timeout.
-    const client = new pg.Client(config);
-    // Told to the query that fails; unheard, a connection lost mid-way would end the process.
-    client.on('error', () => undefined);
+    let client: pg.Client | undefined;
     let opened: { logId: string; lastSeq: number };
     try {
+      // Inside the try: reading the URL's sslrootcert, sslcert or sslkey file may fail here.
+      client = new pg.Client(config);
+      // Told to the query that fails; unheard, a connection lost mid-way would end the process.
+      client.on('error', () => undefined);
       await client.connect();
       const { logId } = await prepareSchema(client);
       const head = await client.query<{ last_seq: string }>('SELECT last_seq FROM askaway_head WHERE id = 1');
@@ -87,7 +89,7 @@ export class PgEventStore implements EventStore {
       }
       throw new HostStartError(describeConnectError(url, error), { cause: error });
     } finally {
-      await client.end().catch(() => undefined);
+      await client?.end().catch(() => undefined);
     }
     const pool = new pg.Pool(config);
     // An idle client whose server went away emits `error` on the pool; unheard, it would end the process.

@@ -50,6 +50,15 @@ describe.skipIf(!process.env[PG_TEST_CA_ENV])('[R20.18] PostgreSQL log: TLS as t
     expect(await tlsOfConnections(url)).toEqual([]);
   });
 
+  it('[R20.18] refuses at start when a certificate file the URL names cannot be read', async () => {
+    const url = await freshLogUrl();
+    const refused = PgEventStore.open(withParams(url, { sslmode: 'verify-full', sslrootcert: '/nonexistent/ca.pem' }));
+    await expect(refused).rejects.toBeInstanceOf(HostStartError);
+    await expect(refused).rejects.toThrow(
+      /Cannot open the event log in .*: ENOENT: no such file or directory, open '\/nonexistent\/ca\.pem'/,
+    );
+  });
+
   it('[R20.18] encrypts without verifying with sslmode=no-verify', async () => {
     const url = await freshLogUrl();
     await (await open(withParams(url, { sslmode: 'no-verify' }))).lastSeq();
