@@ -8,7 +8,24 @@ import { SCHEMA_VERSION } from './pg-schema';
 
 const { databaseUrl, freshLogUrl, open } = setUpPgTestLogs();
 
-describeEventStoreContract('postgres', async () => open(await freshLogUrl()));
+describe('[R20.10] the PostgreSQL log keeps the contract every store keeps', () => {
+  describeEventStoreContract('postgres', async () => open(await freshLogUrl()));
+});
+
+describe('[R20.15] PostgreSQL log: credentials', () => {
+  it('[R20.15] refuses a second credential with the same kind and id, saying so, and keeps the first', async () => {
+    const url = await freshLogUrl();
+    const store = await open(url);
+    const credential = { kind: 'device' as const, id: 'phone-1', createdAt: '2026-01-01T00:00:00.000Z' };
+    await store.credentials.add({ ...credential, secretHash: Buffer.alloc(32, 1) });
+    await expect(store.credentials.add({ ...credential, secretHash: Buffer.alloc(32, 2) })).rejects.toThrow(
+      'A device credential phone-1 exists already',
+    );
+    // Another replica reads the same table.
+    const other = await open(url);
+    expect(await other.credentials.secretHash('device', 'phone-1')).toEqual(Buffer.alloc(32, 1));
+  });
+});
 
 /** Runs SQL on the log's own schema as the superuser. */
 function onLog<Row extends Record<string, unknown>>(url: string, sql: string, values: unknown[] = []) {
