@@ -38,7 +38,7 @@ export interface EventStore {
   /**
    * Calls `listener` with the newest seq whenever any writer (this process or another replica) appended;
    * a hint to read, possibly coalesced or late, never a replacement for readSince. Returns how to stop.
-   * A log only this process writes may call it only for its own appends, or never.
+   * A log only this process writes calls it for its own appends.
    */
   watch(listener: (lastSeq: number) => void): () => void;
   /** Random, made once per log: a seq means something only together with it (R10.6). */

@@ -122,6 +122,18 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect((await store.readSince(0, 10)).map((event) => event.seq)).toEqual([1, 2]);
     });
 
+    it('[R20.2][R20.13] of two appends decided on the same head, exactly one lands', async () => {
+      const store = await fresh();
+      const outcomes = await Promise.allSettled([
+        store.append([delivered('first')], { afterSeq: 0 }),
+        store.append([delivered('second')], { afterSeq: 0 }),
+      ]);
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.find((outcome) => outcome.status === 'rejected');
+      expect(refused?.status === 'rejected' && refused.reason).toBeInstanceOf(LogMovedError);
+      expect(await store.lastSeq()).toBe(1);
+    });
+
     it('[R20.16] tells a watcher the newest seq after its own append, and nothing once stopped', async () => {
       const store = await fresh();
       const heard: number[] = [];
