@@ -34,7 +34,7 @@ afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();
 });
 
-describe.each(stores)('[R10.2] EventStore contract: %s', (_name, create) => {
+describe.each(stores)('[R10.2][R20.7] EventStore contract: %s', (_name, create) => {
   const open = () => {
     const store = create();
     opened.push(store);
