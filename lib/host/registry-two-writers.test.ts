@@ -135,15 +135,19 @@ describe.each(shared)('[R20.2] two hub replicas on %s', (_name, createLog) => {
     expect(await resolutionsIn(log)).toHaveLength(1);
   });
 
-  it('[R20.3][R20.4] the agent waits on replica a, the phone answers on b: a hears of it at its next catch-up', async () => {
+  it('[R20.4][R20.8] the agent waits on replica a, the phone answers on b: a hears of it at its next catch-up', async () => {
     const { a, b } = await replicas();
     const agent = recordingNotifier();
+    const agentsOnB = recordingNotifier();
     await a.start(agent.notifier);
+    await b.start(agentsOnB.notifier);
     const request = await asked(a, b);
 
     expect(await b.respond(answer(request.requestId, 'SQLite', 'phone-1'), { id: 'phone' })).toMatchObject({
       status: 'accepted',
     });
+    // The route to the agent is a's alone: b has nobody to tell.
+    expect(agentsOnB.resolved).toEqual([]);
     expect(agent.resolved).toEqual([]);
     const heard: HostEvent[][] = [];
     a.subscribe((events) => heard.push([...events]));

@@ -29,7 +29,7 @@ const credential = (kind: CredentialKind, id: string, byte: number): NewCredenti
  * these and nothing else. `open` gives a new, empty log each time; the suite closes what it opened.
  */
 export function describeEventStoreContract(name: string, open: () => Promise<EventStore>): void {
-  describe(`[R10.2] EventStore contract: ${name}`, () => {
+  describe(`[R10.2][R20.7] EventStore contract: ${name}`, () => {
     const opened: EventStore[] = [];
     const fresh = async () => {
       const store = await open();
