@@ -1,6 +1,7 @@
 import { type HostEvent, type NewHostEvent } from '../../contracts';
 import { type CredentialKind, type CredentialStore, type NewCredential } from './credential-store';
 import { type AppendOptions, type EventStore } from './event-store';
+import { rememberingCredentials } from './remembered-credentials';
 import { StorageUnavailableError, type StorageHealth } from './storage-health';
 
 /**
@@ -26,7 +27,7 @@ export function withStorageHealth(store: EventStore, health: StorageHealth): Eve
     get logId() {
       return store.logId;
     },
-    credentials,
+    credentials: rememberingCredentials(credentials),
     append: (events: readonly NewHostEvent[], options?: AppendOptions): Promise<HostEvent[]> =>
       health.write('the event log', () => store.append(events, options)),
     readSince: (afterSeq: number, limit: number) => store.readSince(afterSeq, limit),

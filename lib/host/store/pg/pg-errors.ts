@@ -65,7 +65,12 @@ const CERTIFICATE_PROBLEMS = new Set([
 
 /** The failure of a read or write after a good start: the database went away, or refused the statement. */
 export class PgLogError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    /** The database cannot be reached or takes no writes now (storage-health.ts): the host refuses and waits. */
+    readonly storageUnavailable: boolean,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'PgLogError';
   }
@@ -84,7 +89,9 @@ export function describeWorkError(url: string, doing: string, error: unknown): P
   const message = lost
     ? `Cannot ${doing} the event log: its database at ${where} is unreachable (${reason}).`
     : `Cannot ${doing} the event log in ${where}: ${reason}`;
-  return new PgLogError(message, { cause: error });
+  // Class 53 (out of disk, memory or connections) and a read-only server (a standby) pass as a lost one does.
+  const refused = code.startsWith('53') || code === '25006';
+  return new PgLogError(message, lost || refused, { cause: error });
 }
 
 export function passwordOf(url: string): string | undefined {
