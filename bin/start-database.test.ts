@@ -30,7 +30,7 @@ afterEach(() => {
 const passwordOf = (url: string) => decodeURIComponent(new URL(url).password);
 
 describe('askaway start --database (child processes, a real PostgreSQL)', () => {
-  it('[R20.10][R20.17] keeps the log and the credentials in PostgreSQL across a SIGKILL; the banner names it without the password', async () => {
+  it('[R20.10][R20.17][R20.20] keeps the log and the credentials in PostgreSQL across a SIGKILL; the banner names it without the password', async () => {
     const dataDir = tempDir();
     const env = { ASKAWAY_TOKEN: TOKEN, ASKAWAY_DATABASE_URL: database.url };
     const first = await startCliHost(['--port', '0', '--data-dir', dataDir], env);
@@ -69,7 +69,7 @@ describe('askaway start --database (child processes, a real PostgreSQL)', () => 
     expect(await second.exited).toBe(0);
   });
 
-  it('[R20.17] a database out of reach stops the start with the reason and never the password; a bad URL is a usage error', async () => {
+  it('[R20.17][R20.20] a database out of reach stops the start with the reason and never the password; a bad URL is a usage error', async () => {
     const nowhere = new URL(database.url);
     nowhere.port = String(await unusedPort());
     const refused = runCli(['start', '--no-demo', '--port', '0', '--data-dir', tempDir()], {
@@ -85,7 +85,7 @@ describe('askaway start --database (child processes, a real PostgreSQL)', () => 
     expect(notPostgres.stderr()).toMatch(/--database must be a postgres:\/\/ URL/);
   });
 
-  it('[R20.17] a password in the --database flag works, with a warning that ps shows it', async () => {
+  it('[R20.20] a password in the --database flag works, with a warning that ps shows it', async () => {
     const host = await startCliHost(['--port', '0', '--data-dir', tempDir(), '--database', database.url], {
       ASKAWAY_TOKEN: TOKEN,
     });

@@ -42,6 +42,8 @@ import {
   type RateLimit,
 } from './sockets/token-bucket';
 import { type EventStore } from './store/event-store';
+import { PgEventStore } from './store/pg/pg-event-store';
+import { redactUrl } from './store/pg/pg-url';
 import { SqliteEventStore } from './store/sqlite-event-store';
 import { withStorageHealth } from './store/storage-guarded-store';
 import { StorageHealth, StorageUnavailableError } from './store/storage-health';
@@ -81,6 +83,11 @@ export interface HostOptions {
   httpRoutes?: HttpRoute[];
   /** Default: SQLite at `<dataDir>/askaway.db`. The host closes it on close(). */
   store?: EventStore;
+  /**
+   * A team hub's log (R20.10): the event log and the credentials' hashes in this PostgreSQL database instead of
+   * `<dataDir>/askaway.db` (`--database`, ASKAWAY_DATABASE_URL). Tokens, push keys and host.json stay in the data dir.
+   */
+  databaseUrl?: string;
   rateLimits?: { runtime?: RateLimit; remote?: RateLimit; newInteractions?: RateLimit; respond?: RateLimit };
   /** Interactions one machine may have waiting (R12.7); `--max-pending`. Default 500. */
   maxPendingPerMachine?: number;
@@ -340,9 +347,16 @@ async function openState(
 ) {
   const { dataDir, hostName, onError } = options;
   prepareDataDir(dataDir);
-  const health = new StorageHealth({ dataDir, log: options.log });
+  const { databaseUrl } = options;
+  const health = new StorageHealth({
+    ...(databaseUrl === undefined ? { dataDir } : { database: redactUrl(databaseUrl) }),
+    log: options.log,
+  });
   const store = withStorageHealth(
-    options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName }),
+    options.store ??
+      (databaseUrl === undefined
+        ? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName })
+        : await PgEventStore.open(databaseUrl, { log: options.log })),
     health,
   );
   let registry: InteractionRegistry;
