@@ -182,6 +182,19 @@ const config = [
       ],
     },
   },
+  {
+    // A promise nobody awaits loses its error, and an ack sent before its commit can lose an answer (R20.5): the
+    // host, the bridges and the CLI await or hand on every one. Type-aware, so it reads the types of these folders only.
+    files: ['lib/host/**/*.ts', 'lib/bridges/**/*.ts', 'bin/**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
 ];
 
 export default config;

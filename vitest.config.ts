@@ -30,6 +30,8 @@ export default defineConfig({
           globalSetup: [
             'lib/runtime/test-support/cli-bundle.global-setup.ts',
             'lib/runtime/test-support/leftover-processes.global-setup.ts',
+            // After the leftover check's setup, so its teardown (run in reverse order) stops PostgreSQL first.
+            'lib/host/store/test-support/pg-cluster.global-setup.ts',
           ],
         },
       },

@@ -24,8 +24,8 @@ function fakeAgent() {
       {
         method: 'POST',
         path: '/hooks/fake-agent',
-        handler: (_req, res, context) => {
-          const auth = context.authenticateAgent(context.bearerToken());
+        handler: async (_req, res, context) => {
+          const auth = await context.authenticateAgent(context.bearerToken());
           if (!auth.ok) sendJson(res, 401, { error: auth.message });
           else sendJson(res, 200, { caller: auth.principal.kind, hub: hub.localMachineName, path: context.pathname });
         },
@@ -66,7 +66,7 @@ describe('[R18.29] an agent adds its part of the hub from its own folder', () =>
       path: '/hooks/fake-agent/session-1',
     });
     // The host's own check of who calls: a phone's credential is not an agent's.
-    expect((await hook(pairDevice(host).credential)).status).toBe(401);
+    expect((await hook((await pairDevice(host)).credential)).status).toBe(401);
 
     expect(fake.started).toHaveLength(1);
     expect(logs).toEqual(['Fake bridge: started']);

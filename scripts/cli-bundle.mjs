@@ -7,8 +7,11 @@ const root = path.resolve(import.meta.dirname, '..');
 
 /** Installed with the package (package.json "dependencies"), so never bundled. */
 const RUNTIME_DEPENDENCIES = ['better-sqlite3'];
-/** Optional native speed-ups that ws tries to require and does without. */
-const OPTIONAL_NATIVE = ['bufferutil', 'utf-8-validate'];
+/**
+ * Optional native parts the bundled packages require only when asked for: ws's speed-ups, which it does
+ * without, and pg's libpq binding (`pg.native`, NODE_PG_FORCE_NATIVE), which the PostgreSQL log never uses.
+ */
+const OPTIONAL_NATIVE = ['bufferutil', 'utf-8-validate', 'pg-native'];
 
 const OPENCODE_PLUGIN = path.join(root, 'lib', 'runtime', 'agents', 'opencode', 'plugin.ts');
 

@@ -19,7 +19,7 @@ afterEach(async () => {
   await closeAllHosts();
 });
 
-function connect(host: Host) {
+async function connect(host: Host) {
   const store = createRemoteStore();
   const synced: ('snapshot' | 'resume')[] = [];
   const revoked: string[] = [];
@@ -37,7 +37,7 @@ function connect(host: Host) {
     onRevoked: (id) => revoked.push(id),
   });
   connections.push(connection);
-  const { deviceId, credential } = pairDevice(host, 'Phone');
+  const { deviceId, credential } = await pairDevice(host, 'Phone');
   connection.start({ hostUrl: host.url, hostName: host.hostName, deviceId, deviceName: 'Phone', credential });
   return { connection, store, synced, revoked, deviceId, getState: store.getState };
 }
@@ -58,7 +58,7 @@ describe('remote connection: answers reach the host', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    const { connection, store, getState } = connect(host);
+    const { connection, store, getState } = await connect(host);
     await vi.waitFor(() => expect(getState().host.interactions.get(request.requestId)?.status).toBe('pending'));
 
     const phases = recordPhases(store, request.requestId);
@@ -81,7 +81,7 @@ describe('remote connection: answers reach the host', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    const { connection, getState } = connect(host);
+    const { connection, getState } = await connect(host);
     await vi.waitFor(() => expect(getState().host.interactions.get(request.requestId)?.status).toBe('pending'));
 
     // Over the 2,000-character answer limit (a long "Other" text joined with labels).
@@ -122,7 +122,7 @@ describe('remote connection: state from the host', () => {
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const first = questionRequest();
     await runtime.socket.emitWithAck('announce', first);
-    const { connection, synced, getState } = connect(host);
+    const { connection, synced, getState } = await connect(host);
     await vi.waitFor(() => expect(getState().host.interactions.get(first.requestId)?.status).toBe('pending'));
     expect(synced).toEqual(['snapshot']);
     const seenSeq = getState().host.lastSeq;
@@ -141,10 +141,10 @@ describe('remote connection: state from the host', () => {
 
   it('[R16.5] revoked from another device, the app stops at once with device-revoked and does not retry', async () => {
     const host = await startTestHost();
-    const { revoked, deviceId, getState } = connect(host);
+    const { revoked, deviceId, getState } = await connect(host);
     await vi.waitFor(() => expect(getState().host.hasSnapshot).toBe(true));
     expect(getState().host.devices.get(deviceId)?.name).toBe('Phone');
-    const laptop = await connectRemote(host.url, pairDevice(host, 'Laptop').credential);
+    const laptop = await connectRemote(host.url, (await pairDevice(host, 'Laptop')).credential);
     expect(await laptop.socket.emitWithAck('devices:revoke', { deviceId })).toEqual({ ok: true });
     await vi.waitFor(() => expect(getState()).toMatchObject({ status: 'refused', error: { kind: 'device-revoked' } }));
     expect(revoked).toEqual([deviceId]);

@@ -14,6 +14,8 @@ export interface BannerFacts {
   /** "works once, until 14:32:05 (10 minutes)" */
   pairTerms: string;
   dataDir: string;
+  /** A team hub's log, its URL without the password; undefined: SQLite in the data dir. */
+  database?: string;
   /** "studio (this one) and 2 joined" */
   machines: string;
   bindHost: string;
@@ -38,6 +40,7 @@ export async function startBanner(facts: BannerFacts): Promise<string> {
     `  Pair:     ${facts.pairLink}${forPhone ? '' : "  (this computer's browser only)"}`,
     `            ${facts.pairTerms}; \`askaway pair\` prints a new one`,
     `  Data dir: ${facts.dataDir}`,
+    ...(facts.database !== undefined ? [`  Log:      PostgreSQL at ${facts.database}`] : []),
     `  Machines: ${facts.machines}; \`askaway invite\` joins another`,
   ];
   if (!isLoopbackHost(facts.bindHost)) {

@@ -11,6 +11,8 @@ import {
 import { DEFAULT_BIND_HOST, DEFAULT_PAIR_TTL_MS, DEFAULT_PORT } from '../../lib/host';
 import { defaultCodexHome } from '../../lib/runtime/agents/codex/codex-home';
 import { parseDuration } from '../../lib/runtime/duration';
+import { passwordOf } from '../../lib/host/store/pg/pg-errors';
+import { pgUrlProblem } from '../../lib/host/store/pg/pg-url';
 import { UsageError } from './types';
 
 export const START_USAGE = `Usage: askaway start [options]
@@ -21,6 +23,10 @@ Options:
   --port <n>          Port to listen on (env ASKAWAY_PORT, default ${DEFAULT_PORT}; 0 picks a free one)
   --host <address>    Interface to bind (default ${DEFAULT_BIND_HOST}; e.g. 0.0.0.0 for your LAN)
   --data-dir <dir>    Tokens, event log and host.json (env ASKAWAY_DATA_DIR, default ~/.askaway)
+  --database <url>    A team hub's log: the events and credentials in PostgreSQL
+                      (postgres://user@host:5432/db?sslmode=verify-full) instead of the data dir's
+                      SQLite file; env ASKAWAY_DATABASE_URL. Give the password in PGPASSWORD or
+                      ~/.pgpass, not in the flag: a command line shows in ps
   --no-demo           Do not run the embedded demo agent
   --no-codex          Do not run the Codex bridge (it carries Codex's prompts once a Codex daemon runs)
   --codex-home <dir>  A Codex home for the bridge (repeatable; default CODEX_HOME, else ~/.codex)
@@ -52,6 +58,10 @@ export interface StartOptions {
   port: number;
   host: string;
   dataDir: string;
+  /** A team hub's PostgreSQL log (R20.10); undefined: SQLite in the data dir. */
+  databaseUrl?: string;
+  /** The password is in the --database flag itself, where `ps` shows it to every user of the machine. */
+  databasePasswordInFlag: boolean;
   demo: boolean;
   /** The Codex homes the embedded Codex bridge serves (R18.14); empty with --no-codex. */
   codexHomes: string[];
@@ -89,6 +99,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         port: { type: 'string' },
         host: { type: 'string' },
         'data-dir': { type: 'string' },
+        database: { type: 'string' },
         'no-demo': { type: 'boolean' },
         'no-codex': { type: 'boolean' },
         'codex-home': { type: 'string', multiple: true },
@@ -125,10 +136,13 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
   const dataDir = values['data-dir'] ?? env.ASKAWAY_DATA_DIR?.trim();
   if (values['no-codex'] === true && values['codex-home'] !== undefined)
     throw new UsageError('--no-codex and --codex-home contradict each other');
+  const databaseUrl = parseDatabaseUrl(values.database, env.ASKAWAY_DATABASE_URL);
   return {
     port: parsePort(values.port ?? env.ASKAWAY_PORT),
     host,
     dataDir: dataDir ? path.resolve(dataDir) : path.join(homedir(), '.askaway'),
+    databaseUrl,
+    databasePasswordInFlag: values.database !== undefined && passwordOf(values.database) !== undefined,
     demo: values['no-demo'] !== true,
     codexHomes:
       values['no-codex'] === true
@@ -151,6 +165,17 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     allowPrivatePush: values['allow-private-push'] === true,
     help: values.help === true,
   };
+}
+
+/** `--database` wins over ASKAWAY_DATABASE_URL; an empty one is an error, not SQLite. The message never quotes the URL. */
+function parseDatabaseUrl(flag: string | undefined, fromEnv: string | undefined): string | undefined {
+  const url = flag ?? (fromEnv?.trim() || undefined);
+  if (url === undefined) return undefined;
+  const source = flag === undefined ? 'ASKAWAY_DATABASE_URL' : '--database';
+  if (url.trim() === '') throw new UsageError(`${source} needs a postgres:// URL`);
+  const problem = pgUrlProblem(url);
+  if (problem) throw new UsageError(`${source} must be a postgres:// URL: ${problem}`);
+  return url;
 }
 
 /** Runtimes re-announce every second and may be away for a while (a laptop lid): at least 30 s. */

@@ -10,6 +10,7 @@ import { startDemoAgent } from '../../lib/runtime/demo/demo-agent';
 import { installLastResort } from '../../lib/runtime/last-resort';
 import { hubContributions } from './hub-contributions';
 import { pairingTerms } from './pairing-output';
+import { redactUrl } from '../../lib/host/store/pg/pg-url';
 import { startBanner } from './start-banner';
 import { parseStartOptions, START_USAGE, type StartOptions } from './start-options';
 import {
@@ -76,8 +77,19 @@ async function serve(options: StartOptions): Promise<number> {
   const publicUrl = tailnet?.url ?? options.publicUrl;
   let host: Host;
   try {
+    if (options.databaseUrl !== undefined && fs.existsSync(path.join(options.dataDir, 'askaway.db')))
+      log(
+        `askaway start: the log is in PostgreSQL; the personal log in ${options.dataDir}/askaway.db is not read ` +
+          'and stays as it was.',
+      );
+    if (options.databasePasswordInFlag)
+      log(
+        'askaway start: the --database URL holds a password, which ps shows to every user of this machine; ' +
+          'give it in ASKAWAY_DATABASE_URL, PGPASSWORD or ~/.pgpass instead.',
+      );
     host = await createHost({
       dataDir: options.dataDir,
+      databaseUrl: options.databaseUrl,
       port: options.port,
       host: options.host,
       token: options.token,
@@ -179,6 +191,7 @@ async function printBanner(host: Host, options: StartOptions, tailnet: boolean):
     pairLink: pairing.link,
     pairTerms: pairingTerms(pairing),
     dataDir: host.dataDir,
+    database: options.databaseUrl === undefined ? undefined : redactUrl(options.databaseUrl),
     machines: `${host.machines.hub.name} (this one)${joinedMachines(host)}`,
     bindHost: options.host,
     port: host.port,

@@ -58,7 +58,7 @@ describe('MCP over HTTP: access', () => {
       headers: {
         'Content-Type': 'application/json',
         Accept: 'application/json, text/event-stream',
-        Authorization: `Bearer ${pairDevice(host).credential}`,
+        Authorization: `Bearer ${(await pairDevice(host)).credential}`,
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
     });
@@ -71,13 +71,13 @@ describe('MCP over HTTP: access', () => {
 
 describe('MCP over HTTP: joined machines', () => {
   it('[R17.3] a joined machine calling with its credential asks as that machine, and only it may use its session', async () => {
-    const laptop = joinMachine(host, 'laptop');
+    const laptop = await joinMachine(host, 'laptop');
     const transport = new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${laptop.credential}` } },
     });
     const machineClient = new Client({ name: 'laptop-client', version: '1' });
     await machineClient.connect(transport);
-    const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    const phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
     try {
       const call = callAskUserQuestion(machineClient, TWO_QUESTIONS);
       const question = await phone.next();
@@ -107,7 +107,7 @@ describe('MCP over HTTP: joined machines', () => {
 
 describe('MCP over HTTP: session limits', () => {
   it('[R12.10] a caller opening sessions past its limit evicts only its own: the hub agent keeps its session', async () => {
-    const flooder = joinMachine(host, 'flooder');
+    const flooder = await joinMachine(host, 'flooder');
     const initialize = (token: string) =>
       fetch(`${host.url}/mcp`, {
         method: 'POST',

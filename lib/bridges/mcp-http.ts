@@ -45,7 +45,7 @@ export function createMcpHttpBridge(options: { runtimeFor: RuntimeFor; version: 
 
   const handler: HttpRouteHandler = async (req, res, context) => {
     const credential = context.bearerToken();
-    const auth = context.authenticateAgent(credential);
+    const auth = await context.authenticateAgent(credential);
     if (!auth.ok || credential === undefined) {
       const message = auth.ok ? 'no token' : auth.message;
       sendJsonRpcError(res, 401, -32001, `Unauthorized: ${message} Send it as 'Authorization: Bearer <token>'.`, {

@@ -11,6 +11,7 @@ import {
   MAX_MESSAGE_BYTES,
   pairingLink,
   type JoinCodeResponse,
+  type MachineInfo,
   type PairingCodeResponse,
 } from '../contracts';
 import '../core/zod-locale';
@@ -41,6 +42,8 @@ import {
   type RateLimit,
 } from './sockets/token-bucket';
 import { type EventStore } from './store/event-store';
+import { PgEventStore } from './store/pg/pg-event-store';
+import { redactUrl } from './store/pg/pg-url';
 import { SqliteEventStore } from './store/sqlite-event-store';
 import { withStorageHealth } from './store/storage-guarded-store';
 import { StorageHealth, StorageUnavailableError } from './store/storage-health';
@@ -80,6 +83,11 @@ export interface HostOptions {
   httpRoutes?: HttpRoute[];
   /** Default: SQLite at `<dataDir>/askaway.db`. The host closes it on close(). */
   store?: EventStore;
+  /**
+   * A team hub's log (R20.10): the event log and the credentials' hashes in this PostgreSQL database instead of
+   * `<dataDir>/askaway.db` (`--database`, ASKAWAY_DATABASE_URL). Tokens, push keys and host.json stay in the data dir.
+   */
+  databaseUrl?: string;
   rateLimits?: { runtime?: RateLimit; remote?: RateLimit; newInteractions?: RateLimit; respond?: RateLimit };
   /** Interactions one machine may have waiting (R12.7); `--max-pending`. Default 500. */
   maxPendingPerMachine?: number;
@@ -147,13 +155,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const routes = new HttpRouteRegistry();
   for (const route of options.httpRoutes ?? []) routes.register(route.method, route.pathPrefix, route.handler);
   const staticDir = path.resolve(options.staticDir ?? 'out');
-  // Requests wait in the listen queue until the set-up below, which is synchronous, is done; then the
-  // credential store is there to check them against.
-  let authenticateAgent = (_candidate: string | undefined): AuthResult => ({
-    ok: false,
-    code: 'unauthorized',
-    message: 'The host is starting; try again',
-  });
+  // Until the set-up below is done (the log folded, the credential store open), agents are asked to try again.
+  let authenticateAgent = (_candidate: string | undefined): Promise<AuthResult> =>
+    Promise.resolve({ ok: false, code: 'unauthorized', message: 'The host is starting; try again' });
   const handler = createRequestHandler({
     staticDir,
     routes,
@@ -165,20 +169,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
   try {
     await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_BIND_HOST);
   } catch (error) {
-    options.store?.close();
+    await options.store?.close();
     throw error;
   }
 
-  let opened: ReturnType<typeof openState>;
+  // The registry's snapshots list machines, and the machine service needs the registry: filled in just below.
+  let listMachines = (): MachineInfo[] => [];
+  let opened: Awaited<ReturnType<typeof openState>>;
   try {
-    opened = openState({ ...options, dataDir, hostName, log, onError, listMachines: () => machines.list() });
+    opened = await openState({ ...options, dataDir, hostName, log, onError, listMachines: () => listMachines() });
   } catch (error) {
     server.close();
     throw error;
   }
-  const { token, adminToken, store, registry } = opened;
-  const devices = new DeviceService({ registry, credentials: store.credentials, hostName });
-  const machines = new MachineService({ registry, credentials: store.credentials, hubName: hostName });
+  const { token, adminToken, store, registry, devices, machines } = opened;
+  listMachines = () => machines.list();
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   authenticateAgent = (candidate) => authenticator.runtime(candidate);
   const codes = new OneTimeCodes();
@@ -219,7 +224,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     mintPairingCode,
     away: {
       get: () => registry.projection.preferences.away,
-      set: (away) => registry.updatePreferences({ away }).ok,
+      set: async (away) => (await registry.updatePreferences({ away })).ok,
     },
   });
   routes.register(
@@ -267,7 +272,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     incidents,
     onError,
   });
-  registry.start(notifier);
+  await registry.start(notifier);
   const stopStaleSweep = startStaleSweep(registry, {
     staleAfterMs: options.staleAfterMs,
     intervalMs: options.staleSweepIntervalMs,
@@ -306,12 +311,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
     stopStaleSweep();
     detachRemotes();
     registry.stop();
-    await new Promise<void>((resolve) => {
-      io.close(() => resolve());
+    await new Promise<void>((resolve, reject) => {
+      io.close(() => resolve()).catch(reject);
       // Keep-alive HTTP connections would otherwise hold server.close() open.
       server.closeAllConnections();
     });
-    store.close();
+    // The queue's last commits first: a command already taken is written before the log closes.
+    await registry.settled();
+    await store.close();
     removeHostFile();
   }
 }
@@ -329,7 +336,7 @@ function createServer(tls: HostOptions['tls'], handler: http.RequestListener): h
  * The data dir, the log and the tokens, in the order that writes nothing until the log is known good
  * (R12.11): a refused log leaves no token behind, and a data dir is tightened to its owner (R12.9).
  */
-function openState(
+async function openState(
   options: HostOptions & {
     dataDir: string;
     hostName: string;
@@ -338,36 +345,47 @@ function openState(
     listMachines: RegistryOptions['listMachines'];
   },
 ) {
-  const { dataDir, hostName } = options;
+  const { dataDir, hostName, onError } = options;
   prepareDataDir(dataDir);
-  const health = new StorageHealth({ dataDir, log: options.log });
+  const { databaseUrl } = options;
+  const health = new StorageHealth({
+    ...(databaseUrl === undefined ? { dataDir } : { database: redactUrl(databaseUrl) }),
+    log: options.log,
+  });
   const store = withStorageHealth(
-    options.store ?? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName }),
+    options.store ??
+      (databaseUrl === undefined
+        ? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName })
+        : await PgEventStore.open(databaseUrl, { log: options.log })),
     health,
   );
   let registry: InteractionRegistry;
+  let devices: DeviceService;
+  let machines: MachineService;
   try {
-    registry = new InteractionRegistry({
+    registry = await InteractionRegistry.open({
       store,
       hostName,
       listMachines: options.listMachines,
       historyLimit: options.historyLimit,
       maxPendingPerMachine: options.maxPendingPerMachine,
       onLifecycle: options.onLifecycle,
-      onError: options.onError,
+      onError,
     });
+    devices = await DeviceService.open({ registry, credentials: store.credentials, hostName, onError });
+    machines = await MachineService.open({ registry, credentials: store.credentials, hubName: hostName, onError });
   } catch (error) {
-    store.close();
+    await store.close();
     throw new HostStartError(`Cannot read the event log: ${errorMessage(error)}`, { cause: error });
   }
   try {
     // Only once the log is known good: a refused data dir gets nothing written into it.
     const token = loadOrCreateToken(dataDir, options.token);
     const adminToken = loadOrCreateAdminToken(dataDir);
-    return { token, adminToken, store, registry };
+    return { token, adminToken, store, registry, devices, machines };
   } catch (error) {
     registry.stop();
-    store.close();
+    await store.close();
     throw error;
   }
 }

@@ -63,13 +63,13 @@ function fingerprint(dir: string): Record<string, string> {
 }
 
 /** A real log with one pending question, closed cleanly. */
-function logWithOneQuestion(dataDir: string): string {
+async function logWithOneQuestion(dataDir: string): Promise<string> {
   const file = path.join(dataDir, 'askaway.db');
   const store = new SqliteEventStore(file);
   const { protocolRequestId: _routing, ...interaction } = questionRequest();
   const at = new Date().toISOString();
-  store.append([{ type: 'interaction.requested', at, interaction } as never]);
-  store.close();
+  await store.append([{ type: 'interaction.requested', at, interaction } as never]);
+  await store.close();
   return file;
 }
 
@@ -96,7 +96,7 @@ async function startFails(
 describe('data dir fault drill', () => {
   it('[R10.2] a log with a damaged page stops start with a clear error and stays byte-for-byte as it was', async () => {
     const dataDir = tempDir();
-    const file = logWithOneQuestion(dataDir);
+    const file = await logWithOneQuestion(dataDir);
     // Scribble over the events table's page (page 2): a torn copy or a bad disk.
     const page = fs.readFileSync(file).readUInt16BE(16); // the page size, from the SQLite header
     const handle = fs.openSync(file, 'r+');
@@ -137,7 +137,7 @@ describe('data dir fault drill', () => {
 
   it.skipIf(!canLock)('[R10.2] a read-only log file stops start with a clear error and is left untouched', async () => {
     const dataDir = tempDir();
-    const file = logWithOneQuestion(dataDir);
+    const file = await logWithOneQuestion(dataDir);
     const before = fingerprint(dataDir);
     setWritable(file, false);
     const stderr = await startFails(dataDir);

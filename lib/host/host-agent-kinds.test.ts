@@ -98,7 +98,7 @@ describe('[R18.1][R18.3][R18.4][R18.5] agents and their own kinds of prompt', ()
   it('[R18.3] an approval is accepted with one of its allowing choices; deny and cancel are declines and cancels', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const phone = await connectRemote(host.url, pairDevice(host).credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host)).credential);
     const approval = commandApproval();
     await runtime.socket.emitWithAck('announce', approval);
     const respond = (content: unknown) =>
@@ -128,7 +128,7 @@ describe('[R18.1][R18.3][R18.4][R18.5] agents and their own kinds of prompt', ()
   it('[R18.4] a form is accepted with values that fill in its fields', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const phone = await connectRemote(host.url, pairDevice(host).credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host)).credential);
     const request = form();
     await runtime.socket.emitWithAck('announce', request);
     const respond = (values: unknown) =>
@@ -157,8 +157,8 @@ describe('[R18.1][R18.3][R18.4][R18.5] agents and their own kinds of prompt', ()
   it('[R18.5] a secret answer reaches the agent and no phone: events, snapshots and acks carry the mask', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const phone = await connectRemote(host.url, pairDevice(host, 'phone').credential);
-    const watcher = await connectRemote(host.url, pairDevice(host, 'tablet').credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host, 'phone')).credential);
+    const watcher = await connectRemote(host.url, (await pairDevice(host, 'tablet')).credential);
     const request = secretQuestion();
     await runtime.socket.emitWithAck('announce', request);
     const respond = (answers: Record<string, string>) =>
@@ -182,7 +182,7 @@ describe('[R18.1][R18.3][R18.4][R18.5] agents and their own kinds of prompt', ()
     await expect.poll(() => watcher.events.some((event) => event.type === 'interaction.resolved')).toBe(true);
     expect(JSON.stringify(watcher.events)).not.toContain('s3cret');
     expect(JSON.stringify(watcher.events)).toContain(SECRET_ANSWER_MASK);
-    const later = await connectRemote(host.url, pairDevice(host, 'laptop browser').credential);
+    const later = await connectRemote(host.url, (await pairDevice(host, 'laptop browser')).credential);
     expect(JSON.stringify(later.snapshots)).not.toContain('s3cret');
   });
 });

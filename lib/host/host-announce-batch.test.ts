@@ -20,7 +20,7 @@ describe('announce:batch (re-announce by id)', () => {
   it('[R8.1][R8.2] answers per entry: pending (route updated), resolved with the resolution, withdrawn, unknown', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const [waiting, answered, dropped] = [questionRequest(), questionRequest(), questionRequest()];
     for (const request of [waiting, answered, dropped]) await runtime.socket.emitWithAck('announce', request);
     const won = await remote.socket.emitWithAck('respond', accept(answered.requestId, 'c-1'));
@@ -55,13 +55,13 @@ describe('announce:batch (re-announce by id)', () => {
     const host = await startTestHost();
     const first = await connectRuntime(host.url, TEST_TOKEN, 'runtime-a');
     const second = await connectRuntime(host.url, TEST_TOKEN, 'runtime-b');
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const request = questionRequest();
     await first.socket.emitWithAck('announce', request);
     await second.socket.emitWithAck('announce:batch', {
       entries: [{ requestId: request.requestId, protocolRequestId: 'proto-b' }],
     });
-    expect(host.registry.withdrawSilent(60_000, 'silent')).toEqual([]);
+    expect(await host.registry.withdrawSilent(60_000, 'silent')).toEqual([]);
     await remote.socket.emitWithAck('respond', accept(request.requestId, 'c-1'));
     await vi.waitFor(() => expect(second.resolved).toHaveLength(1));
     expect(second.resolved[0]).toMatchObject({ requestId: request.requestId, protocolRequestId: 'proto-b' });
@@ -71,7 +71,7 @@ describe('announce:batch (re-announce by id)', () => {
   it('[R10.4] an invalid batch is refused as a whole and changes nothing', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
     const valid = { requestId: request.requestId, protocolRequestId: 'proto-new' };
@@ -123,7 +123,7 @@ describe('announce:batch (re-announce by id)', () => {
 
     const after = await startTestHost({ dataDir });
     const runtime = await connectRuntime(after.url, TEST_TOKEN);
-    const remote = await connectRemote(after.url, pairDevice(after).credential);
+    const remote = await connectRemote(after.url, (await pairDevice(after)).credential);
     const ack = await runtime.socket.emitWithAck('announce:batch', {
       entries: [{ requestId: request.requestId, protocolRequestId: 'proto-after-restart' }],
     });

@@ -30,7 +30,7 @@ async function autoResolvingHost(timeoutMs: number) {
   fakeHostClock();
   const host = await startTestHost();
   const runtime = await connectRuntime(host.url, TEST_TOKEN);
-  const remote = await connectRemote(host.url, pairDevice(host).credential);
+  const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
   await remote.socket.emitWithAck('preferences:update', {
     askUserQuestionAutoResolutionEnabled: true,
     askUserQuestionAutoResolutionTimeoutMs: timeoutMs,
@@ -54,7 +54,7 @@ describe('auto-resolution (R6)', () => {
     const resolution = expectItem(runtime.resolved, 0).resolution;
     expect(resolution).toMatchObject({ resolvedBy: 'auto', response: { action: 'accept', content: { answers: {} } } });
     expect(Date.parse(resolution?.resolvedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(deadlineAt));
-    const logged = host.registry.readSince(0, 100).filter((event) => event.type === 'interaction.resolved');
+    const logged = (await host.registry.readSince(0, 100)).filter((event) => event.type === 'interaction.resolved');
     expect(logged).toHaveLength(1);
     await vi.waitFor(() => expect(remote.events.some((event) => event.type === 'interaction.resolved')).toBe(true));
   });
@@ -62,7 +62,7 @@ describe('auto-resolution (R6)', () => {
   it('[R6.1][R6.2] toggling the preference updates every pending question at once; plans and permissions never auto-resolve', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const questions = [
       questionRequest({ sessionId: 's-1' }),
       questionRequest({ sessionId: 's-2' }),
@@ -98,7 +98,7 @@ describe('auto-resolution (R6)', () => {
     await vi.waitFor(() =>
       expect(runtime.autoResolutions.filter((notice) => notice.autoResolution.status === 'disabled')).toHaveLength(3),
     );
-    const prefEvents = host.registry.readSince(0, 100).filter((event) => event.type === 'preferences.updated');
+    const prefEvents = (await host.registry.readSince(0, 100)).filter((event) => event.type === 'preferences.updated');
     expect(prefEvents).toHaveLength(2);
   });
 
@@ -139,15 +139,15 @@ describe('auto-resolution (R6)', () => {
     const dataDir = tempDir();
     const store = new SqliteEventStore(path.join(dataDir, 'askaway.db'));
     const longAgo = new Date(Date.now() - 60 * 60_000);
-    const offline = new InteractionRegistry({ store, now: () => longAgo });
-    offline.updatePreferences({
+    const offline = await InteractionRegistry.open({ store, now: () => longAgo });
+    await offline.updatePreferences({
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 60_000,
     });
     const request = questionRequest();
-    offline.announce(request, 'gone');
+    await offline.announce(request, 'gone');
     offline.stop();
-    store.close();
+    await store.close();
 
     const host = await startTestHost({ dataDir });
     expect(host.registry.snapshot().pending).toEqual([]);
@@ -156,20 +156,20 @@ describe('auto-resolution (R6)', () => {
     expect(ack).toMatchObject({ ok: true, status: 'resolved', resolution: { resolvedBy: 'auto' } });
   });
 
-  it('[R6.4][R10.3] a response that arrives after the deadline loses to auto-resolution even before the timer fires', () => {
+  it('[R6.4][R10.3] a response that arrives after the deadline loses to auto-resolution even before the timer fires', async () => {
     const store = new SqliteEventStore(path.join(tempDir(), 'askaway.db'));
     let clock = new Date();
     // The registry's clock moves; its real timer (an hour out) stands for one delayed by a busy event loop.
-    const registry = new InteractionRegistry({ store, now: () => clock });
-    registry.updatePreferences({
+    const registry = await InteractionRegistry.open({ store, now: () => clock });
+    await registry.updatePreferences({
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 60 * 60_000,
     });
     const request = questionRequest();
-    registry.announce(request, 'runtime-socket');
+    await registry.announce(request, 'runtime-socket');
     clock = new Date(clock.getTime() + 60 * 60_000 + 1);
 
-    const ack = registry.respond(
+    const ack = await registry.respond(
       {
         requestId: request.requestId,
         clientResponseId: 'late',
@@ -182,21 +182,21 @@ describe('auto-resolution (R6)', () => {
       status: 'already-resolved',
       resolution: { resolvedBy: 'auto', response: { content: { answers: {} } } },
     });
-    expect(registry.readSince(0, 100).filter((event) => event.type === 'interaction.resolved')).toHaveLength(1);
+    expect((await registry.readSince(0, 100)).filter((event) => event.type === 'interaction.resolved')).toHaveLength(1);
     registry.stop();
-    store.close();
+    await store.close();
   });
 
   it('[R6.3][R6.4] a future deadline survives a restart unchanged and fires on time', async () => {
     fakeHostClock();
     const dataDir = tempDir();
     const first = await startTestHost({ dataDir });
-    first.registry.updatePreferences({
+    await first.registry.updatePreferences({
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 3_000,
     });
     const request = questionRequest();
-    const before = first.registry.announce(request, 'none');
+    const before = await first.registry.announce(request, 'none');
     await first.close();
 
     const second = await startTestHost({ dataDir });

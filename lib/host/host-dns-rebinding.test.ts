@@ -65,7 +65,7 @@ describe('[R12.4] the host answers only for its own names', () => {
     expect((await request(host.url, '/socket.io/?EIO=4&transport=polling', evil)).status).toBe(421);
 
     // A WebSocket with a credential is refused at the upgrade, on either namespace.
-    const device = pairDevice(host);
+    const device = await pairDevice(host);
     for (const [namespace, auth] of [
       [RUNTIME_NAMESPACE, { token: TEST_TOKEN, protocolVersion: PROTOCOL_VERSION, runtimeId: 'r' }],
       [REMOTE_NAMESPACE, { credential: device.credential, protocolVersion: REMOTE_PROTOCOL_VERSION }],

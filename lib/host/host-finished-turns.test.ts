@@ -26,7 +26,7 @@ const finishedTurn = (reply: 'prompt' | 'none' = 'prompt'): InteractionRequest =
 async function setup() {
   const host = await startTestHost();
   const runtime = await connectRuntime(host.url, TEST_TOKEN);
-  const phone = await connectRemote(host.url, pairDevice(host).credential);
+  const phone = await connectRemote(host.url, (await pairDevice(host)).credential);
   const respond = (requestId: string, response: unknown) =>
     phone.socket.emitWithAck('respond', { requestId, clientResponseId: randomUUID(), response });
   return { host, runtime, phone, respond };

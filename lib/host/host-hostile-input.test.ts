@@ -124,7 +124,7 @@ describe('[R10.4][R12.3] hostile input', () => {
   it('[R10.4] 200+ malformed or hostile messages change nothing and the host keeps serving', async () => {
     const host = await startTestHost({ rateLimits: { runtime: RELAXED, remote: RELAXED } });
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const device = pairDevice(host);
+    const device = await pairDevice(host);
     const remote = await connectRemote(host.url, device.credential);
     const valid = questionRequest();
     await runtime.socket.emitWithAck('announce', valid);
@@ -214,8 +214,8 @@ describe('[R10.4][R12.3] hostile input', () => {
 
   it('[R12.3] a message over MAX_MESSAGE_BYTES drops only that connection', async () => {
     const host = await startTestHost();
-    const flooder = await connectRemote(host.url, pairDevice(host, 'flooder').credential);
-    const bystander = await connectRemote(host.url, pairDevice(host, 'bystander').credential);
+    const flooder = await connectRemote(host.url, (await pairDevice(host, 'flooder')).credential);
+    const bystander = await connectRemote(host.url, (await pairDevice(host, 'bystander')).credential);
     const seq = host.registry.projection.seq;
     const disconnected = new Promise((resolve) => flooder.socket.once('disconnect', resolve));
     flooder.socket.emit(
@@ -230,8 +230,8 @@ describe('[R10.4][R12.3] hostile input', () => {
   it('[R12.3] a flooding remote gets rate-limited errors while another remote is served', async () => {
     const host = await startTestHost({ rateLimits: { remote: { capacity: 10, refillPerSecond: 1 } } });
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const flooder = await connectRemote(host.url, pairDevice(host, 'flooder').credential);
-    const other = await connectRemote(host.url, pairDevice(host, 'other').credential);
+    const flooder = await connectRemote(host.url, (await pairDevice(host, 'flooder')).credential);
+    const other = await connectRemote(host.url, (await pairDevice(host, 'other')).credential);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
     const flood = await Promise.all(Array.from({ length: 50 }, () => flooder.socket.emitWithAck('snapshot:get')));

@@ -122,8 +122,8 @@ describe('[R12.5] hostile shapes', () => {
     const host = await startTestHost({ rateLimits: { runtime: RELAXED, remote: RELAXED }, log: () => undefined });
     const push = await startPush(host);
     stops.push(() => push.close());
-    const machine = joinMachine(host, 'laptop');
-    const device = pairDevice(host);
+    const machine = await joinMachine(host, 'laptop');
+    const device = await pairDevice(host);
     const asker = await connectRuntime(host.url, TEST_TOKEN, 'witness');
     const waiting = questionRequest();
     await asker.socket.emitWithAck('announce', waiting);
@@ -189,7 +189,7 @@ describe('[R12.5] hostile shapes', () => {
     // As `askaway start` mounts them: `/hooks/claude-code` is Claude Code's (R18.29).
     const bridges = mountAgentBridges(host, { contributions: hubContributions({ codexHomes: [] }) });
     stops.push(() => bridges.close());
-    const machine = joinMachine(host, 'laptop');
+    const machine = await joinMachine(host, 'laptop');
     for (const token of [TEST_TOKEN, machine.credential]) {
       for (const path of ['/hooks/claude-code', '/mcp', '/api/pair', '/api/join']) {
         const response = await fetch(`${host.url}${path}`, {
@@ -211,7 +211,7 @@ describe('[R12.5] hostile shapes', () => {
   it('[R12.5] whatever a handler throws becomes an error reply and a log line naming the message and the caller', async () => {
     const lines: string[] = [];
     const host = await startTestHost({ log: (line) => lines.push(line) });
-    const machine = joinMachine(host, 'laptop');
+    const machine = await joinMachine(host, 'laptop');
     const runtime = await connectRuntime(host.url, machine.credential);
     const announce = vi.spyOn(host.registry, 'announce').mockImplementation(() => {
       throw new RangeError('Maximum call stack size exceeded');

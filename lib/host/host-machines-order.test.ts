@@ -12,7 +12,7 @@ afterEach(async () => {
 describe('[R17.6] the machine list reaches a remote before what a machine that just came back asks', () => {
   it('[R17.6] an agent that connects and asks at once: its machine is listed as connected before its question arrives', async () => {
     const host = await startTestHost();
-    const phone = await connectRemote(host.url, pairDevice(host).credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host)).credential);
     expect(phone.snapshots[0]?.machines[0]?.connectedAgents).toBe(0);
     // What the phone hears, in order: how many agents the hub has, then each question.
     const heard: string[] = [];

@@ -79,7 +79,7 @@ describe('[R17.1] joining a hub over HTTP', () => {
 
   it('[R17.1] a name already joined (or the hub own) is refused without using the code up', async () => {
     const host = await startTestHost({ hostName: 'hub-box' });
-    joinMachine(host, 'laptop');
+    await joinMachine(host, 'laptop');
     const { code } = host.mintJoinCode();
     const taken = await postJson(`${host.url}/api/join`, { code, name: 'LAPTOP' });
     expect(taken).toMatchObject({
@@ -122,7 +122,7 @@ describe('[R17.1] joining a hub over HTTP', () => {
 
   it('[R17.1] a bad code is answered alike whatever the name: no probing for the names of joined machines', async () => {
     const host = await startTestHost();
-    joinMachine(host, 'laptop');
+    await joinMachine(host, 'laptop');
     const taken = await postJson(`${host.url}/api/join`, { code: 'AAAAA-BBBBB-CCCCC-DDDDD', name: 'laptop' });
     const free = await postJson(`${host.url}/api/join`, { code: 'AAAAA-BBBBB-CCCCC-DDDDD', name: 'nobody' });
     expect(taken).toMatchObject({ status: 410, json: { error: { code: 'join-code-invalid' } } });
@@ -133,7 +133,7 @@ describe('[R17.1] joining a hub over HTTP', () => {
 describe('[R17.2] machine credentials', () => {
   it('[R17.2] open the runtime side only: not the remote side, not the admin API', async () => {
     const host = await startTestHost({ hostName: 'hub-box' });
-    const laptop = joinMachine(host, 'laptop');
+    const laptop = await joinMachine(host, 'laptop');
     const runtime = await connectRuntime(host.url, laptop.credential);
     expect(runtime.socket.connected).toBe(true);
     expect(
@@ -165,9 +165,9 @@ describe('[R17.2] machine credentials', () => {
 
   it('[R17.2] revoking drops the machine at once, withdraws its questions and refuses it with a line naming the hub', async () => {
     const host = await startTestHost({ hostName: 'hub-box' });
-    const laptop = joinMachine(host, 'laptop');
-    const desktop = joinMachine(host, 'desktop');
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const laptop = await joinMachine(host, 'laptop');
+    const desktop = await joinMachine(host, 'desktop');
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const laptopRuntime = await connectRuntime(host.url, laptop.credential);
     const desktopRuntime = await connectRuntime(host.url, desktop.credential);
     await announce(laptopRuntime.socket, questionRequest({ requestId: 'same' }));
@@ -219,9 +219,9 @@ describe('[R17.2] machine credentials', () => {
 describe('[R17.3][R17.4] machine identity and ids unique per machine', () => {
   it('[R17.4] the same session and request id from three machines stay three interactions; each answer reaches its asker', async () => {
     const host = await startTestHost({ hostName: 'hub-box' });
-    const laptop = joinMachine(host, 'laptop');
-    const desktop = joinMachine(host, 'desktop');
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const laptop = await joinMachine(host, 'laptop');
+    const desktop = await joinMachine(host, 'desktop');
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const runtimes = {
       hub: await connectRuntime(host.url, TEST_TOKEN),
       laptop: await connectRuntime(host.url, laptop.credential),
@@ -271,7 +271,7 @@ describe('[R17.3][R17.4] machine identity and ids unique per machine', () => {
 
   it('[R17.3] a runtime cannot say which machine it is: a machine field is refused, and the hub agents cannot take a joined key', async () => {
     const host = await startTestHost();
-    const laptop = joinMachine(host, 'laptop');
+    const laptop = await joinMachine(host, 'laptop');
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const forged = { ...questionRequest(), machine: laptop.machine };
     expect(await announce(runtime.socket, forged as InteractionRequest)).toMatchObject({
@@ -287,8 +287,8 @@ describe('[R17.3][R17.4] machine identity and ids unique per machine', () => {
 describe('[R17.5][R17.6] machines that come and go', () => {
   it('[R17.5] the list counts agents connected now, live on every remote, hub first', async () => {
     const host = await startTestHost({ hostName: 'hub-box' });
-    const laptop = joinMachine(host, 'laptop');
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const laptop = await joinMachine(host, 'laptop');
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     expect(remote.snapshots[0]?.machines.map((machine) => [machine.name, machine.connectedAgents])).toEqual([
       ['hub-box', 0],
       ['laptop', 0],
@@ -312,8 +312,8 @@ describe('[R17.5][R17.6] machines that come and go', () => {
 
   it('[R17.6] a dropped machine keeps its question; the answer waits and reaches it when it re-announces', async () => {
     const host = await startTestHost();
-    const laptop = joinMachine(host, 'laptop');
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const laptop = await joinMachine(host, 'laptop');
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const request = questionRequest({ requestId: 'toolu_1' });
     const before = await connectRuntime(host.url, laptop.credential);
     await announce(before.socket, request);

@@ -146,7 +146,7 @@ describe('[R16.1] each credential where it belongs', () => {
 
   it('[R16.1] a device credential is refused on the runtime namespace, and named', async () => {
     const host = await startTestHost();
-    const { credential } = pairDevice(host);
+    const { credential } = await pairDevice(host);
     expect(
       await tryConnect(host.url, RUNTIME_NAMESPACE, {
         token: credential,
@@ -168,7 +168,7 @@ describe('[R16.1] each credential where it belongs', () => {
 
   it('[R16.1] a forged or truncated device credential is refused; the device id comes from the credential', async () => {
     const host = await startTestHost();
-    const device = pairDevice(host, 'Phone');
+    const device = await pairDevice(host, 'Phone');
     const forged = `${device.credential.slice(0, -4)}AAAA`;
     expect(
       await tryConnect(host.url, REMOTE_NAMESPACE, { credential: forged, protocolVersion: REMOTE_PROTOCOL_VERSION }),
@@ -185,7 +185,7 @@ describe('[R16.1] each credential where it belongs', () => {
 
   it('[R16.1] no secret travels to remotes: snapshots and events carry no credential or hash', async () => {
     const host = await startTestHost();
-    const watcher = await connectRemote(host.url, pairDevice(host, 'Watcher').credential);
+    const watcher = await connectRemote(host.url, (await pairDevice(host, 'Watcher')).credential);
     const { code } = host.mintPairingCode();
     const paired = await redeemPairingCode(host.url, code);
     await vi.waitFor(() => expect(watcher.events.some((event) => event.type === 'device.paired')).toBe(true));
@@ -195,7 +195,7 @@ describe('[R16.1] each credential where it belongs', () => {
     const seen = JSON.stringify([
       watcher.snapshots,
       watcher.events,
-      host.registry.readSince(0, 100),
+      await host.registry.readSince(0, 100),
       host.registry.snapshot(),
     ]);
     for (const needle of [secret, hash.toString('hex'), hash.toString('base64'), code])
@@ -206,8 +206,8 @@ describe('[R16.1] each credential where it belongs', () => {
 describe('[R16.4][R16.5] devices', () => {
   it('[R16.5] revoking drops every connection of that device at once; the other device keeps working', async () => {
     const host = await startTestHost();
-    const phone = pairDevice(host, 'Phone');
-    const laptop = pairDevice(host, 'Laptop');
+    const phone = await pairDevice(host, 'Phone');
+    const laptop = await pairDevice(host, 'Laptop');
     const phoneTabs = [
       await connectRemote(host.url, phone.credential),
       await connectRemote(host.url, phone.credential),
@@ -235,7 +235,7 @@ describe('[R16.4][R16.5] devices', () => {
       ok: true,
       devices: [expect.objectContaining({ id: laptop.deviceId, online: true })],
     });
-    const revoked = host.registry.readSince(0, 100).find((event) => event.type === 'device.revoked');
+    const revoked = (await host.registry.readSince(0, 100)).find((event) => event.type === 'device.revoked');
     expect(revoked).toMatchObject({ deviceId: phone.deviceId, byDeviceId: laptop.deviceId });
     expect(await other.socket.emitWithAck('devices:revoke', { deviceId: phone.deviceId })).toMatchObject({
       ok: false,
@@ -245,7 +245,7 @@ describe('[R16.4][R16.5] devices', () => {
 
   it('[R16.4] a device renames itself; answers and the list carry the name; last seen is kept after it leaves', async () => {
     const host = await startTestHost();
-    const device = pairDevice(host, 'Phone');
+    const device = await pairDevice(host, 'Phone');
     const remote = await connectRemote(host.url, device.credential);
     expect(await remote.socket.emitWithAck('device:rename', { name: '  Anna’s phone ' })).toEqual({ ok: true });
     expect(await remote.socket.emitWithAck('device:rename', { name: '' })).toMatchObject({

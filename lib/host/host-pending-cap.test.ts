@@ -25,7 +25,7 @@ describe('[R12.7] waiting interactions are bounded', () => {
       maxPendingPerMachine: 3,
       rateLimits: { newInteractions: RELAXED },
     });
-    const flood = joinMachine(host, 'flood');
+    const flood = await joinMachine(host, 'flood');
     const flooder = await connectRuntime(host.url, flood.credential);
     // Two of its agents: one connection alone may hold only its share of the machine's cap (R12.17).
     const second = await connectRuntime(host.url, flood.credential, 'second');
@@ -53,7 +53,7 @@ describe('[R12.7] waiting interactions are bounded', () => {
     const local = await connectRuntime(host.url, TEST_TOKEN);
     expect(await local.socket.emitWithAck('announce', questionRequest())).toMatchObject({ ok: true });
     // One answered: room for one more.
-    const phone = await connectRemote(host.url, pairDevice(host).credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host)).credential);
     await phone.socket.emitWithAck('respond', {
       requestId: `${flood.machine.id}:${first.requestId}`,
       clientResponseId: 'c1',
@@ -132,7 +132,7 @@ describe('[R12.7] waiting interactions are bounded', () => {
       ids.push(request.requestId);
       await socket.emitWithAck('announce', request);
     }
-    const phone = await connectRemote(host.url, pairDevice(host).credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host)).credential);
     const snapshot = phone.snapshots[0];
     expect(snapshot?.pending).toHaveLength(PENDING_PAGE_MAX);
     expect(snapshot?.pendingTotal).toBe(total);

@@ -13,7 +13,7 @@ describe('[R12.7] a live batch says how many wait after it', () => {
   it('[R12.7] announced, withdrawn, answered: each batch carries the count it leaves, not the one before it', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const phone = await connectRemote(host.url, pairDevice(host).credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host)).credential);
     const totalAfter = async (type: string) => {
       await vi.waitFor(() =>
         expect(phone.batches.some((batch) => batch.events.some((e) => e.type === type))).toBe(true),

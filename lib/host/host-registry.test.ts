@@ -14,7 +14,7 @@ afterEach(async () => {
 async function setup() {
   const host = await startTestHost();
   const runtime = await connectRuntime(host.url, TEST_TOKEN);
-  const remote = await connectRemote(host.url, pairDevice(host).credential);
+  const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
   return { host, runtime, remote };
 }
 
@@ -74,9 +74,9 @@ describe('host registry over real sockets', () => {
       expect(remote.events.filter((event) => event.type === 'interaction.delivered')).toHaveLength(1),
     );
     expect(host.registry.projection.get(request.requestId)?.deliveredAt).toBeDefined();
-    const deliveredCount = host.registry
-      .readSince(0, 100)
-      .filter((event) => event.type === 'interaction.delivered').length;
+    const deliveredCount = (await host.registry.readSince(0, 100)).filter(
+      (event) => event.type === 'interaction.delivered',
+    ).length;
     expect(deliveredCount).toBe(1);
   });
 
@@ -208,7 +208,7 @@ describe('host registry over real sockets', () => {
       sessionId: 'session-root',
       origin,
     });
-    const late = await connectRemote(host.url, pairDevice(host, 'laptop').credential);
+    const late = await connectRemote(host.url, (await pairDevice(host, 'laptop')).credential);
     expect(expectItem(late.snapshots, 0).pending[0]).toMatchObject({ sessionId: 'session-root', origin });
   });
 });

@@ -62,7 +62,7 @@ describe('[R16.9] pairing again replaces this device', () => {
       expect.objectContaining({ id: fresh.deviceId, name: 'Anna’s phone', platform: 'Test · Node' }),
     ]);
     // Paired and revoked in one commit: no moment shows the phone twice.
-    const events = host.registry.readSince(seq, 100);
+    const events = await host.registry.readSince(seq, 100);
     expect(events.map((event) => event.type)).toEqual(['device.paired', 'device.revoked']);
     expect(events[1]).toMatchObject({ deviceId: old.deviceId, byDeviceId: fresh.deviceId });
     expect(new Set(events.map((event) => event.at)).size).toBe(1);
@@ -98,7 +98,7 @@ describe('[R16.9] pairing again replaces this device', () => {
     const other = await startTestHost();
     const revoked = await redeemPairingCode(host.url, host.mintPairingCode().code, 'Revoked');
     const kept = await redeemPairingCode(host.url, host.mintPairingCode().code, 'Kept');
-    expect(host.devices.revoke(revoked.deviceId).ok).toBe(true);
+    expect((await host.devices.revoke(revoked.deviceId)).ok).toBe(true);
     const foreign = await redeemPairingCode(other.url, other.mintPairingCode().code, 'Elsewhere');
     const forged = `${kept.credential.slice(0, -4)}AAAA`;
     const unknown = `aw_d_0123456789abcdef_${'A'.repeat(43)}`;
@@ -107,7 +107,7 @@ describe('[R16.9] pairing again replaces this device', () => {
       const seq = host.registry.projection.seq;
       const response = await repair(host, { credential, keepName: true }, `New ${index}`);
       expect(response.status).toBe(200);
-      expect(host.registry.readSince(seq, 100).map((event) => event.type)).toEqual(['device.paired']);
+      expect((await host.registry.readSince(seq, 100)).map((event) => event.type)).toEqual(['device.paired']);
     }
     expect(host.devices.list().map((device) => device.name)).toEqual(['Kept', 'New 0', 'New 1', 'New 2', 'New 3']);
     expect(await connectRemote(host.url, kept.credential)).toMatchObject({ socket: { connected: true } });

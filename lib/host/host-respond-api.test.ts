@@ -13,7 +13,7 @@ afterEach(async () => {
 
 async function setup(options: Parameters<typeof startTestHost>[0] = {}) {
   const host = await startTestHost(options);
-  const phone = pairDevice(host, 'Pocket phone');
+  const phone = await pairDevice(host, 'Pocket phone');
   const runtime = await connectRuntime(host.url, TEST_TOKEN);
   const send = (command: unknown, headers: Record<string, string> = {}) =>
     postJson(`${host.url}${RESPOND_API_PATH}`, command, { Authorization: `Bearer ${phone.credential}`, ...headers });
@@ -65,7 +65,7 @@ describe('POST /api/respond (R14.10)', () => {
     const { host, runtime, send } = await setup();
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
-    const remote = await connectRemote(host.url, pairDevice(host, 'Desk').credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host, 'Desk')).credential);
     const bad = {
       requestId: request.requestId,
       clientResponseId: 'bad',

@@ -17,8 +17,8 @@ describe('remotes racing and resuming', () => {
   it('[R10.3] two remotes answer at once: one wins, the other gets already-resolved with the winner', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const phone = await connectRemote(host.url, pairDevice(host, 'phone').credential);
-    const laptop = await connectRemote(host.url, pairDevice(host, 'laptop').credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host, 'phone')).credential);
+    const laptop = await connectRemote(host.url, (await pairDevice(host, 'laptop')).credential);
     const request = questionRequest();
     await runtime.socket.emitWithAck('announce', request);
 
@@ -42,16 +42,18 @@ describe('remotes racing and resuming', () => {
 
     await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1));
     expect(expectItem(runtime.resolved, 0).resolution).toEqual(fromPhone.resolution);
-    const resolvedEvents = host.registry.readSince(0, 100).filter((event) => event.type === 'interaction.resolved');
+    const resolvedEvents = (await host.registry.readSince(0, 100)).filter(
+      (event) => event.type === 'interaction.resolved',
+    );
     expect(resolvedEvents).toHaveLength(1);
   });
 
   it('[R9.2] a remote offline for a while resumes from lastSeq with no gap and no duplicate', async () => {
     const host = await startTestHost();
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const phoneDevice = pairDevice(host, 'phone');
+    const phoneDevice = await pairDevice(host, 'phone');
     const phone = await connectRemote(host.url, phoneDevice.credential);
-    const laptop = await connectRemote(host.url, pairDevice(host, 'laptop').credential);
+    const laptop = await connectRemote(host.url, (await pairDevice(host, 'laptop')).credential);
     await runtime.socket.emitWithAck('announce', questionRequest());
     await vi.waitFor(() => expect(phone.events.length).toBeGreaterThanOrEqual(2));
     const logId = expectItem(phone.snapshots, 0).logId;
@@ -90,7 +92,7 @@ describe('remotes racing and resuming', () => {
 
   it('[R9.2] an up-to-date remote gets an empty batch; one ahead of the log gets a snapshot', async () => {
     const host = await startTestHost();
-    const { credential } = pairDevice(host);
+    const { credential } = await pairDevice(host);
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     await runtime.socket.emitWithAck('announce', questionRequest());
     const head = host.registry.projection.seq;
@@ -107,7 +109,7 @@ describe('remotes racing and resuming', () => {
 
   it("[R10.6] a remote holding another log's seq gets a snapshot, even where that seq exists in this log", async () => {
     const host = await startTestHost();
-    const { credential } = pairDevice(host);
+    const { credential } = await pairDevice(host);
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     for (const request of [questionRequest(), questionRequest(), questionRequest()])
       await runtime.socket.emitWithAck('announce', request);
@@ -127,7 +129,7 @@ describe('remotes racing and resuming', () => {
 
   it('[R9.2] snapshot:get answers with the current snapshot', async () => {
     const host = await startTestHost();
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const ack = await remote.socket.emitWithAck('snapshot:get');
     expect(ack).toMatchObject({
       ok: true,

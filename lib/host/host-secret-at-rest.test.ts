@@ -50,7 +50,7 @@ describe('[R12.13] a secret answer is never written to the data dir', () => {
     const lines: string[] = [];
     const host = await startTestHost({ dataDir, log: (line) => lines.push(line) });
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const phone = await connectRemote(host.url, pairDevice(host, 'phone').credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host, 'phone')).credential);
     const request = secretQuestion();
     await runtime.socket.emitWithAck('announce', request);
     const ack = await phone.socket.emitWithAck('respond', {
@@ -101,7 +101,7 @@ describe('[R12.13] a secret answer is never written to the data dir', () => {
     const request = secretQuestion();
     await before.socket.emitWithAck('announce', request);
     await (
-      await connectRemote(first.url, pairDevice(first, 'phone').credential)
+      await connectRemote(first.url, (await pairDevice(first, 'phone')).credential)
     ).socket.emitWithAck('respond', {
       requestId: request.requestId,
       clientResponseId: randomUUID(),
@@ -119,7 +119,7 @@ describe('[R12.13] a secret answer is never written to the data dir', () => {
     expect(lines).toEqual([
       expect.stringMatching(/^\? asked again, the host restarted before the agent had the secret/),
     ]);
-    const phone = await connectRemote(host.url, pairDevice(host, 'phone').credential);
+    const phone = await connectRemote(host.url, (await pairDevice(host, 'phone')).credential);
     expect(phone.snapshots[0]?.pending.map((view) => view.requestId)).toEqual([request.requestId]);
     expect(phone.snapshots[0]?.history).toEqual([]);
 
@@ -148,7 +148,7 @@ describe('[R12.13] a secret answer is never written to the data dir', () => {
     const before = await connectRuntime(first.url, TEST_TOKEN);
     const request = secretQuestion();
     await before.socket.emitWithAck('announce', request);
-    const phone = await connectRemote(first.url, pairDevice(first, 'phone').credential);
+    const phone = await connectRemote(first.url, (await pairDevice(first, 'phone')).credential);
     await phone.socket.emitWithAck('respond', {
       requestId: request.requestId,
       clientResponseId: randomUUID(),

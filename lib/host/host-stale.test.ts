@@ -59,7 +59,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     fakeHostClock();
     const host = await startTestHost(FAST);
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const request = questionRequest();
     const announcedAt = Date.now();
     await runtime.socket.emitWithAck('announce', request);
@@ -71,7 +71,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     expect(withdrawnEvent(remote.events, request.requestId)).toMatchObject({
       reason: 'The agent stopped waiting (no contact for 1.5 seconds)',
     });
-    const logged = host.registry.readSince(0, 100).filter((event) => event.type === 'interaction.withdrawn');
+    const logged = (await host.registry.readSince(0, 100)).filter((event) => event.type === 'interaction.withdrawn');
     expect(logged).toHaveLength(1);
     const view = host.registry.projection.get(request.requestId);
     expect(view).toMatchObject({ status: 'withdrawn', withdrawnReason: staleReason(STALE_AFTER_MS) });
@@ -89,7 +89,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     const host = await startTestHost(FAST);
     const first = await connectRuntime(host.url, TEST_TOKEN, 'alive');
     const silentRuntime = await connectRuntime(host.url, TEST_TOKEN, 'dead');
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     const alive = questionRequest();
     const silent = questionRequest();
     await first.socket.emitWithAck('announce', alive);
@@ -118,9 +118,9 @@ describe('stale interactions (runtime died without withdrawing)', () => {
   it('[R8.1][R17.6] a joined machine that never comes back has its questions withdrawn after the window; one that returns keeps the same request id', async () => {
     fakeHostClock();
     const host = await startTestHost(FAST);
-    const laptop = joinMachine(host, 'laptop');
-    const desktop = joinMachine(host, 'desktop');
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const laptop = await joinMachine(host, 'laptop');
+    const desktop = await joinMachine(host, 'desktop');
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     // The same request id on both machines: the sweep must tell them apart.
     const request = questionRequest({ requestId: 'toolu_same' });
     const gone = await connectRuntime(host.url, laptop.credential, 'laptop');
@@ -147,13 +147,13 @@ describe('stale interactions (runtime died without withdrawing)', () => {
     const store = new SqliteEventStore(path.join(dataDir, 'askaway.db'));
     // Announced an hour ago by a registry that is gone: only the time since restart may count.
     const longAgo = new Date(Date.now() - 60 * 60_000);
-    const offline = new InteractionRegistry({ store, now: () => longAgo });
+    const offline = await InteractionRegistry.open({ store, now: () => longAgo });
     const kept = questionRequest();
     const abandoned = questionRequest();
-    offline.announce(kept, 'gone');
-    offline.announce(abandoned, 'gone');
+    await offline.announce(kept, 'gone');
+    await offline.announce(abandoned, 'gone');
     offline.stop();
-    store.close();
+    await store.close();
 
     fakeHostClock();
     const restartedAt = Date.now();
@@ -165,7 +165,7 @@ describe('stale interactions (runtime died without withdrawing)', () => {
         .sort(),
     ).toEqual([kept.requestId, abandoned.requestId].sort());
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
-    const remote = await connectRemote(host.url, pairDevice(host).credential);
+    const remote = await connectRemote(host.url, (await pairDevice(host)).credential);
     expect(await runtime.socket.emitWithAck('announce', { ...kept, protocolRequestId: 'after-restart' })).toMatchObject(
       { status: 'pending' },
     );
@@ -181,45 +181,49 @@ describe('stale interactions (runtime died without withdrawing)', () => {
 });
 
 describe('stale sweep timing', () => {
-  function clockedRegistry() {
+  async function clockedRegistry() {
     let clock = Date.parse('2025-01-01T00:00:00Z');
-    const registry = new InteractionRegistry({ store: new MemoryEventStore(), now: () => new Date(clock) });
+    const registry = await InteractionRegistry.open({ store: new MemoryEventStore(), now: () => new Date(clock) });
     return { registry, advance: (ms: number) => (clock += ms), now: () => clock };
   }
 
-  it('[R8.1] a silent runtime survives anything shorter than the window (a 30 s outage keeps its question)', () => {
+  it('[R8.1] a silent runtime survives anything shorter than the window (a 30 s outage keeps its question)', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { registry, advance, now } = clockedRegistry();
+    const { registry, advance, now } = await clockedRegistry();
     stops.push(startStaleSweep(registry, { staleAfterMs: DEFAULT_STALE_AFTER_MS, intervalMs: 15_000, now }));
     const request = questionRequest();
-    registry.announce(request, 'socket');
+    await registry.announce(request, 'socket');
     for (let elapsed = 0; elapsed < DEFAULT_STALE_AFTER_MS - 15_000; elapsed += 15_000) {
       advance(15_000);
       vi.advanceTimersByTime(15_000);
     }
+    await registry.settled();
     expect(registry.projection.get(request.requestId)?.status).toBe('pending');
     advance(15_000);
     vi.advanceTimersByTime(15_000);
+    await registry.settled();
     expect(registry.projection.get(request.requestId)).toMatchObject({
       status: 'withdrawn',
       withdrawnReason: 'The agent stopped waiting (no contact for 5 minutes)',
     });
   });
 
-  it('[R8.1] a host that was itself asleep gives runtimes a fresh window instead of withdrawing everything', () => {
+  it('[R8.1] a host that was itself asleep gives runtimes a fresh window instead of withdrawing everything', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { registry, advance, now } = clockedRegistry();
+    const { registry, advance, now } = await clockedRegistry();
     stops.push(startStaleSweep(registry, { staleAfterMs: 60_000, intervalMs: 1_000, now }));
     const request = questionRequest();
-    registry.announce(request, 'socket');
+    await registry.announce(request, 'socket');
     // The laptop sleeps for an hour: the next tick comes an hour late.
     advance(60 * 60_000);
     vi.advanceTimersByTime(1_000);
+    await registry.settled();
     expect(registry.projection.get(request.requestId)?.status).toBe('pending');
     for (let elapsed = 0; elapsed < 60_000; elapsed += 1_000) {
       advance(1_000);
       vi.advanceTimersByTime(1_000);
     }
+    await registry.settled();
     expect(registry.projection.get(request.requestId)?.status).toBe('withdrawn');
   });
 

@@ -46,11 +46,15 @@ import { HostProjection } from './projection';
 import { RouteTable } from './route-table';
 import { redactResolutionForRemotes, redactTerminalAnswerFor, withholdsSecret } from './redact-secrets';
 import { failure, type EventListener, type LifecycleEvent, type RuntimeNotifier } from './registry-types';
-import { type EventStore } from './store/event-store';
+import { LogContendedError } from './log-contended-error';
+import { type EventStore, LogMovedError } from './store/event-store';
 import { validateResponseFor } from './validate-response';
+import { WriteQueue } from './write-queue';
 import { HOST_VERSION } from './version';
 
 const FOLD_PAGE = 5_000;
+/** Decisions one command makes before it gives up when another writer keeps appending first (R20.3). */
+const MAX_DECISIONS = 5;
 
 export interface RegistryOptions {
   store: EventStore;
@@ -66,10 +70,30 @@ export interface RegistryOptions {
   maxPendingPerMachine?: number;
 }
 
+/** What one command decided against the projection at the log's head. */
+interface Decision<T> {
+  /** What to append; none when the command changes nothing in the log. */
+  events: NewHostEvent[];
+  /** Who waits on this commit (the agent waiting for an answer, R13.1): told right after the append, before remotes. */
+  first?: EventListener;
+  /** Takes back what the decision kept in memory when its events were not appended. */
+  undo?: () => void;
+  /** The command's answer once its events are durable and folded in. */
+  done(stored: HostEvent[]): T;
+}
+
+/** A decision that writes nothing. */
+function answer<T>(result: T): Decision<T> {
+  return { events: [], done: () => result };
+}
+
 /**
- * Interactions keyed by machine and business requestId (R8.1, R17.4): the only writer of the log.
- * Each command validates, appends its events in one transaction, folds them into
- * the projection, then tells listeners (remotes) and the runtime that owns it.
+ * Interactions keyed by machine and business requestId (R8.1, R17.4): the only writer of the log in this
+ * process. Every command goes through one write queue (R20.1): it decides its events against the projection
+ * as it stands at the log's head and appends them on condition that the log has not moved since (R20.2);
+ * when another writer (a second hub replica) appended first, it folds that in and decides again (R20.3).
+ * Only once the append is durable are the events folded into the projection and listeners (remotes) and the
+ * runtime that owns them told, and the command acknowledged.
  *
  * Runtimes speak their own request ids; the registry keys (and remotes address) each interaction
  * by `interactionKey(machine, requestId)`, which is the runtime's id itself for the hub's own
@@ -80,6 +104,7 @@ export class InteractionRegistry {
   readonly projection = new HostProjection();
   /** The hub's own machine: agents holding the agent token (R17.3). */
   readonly localMachine: MachineRef;
+  private readonly queue = new WriteQueue();
   private readonly routes = new RouteTable();
   /** Remotes' live streams first (a person may be looking), then observers such as push notifications. */
   private readonly listeners = { live: new Set<EventListener>(), other: new Set<EventListener>() };
@@ -98,15 +123,28 @@ export class InteractionRegistry {
    */
   private readonly withheld = new Map<string, InteractionResolution>();
 
-  constructor(private readonly options: RegistryOptions) {
+  /**
+   * Opens the registry over `options.store`: folds the whole log (R10.2), reopens secret answers a stopped
+   * host lost (R12.13) and schedules the deadlines. Nothing can reach a registry before its log is folded.
+   */
+  static async open(options: RegistryOptions): Promise<InteractionRegistry> {
+    const registry = new InteractionRegistry(options);
+    await registry.load();
+    return registry;
+  }
+
+  private constructor(private readonly options: RegistryOptions) {
     this.now = options.now ?? (() => new Date());
     this.localMachine = { id: LOCAL_MACHINE_ID, name: machineNameFrom(options.hostName) };
-    for (let events = options.store.readSince(0, FOLD_PAGE); events.length > 0;) {
+  }
+
+  private async load(): Promise<void> {
+    for (let events = await this.options.store.readSince(0, FOLD_PAGE); events.length > 0;) {
       for (const event of events) this.projection.apply(event);
-      events = options.store.readSince(this.projection.seq, FOLD_PAGE);
+      events = await this.options.store.readSince(this.projection.seq, FOLD_PAGE);
     }
     try {
-      this.reopenLostSecrets();
+      await this.queue.run(() => this.reopenLostSecrets());
     } catch (error) {
       // A full disk: each re-announce of such a question tries again, and none gets the mask meanwhile.
       this.options.onError?.(error);
@@ -117,9 +155,9 @@ export class InteractionRegistry {
   }
 
   /** Starts the deadline timer; deadlines that passed while the host was down fire now (R6.4). */
-  start(notifier: RuntimeNotifier): void {
+  start(notifier: RuntimeNotifier): Promise<void> {
     this.notifier = notifier;
-    this.resolveDue();
+    return this.queue.run(() => this.resolveDue());
   }
 
   stop(): void {
@@ -129,6 +167,20 @@ export class InteractionRegistry {
     this.listeners.other.clear();
   }
 
+  /**
+   * Folds in what other writers (hub replicas on the same log) appended since this registry's last commit,
+   * telling listeners exactly as for its own commits (R20.4). Queued like every command, so it never folds
+   * in the middle of one.
+   */
+  catchUp(): Promise<number> {
+    return this.queue.run(() => this.foldForeign());
+  }
+
+  /** Resolves once every command queued so far has run: a host closes its log only after. */
+  async settled(): Promise<void> {
+    await this.queue.run(() => undefined);
+  }
+
   /** Every committed batch of events, in order; `live` listeners (a remote's socket) hear before the others. */
   subscribe(listener: EventListener, options: { live?: boolean } = {}): () => void {
     const set = options.live ? this.listeners.live : this.listeners.other;
@@ -136,8 +188,12 @@ export class InteractionRegistry {
     return () => set.delete(listener);
   }
 
-  readSince(afterSeq: number, limit: number): HostEvent[] {
-    return this.options.store.readSince(afterSeq, limit);
+  /** The log after `afterSeq` as far as this registry has folded it: what its listeners have heard of. */
+  async readSince(afterSeq: number, limit: number): Promise<HostEvent[]> {
+    const head = this.projection.seq;
+    if (afterSeq >= head) return [];
+    const events = await this.options.store.readSince(afterSeq, Math.min(limit, head - afterSeq));
+    return events.filter((event) => event.seq <= head);
   }
 
   /** Bounded (R12.7): a first page of the pending interactions with their total, and history up to a size. */
@@ -189,14 +245,16 @@ export class InteractionRegistry {
   /**
    * Appends device events (paired, renamed, revoked): they share the log, its seq and its
    * listeners with interactions, so every remote hears of a pairing or a revocation at once.
+   * `decide` gets the projection at the log's head and returns the events (none: nothing to do);
+   * it may be asked again when another writer moved the log first (R20.3).
    */
-  recordDeviceEvents(events: readonly NewDeviceEvent[]): HostEvent[] {
-    return this.commit([...events]);
+  recordDeviceEvents(decide: () => readonly NewDeviceEvent[]): Promise<HostEvent[]> {
+    return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
   }
 
-  /** Appends machine events (joined, revoked), shared with remotes like device events (R17.1, R17.2). */
-  recordMachineEvents(events: readonly NewMachineEvent[]): HostEvent[] {
-    return this.commit([...events]);
+  /** Appends machine events (joined, revoked), shared with remotes like device events (R17.1, R17.2); as above. */
+  recordMachineEvents(decide: () => readonly NewMachineEvent[]): Promise<HostEvent[]> {
+    return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
   }
 
   /**
@@ -208,47 +266,61 @@ export class InteractionRegistry {
     socketId: string,
     machine: MachineRef = this.localMachine,
     admitNew: () => boolean = () => true,
-  ): AnnounceAck {
+  ): Promise<AnnounceAck> {
     if (machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(request.requestId)) {
-      return failure(
-        'invalid-message',
-        `Request id ${request.requestId} is shaped like a joined machine's (16 hex characters and a colon); use another`,
+      return Promise.resolve(
+        failure(
+          'invalid-message',
+          `Request id ${request.requestId} is shaped like a joined machine's (16 hex characters and a colon); use another`,
+        ),
       );
     }
     const expectedKind = interactionKindForTool(request.toolName);
     if (expectedKind !== 'permission' && expectedKind !== request.kind) {
       // R3.3: an allow/deny prompt cannot carry answers or plan feedback back.
-      return failure(
-        'invalid-message',
-        `${request.toolName} must be announced as kind '${expectedKind}', not '${request.kind}'`,
+      return Promise.resolve(
+        failure(
+          'invalid-message',
+          `${request.toolName} must be announced as kind '${expectedKind}', not '${request.kind}'`,
+        ),
       );
     }
     const key = interactionKey(machine.id, request.requestId);
-    const known = this.answerKnown(key);
-    const resolution = known && this.resolutionFor(known);
-    if (resolution)
-      return { ok: true, status: 'resolved', resolution: { ...resolution, requestId: request.requestId } };
-    if (known?.status === 'withdrawn') return { ok: true, status: 'withdrawn' };
-    if (!known) {
-      const refusal = this.refuseNew(machine, socketId, admitNew);
-      if (refusal) return refusal;
-    }
-    this.routes.set(key, {
-      socketId,
-      protocolRequestId: request.protocolRequestId,
-      runtimeRequestId: request.requestId,
-      machineId: machine.id,
-    });
-    this.lastAnnounced.set(key, this.now().getTime());
-    if (known) return { ok: true, status: 'pending', autoResolution: known.autoResolution };
+    // Asked once per command: deciding again after another writer's commit must not spend the budget twice.
+    let admitted: boolean | undefined;
+    const admitOnce = () => (admitted ??= admitNew());
+    return this.queue.run(async () => {
+      await this.reopenIfLost([key]);
+      return this.commit((): Decision<AnnounceAck> => {
+        const known = this.projection.get(key);
+        const resolution = known && this.resolutionFor(known);
+        if (resolution)
+          return answer({ ok: true, status: 'resolved', resolution: { ...resolution, requestId: request.requestId } });
+        if (known?.status === 'withdrawn') return answer({ ok: true, status: 'withdrawn' });
+        if (!known) {
+          const refusal = this.refuseNew(machine, socketId, admitOnce);
+          if (refusal) return answer(refusal);
+        }
+        this.routes.set(key, {
+          socketId,
+          protocolRequestId: request.protocolRequestId,
+          runtimeRequestId: request.requestId,
+          machineId: machine.id,
+        });
+        this.lastAnnounced.set(key, this.now().getTime());
+        if (known) return answer({ ok: true, status: 'pending', autoResolution: known.autoResolution });
 
-    const now = this.now();
-    const autoResolution = autoResolutionFor(request.kind, this.projection.preferences, now);
-    this.commit([
-      { type: 'interaction.requested', at: now.toISOString(), interaction: toRecord(request, key, machine) },
-      { type: 'UserInputAutoResolutionUpdated', at: now.toISOString(), requestId: key, autoResolution },
-    ]);
-    return { ok: true, status: 'pending', autoResolution };
+        const now = this.now();
+        const autoResolution = autoResolutionFor(request.kind, this.projection.preferences, now);
+        return {
+          events: [
+            { type: 'interaction.requested', at: now.toISOString(), interaction: toRecord(request, key, machine) },
+            { type: 'UserInputAutoResolutionUpdated', at: now.toISOString(), requestId: key, autoResolution },
+          ],
+          done: () => ({ ok: true, status: 'pending', autoResolution }),
+        };
+      });
+    });
   }
 
   /**
@@ -257,33 +329,46 @@ export class InteractionRegistry {
    * announced now, exactly like a full announce of a known request. Interactions
    * restored from the log after a restart are known too, so they regain a route here.
    */
-  reannounce(batch: AnnounceBatch, socketId: string, machine: MachineRef = this.localMachine): AnnounceBatchAck {
-    const ack = {
-      ok: true as const,
-      resolved: [] as { requestId: string; resolution: InteractionResolution }[],
-      withdrawn: [] as string[],
-      unknown: [] as string[],
-    };
-    const now = this.now().getTime();
-    for (const { requestId, protocolRequestId } of batch.entries) {
-      const key = interactionKey(machine.id, requestId);
-      // A reserved id was never accepted from the hub's agents (announce refuses it): it is nobody's here.
-      const known =
-        machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(requestId) ? undefined : this.answerKnown(key);
-      const resolution = known && this.resolutionFor(known);
-      if (!known) ack.unknown.push(requestId);
-      else if (resolution) ack.resolved.push({ requestId, resolution: { ...resolution, requestId } });
-      else if (known.status === 'withdrawn') ack.withdrawn.push(requestId);
-      else {
-        this.routes.set(key, { socketId, protocolRequestId, runtimeRequestId: requestId, machineId: machine.id });
-        this.lastAnnounced.set(key, now);
+  reannounce(
+    batch: AnnounceBatch,
+    socketId: string,
+    machine: MachineRef = this.localMachine,
+  ): Promise<AnnounceBatchAck> {
+    // A reserved id was never accepted from the hub's agents (announce refuses it): it is nobody's here.
+    const keyOf = (requestId: string) =>
+      machine.id === LOCAL_MACHINE_ID && isReservedLocalRequestId(requestId)
+        ? undefined
+        : interactionKey(machine.id, requestId);
+    return this.queue.run(async () => {
+      await this.reopenIfLost(batch.entries.flatMap(({ requestId }) => keyOf(requestId) ?? []));
+      const ack = {
+        ok: true as const,
+        resolved: [] as { requestId: string; resolution: InteractionResolution }[],
+        withdrawn: [] as string[],
+        unknown: [] as string[],
+      };
+      const now = this.now().getTime();
+      for (const { requestId, protocolRequestId } of batch.entries) {
+        const key = keyOf(requestId);
+        const known = key === undefined ? undefined : this.projection.get(key);
+        const resolution = known && this.resolutionFor(known);
+        if (key === undefined || !known) ack.unknown.push(requestId);
+        else if (resolution) ack.resolved.push({ requestId, resolution: { ...resolution, requestId } });
+        else if (known.status === 'withdrawn') ack.withdrawn.push(requestId);
+        else {
+          this.routes.set(key, { socketId, protocolRequestId, runtimeRequestId: requestId, machineId: machine.id });
+          this.lastAnnounced.set(key, now);
+        }
       }
-    }
-    return ack;
+      return ack;
+    });
   }
 
   /** Why a new interaction of `machine` on connection `socketId` cannot be taken now (R12.7, R12.17), or undefined. */
   private refuseNew(machine: MachineRef, socketId: string, admitNew: () => boolean): Failure | undefined {
+    // Revoked while its connection's message waited in the queue, or through another hub process (R17.2).
+    if (this.projection.machines.get(machine.id)?.revokedAt !== undefined)
+      return failure('machine-revoked', `This machine ("${machine.name}") was removed from ${this.localMachine.name}`);
     // One machine cannot fill the host's memory, disk and every phone's inbox.
     const maxPending = this.options.maxPendingPerMachine ?? DEFAULT_MAX_PENDING_PER_MACHINE;
     if (this.projection.pendingCount(machine.id) >= maxPending) {
@@ -308,50 +393,56 @@ export class InteractionRegistry {
   }
 
   /** A runtime withdraws one of its own requests (the tool call was aborted). */
-  withdraw(command: WithdrawCommand, machine: MachineRef = this.localMachine): SimpleAck {
+  withdraw(command: WithdrawCommand, machine: MachineRef = this.localMachine): Promise<SimpleAck> {
     const key = this.keyFor(machine, command.requestId);
-    const view = key === undefined ? undefined : this.projection.get(key);
-    if (key === undefined || !view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    // The agent has what its terminal chose; the log keeps it with secret answers masked (R12.13).
-    const terminalAnswer =
-      command.terminalAnswer && redactTerminalAnswerFor(terminalAnswerFor(view, command.terminalAnswer), view);
-    this.withdrawKeys([key], command.reason, terminalAnswer, command.afterAnswer === true);
-    return { ok: true };
+    return this.queue.run(async (): Promise<SimpleAck> => {
+      if (key === undefined || !this.projection.get(key))
+        return failure('unknown-interaction', `No interaction ${command.requestId}`);
+      await this.withdrawKeys([key], command.reason, command.afterAnswer === true, (view) =>
+        // The agent has what its terminal chose; the log keeps it with secret answers masked (R12.13).
+        command.terminalAnswer === undefined
+          ? undefined
+          : redactTerminalAnswerFor(terminalAnswerFor(view, command.terminalAnswer), view),
+      );
+      return { ok: true };
+    });
   }
 
   /**
    * Withdraws every pending interaction of one machine (R17.2: the machine was revoked, so no
-   * answer could reach it any more). Returns the host ids withdrawn.
+   * answer could reach it any more). Resolves with the host ids withdrawn.
    */
-  withdrawMachine(machineId: string, reason: string): string[] {
-    const keys = this.projection
-      .pending()
-      .filter((view) => view.machine.id === machineId)
-      .map((view) => view.requestId);
-    this.withdrawKeys(keys, reason);
-    return keys;
+  withdrawMachine(machineId: string, reason: string): Promise<string[]> {
+    return this.queue.run(() => {
+      const keys = this.projection
+        .pending()
+        .filter((view) => view.machine.id === machineId)
+        .map((view) => view.requestId);
+      return this.withdrawKeys(keys, reason);
+    });
   }
 
   /**
    * Withdraws every pending interaction not announced for `silentForMs`: its
    * runtime re-announces each second while it waits (R8.1), so silence means it
-   * died without withdrawing (SIGKILL, a killed hook). Returns the withdrawn ids.
+   * died without withdrawing (SIGKILL, a killed hook). Resolves with the withdrawn ids.
    */
-  withdrawSilent(silentForMs: number, reason: string): string[] {
-    const now = this.now().getTime();
-    const withdrawn: string[] = [];
-    for (const requestId of this.lastAnnounced.keys()) {
-      if (this.projection.get(requestId)?.status !== 'pending') this.lastAnnounced.delete(requestId);
-    }
-    for (const view of this.projection.pending()) {
-      const last = this.lastAnnounced.get(view.requestId);
-      if (last === undefined) this.lastAnnounced.set(view.requestId, now);
-      if (last === undefined || now - last < silentForMs) continue;
-      this.lastAnnounced.delete(view.requestId);
-      this.withdrawKeys([view.requestId], reason);
-      withdrawn.push(view.requestId);
-    }
-    return withdrawn;
+  withdrawSilent(silentForMs: number, reason: string): Promise<string[]> {
+    return this.queue.run(async () => {
+      const now = this.now().getTime();
+      const withdrawn: string[] = [];
+      for (const requestId of this.lastAnnounced.keys()) {
+        if (this.projection.get(requestId)?.status !== 'pending') this.lastAnnounced.delete(requestId);
+      }
+      for (const view of this.projection.pending()) {
+        const last = this.lastAnnounced.get(view.requestId);
+        if (last === undefined) this.lastAnnounced.set(view.requestId, now);
+        if (last === undefined || now - last < silentForMs) continue;
+        this.lastAnnounced.delete(view.requestId);
+        withdrawn.push(...(await this.withdrawKeys([view.requestId], reason)));
+      }
+      return withdrawn;
+    });
   }
 
   /** Counts every pending interaction as announced now, e.g. after the host itself could not run. */
@@ -360,71 +451,151 @@ export class InteractionRegistry {
     for (const view of this.projection.pending()) this.lastAnnounced.set(view.requestId, now);
   }
 
-  acknowledgeResolution(command: ResolutionAckCommand, machine: MachineRef = this.localMachine): SimpleAck {
+  acknowledgeResolution(command: ResolutionAckCommand, machine: MachineRef = this.localMachine): Promise<SimpleAck> {
     const key = this.keyFor(machine, command.requestId);
-    const view = key === undefined ? undefined : this.projection.get(key);
-    if (key === undefined || !view) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    if (view.status !== 'resolved')
-      return failure('invalid-message', `Interaction ${command.requestId} is not resolved`);
-    this.routes.delete(key);
-    // The agent has it: nothing of a secret answer remains on the host (R12.13).
-    this.withheld.delete(key);
-    if (view.deliveredAt === undefined) {
-      this.commit([{ type: 'interaction.delivered', at: this.now().toISOString(), requestId: key }]);
-    }
-    return { ok: true };
-  }
-
-  respond(command: RespondCommand, device: Device): RespondAck {
-    const found = this.projection.get(command.requestId);
-    if (!found) return failure('unknown-interaction', `No interaction ${command.requestId}`);
-    // The deadline is the host's word to every remote (R6.4): past it, auto-resolution came first,
-    // even when a busy event loop has not run its timer yet.
-    if (found.status === 'pending' && isAutoResolutionDue(found.autoResolution, this.now())) this.resolveDue();
-    const view = this.projection.get(command.requestId) ?? found;
-    if (view.status === 'withdrawn') return failure('withdrawn', 'The agent stopped waiting for this interaction');
-    if (view.resolution) {
-      // R10.3: first valid response wins; the winning device repeating its own id is idempotent. Keyed by device
-      // too: every device sees the winner's clientResponseId, and another reusing it learns who won.
-      const own =
-        view.resolution.clientResponseId === command.clientResponseId && view.resolution.device?.id === device.id;
-      const status = own ? 'accepted' : 'already-resolved';
-      return { ok: true, status, resolution: view.resolution };
-    }
-    const problem = validateResponseFor(view, command.response);
-    if (problem) return failure('invalid-response', problem);
-    const resolution: InteractionResolution = {
-      requestId: command.requestId,
-      response: command.response,
-      resolvedBy: 'user',
-      resolvedAt: this.now().toISOString(),
-      clientResponseId: command.clientResponseId,
-      device,
-    };
-    this.resolve([resolution]);
-    return { ok: true, status: 'accepted', resolution };
-  }
-
-  updatePreferences(patch: PreferencesPatch): PreferencesAck {
-    const merged = PreferencesSchema.safeParse({ ...this.projection.preferences, ...patch });
-    if (!merged.success) return failure('invalid-message', merged.error.message);
-    const preferences = merged.data;
-    const current = this.projection.preferences;
-    const unchanged = (Object.keys(preferences) as (keyof typeof preferences)[]).every(
-      (key) => preferences[key] === current[key],
+    return this.queue.run(() =>
+      this.commit((): Decision<SimpleAck> => {
+        const view = key === undefined ? undefined : this.projection.get(key);
+        if (key === undefined || !view)
+          return answer(failure('unknown-interaction', `No interaction ${command.requestId}`));
+        if (view.status !== 'resolved')
+          return answer(failure('invalid-message', `Interaction ${command.requestId} is not resolved`));
+        this.routes.delete(key);
+        // The agent has it: nothing of a secret answer remains on the host (R12.13).
+        this.withheld.delete(key);
+        if (view.deliveredAt !== undefined) return answer({ ok: true });
+        return {
+          events: [{ type: 'interaction.delivered', at: this.now().toISOString(), requestId: key }],
+          done: () => ({ ok: true }),
+        };
+      }),
     );
-    if (unchanged) return { ok: true, preferences: current };
+  }
 
-    const now = this.now();
-    const at = now.toISOString();
-    const events: NewHostEvent[] = [{ type: 'preferences.updated', at, preferences }];
-    // R6.1: one change reaches every pending interaction of every session at once.
-    for (const view of this.projection.pending()) {
-      const autoResolution = nextAutoResolution(view.kind, view.autoResolution, preferences, now);
-      if (autoResolution)
-        events.push({ type: 'UserInputAutoResolutionUpdated', at, requestId: view.requestId, autoResolution });
-    }
-    for (const event of this.commit(events)) {
+  respond(command: RespondCommand, device: Device): Promise<RespondAck> {
+    return this.queue.run(async () => {
+      const found = this.projection.get(command.requestId);
+      // The deadline is the host's word to every remote (R6.4): past it, auto-resolution came first,
+      // even when a busy event loop has not run its timer yet.
+      if (found?.status === 'pending' && isAutoResolutionDue(found.autoResolution, this.now())) await this.resolveDue();
+      return this.commit((): Decision<RespondAck> => {
+        const view = this.projection.get(command.requestId);
+        if (!view) return answer(failure('unknown-interaction', `No interaction ${command.requestId}`));
+        if (view.status === 'withdrawn')
+          return answer(failure('withdrawn', 'The agent stopped waiting for this interaction'));
+        if (view.resolution) {
+          // R10.3: first valid response wins; the winning device repeating its own id is idempotent. Keyed by device
+          // too: every device sees the winner's clientResponseId, and another reusing it learns who won.
+          const own =
+            view.resolution.clientResponseId === command.clientResponseId && view.resolution.device?.id === device.id;
+          return answer({ ok: true, status: own ? 'accepted' : 'already-resolved', resolution: view.resolution });
+        }
+        const problem = validateResponseFor(view, command.response);
+        if (problem) return answer(failure('invalid-response', problem));
+        const resolution: InteractionResolution = {
+          requestId: command.requestId,
+          response: command.response,
+          resolvedBy: 'user',
+          resolvedAt: this.now().toISOString(),
+          clientResponseId: command.clientResponseId,
+          device,
+        };
+        return this.resolution([resolution], () => ({ ok: true, status: 'accepted', resolution }));
+      });
+    });
+  }
+
+  updatePreferences(patch: PreferencesPatch): Promise<PreferencesAck> {
+    return this.queue.run(() =>
+      this.commit((): Decision<PreferencesAck> => {
+        const merged = PreferencesSchema.safeParse({ ...this.projection.preferences, ...patch });
+        if (!merged.success) return answer(failure('invalid-message', merged.error.message));
+        const preferences = merged.data;
+        const current = this.projection.preferences;
+        const unchanged = (Object.keys(preferences) as (keyof typeof preferences)[]).every(
+          (key) => preferences[key] === current[key],
+        );
+        if (unchanged) return answer({ ok: true, preferences: current });
+
+        const now = this.now();
+        const at = now.toISOString();
+        const events: NewHostEvent[] = [{ type: 'preferences.updated', at, preferences }];
+        // R6.1: one change reaches every pending interaction of every session at once.
+        for (const view of this.projection.pending()) {
+          const autoResolution = nextAutoResolution(view.kind, view.autoResolution, preferences, now);
+          if (autoResolution)
+            events.push({ type: 'UserInputAutoResolutionUpdated', at, requestId: view.requestId, autoResolution });
+        }
+        return {
+          events,
+          done: (stored) => {
+            this.tellRuntimesOfAutoResolutions(stored);
+            return { ok: true, preferences };
+          },
+        };
+      }),
+    );
+  }
+
+  private fireDeadlines(): void {
+    this.armedFor = undefined;
+    // A failed write (disk full) must not crash the host; the next command re-arms the timer.
+    this.queue.run(() => this.resolveDue()).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  /** Resolves every question whose deadline has passed as accept with `answers: {}` (R6.4). In the queue. */
+  private async resolveDue(): Promise<void> {
+    await this.commit((): Decision<void> => {
+      const now = this.now();
+      const due = this.deadlines
+        .due(now.getTime())
+        .filter((requestId) => this.projection.get(requestId)?.status === 'pending');
+      if (due.length > 0)
+        return this.resolution(
+          due.map((requestId) => autoResolutionResolution(requestId, now)),
+          () => undefined,
+        );
+      this.armTimer();
+      return answer(undefined);
+    });
+  }
+
+  /** The decision to resolve: the log gets secret answers masked, the agent the whole answer from memory (R12.13). */
+  private resolution<T>(resolutions: InteractionResolution[], done: () => T): Decision<T> {
+    const stored = resolutions.map((resolution) => {
+      const view = this.projection.get(resolution.requestId);
+      return view && withholdsSecret(resolution, view) ? redactResolutionForRemotes(resolution, view) : resolution;
+    });
+    const withheld = resolutions.filter((resolution, index) => stored[index] !== resolution);
+    // Before the commit: the agent may acknowledge while it runs, and that ends the secret's stay.
+    for (const resolution of withheld) this.withheld.set(resolution.requestId, resolution);
+    return {
+      events: stored.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })),
+      // Not in the log (a full disk, another writer first): still pending here, so nothing is withheld.
+      undo: () => {
+        for (const resolution of withheld) this.withheld.delete(resolution.requestId);
+      },
+      // The agent waiting for the answer hears first (R13.1); remotes and the log line follow.
+      first: () => {
+        for (const resolution of resolutions) this.tellRuntimeResolved(resolution);
+      },
+      done,
+    };
+  }
+
+  /** Each runtime hears of its own request by its own id (R17.4), on the socket that last announced it. */
+  private tellRuntimeResolved(resolution: InteractionResolution): void {
+    const route = this.routes.get(resolution.requestId);
+    if (!route) return;
+    this.notifier?.resolved(route.socketId, {
+      requestId: route.runtimeRequestId,
+      protocolRequestId: route.protocolRequestId,
+      resolution: { ...resolution, requestId: route.runtimeRequestId },
+    });
+  }
+
+  private tellRuntimesOfAutoResolutions(events: readonly HostEvent[]): void {
+    for (const event of events) {
       if (event.type !== 'UserInputAutoResolutionUpdated') continue;
       const route = this.routes.get(event.requestId);
       if (route)
@@ -433,64 +604,21 @@ export class InteractionRegistry {
           autoResolution: event.autoResolution,
         });
     }
-    return { ok: true, preferences };
   }
 
-  private fireDeadlines(): void {
-    this.armedFor = undefined;
-    try {
-      this.resolveDue();
-    } catch (error) {
-      // A failed write (disk full) must not crash the host; the next command re-arms the timer.
-      this.options.onError?.(error);
+  /**
+   * What another writer decided reaches the agents connected here (R20.4): an answer, and auto-resolution
+   * changes. An answer whose secret only that writer's memory holds is not passed on as its mask: the
+   * agent's next re-announce reopens it, as after a restart (R12.13).
+   */
+  private tellRuntimesOfForeign(events: readonly HostEvent[]): void {
+    for (const event of events) {
+      if (event.type !== 'interaction.resolved') continue;
+      const view = this.projection.get(event.resolution.requestId);
+      if (view?.status === 'pending' && !withholdsSecret(event.resolution, view))
+        this.tellRuntimeResolved(event.resolution);
     }
-  }
-
-  /** Resolves every question whose deadline has passed as accept with `answers: {}` (R6.4). */
-  private resolveDue(): void {
-    const now = this.now();
-    const due = this.deadlines
-      .due(now.getTime())
-      .filter((requestId) => this.projection.get(requestId)?.status === 'pending');
-    if (due.length > 0) {
-      this.resolve(due.map((requestId) => autoResolutionResolution(requestId, now)));
-    } else {
-      this.armTimer();
-    }
-  }
-
-  private resolve(resolutions: InteractionResolution[]): void {
-    // A secret answer goes to the agent from memory; the log, and so every phone, gets the mask (R12.13).
-    const stored = resolutions.map((resolution) => {
-      const view = this.projection.get(resolution.requestId);
-      return view && withholdsSecret(resolution, view) ? redactResolutionForRemotes(resolution, view) : resolution;
-    });
-    const withheld = resolutions.filter((resolution, index) => stored[index] !== resolution);
-    // Before the commit: the agent may acknowledge while it runs, and that ends the secret's stay.
-    for (const resolution of withheld) this.withheld.set(resolution.requestId, resolution);
-    try {
-      // The agent waiting for the answer hears first (R13.1); remotes and the log line follow.
-      this.commit(
-        stored.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })),
-        () => {
-          for (const resolution of resolutions) {
-            const route = this.routes.get(resolution.requestId);
-            if (route) {
-              // Each runtime hears of its own request by its own id (R17.4).
-              this.notifier?.resolved(route.socketId, {
-                requestId: route.runtimeRequestId,
-                protocolRequestId: route.protocolRequestId,
-                resolution: { ...resolution, requestId: route.runtimeRequestId },
-              });
-            }
-          }
-        },
-      );
-    } catch (error) {
-      // Not in the log (a full disk): still pending, so nothing is withheld.
-      for (const resolution of withheld) this.withheld.delete(resolution.requestId);
-      throw error;
-    }
+    this.tellRuntimesOfAutoResolutions(events);
   }
 
   /** The resolution a runtime gets for a resolved interaction: the whole one while a secret is withheld. */
@@ -500,19 +628,24 @@ export class InteractionRegistry {
   }
 
   /**
-   * The interaction under `key` for a runtime asking after it: one whose secret answer was lost with the
-   * host's memory is reopened first, so its agent waits for a new answer instead of getting the mask.
+   * Before a runtime is told about `keys`: an interaction whose secret answer was lost with the host's
+   * memory is reopened, so its agent waits for a new answer instead of getting the mask. In the queue.
    */
-  private answerKnown(key: string): InteractionView | undefined {
-    const view = this.projection.get(key);
-    if (view && this.lostSecret(view)) this.reopen([view]);
-    return this.projection.get(key);
+  private async reopenIfLost(keys: readonly string[]): Promise<void> {
+    await this.commit(() => {
+      const lost = keys.flatMap((key) => {
+        const view = this.projection.get(key);
+        return view && this.lostSecret(view) ? [view] : [];
+      });
+      return this.reopening(lost);
+    });
   }
 
   /** At start: every secret answer not acknowledged before the host stopped is asked again (R12.13). */
-  private reopenLostSecrets(): void {
-    const lost = [...this.projection.interactions.values()].filter((view) => this.lostSecret(view));
-    if (lost.length > 0) this.reopen(lost);
+  private async reopenLostSecrets(): Promise<void> {
+    await this.commit(() =>
+      this.reopening([...this.projection.interactions.values()].filter((view) => this.lostSecret(view))),
+    );
   }
 
   private lostSecret(view: InteractionView): boolean {
@@ -526,11 +659,11 @@ export class InteractionRegistry {
   }
 
   /** Pending again with a fresh auto-resolution, as if just asked: the old deadline belonged to the lost answer. */
-  private reopen(views: readonly InteractionView[]): void {
+  private reopening(views: readonly InteractionView[]): Decision<void> {
     const now = this.now();
     const at = now.toISOString();
-    this.commit(
-      views.flatMap((view): NewHostEvent[] => [
+    return {
+      events: views.flatMap((view): NewHostEvent[] => [
         { type: 'interaction.reopened', at, requestId: view.requestId },
         {
           type: 'UserInputAutoResolutionUpdated',
@@ -539,32 +672,41 @@ export class InteractionRegistry {
           autoResolution: autoResolutionFor(view.kind, this.projection.preferences, now),
         },
       ]),
-    );
+      done: () => undefined,
+    };
   }
 
-  /** Withdraws the pending ones among these host ids in one commit; ended ones are a harmless retry. */
+  /**
+   * Withdraws the pending ones among these host ids in one commit; ended ones are a harmless retry.
+   * `terminalAnswerOf` gives what the agent's terminal chose for one, decided against its view. In the queue.
+   */
   private withdrawKeys(
     keys: readonly string[],
     reason: string | undefined,
-    terminalAnswer?: TerminalAnswer,
     afterAnswer = false,
-  ): void {
-    const at = this.now().toISOString();
-    const events: NewHostEvent[] = [];
-    for (const key of keys) {
-      this.routes.delete(key);
-      const status = this.projection.get(key)?.status;
-      const refused = afterAnswer && status === 'resolved';
-      if (status !== 'pending' && !refused) continue;
-      // The agent refused the answer: its secret is nobody's to keep (R12.13).
-      this.withheld.delete(key);
-      const event: NewHostEvent = { type: 'interaction.withdrawn', at, requestId: key };
-      if (reason !== undefined) event.reason = reason;
-      if (terminalAnswer !== undefined) event.terminalAnswer = terminalAnswer;
-      if (refused) event.afterAnswer = true;
-      events.push(event);
-    }
-    if (events.length > 0) this.commit(events);
+    terminalAnswerOf: (view: InteractionView) => TerminalAnswer | undefined = () => undefined,
+  ): Promise<string[]> {
+    for (const key of keys) this.routes.delete(key);
+    return this.commit((): Decision<string[]> => {
+      const at = this.now().toISOString();
+      const events: NewHostEvent[] = [];
+      const withdrawn: string[] = [];
+      for (const key of keys) {
+        const view = this.projection.get(key);
+        const refused = afterAnswer && view?.status === 'resolved';
+        if (!view || (view.status !== 'pending' && !refused)) continue;
+        // The agent refused the answer: its secret is nobody's to keep (R12.13).
+        this.withheld.delete(key);
+        const event: NewHostEvent = { type: 'interaction.withdrawn', at, requestId: key };
+        if (reason !== undefined) event.reason = reason;
+        const terminalAnswer = terminalAnswerOf(view);
+        if (terminalAnswer !== undefined) event.terminalAnswer = terminalAnswer;
+        if (refused) event.afterAnswer = true;
+        events.push(event);
+        withdrawn.push(key);
+      }
+      return { events, done: () => withdrawn };
+    });
   }
 
   /** The host id of a runtime's request, or undefined for an id the hub's own agents may not use. */
@@ -574,13 +716,49 @@ export class InteractionRegistry {
   }
 
   /**
-   * Appends `events` (durable once `append` returns), runs `first` (who is waiting on
-   * this commit), which needs only the events, then folds them in and tells the remotes'
-   * live streams, the other listeners and the lifecycle log, which read the projection: a
-   * remote's batch says how many wait after it (R12.7), not before.
+   * Decides against the projection at the log's head and appends on that condition (R20.2); when another
+   * writer appended first, folds its events in and decides again, a bounded number of times (R20.3). Only a
+   * durable append is folded in and told (R20.5). Runs inside the write queue, never beside another commit.
    */
-  private commit(events: NewHostEvent[], first?: EventListener): HostEvent[] {
-    const stored = this.options.store.append(events);
+  private async commit<T>(decide: () => Decision<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      const decision = decide();
+      if (decision.events.length === 0) return decision.done([]);
+      let stored: HostEvent[];
+      try {
+        stored = await this.options.store.append(decision.events, { afterSeq: this.projection.seq });
+      } catch (error) {
+        decision.undo?.();
+        if (!(error instanceof LogMovedError)) throw error;
+        if (attempt >= MAX_DECISIONS) throw new LogContendedError(attempt, { cause: error });
+        await this.foldForeign();
+        continue;
+      }
+      this.fold(stored, decision.first);
+      return decision.done(stored);
+    }
+  }
+
+  /** Folds in, page by page, what other writers appended after this registry's head; resolves with how many. */
+  private async foldForeign(): Promise<number> {
+    let folded = 0;
+    for (;;) {
+      const events = await this.options.store.readSince(this.projection.seq, FOLD_PAGE);
+      if (events.length === 0) return folded;
+      this.fold(events, (batch) => this.tellRuntimesOfForeign(batch));
+      folded += events.length;
+    }
+  }
+
+  /**
+   * Runs `first` (who is waiting on these events), which needs only the events, then folds them in and
+   * tells the remotes' live streams, the other listeners and the lifecycle log, which read the projection:
+   * a remote's batch says how many wait after it (R12.7), not before.
+   */
+  private fold(stored: HostEvent[], first?: EventListener): void {
+    const expected = this.projection.seq + 1;
+    if (stored[0]?.seq !== expected)
+      throw new Error(`The event log skipped: expected seq ${expected}, got ${stored[0]?.seq ?? 'nothing'}`);
     if (first) this.notify([first], stored);
     const changed = stored.map((event) => {
       const view = this.projection.apply(event);
@@ -591,7 +769,6 @@ export class InteractionRegistry {
     this.notify(this.listeners.other, stored);
     stored.forEach((event, index) => this.reportLifecycle(event, changed[index]));
     this.armTimer();
-    return stored;
   }
 
   private notify(listeners: Iterable<EventListener>, stored: HostEvent[]): void {

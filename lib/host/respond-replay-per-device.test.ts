@@ -18,8 +18,8 @@ afterEach(async () => {
 describe('the idempotent accepted, per device (R10.3, R14.10)', () => {
   async function answeredByPhone() {
     const host = await startTestHost();
-    const phone = pairDevice(host, 'Pocket phone');
-    const desk = pairDevice(host, 'Desk');
+    const phone = await pairDevice(host, 'Pocket phone');
+    const desk = await pairDevice(host, 'Desk');
     const runtime = await connectRuntime(host.url, TEST_TOKEN);
     const request = permissionRequest();
     await runtime.socket.emitWithAck('announce', request);

@@ -26,15 +26,14 @@ export function startStaleSweep(registry: InteractionRegistry, options: StaleSwe
     const tick = now();
     const gap = tick - lastTick;
     lastTick = tick;
-    try {
-      // The host itself did not run (laptop asleep, stalled loop): runtimes could not
-      // reach it either, so their silence proves nothing. Give them a fresh grace period.
-      if (gap - intervalMs >= staleAfterMs / 2) registry.restartSilenceClock();
-      else registry.withdrawSilent(staleAfterMs, reason);
-    } catch (error) {
-      // A failed write (disk full) must not crash the host; the next sweep retries.
-      options.onError?.(error);
-    }
+    // The host itself did not run (laptop asleep, stalled loop): runtimes could not
+    // reach it either, so their silence proves nothing. Give them a fresh grace period.
+    if (gap - intervalMs >= staleAfterMs / 2) registry.restartSilenceClock();
+    else
+      registry.withdrawSilent(staleAfterMs, reason).catch((error: unknown) => {
+        // A failed write (disk full) must not crash the host; the next sweep retries.
+        options.onError?.(error);
+      });
   }, intervalMs);
   // The sweep must not keep a shutting-down process alive.
   timer.unref();

@@ -40,7 +40,7 @@ async function rig(host?: Host) {
   const started = host ?? (await startTestHost());
   const client = createRuntimeClient({ url: started.url, token: started.token });
   cleanups.push(() => client.close());
-  const phone = await connectScriptedRemote(started.url, pairDevice(started).credential);
+  const phone = await connectScriptedRemote(started.url, (await pairDevice(started)).credential);
   cleanups.push(() => phone.close());
   const logs: string[] = [];
   const turns = createFinishedTurns({ client, log: (line) => logs.push(line) });
@@ -208,7 +208,7 @@ describe('finished turns: the runtime helper over a real host (R19)', () => {
 
     const second = await startTestHost({ dataDir, port });
     await vi.waitFor(() => expect(client.connection.failure).toBeNull());
-    const again = await connectScriptedRemote(second.url, pairDevice(second).credential);
+    const again = await connectScriptedRemote(second.url, (await pairDevice(second)).credential);
     cleanups.push(() => again.close());
     const restored = await again.next((record) => record.requestId === card.requestId, 15_000);
     expect(restored.input).toEqual(card.input);

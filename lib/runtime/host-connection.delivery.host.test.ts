@@ -38,7 +38,7 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     });
     runtime = createRuntimeClient({ url: host.url, token: host.token });
     await runtime.connection.ready();
-    phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
     const call = executeToolCall({
       tool: askUserQuestionTool,
       input: TWO_QUESTIONS,
@@ -49,17 +49,21 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     expect(await phone.respond(question.requestId, ANSWER)).toMatchObject({ ok: true, status: 'accepted' });
     await expect(call).resolves.toMatchObject({ ok: true });
 
-    const delivered = () => host.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.delivered');
-    await vi.waitFor(() => expect(delivered().map((event) => event.requestId)).toEqual([question.requestId]), {
-      timeout: 5_000,
-    });
+    const delivered = async () =>
+      (await host.registry.readSince(0, 1_000)).filter((event) => event.type === 'interaction.delivered');
+    await vi.waitFor(
+      async () => expect((await delivered()).map((event) => event.requestId)).toEqual([question.requestId]),
+      {
+        timeout: 5_000,
+      },
+    );
     expect(dropped).toBe(1);
     // Nothing is left to confirm, so no later reconnect sends it again.
     const live = runtime.connection;
     const reconnected = new Promise<void>((resolve) => live.onConnectionChange((up) => up && resolve()));
     host.io.of(RUNTIME_NAMESPACE).disconnectSockets(true);
     await reconnected;
-    expect(delivered()).toHaveLength(1);
+    expect(await delivered()).toHaveLength(1);
     expect(host.registry.projection.get(question.requestId)?.deliveredAt).toBeDefined();
   });
 
@@ -80,7 +84,7 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     });
     runtime = createRuntimeClient({ url: first.url, token: first.token });
     await runtime.connection.ready();
-    phone = await connectScriptedRemote(first.url, pairDevice(first).credential);
+    phone = await connectScriptedRemote(first.url, (await pairDevice(first)).credential);
     const call = executeToolCall({
       tool: askUserQuestionTool,
       input: TWO_QUESTIONS,
@@ -96,10 +100,13 @@ describe('resolution acknowledgement against a real host (R10.5)', () => {
     await first.close();
 
     const second = await startTestHost({ dataDir, port });
-    const delivered = () =>
-      second.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.delivered');
-    await vi.waitFor(() => expect(delivered().map((event) => event.requestId)).toEqual([question.requestId]), {
-      timeout: 8_000,
-    });
+    const delivered = async () =>
+      (await second.registry.readSince(0, 1_000)).filter((event) => event.type === 'interaction.delivered');
+    await vi.waitFor(
+      async () => expect((await delivered()).map((event) => event.requestId)).toEqual([question.requestId]),
+      {
+        timeout: 8_000,
+      },
+    );
   });
 });

@@ -23,7 +23,7 @@ describe('host connection against a real host', () => {
     const host = await startTestHost();
     runtime = createRuntimeClient({ url: host.url, token: host.token, label: 'test runtime' });
     await runtime.connection.ready();
-    phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
     const call = executeToolCall({
       tool: askUserQuestionTool,
       input: TWO_QUESTIONS,
@@ -49,8 +49,10 @@ describe('host connection against a real host', () => {
       ok: true,
       content: expect.stringContaining('"Which database?"="SQLite"'),
     });
-    await vi.waitFor(() => {
-      const delivered = host.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.delivered');
+    await vi.waitFor(async () => {
+      const delivered = (await host.registry.readSince(0, 1_000)).filter(
+        (event) => event.type === 'interaction.delivered',
+      );
       expect(delivered.map((event) => event.requestId)).toEqual([question.requestId]);
     });
   });
@@ -59,7 +61,7 @@ describe('host connection against a real host', () => {
     const host = await startTestHost();
     runtime = createRuntimeClient({ url: host.url, token: host.token });
     await runtime.connection.ready();
-    phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
     const drops: boolean[] = [];
     runtime.connection.onConnectionChange((up) => drops.push(up));
     const normal = executeToolCall({

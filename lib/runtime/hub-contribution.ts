@@ -27,7 +27,7 @@ export interface HubRouteContext {
   /** The request path without the query string. */
   pathname: string;
   /** The agent side's check: the agent token or a joined machine's credential passes; a device's is refused. */
-  authenticateAgent(candidate: string | undefined): HubAuthResult;
+  authenticateAgent(candidate: string | undefined): Promise<HubAuthResult>;
   /** The bearer token from `Authorization: Bearer …`, if any. */
   bearerToken(): string | undefined;
 }

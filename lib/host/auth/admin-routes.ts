@@ -46,7 +46,7 @@ const AWAY_SWITCH_PATH = new RegExp(`^${ADMIN_API_PREFIX}/away/(on|off)$`);
  *   POST /api/admin/away/on, …/away/off   → {away}                               (R19.50)
  */
 export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler {
-  return (req, res, context) => {
+  return async (req, res, context) => {
     if (req.headers.origin !== undefined) {
       sendApiError(res, 403, 'forbidden', 'The admin API is for the askaway CLI, not for web pages');
       return;
@@ -81,7 +81,7 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     }
     const switchTo = AWAY_SWITCH_PATH.exec(pathname)?.[1];
     if (switchTo !== undefined && req.method === 'POST') {
-      if (!options.away.set(switchTo === 'on')) {
+      if (!(await options.away.set(switchTo === 'on'))) {
         sendApiError(res, 503, 'storage-unavailable', 'The host could not record it (see its log); nothing changed');
         return;
       }
@@ -91,7 +91,7 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     const machineRevoke = MACHINE_REVOKE_PATH.exec(pathname);
     if (machineRevoke?.[1] !== undefined && req.method === 'POST') {
       const machineId = machineRevoke[1];
-      const outcome = options.machines.revoke(machineId);
+      const outcome = await options.machines.revoke(machineId);
       if (!outcome.ok) {
         sendApiError(res, 404, 'not-found', `No joined machine ${machineId} (see \`askaway machines\`)`);
         return;
@@ -102,7 +102,7 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     const revoke = REVOKE_PATH.exec(pathname);
     if (revoke?.[1] !== undefined && req.method === 'POST') {
       const deviceId = revoke[1];
-      const outcome = options.devices.revoke(deviceId);
+      const outcome = await options.devices.revoke(deviceId);
       if (!outcome.ok) {
         sendApiError(res, 404, 'not-found', `No paired device ${deviceId} (see \`askaway devices\`)`);
         return;

@@ -33,7 +33,7 @@ export class Authenticator {
    * The runtime namespace, `/mcp`, the hook endpoint (and so `askaway ask`): the agent token (the
    * hub's own agents) or a joined machine's credential (R17.2).
    */
-  runtime(candidate: string | undefined): AuthResult {
+  async runtime(candidate: string | undefined): Promise<AuthResult> {
     if (tokensEqual(candidate, this.options.agentToken)) return { ok: true, principal: LOCAL_AGENT };
     const kind = candidate === undefined ? null : credentialKindOf(candidate);
     if (kind === 'machine' && candidate !== undefined) return this.options.machines.authenticate(candidate);
@@ -59,7 +59,7 @@ export class Authenticator {
   }
 
   /** The remote namespace (and so push): a paired device's credential only. */
-  remote(candidate: string | undefined): AuthResult {
+  async remote(candidate: string | undefined): Promise<AuthResult> {
     if (tokensEqual(candidate, this.options.agentToken)) {
       return {
         ok: false,

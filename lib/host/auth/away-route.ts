@@ -7,7 +7,7 @@ import { sendApiError as fail } from './api-replies';
 export interface AwaySwitch {
   get(): boolean;
   /** Records the change (one preferences event, synced to every phone); false when it could not be stored. */
-  set(away: boolean): boolean;
+  set(away: boolean): Promise<boolean>;
 }
 
 /**
@@ -15,8 +15,8 @@ export interface AwaySwitch {
  * Code's Stop hook asks it before holding a finished turn for the phone (R19.50). Nothing else of the preferences.
  */
 export function createAgentAwayRoute(away: AwaySwitch): HttpRouteHandler {
-  return (req, res, context) => {
-    const auth = context.authenticateAgent(context.bearerToken());
+  return async (req, res, context) => {
+    const auth = await context.authenticateAgent(context.bearerToken());
     if (!auth.ok) {
       const unauthorized = auth.code === 'unauthorized';
       fail(res, unauthorized ? 401 : 403, unauthorized ? 'unauthorized' : 'forbidden', auth.message, {

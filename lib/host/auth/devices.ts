@@ -2,6 +2,7 @@ import { type DeviceInfo, type DeviceRecord, type NewDeviceEvent, type PairRepla
 import { type InteractionRegistry } from '../registry';
 import { type CredentialStore } from '../store/credential-store';
 import { mintCredential, newCredentialId, parseCredential, secretMatches } from './credential-format';
+import { LastSeen } from './last-seen';
 import { type AuthResult } from './principal';
 
 export interface PairedDevice {
@@ -22,18 +23,29 @@ export const PAIR_AGAIN_HINT = 'run `askaway pair` on that computer and open the
  * says it is paired and not revoked, so a crash between the two writes can never leave a
  * working credential that no list shows.
  */
+export interface DeviceServiceOptions {
+  registry: InteractionRegistry;
+  credentials: CredentialStore;
+  hostName: string;
+  now?: () => Date;
+  /** A last-seen time the credential store did not take. Default: stderr. */
+  onError?: (error: unknown) => void;
+}
+
 export class DeviceService {
   private readonly connections = new Map<string, number>();
   private readonly revokedListeners = new Set<(deviceId: string) => void>();
 
-  constructor(
-    private readonly options: {
-      registry: InteractionRegistry;
-      credentials: CredentialStore;
-      hostName: string;
-      now?: () => Date;
-    },
+  private constructor(
+    private readonly options: DeviceServiceOptions,
+    private readonly lastSeen: LastSeen,
   ) {}
+
+  /** Reads the devices' last-seen times once; who they are comes from the registry's projection. */
+  static async open(options: DeviceServiceOptions): Promise<DeviceService> {
+    const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
+    return new DeviceService(options, await LastSeen.load(options.credentials, 'device', onError));
+  }
 
   get hostName(): string {
     return this.options.hostName;
@@ -45,30 +57,41 @@ export class DeviceService {
    * takes its place in the same commit — its name unless the person typed another, and the old
    * one revoked as from Settings. A credential that no longer works changes nothing here.
    */
-  pair(device: { name: string; platform: string; replaces?: PairReplaces }): PairedDevice {
+  async pair(device: { name: string; platform: string; replaces?: PairReplaces }): Promise<PairedDevice> {
+    const previous = device.replaces && (await this.authenticate(device.replaces.credential));
+    const replaced = previous?.ok ? previous.principal : undefined;
+    const name = replaced && device.replaces?.keepName ? replaced.name : device.name;
     const known = this.options.registry.projection.devices;
     let deviceId = newCredentialId();
     while (known.has(deviceId)) deviceId = newCredentialId();
-    const at = this.now().toISOString();
-    const previous = device.replaces && this.authenticate(device.replaces.credential);
-    const replaced = previous?.ok ? previous.principal : undefined;
-    const name = replaced && device.replaces?.keepName ? replaced.name : device.name;
     const { credential, secretHash } = mintCredential('device', deviceId);
     // The hash first: a crash before the event leaves a hash no listed device owns, never the reverse.
-    this.options.credentials.add({ kind: 'device', id: deviceId, secretHash, createdAt: at });
-    const events: NewDeviceEvent[] = [
-      { type: 'device.paired', at, device: { id: deviceId, name, platform: device.platform } },
-    ];
-    if (replaced) events.push({ type: 'device.revoked', at, deviceId: replaced.id, byDeviceId: deviceId });
-    this.options.registry.recordDeviceEvents(events);
-    if (replaced) for (const listener of this.revokedListeners) listener(replaced.id);
+    await this.options.credentials.add({
+      kind: 'device',
+      id: deviceId,
+      secretHash,
+      createdAt: this.now().toISOString(),
+    });
+    const stored = await this.options.registry.recordDeviceEvents(() => {
+      const at = this.now().toISOString();
+      const events: NewDeviceEvent[] = [
+        { type: 'device.paired', at, device: { id: deviceId, name, platform: device.platform } },
+      ];
+      // Removed meanwhile (from another hub process on the same log): nothing left to take the place of.
+      if (replaced && this.activeRecord(replaced.id))
+        events.push({ type: 'device.revoked', at, deviceId: replaced.id, byDeviceId: deviceId });
+      return events;
+    });
+    for (const event of stored)
+      if (event.type === 'device.revoked') for (const listener of this.revokedListeners) listener(event.deviceId);
     return { deviceId, credential, hostName: this.options.hostName };
   }
 
   /** A device credential's check: the secret first, then the log's word on the device. */
-  authenticate(candidate: string): AuthResult {
+  async authenticate(candidate: string): Promise<AuthResult> {
     const parsed = parseCredential(candidate);
-    const stored = parsed?.kind === 'device' ? this.options.credentials.secretHash('device', parsed.id) : undefined;
+    const stored =
+      parsed?.kind === 'device' ? await this.options.credentials.secretHash('device', parsed.id) : undefined;
     if (!parsed || parsed.kind !== 'device' || !secretMatches(parsed.secret, stored)) {
       return {
         ok: false,
@@ -96,13 +119,12 @@ export class DeviceService {
 
   /** Every paired device, oldest first, with whether it is connected and when it was last seen. */
   list(): DeviceInfo[] {
-    const lastSeen = this.options.credentials.lastSeen('device');
-    return this.options.registry.projection.activeDevices().map((record) => this.info(record, lastSeen));
+    return this.options.registry.projection.activeDevices().map((record) => this.info(record));
   }
 
   get(deviceId: string): DeviceInfo | undefined {
     const record = this.activeRecord(deviceId);
-    return record && this.info(record, this.options.credentials.lastSeen('device'));
+    return record && this.info(record);
   }
 
   /** From the log alone: cheap enough for every answer a device gives. */
@@ -119,29 +141,38 @@ export class DeviceService {
    * Revokes at once (R16.5): the event refuses the credential from now on, then listeners drop
    * the device's live connections and delete its push subscriptions.
    */
-  revoke(deviceId: string, byDeviceId?: string): RevokeOutcome {
+  async revoke(deviceId: string, byDeviceId?: string): Promise<RevokeOutcome> {
     const device = this.get(deviceId);
     if (!device) return { ok: false, reason: 'unknown-device' };
-    this.options.registry.recordDeviceEvents([
-      {
-        type: 'device.revoked',
-        at: this.now().toISOString(),
-        deviceId,
-        ...(byDeviceId !== undefined ? { byDeviceId } : {}),
-      },
-    ]);
+    const stored = await this.options.registry.recordDeviceEvents(() =>
+      this.activeRecord(deviceId)
+        ? [
+            {
+              type: 'device.revoked',
+              at: this.now().toISOString(),
+              deviceId,
+              ...(byDeviceId !== undefined ? { byDeviceId } : {}),
+            },
+          ]
+        : [],
+    );
+    // Revoked first by another hub process on the same log: for this command, it was no longer paired.
+    if (stored.length === 0) return { ok: false, reason: 'unknown-device' };
     for (const listener of this.revokedListeners) listener(deviceId);
     return { ok: true, device };
   }
 
-  rename(deviceId: string, name: string): boolean {
-    const device = this.activeRecord(deviceId);
-    if (!device) return false;
-    if (device.name !== name)
-      this.options.registry.recordDeviceEvents([
-        { type: 'device.renamed', at: this.now().toISOString(), deviceId, name },
-      ]);
-    return true;
+  /** False when the device is not paired (any more); a rename to its own name writes nothing. */
+  async rename(deviceId: string, name: string): Promise<boolean> {
+    let paired = false;
+    await this.options.registry.recordDeviceEvents(() => {
+      const device = this.activeRecord(deviceId);
+      paired = device !== undefined;
+      return device && device.name !== name
+        ? [{ type: 'device.renamed', at: this.now().toISOString(), deviceId, name }]
+        : [];
+    });
+    return paired;
   }
 
   onRevoked(listener: (deviceId: string) => void): () => void {
@@ -152,14 +183,14 @@ export class DeviceService {
   /** A connection of this device opened: it is online, and last seen now. */
   connected(deviceId: string): void {
     this.connections.set(deviceId, (this.connections.get(deviceId) ?? 0) + 1);
-    this.options.credentials.setLastSeen('device', deviceId, this.now().toISOString());
+    this.lastSeen.touch(deviceId, this.now().toISOString());
   }
 
   disconnected(deviceId: string): void {
     const left = (this.connections.get(deviceId) ?? 1) - 1;
     if (left > 0) this.connections.set(deviceId, left);
     else this.connections.delete(deviceId);
-    this.options.credentials.setLastSeen('device', deviceId, this.now().toISOString());
+    this.lastSeen.touch(deviceId, this.now().toISOString());
   }
 
   private activeRecord(deviceId: string): DeviceRecord | undefined {
@@ -167,9 +198,9 @@ export class DeviceService {
     return record?.revokedAt === undefined ? record : undefined;
   }
 
-  private info(record: DeviceRecord, lastSeen: ReadonlyMap<string, string>): DeviceInfo {
+  private info(record: DeviceRecord): DeviceInfo {
     const online = (this.connections.get(record.id) ?? 0) > 0;
-    const seen = online ? this.now().toISOString() : lastSeen.get(record.id);
+    const seen = online ? this.now().toISOString() : this.lastSeen.all.get(record.id);
     return {
       id: record.id,
       name: record.name,

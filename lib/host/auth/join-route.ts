@@ -50,8 +50,8 @@ export function createJoinRoute(options: {
     const { data, address } = request;
     // The code first, so a bad code gets the same answer whatever the name (no probing for names); a taken
     // name, or a join the disk refuses (R12.6), leaves the code usable.
-    const exchanged = options.codes.exchange('join-machine', data.code, () => {
-      const outcome = options.machines.join(data.name);
+    const exchanged = await options.codes.exchange('join-machine', data.code, async () => {
+      const outcome = await options.machines.join(data.name);
       return { spend: outcome.ok, value: outcome };
     });
     if (!exchanged.redeemed) {
@@ -80,8 +80,8 @@ export function createJoinRoute(options: {
  * the credential speaks for, so `askaway status` can say so. Refusals name what was offered.
  */
 export function createWhoAmIRoute(machines: MachineService): HttpRouteHandler {
-  return (req, res, context) => {
-    const auth = context.authenticateAgent(context.bearerToken());
+  return async (req, res, context) => {
+    const auth = await context.authenticateAgent(context.bearerToken());
     if (!auth.ok) {
       fail(
         res,

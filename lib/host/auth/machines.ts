@@ -2,6 +2,7 @@ import { type MachineInfo, type MachineRecord, type MachineRef } from '../../con
 import { type InteractionRegistry } from '../registry';
 import { type CredentialStore } from '../store/credential-store';
 import { mintCredential, newCredentialId, parseCredential, secretMatches } from './credential-format';
+import { LastSeen } from './last-seen';
 import { type AuthResult, type Principal } from './principal';
 
 export interface JoinedMachine {
@@ -22,6 +23,16 @@ export const JOIN_AGAIN_HINT = 'run `askaway invite` on the hub and `askaway joi
  * their secrets' hashes from the credential store, and how many agents each has connected from
  * memory. The hub itself is the first machine (`local`): its agents hold the agent token.
  */
+export interface MachineServiceOptions {
+  registry: InteractionRegistry;
+  credentials: CredentialStore;
+  /** The hub's name, as removed machines are told. */
+  hubName: string;
+  now?: () => Date;
+  /** A last-seen time the credential store did not take. Default: stderr. */
+  onError?: (error: unknown) => void;
+}
+
 export class MachineService {
   /** Runtime connections open now, by machine id (the hub's own `local` included). */
   private readonly connections = new Map<string, number>();
@@ -30,15 +41,16 @@ export class MachineService {
   private readonly revokedListeners = new Set<(machineId: string) => void>();
   private readonly changeListeners = new Set<() => void>();
 
-  constructor(
-    private readonly options: {
-      registry: InteractionRegistry;
-      credentials: CredentialStore;
-      /** The hub's name, as removed machines are told. */
-      hubName: string;
-      now?: () => Date;
-    },
+  private constructor(
+    private readonly options: MachineServiceOptions,
+    private readonly lastSeen: LastSeen,
   ) {}
+
+  /** Reads the machines' last-seen times once; who they are comes from the registry's projection. */
+  static async open(options: MachineServiceOptions): Promise<MachineService> {
+    const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
+    return new MachineService(options, await LastSeen.load(options.credentials, 'machine', onError));
+  }
 
   /** The hub's own machine, which its agents (agent token) ask from. */
   get hub(): MachineRef {
@@ -64,25 +76,38 @@ export class MachineService {
   }
 
   /** Mints a credential for a new machine; the caller has redeemed a join code first. */
-  join(name: string): JoinOutcome {
+  async join(name: string): Promise<JoinOutcome> {
     const problem = this.nameProblem(name);
     if (problem !== null) return { ok: false, reason: 'name-taken', message: problem };
     const known = this.options.registry.projection.machines;
     let machineId = newCredentialId();
     while (known.has(machineId)) machineId = newCredentialId();
-    const at = this.now().toISOString();
     const { credential, secretHash } = mintCredential('machine', machineId);
     // The hash first: a crash before the event leaves a hash no listed machine owns, never the reverse.
-    this.options.credentials.add({ kind: 'machine', id: machineId, secretHash, createdAt: at });
-    this.options.registry.recordMachineEvents([{ type: 'machine.joined', at, machine: { id: machineId, name } }]);
+    await this.options.credentials.add({
+      kind: 'machine',
+      id: machineId,
+      secretHash,
+      createdAt: this.now().toISOString(),
+    });
+    // Decided at the log's head: a machine of the same name joined through another hub process meanwhile wins.
+    let taken: string | null = null;
+    await this.options.registry.recordMachineEvents(() => {
+      taken = this.nameProblem(name);
+      return taken === null
+        ? [{ type: 'machine.joined', at: this.now().toISOString(), machine: { id: machineId, name } }]
+        : [];
+    });
+    if (taken !== null) return { ok: false, reason: 'name-taken', message: taken };
     this.changed();
     return { ok: true, joined: { machine: { id: machineId, name }, credential, hubName: this.hubName } };
   }
 
   /** A machine credential's check: the secret first, then the log's word on the machine. */
-  authenticate(candidate: string): AuthResult {
+  async authenticate(candidate: string): Promise<AuthResult> {
     const parsed = parseCredential(candidate);
-    const stored = parsed?.kind === 'machine' ? this.options.credentials.secretHash('machine', parsed.id) : undefined;
+    const stored =
+      parsed?.kind === 'machine' ? await this.options.credentials.secretHash('machine', parsed.id) : undefined;
     if (!parsed || parsed.kind !== 'machine' || !secretMatches(parsed.secret, stored)) {
       return {
         ok: false,
@@ -119,13 +144,12 @@ export class MachineService {
 
   /** The hub, then every joined machine not revoked, oldest first, with its agents connected now. */
   list(): MachineInfo[] {
-    const lastSeen = this.options.credentials.lastSeen('machine');
-    return [this.hubInfo(), ...this.activeRecords().map((record) => this.info(record, lastSeen))];
+    return [this.hubInfo(), ...this.activeRecords().map((record) => this.info(record))];
   }
 
   get(machineId: string): MachineInfo | undefined {
     const record = this.activeRecord(machineId);
-    return record && this.info(record, this.options.credentials.lastSeen('machine'));
+    return record && this.info(record);
   }
 
   /** Joined machines not revoked. */
@@ -137,18 +161,24 @@ export class MachineService {
    * Revokes at once (R17.2): the event refuses the credential from now on, the machine's pending
    * interactions are withdrawn (no answer could reach it), then listeners drop its connections.
    */
-  revoke(machineId: string, byDeviceId?: string): MachineRevokeOutcome {
+  async revoke(machineId: string, byDeviceId?: string): Promise<MachineRevokeOutcome> {
     const machine = this.get(machineId);
     if (!machine) return { ok: false, reason: 'unknown-machine' };
-    this.options.registry.recordMachineEvents([
-      {
-        type: 'machine.revoked',
-        at: this.now().toISOString(),
-        machineId,
-        ...(byDeviceId !== undefined ? { byDeviceId } : {}),
-      },
-    ]);
-    this.options.registry.withdrawMachine(machineId, `${machine.name} was removed from ${this.hubName}`);
+    const stored = await this.options.registry.recordMachineEvents(() =>
+      this.activeRecord(machineId)
+        ? [
+            {
+              type: 'machine.revoked',
+              at: this.now().toISOString(),
+              machineId,
+              ...(byDeviceId !== undefined ? { byDeviceId } : {}),
+            },
+          ]
+        : [],
+    );
+    // Revoked first by another hub process on the same log: for this command, it was no longer joined.
+    if (stored.length === 0) return { ok: false, reason: 'unknown-machine' };
+    await this.options.registry.withdrawMachine(machineId, `${machine.name} was removed from ${this.hubName}`);
     for (const listener of this.revokedListeners) listener(machineId);
     this.changed();
     return { ok: true, machine };
@@ -181,7 +211,7 @@ export class MachineService {
   private seen(machineId: string): void {
     const at = this.now().toISOString();
     if (machineId === this.hub.id) this.localLastSeen = at;
-    else this.options.credentials.setLastSeen('machine', machineId, at);
+    else this.lastSeen.touch(machineId, at);
     this.changed();
   }
 
@@ -210,9 +240,9 @@ export class MachineService {
     };
   }
 
-  private info(record: MachineRecord, lastSeen: ReadonlyMap<string, string>): MachineInfo {
+  private info(record: MachineRecord): MachineInfo {
     const connectedAgents = this.connections.get(record.id) ?? 0;
-    const seen = connectedAgents > 0 ? this.now().toISOString() : lastSeen.get(record.id);
+    const seen = connectedAgents > 0 ? this.now().toISOString() : this.lastSeen.all.get(record.id);
     return {
       id: record.id,
       name: record.name,

@@ -52,38 +52,43 @@ export class OneTimeCodes {
 
   /** True once for a live code of this purpose; false for a used, expired, unknown or malformed one. */
   redeem(purpose: CodePurpose, candidate: string): boolean {
-    return this.exchange(purpose, candidate, () => ({ spend: true, value: undefined })).redeemed;
+    return this.take(purpose, candidate) !== undefined;
   }
 
   /**
-   * Redeems a live code and runs `run` for it, in the same synchronous step. The code is spent only
-   * when `run` says so: one that throws (a full disk, R12.6) or declines (a taken name) leaves the
-   * code as it was, so the person can try again with it.
+   * Redeems a live code and runs `run` for it. The code is taken in the same synchronous step as the check,
+   * so of two concurrent exchanges of one code exactly one runs; it is spent only when `run` says so: one
+   * that throws (a full disk, R12.6) or declines (a taken name) gives the code back, so the person can try
+   * again with it.
    */
-  exchange<T>(
+  async exchange<T>(
     purpose: CodePurpose,
     candidate: string,
-    run: () => { spend: boolean; value: T },
-  ): { redeemed: false } | { redeemed: true; value: T } {
+    run: () => Promise<{ spend: boolean; value: T }>,
+  ): Promise<{ redeemed: false } | { redeemed: true; value: T }> {
+    const match = this.take(purpose, candidate);
+    if (!match) return { redeemed: false };
+    let outcome: { spend: boolean; value: T };
+    try {
+      outcome = await run();
+    } catch (error) {
+      this.outstanding.push(match);
+      throw error;
+    }
+    if (!outcome.spend) this.outstanding.push(match);
+    return { redeemed: true, value: outcome.value };
+  }
+
+  /** Removes and returns the live code of this purpose that `candidate` is, comparing against each in constant time. */
+  private take(purpose: CodePurpose, candidate: string): Outstanding | undefined {
     this.prune();
     const hash = digest(normalize(candidate));
     let match: Outstanding | undefined;
-    // Every outstanding code is compared, whatever matched: the time taken says nothing about the guess.
     for (const entry of this.outstanding) {
       if (timingSafeEqual(entry.hash, hash) && entry.purpose === purpose) match = entry;
     }
-    if (!match) return { redeemed: false };
-    const before = this.outstanding;
-    this.outstanding = before.filter((entry) => entry !== match);
-    let outcome: { spend: boolean; value: T };
-    try {
-      outcome = run();
-    } catch (error) {
-      this.outstanding = before;
-      throw error;
-    }
-    if (!outcome.spend) this.outstanding = before;
-    return { redeemed: true, value: outcome.value };
+    if (match) this.outstanding = this.outstanding.filter((entry) => entry !== match);
+    return match;
   }
 
   /** Codes still usable, for tests and diagnostics. */

@@ -75,9 +75,9 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
     const { data, address } = request;
     // Only after the code: a credential in `replaces` is never checked for someone without one (R16.9).
     // A pairing the disk refuses throws, and the code stays usable (R12.6).
-    const exchanged = options.codes.exchange('pair-device', data.code, () => ({
+    const exchanged = await options.codes.exchange('pair-device', data.code, async () => ({
       spend: true,
-      value: options.devices.pair(data),
+      value: await options.devices.pair(data),
     }));
     if (!exchanged.redeemed) {
       await refuseAttempt(res, {

@@ -3,6 +3,7 @@ import { PROTOCOL_VERSION, REMOTE_PROTOCOL_VERSION } from '../../contracts';
 import { type AuthResult } from '../auth/principal';
 import { sendApiError } from '../auth/api-replies';
 import { type MessageIncidents } from '../message-incidents';
+import { LogContendedError } from '../log-contended-error';
 import { StorageUnavailableError } from '../store/storage-health';
 import { HOST_VERSION } from '../version';
 import { type HttpRouteRegistry } from './routes';
@@ -13,7 +14,7 @@ export interface RequestHandlerOptions {
   staticDir: string;
   routes: HttpRouteRegistry;
   headers: SecurityHeaders;
-  authenticateAgent(candidate: string | undefined): AuthResult;
+  authenticateAgent(candidate: string | undefined): Promise<AuthResult>;
   incidents: MessageIncidents;
 }
 
@@ -60,6 +61,11 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         `${method} ${pathname}`,
         error,
       );
+      // Nothing was saved and a retry may pass (R20.3): said like a full disk, so a client keeps what it sent.
+      if (error instanceof LogContendedError) {
+        sendApiError(res, 503, 'storage-unavailable', error.message, { 'Retry-After': '1' });
+        return;
+      }
       sendApiError(res, 500, 'internal', 'The host could not process this request');
     });
   };

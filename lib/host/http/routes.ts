@@ -6,7 +6,7 @@ export interface HttpRouteContext {
   /** The request path without the query string. */
   pathname: string;
   /** The agent side's check (R16.1): the agent token passes; a device credential is named and refused. */
-  authenticateAgent(candidate: string | undefined): AuthResult;
+  authenticateAgent(candidate: string | undefined): Promise<AuthResult>;
   /** The bearer token from `Authorization: Bearer …`, if any. */
   bearerToken(): string | undefined;
 }

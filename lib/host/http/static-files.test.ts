@@ -129,8 +129,8 @@ describe('[R10.1] static PWA serving', () => {
   it('[R11.1] mounted routes take precedence and get token helpers', async () => {
     const host = await startTestHost();
     host.registerHttpRoute('POST', '/hooks', (_req, res) => res.end('hooks'));
-    host.registerHttpRoute('POST', '/hooks/claude-code', (_req, res, context) => {
-      res.end(context.authenticateAgent(context.bearerToken()).ok ? 'authorized' : 'refused');
+    host.registerHttpRoute('POST', '/hooks/claude-code', async (_req, res, context) => {
+      res.end((await context.authenticateAgent(context.bearerToken())).ok ? 'authorized' : 'refused');
     });
     const post = (target: string, token?: string) =>
       fetch(`${host.url}${target}`, {

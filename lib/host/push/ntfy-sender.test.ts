@@ -51,7 +51,7 @@ describe('ntfy target', () => {
     fixture = await pushFixture();
     const f = fixture;
     expect(f.service.setNtfyTopic('phone', `${NTFY_TEST_ORIGIN}/my-topic`)).toMatchObject({ ok: true });
-    const requestId = f.ask({ header: '部署', question: 'Deploy to which region?' });
+    const requestId = await f.ask({ header: '部署', question: 'Deploy to which region?' });
 
     await vi.waitFor(() =>
       expect(f.endpoint.requests.filter((request) => request.path === '/my-topic')).toHaveLength(1),
@@ -70,7 +70,7 @@ describe('ntfy target', () => {
     f.service.setHostNtfyTopic(`${f.endpoint.url}/my-topic`);
     f.subscribe('phone');
     f.service.presence.set('desk', 'socket', true);
-    f.ask();
+    await f.ask();
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
     await f.service.idle();
     expect(f.endpoint.requests.filter((request) => request.path === '/my-topic')).toHaveLength(0);

@@ -42,7 +42,7 @@ async function setup() {
   });
   let asked = 0;
   const device = async (name: string) => {
-    const paired = pairDevice(host, name);
+    const paired = await pairDevice(host, name);
     const remote = await connectRemote(host.url, paired.credential);
     return { ...paired, socket: remote.socket };
   };

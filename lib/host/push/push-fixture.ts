@@ -15,7 +15,7 @@ export async function pushFixture(
 ) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askaway-push-'));
   const store = new SqliteEventStore(path.join(dataDir, 'askaway.db'));
-  const registry = new InteractionRegistry({ store });
+  const registry = await InteractionRegistry.open({ store });
   const endpoint = await startRecordingServer();
   const logs: string[] = [];
   const push: PushRuntime = await createPushService({
@@ -58,7 +58,9 @@ export async function pushFixture(
         .map((request) => PushPayloadSchema.parse(JSON.parse(decryptWebPush(request.body, keys))));
     },
 
-    ask(question: { header?: string; question?: string; origin?: InteractionOrigin; requestId?: string } = {}): string {
+    async ask(
+      question: { header?: string; question?: string; origin?: InteractionOrigin; requestId?: string } = {},
+    ): Promise<string> {
       counter += 1;
       const requestId = question.requestId ?? `req-${counter}`;
       const request: InteractionRequest = {
@@ -83,13 +85,13 @@ export async function pushFixture(
           ],
         },
       };
-      const ack = registry.announce(request, 'runtime-socket');
+      const ack = await registry.announce(request, 'runtime-socket');
       if (!ack.ok) throw new Error(ack.error.message);
       return requestId;
     },
 
-    answer(requestId: string): void {
-      const ack = registry.respond(
+    async answer(requestId: string): Promise<void> {
+      const ack = await registry.respond(
         {
           requestId,
           clientResponseId: `answer-${requestId}`,
@@ -101,8 +103,8 @@ export async function pushFixture(
     },
 
     /** The agent took the question back (its terminal answered first). */
-    withdraw(requestId: string): void {
-      const ack = registry.withdraw({ requestId, reason: 'Answered in the terminal' });
+    async withdraw(requestId: string): Promise<void> {
+      const ack = await registry.withdraw({ requestId, reason: 'Answered in the terminal' });
       if (!ack.ok) throw new Error(ack.error.message);
     },
 
@@ -110,7 +112,7 @@ export async function pushFixture(
       detach();
       registry.stop();
       await push.close();
-      store.close();
+      await store.close();
       await endpoint.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -11,7 +11,7 @@ afterEach(async () => {
 const shows = (payloads: PushPayload[]) =>
   payloads.filter((payload): payload is PushShowPayload => payload.type === 'show');
 
-function finish(f: PushFixture, turnId: string): string {
+async function finish(f: PushFixture, turnId: string): Promise<string> {
   const request: InteractionRequest = {
     kind: 'finished-turn',
     requestId: `turn:thread-1:${turnId}`,
@@ -23,7 +23,7 @@ function finish(f: PushFixture, turnId: string): string {
     context: { projectName: 'shop' },
     input: { status: 'completed', message: 'The cache is in.', reply: 'prompt' },
   };
-  const ack = f.registry.announce(request, 'runtime-socket');
+  const ack = await f.registry.announce(request, 'runtime-socket');
   if (!ack.ok) throw new Error(ack.error.message);
   return request.requestId;
 }
@@ -33,7 +33,7 @@ describe('PushService: finished turns (R19.9)', () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
-    const requestId = finish(f, 't1');
+    const requestId = await finish(f, 't1');
     await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(1));
     const [payload] = shows(f.received('phone'));
     expect(payload).toMatchObject({ tag: requestId, title: 'Codex finished in shop', body: 'The cache is in.' });
@@ -44,9 +44,9 @@ describe('PushService: finished turns (R19.9)', () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
-    f.registry.updatePreferences({ notifyFinishedTurns: false });
-    finish(f, 't1');
-    const question = f.ask();
+    await f.registry.updatePreferences({ notifyFinishedTurns: false });
+    await finish(f, 't1');
+    const question = await f.ask();
     await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(1));
     expect(shows(f.received('phone'))[0]?.tag).toBe(question);
     expect(f.service.throttleState('phone')).toMatchObject({ queued: 0 });

@@ -20,11 +20,11 @@ describe('PushService: one notification per new interaction', () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
-    f.registry.updatePreferences({
+    await f.registry.updatePreferences({
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 600_000,
     });
-    const requestId = f.ask({
+    const requestId = await f.ask({
       header: 'Auth',
       question: 'Which login flow should the admin app use?',
       origin: { kind: 'subagent', label: 'explorer', path: ['planner', 'explorer'], depth: 2 },
@@ -49,7 +49,7 @@ describe('PushService: one notification per new interaction', () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
-    f.ask();
+    await f.ask();
     await vi.waitFor(() => expect(f.endpoint.requests).toHaveLength(1));
     const headers = expectItem(f.endpoint.requests, 0).headers;
     expect(headers?.['content-encoding']).toBe('aes128gcm');
@@ -62,10 +62,10 @@ describe('PushService: one notification per new interaction', () => {
     fixture = await pushFixture();
     const f = fixture;
     f.subscribe('phone');
-    const requestId = f.ask();
+    const requestId = await f.ask();
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
 
-    f.answer(requestId);
+    await f.answer(requestId);
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(2));
     expect(f.received('phone')[1]).toEqual({ type: 'close', tags: [requestId] });
   });
@@ -74,9 +74,9 @@ describe('PushService: one notification per new interaction', () => {
     fixture = await pushFixture({ collapseWindowMs: 60_000 });
     const f = fixture;
     f.subscribe('phone');
-    const requestId = f.ask();
+    const requestId = await f.ask();
     expect(f.service.throttleState('phone')).toMatchObject({ queued: 1, timerPending: true });
-    f.answer(requestId);
+    await f.answer(requestId);
     expect(f.service.throttleState('phone')).toMatchObject({ queued: 0 });
     await f.service.idle();
     expect(f.endpoint.requests).toHaveLength(0);
@@ -88,7 +88,7 @@ describe('PushService: bursts and rate limit', () => {
     fixture = await pushFixture({ collapseWindowMs: 50 });
     const f = fixture;
     f.subscribe('phone');
-    for (let index = 0; index < 10; index += 1) f.ask({ header: `Q${index}` });
+    for (let index = 0; index < 10; index += 1) await f.ask({ header: `Q${index}` });
 
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
     await vi.waitFor(() => expect(f.service.throttleState('phone')).toMatchObject({ queued: 0, timerPending: false }));
@@ -108,14 +108,14 @@ describe('PushService: bursts and rate limit', () => {
     fixture = await pushFixture({ collapseWindowMs: 50 });
     const f = fixture;
     f.subscribe('phone');
-    const ids = [f.ask(), f.ask(), f.ask()];
+    const ids = [await f.ask(), await f.ask(), await f.ask()];
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
 
-    f.answer(ids[0] ?? '');
-    f.answer(ids[1] ?? '');
+    await f.answer(ids[0] ?? '');
+    await f.answer(ids[1] ?? '');
     await f.service.idle();
     expect(f.received('phone')).toHaveLength(1);
-    f.answer(ids[2] ?? '');
+    await f.answer(ids[2] ?? '');
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(2));
     expect(f.received('phone')[1]).toEqual({ type: 'close', tags: [PUSH_SUMMARY_TAG] });
   });
@@ -126,14 +126,14 @@ describe('PushService: bursts and rate limit', () => {
     fixture = await pushFixture({ collapseWindowMs: 10, rateLimitMax: 2, rateLimitWindowMs: 1_500 });
     const f = fixture;
     f.subscribe('phone');
-    f.ask({ header: 'First' });
+    await f.ask({ header: 'First' });
     vi.advanceTimersByTime(10);
     await waitForIo(() => expect(shows(f.received('phone'))).toHaveLength(1));
-    f.ask({ header: 'Second' });
+    await f.ask({ header: 'Second' });
     vi.advanceTimersByTime(10);
     await waitForIo(() => expect(shows(f.received('phone'))).toHaveLength(2));
-    f.ask({ header: 'Third' });
-    f.ask({ header: 'Fourth' });
+    await f.ask({ header: 'Third' });
+    await f.ask({ header: 'Fourth' });
     vi.advanceTimersByTime(10);
     // Both are held: the device had its two notifications this window.
     expect(f.service.throttleState('phone')).toMatchObject({ queued: 2, timerPending: true, sentInWindow: 2 });
@@ -156,7 +156,7 @@ describe('PushService: presence and expiry', () => {
     f.subscribe('phone');
     f.service.presence.set('desk', 'socket-a', true);
     f.service.presence.set('phone', 'socket-b', false);
-    f.ask();
+    await f.ask();
 
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
     await f.service.idle();
@@ -165,7 +165,7 @@ describe('PushService: presence and expiry', () => {
 
     // Hidden again (app in the background): the next question reaches it.
     f.service.presence.set('desk', 'socket-a', false);
-    f.ask();
+    await f.ask();
     await vi.waitFor(() => expect(f.received('desk')).toHaveLength(1));
   });
 
@@ -175,12 +175,12 @@ describe('PushService: presence and expiry', () => {
     f.subscribe('desk');
     f.service.presence.set('desk', 'tab-1', false);
     f.service.presence.set('desk', 'tab-2', true);
-    f.ask();
+    await f.ask();
     await f.service.idle();
     expect(f.service.throttleState('desk')).toBeUndefined();
 
     f.service.presence.drop('desk', 'tab-2');
-    f.ask();
+    await f.ask();
     await vi.waitFor(() => expect(f.received('desk')).toHaveLength(1));
   });
 
@@ -190,13 +190,13 @@ describe('PushService: presence and expiry', () => {
     f.subscribe('gone');
     f.subscribe('phone');
     f.endpoint.statusFor.set('/push/gone', status);
-    f.ask();
+    await f.ask();
 
     await vi.waitFor(() => expect(f.service.status('gone').subscribed).toBe(false));
     expect(f.service.status('phone').subscribed).toBe(true);
     expect(f.logs.join('\n')).toContain('expired');
 
-    f.ask();
+    await f.ask();
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(2));
     expect(f.endpoint.requests.filter((request) => request.path === '/push/gone')).toHaveLength(1);
   });
@@ -206,7 +206,7 @@ describe('PushService: presence and expiry', () => {
     const f = fixture;
     f.subscribe('phone');
     f.endpoint.statusFor.set('/push/phone', 500);
-    f.ask();
+    await f.ask();
     await vi.waitFor(() => expect(f.logs.join('\n')).toContain('500'));
     expect(f.service.status('phone').subscribed).toBe(true);
   });
@@ -232,13 +232,13 @@ describe('PushService: "Notify my phone" after a while (R14.7)', () => {
     fixture = await pushFixture({ collapseWindowMs: 10 });
     const f = fixture;
     f.subscribe('phone');
-    f.registry.updatePreferences({ notifyDelayMs: 30_000 });
+    await f.registry.updatePreferences({ notifyDelayMs: 30_000 });
 
-    const answered = f.ask({ header: 'Answered at the desk' });
-    const waiting = f.ask({ header: 'Still waiting' });
+    const answered = await f.ask({ header: 'Answered at the desk' });
+    const waiting = await f.ask({ header: 'Still waiting' });
     vi.advanceTimersByTime(29_000);
     expect(f.service.isHeld(answered) && f.service.isHeld(waiting)).toBe(true);
-    f.answer(answered);
+    await f.answer(answered);
     expect(f.service.isHeld(answered)).toBe(false);
     await f.service.idle();
     expect(f.received('phone')).toHaveLength(0);
@@ -255,15 +255,15 @@ describe('PushService: "Notify my phone" after a while (R14.7)', () => {
     fixture = await pushFixture({ collapseWindowMs: 10 });
     const f = fixture;
     f.subscribe('phone');
-    f.registry.updatePreferences({ notifyDelayMs: 60_000 });
-    const withdrawn = f.ask();
-    f.withdraw(withdrawn);
+    await f.registry.updatePreferences({ notifyDelayMs: 60_000 });
+    const withdrawn = await f.ask();
+    await f.withdraw(withdrawn);
     vi.advanceTimersByTime(61_000);
     await f.service.idle();
     expect(f.received('phone')).toHaveLength(0);
 
-    f.registry.updatePreferences({ notifyDelayMs: 0 });
-    const atOnce = f.ask();
+    await f.registry.updatePreferences({ notifyDelayMs: 0 });
+    const atOnce = await f.ask();
     expect(f.service.isHeld(atOnce)).toBe(false);
     vi.advanceTimersByTime(10);
     await waitForIo(() => expect(shows(f.received('phone'))).toHaveLength(1));
@@ -273,9 +273,9 @@ describe('PushService: "Notify my phone" after a while (R14.7)', () => {
     fixture = await pushFixture();
     const f = fixture;
     expect(f.registry.projection.preferences.notifyDelayMs).toBe(0);
-    expect(f.registry.updatePreferences({ notifyDelayMs: 300_000 })).toMatchObject({ ok: true });
+    expect(await f.registry.updatePreferences({ notifyDelayMs: 300_000 })).toMatchObject({ ok: true });
     // A patch of another preference leaves it alone.
-    f.registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true });
+    await f.registry.updatePreferences({ askUserQuestionAutoResolutionEnabled: true });
     expect(f.registry.projection.preferences.notifyDelayMs).toBe(300_000);
   });
 });

@@ -41,7 +41,7 @@ async function setup() {
   /** A paired device's connection; its id comes from its credential, as the host sees it. */
   const remote = (name: string) => connectPairedDevice(host, name, cleanups);
 
-  function ask(requestId: string): void {
+  async function ask(requestId: string): Promise<void> {
     const request: InteractionRequest = {
       kind: 'question',
       requestId,
@@ -63,7 +63,7 @@ async function setup() {
         ],
       },
     };
-    host.registry.announce(request, 'runtime');
+    await host.registry.announce(request, 'runtime');
   }
 
   return { host, push, endpoint, remote, ask };
@@ -108,13 +108,13 @@ describe('push messages on the /remote namespace', () => {
     await expect(phone.emitWithAck('presence', { visible: true })).resolves.toEqual({ ok: true });
     expect(push.service.presence.isVisible(phone.deviceId)).toBe(true);
 
-    ask('while-visible');
+    await ask('while-visible');
     await push.service.idle();
     expect(push.service.throttleState(phone.deviceId)).toBeUndefined();
 
     phone.disconnect();
     await vi.waitFor(() => expect(push.service.presence.isVisible(phone.deviceId)).toBe(false));
-    ask('after-leaving');
+    await ask('after-leaving');
     await vi.waitFor(() => expect(endpoint.requests).toHaveLength(1));
   });
 
@@ -142,7 +142,7 @@ describe('push messages on the /remote namespace', () => {
       await device.emitWithAck('push:subscribe', {
         subscription: makeSubscription(`${endpoint.url}/push/${device.deviceId}`).subscription,
       });
-    expect(host.devices.revoke(phone.deviceId)).toMatchObject({ ok: true });
+    expect(await host.devices.revoke(phone.deviceId)).toMatchObject({ ok: true });
     expect(push.service.status(phone.deviceId).subscribed).toBe(false);
     expect(push.service.status(laptop.deviceId).subscribed).toBe(true);
   });
@@ -154,9 +154,9 @@ describe('push subscriptions across an upgrade', () => {
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const open = () => createHost({ dataDir, port: 0, token: 't', writeHostFile: false, staticDir: dataDir });
     const first = await open();
-    const kept = pairDevice(first, 'kept');
-    const revoked = pairDevice(first, 'revoked');
-    first.devices.revoke(revoked.deviceId);
+    const kept = await pairDevice(first, 'kept');
+    const revoked = await pairDevice(first, 'revoked');
+    await first.devices.revoke(revoked.deviceId);
     const push = await startPush(first);
     // As an older host stored them: under ids the app made up itself, and one of a device since revoked.
     for (const deviceId of ['legacy-browser-id', revoked.deviceId, kept.deviceId])

@@ -26,7 +26,7 @@ afterEach(async () => {
 /** The secrets of a service on this machine that a device must never read (the review's repro). */
 const INTERNAL_SECRET = 'db_password=hunter2 token=ghp_internal0123456789';
 
-type Prepare = (context: { dataDir: string; host: Host; sinkUrl: string }) => void;
+type Prepare = (context: { dataDir: string; host: Host; sinkUrl: string }) => void | Promise<void>;
 
 async function setup(options: StartPushOptions = {}, prepare?: Prepare) {
   const dataDir = tempDir('askaway-push-endpoints-');
@@ -45,7 +45,7 @@ async function setup(options: StartPushOptions = {}, prepare?: Prepare) {
     writeHostFile: false,
     staticDir: dataDir,
   });
-  prepare?.({ dataDir, host, sinkUrl: sink.url });
+  await prepare?.({ dataDir, host, sinkUrl: sink.url });
   const push = await startPush(host, {
     collapseWindowMs: 10,
     log: (line) => logs.push(line),
@@ -58,8 +58,8 @@ async function setup(options: StartPushOptions = {}, prepare?: Prepare) {
     await push.close();
   });
   const device = (name: string) => connectPairedDevice(host, name, cleanups);
-  const ask = () => {
-    const ack = host.registry.announce(questionRequest(), 'runtime');
+  const ask = async () => {
+    const ack = await host.registry.announce(questionRequest(), 'runtime');
     expect(ack).toMatchObject({ ok: true });
   };
   return { dataDir, host, push, sink, internal, logs, device, ask };
@@ -93,16 +93,16 @@ describe('Web Push endpoints a device names (R12.20)', () => {
 
   it('[R12.20] a subscription to this machine stored earlier (by an older host) gets nothing at send time', async () => {
     let oldPhone = '';
-    const { sink, logs, ask, push } = await setup({}, ({ dataDir, host, sinkUrl }) => {
+    const { sink, logs, ask, push } = await setup({}, async ({ dataDir, host, sinkUrl }) => {
       // What an older host kept for a device still paired: an endpoint on loopback.
-      const { deviceId } = pairDevice(host, 'old-phone');
+      const { deviceId } = await pairDevice(host, 'old-phone');
       oldPhone = deviceId;
       const store = new PushSubscriptionStore(path.join(dataDir, PUSH_DB_FILE));
       store.upsert(deviceId, makeSubscription(`${sinkUrl}/push/old`).subscription, new Date());
       store.close();
     });
     expect(push.service.status(oldPhone).subscribed).toBe(true);
-    ask();
+    await ask();
     await expect.poll(() => logs.join('\n')).toContain('push endpoint refused: A push endpoint must be https://');
     await push.service.idle();
     expect(sink.requests).toHaveLength(0);
@@ -194,7 +194,7 @@ describe('what a push service answers (R12.20)', () => {
       webPush: 'sent',
       ntfy: 'not-configured',
     });
-    ask();
+    await ask();
     await expect.poll(() => sink.requests.length).toBe(2);
   });
 });

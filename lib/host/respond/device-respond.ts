@@ -8,13 +8,13 @@ import { type InteractionRegistry } from '../registry';
  * /api/respond`, R14.10) both end here, so both meet the same checks, the same first-wins rule (R10.3) and the
  * same ack. The device's name is the one the log has now (a rename shows on later answers).
  */
-export function respondAsDevice(
+export async function respondAsDevice(
   registry: InteractionRegistry,
   devices: Pick<DeviceService, 'nameOf'>,
   deviceId: string,
   command: RespondCommand,
-): RespondAck {
-  const ack = registry.respond(command, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId });
+): Promise<RespondAck> {
+  const ack = await registry.respond(command, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId });
   return ack.ok
     ? { ...ack, resolution: redactResolutionForRemotes(ack.resolution, registry.projection.get(command.requestId)) }
     : ack;

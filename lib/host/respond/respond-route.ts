@@ -27,7 +27,7 @@ export interface RespondRouteOptions {
   registry: InteractionRegistry;
   devices: Pick<DeviceService, 'nameOf'>;
   /** A paired device's credential only (R16.1), as the remote namespace's handshake checks it. */
-  authenticate(candidate: string | undefined): AuthResult;
+  authenticate(candidate: string | undefined): Promise<AuthResult>;
   /** The sockets' rule: same origin, the public URL, `--allow-origin`; a request without Origin is no browser's. */
   originAllowed(req: IncomingMessage): boolean;
   rateLimit?: RateLimit;
@@ -69,7 +69,7 @@ export function createRespondRoute(options: RespondRouteOptions): HttpRouteHandl
     }
     if (req.method !== 'POST')
       return fail(405, 'invalid-message', `Answering is POST ${RESPOND_API_PATH}`, { Allow: 'POST' });
-    const auth = options.authenticate(context.bearerToken());
+    const auth = await options.authenticate(context.bearerToken());
     if (!auth.ok) {
       if (!refused.take()) return fail(429, 'rate-limited', 'Too many refused answers; try again shortly');
       return fail(401, auth.code, auth.message, { 'WWW-Authenticate': 'Bearer realm="askaway-device"' });
@@ -90,7 +90,7 @@ export function createRespondRoute(options: RespondRouteOptions): HttpRouteHandl
     }
     const command = RespondCommandSchema.safeParse(body);
     if (!command.success) return fail(400, 'invalid-message', summarizeIssues(command.error));
-    const ack = respondAsDevice(options.registry, options.devices, deviceId, command.data);
+    const ack = await respondAsDevice(options.registry, options.devices, deviceId, command.data);
     const view = options.registry.projection.get(command.data.requestId);
     const terminal = !ack.ok && ack.error.code === 'withdrawn' && view?.terminalAnswer !== undefined;
     reply(

@@ -19,11 +19,11 @@ export function handshakeGuard<Schema extends z.core.$ZodType>(options: {
   protocolVersion: number;
   /** The auth fields a credential may sit in, in order (`token`, or a remote's `credential`). */
   credentialFields: readonly string[];
-  authenticate(candidate: string | undefined): AuthResult;
+  authenticate(candidate: string | undefined): Promise<AuthResult>;
   store(socket: Socket, auth: z.infer<Schema>, principal: Principal): void;
   onError(error: unknown): void;
 }) {
-  const admit = (socket: Socket, next: (error?: Error) => void): void => {
+  const admit = async (socket: Socket, next: (error?: Error) => void): Promise<void> => {
     const auth: unknown = socket.handshake.auth;
     const shape = jsonShapeProblem(auth, MESSAGE_SHAPE_LIMITS);
     if (shape !== undefined) {
@@ -33,7 +33,7 @@ export function handshakeGuard<Schema extends z.core.$ZodType>(options: {
     const record = isRecord(auth) ? auth : {};
     const field = options.credentialFields.find((name) => typeof record[name] === 'string');
     const candidate = field === undefined ? undefined : String(record[field]);
-    const result = options.authenticate(candidate);
+    const result = await options.authenticate(candidate);
     if (!result.ok) {
       next(connectError(result.code, result.message));
       return;
@@ -57,12 +57,10 @@ export function handshakeGuard<Schema extends z.core.$ZodType>(options: {
   };
   // A credential check reads the store: whatever it throws refuses this connection, never the host.
   return (socket: Socket, next: (error?: Error) => void): void => {
-    try {
-      admit(socket, next);
-    } catch (error) {
+    admit(socket, next).catch((error: unknown) => {
       options.onError(error);
       next(connectError('internal', 'The host could not check this connection; try again'));
-    }
+    });
   };
 }
 

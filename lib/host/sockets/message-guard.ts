@@ -1,6 +1,7 @@
 import { type Event as SocketEvent } from 'socket.io';
 import { jsonShapeProblem, MESSAGE_SHAPE_LIMITS, type WireError } from '../../contracts';
 import { type MessageIncidents } from '../message-incidents';
+import { LogContendedError } from '../log-contended-error';
 import { failure } from '../registry-types';
 import { StorageUnavailableError } from '../store/storage-health';
 
@@ -11,9 +12,13 @@ export interface MessageSource {
   incidents: MessageIncidents;
 }
 
-/** The reply a caller gets when processing its message threw: a full disk says so, anything else is internal. */
+/**
+ * The reply a caller gets when processing its message threw: a full disk says so, and so does a log other hub
+ * processes kept moving (R20.3): nothing was saved, and the caller keeps what it sent and tries again. Anything
+ * else is internal.
+ */
 export function failureFor(error: unknown): { ok: false; error: WireError } {
-  return error instanceof StorageUnavailableError
+  return error instanceof StorageUnavailableError || error instanceof LogContendedError
     ? failure('storage-unavailable', error.message)
     : failure('internal', 'The host could not process this message');
 }
@@ -44,22 +49,25 @@ export function shapeGuard(source: MessageSource) {
 }
 
 /**
- * A socket listener that cannot take the host down (R12.5): whatever it throws becomes an error
- * reply to its ack (when it has one) and a line in the host's log naming the message and the caller.
+ * A socket listener that cannot take the host down (R12.5): whatever it throws, or the promise it
+ * returns rejects with, becomes an error reply to its ack (when it has one) and a line in the host's
+ * log naming the message and the caller.
  */
-export function contained<Listener extends (...args: never[]) => void>(
+export function contained<Args extends unknown[]>(
   event: string,
   source: MessageSource,
-  listener: Listener,
-): Listener {
-  const guarded = (...args: Parameters<Listener>): void => {
+  listener: (...args: Args) => void | Promise<void>,
+): (...args: Args) => void {
+  const fail = (args: Args, error: unknown) => {
+    reportFailure(source, event, error);
+    const ack: unknown = args.at(-1);
+    if (typeof ack === 'function') ack(failureFor(error));
+  };
+  return (...args: Args): void => {
     try {
-      listener(...args);
+      listener(...args)?.catch((error: unknown) => fail(args, error));
     } catch (error) {
-      reportFailure(source, event, error);
-      const ack: unknown = args.at(-1);
-      if (typeof ack === 'function') ack(failureFor(error));
+      fail(args, error);
     }
   };
-  return guarded as Listener;
 }

@@ -10,17 +10,18 @@ type Reply<Result> = (result: Result) => void;
 
 /**
  * Runs one client command: parse with zod (R10.4, compiled once hot), execute, reply through the
- * ack. A client may send anything in the ack's place, and a bug or a full disk must not crash
- * the host, so both are contained here: the caller gets an error reply, the log gets a line.
+ * ack once the command's commit is durable. A client may send anything in the ack's place, and a bug
+ * or a full disk must not crash the host, so both are contained here: the caller gets an error reply,
+ * the log gets a line. Never rejects.
  */
-export function handleCommand<Schema extends z.core.$ZodType, Result>(options: {
+export async function handleCommand<Schema extends z.core.$ZodType, Result>(options: {
   event: string;
   schema: Schema;
   payload: unknown;
   ack: unknown;
   source: MessageSource;
-  run: (command: z.infer<Schema>) => Result;
-}): void {
+  run: (command: z.infer<Schema>) => Result | Promise<Result>;
+}): Promise<void> {
   const { event, source } = options;
   const reply: Reply<Result | ReturnType<typeof failure>> =
     typeof options.ack === 'function' ? (options.ack as Reply<Result | ReturnType<typeof failure>>) : () => undefined;
@@ -33,7 +34,7 @@ export function handleCommand<Schema extends z.core.$ZodType, Result>(options: {
   }
   let result: Result;
   try {
-    result = options.run(parsed.data);
+    result = await options.run(parsed.data);
   } catch (error) {
     reportFailure(source, event, error);
     reply(failureFor(error));

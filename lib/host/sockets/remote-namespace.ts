@@ -72,7 +72,7 @@ export function attachRemoteNamespace(
     devices: DeviceService;
     machines: MachineService;
     /** A paired device's credential only (R16.1). */
-    authenticate(candidate: string | undefined): AuthResult;
+    authenticate(candidate: string | undefined): Promise<AuthResult>;
     rateLimit: RateLimit;
     /** Where refused and failed messages are logged (R10.4). */
     incidents: MessageIncidents;
@@ -127,7 +127,16 @@ export function attachRemoteNamespace(
       contained('disconnect', source, () => devices.disconnected(deviceId)),
     );
     // A snapshot carries the machine list; a resume by seq does not, so it gets the list on its own.
-    if (streamEvents(socket, registry) === 'resumed') socket.emit('machines', { machines: machines.list() });
+    streamEvents(socket, registry).then(
+      (start) => {
+        if (start === 'resumed') socket.emit('machines', { machines: machines.list() });
+      },
+      (error: unknown) => {
+        // The log could not be read back: this connection starts again (a snapshot next time), the host goes on.
+        options.onError(error);
+        socket.disconnect(true);
+      },
+    );
     /** A command with a payload, parsed and contained (R10.4). */
     const command = <Schema extends z.core.$ZodType>(
       event: keyof RemoteClientToServerEvents,
@@ -149,7 +158,7 @@ export function attachRemoteNamespace(
           if (typeof ack === 'function') (ack as (result: unknown) => void)(answer());
         }),
       );
-    command('respond', RespondCommandSchema, (respond): RespondAck =>
+    command('respond', RespondCommandSchema, (respond): Promise<RespondAck> =>
       respondAsDevice(registry, devices, deviceId, respond),
     );
     command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
@@ -159,17 +168,17 @@ export function attachRemoteNamespace(
       ...registry.pendingPage(more.after),
     }));
     query('devices:list', (): DevicesAck => ({ ok: true, devices: devices.list() }));
-    command('devices:revoke', DeviceRevokeCommandSchema, (revoke): SimpleAck => {
-      const outcome = devices.revoke(revoke.deviceId, deviceId);
+    command('devices:revoke', DeviceRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
+      const outcome = await devices.revoke(revoke.deviceId, deviceId);
       return outcome.ok ? { ok: true } : failure('unknown-device', `No paired device ${revoke.deviceId}`);
     });
     query('machines:list', (): MachinesAck => ({ ok: true, machines: machines.list() }));
-    command('machines:revoke', MachineRevokeCommandSchema, (revoke): SimpleAck => {
-      const outcome = machines.revoke(revoke.machineId, deviceId);
+    command('machines:revoke', MachineRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
+      const outcome = await machines.revoke(revoke.machineId, deviceId);
       return outcome.ok ? { ok: true } : failure('unknown-machine', `No joined machine ${revoke.machineId}`);
     });
-    command('device:rename', DeviceRenameCommandSchema, (rename): SimpleAck =>
-      devices.rename(deviceId, rename.name)
+    command('device:rename', DeviceRenameCommandSchema, async (rename): Promise<SimpleAck> =>
+      (await devices.rename(deviceId, rename.name))
         ? { ok: true }
         : failure('unknown-device', 'This device is no longer paired'),
     );
@@ -184,9 +193,10 @@ export function attachRemoteNamespace(
 
 /**
  * Resume without gaps or duplicates: subscribe first, then send a snapshot or
- * replay `seq > lastSeq`, then release live events, dropping any seq already sent.
+ * replay `seq > lastSeq` (read from the log, so events committed meanwhile are held),
+ * then release live events, dropping any seq already sent.
  */
-function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'snapshot' | 'resumed' {
+async function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): Promise<'snapshot' | 'resumed'> {
   let sentSeq = 0;
   let live = false;
   const held: HostEvent[] = [];
@@ -220,9 +230,9 @@ function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): 'sna
     const lastSeq = resume.lastSeq;
     sentSeq = lastSeq;
     for (
-      let batch = registry.readSince(sentSeq, REPLAY_BATCH);
+      let batch = await registry.readSince(sentSeq, REPLAY_BATCH);
       batch.length > 0;
-      batch = registry.readSince(sentSeq, REPLAY_BATCH)
+      batch = await registry.readSince(sentSeq, REPLAY_BATCH)
     ) {
       send(batch);
     }

@@ -59,7 +59,7 @@ export function attachRuntimeNamespace(
     registry: InteractionRegistry;
     machines: MachineService;
     /** The agent token or a joined machine's credential (R16.1, R17.2). */
-    authenticate(candidate: string | undefined): AuthResult;
+    authenticate(candidate: string | undefined): Promise<AuthResult>;
     rateLimit: RateLimit;
     /** New interactions per connection (R12.7). */
     newInteractionLimit: RateLimit;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type CredentialKind, type CredentialStore, type NewCredential } from './credential-store';
 
-/** The `credentials` table of the log's own database (schema 2), on the log's connection. */
+/** The `credentials` table of the log's own database (schema 2), on the log's connection; each call works at once. */
 export class SqliteCredentialStore implements CredentialStore {
   private readonly insert: Database.Statement<[string, string, Buffer, string]>;
   private readonly selectHash: Database.Statement<[string, string], { secret_hash: Buffer }>;
@@ -17,19 +17,19 @@ export class SqliteCredentialStore implements CredentialStore {
     );
   }
 
-  add(credential: NewCredential): void {
+  async add(credential: NewCredential): Promise<void> {
     this.insert.run(credential.kind, credential.id, credential.secretHash, credential.createdAt);
   }
 
-  secretHash(kind: CredentialKind, id: string): Buffer | undefined {
+  async secretHash(kind: CredentialKind, id: string): Promise<Buffer | undefined> {
     return this.selectHash.get(kind, id)?.secret_hash;
   }
 
-  setLastSeen(kind: CredentialKind, id: string, at: string): void {
+  async setLastSeen(kind: CredentialKind, id: string, at: string): Promise<void> {
     this.updateSeen.run(at, kind, id);
   }
 
-  lastSeen(kind: CredentialKind): Map<string, string> {
+  async lastSeen(kind: CredentialKind): Promise<Map<string, string>> {
     return new Map(this.selectSeen.all(kind).map((row) => [row.id, row.last_seen_at]));
   }
 }

@@ -9,7 +9,8 @@ import {
   type NewHostEvent,
 } from '../../contracts';
 import { HostStartError } from '../errors';
-import { type EventStore, withSeq } from './event-store';
+import { type AppendOptions, type EventStore, LogMovedError, withSeq } from './event-store';
+import { LogWatchers } from './log-watchers';
 import { SqliteCredentialStore } from './sqlite-credential-store';
 import { durabilityFromEnv, openEventDatabase, prepareSchema, type Durability } from './sqlite-open';
 
@@ -27,8 +28,10 @@ export interface SqliteEventStoreOptions {
  * SQLite log (R10.2) in WAL mode; a commit survives SIGKILL of the host before
  * `append` returns (durability: see `sqlite-open.ts`). Writes are human-paced, and a
  * preference change that touches many interactions is one transaction. Re-announces
- * never write. `locking_mode = EXCLUSIVE` keeps a second host from sharing the log;
- * a damaged, foreign or newer log is refused at open and left as it was.
+ * never write. `locking_mode = EXCLUSIVE` keeps a second host from sharing the log, so this process is
+ * its only writer: the newest seq is remembered rather than read, and `watch` hears of its own appends
+ * only. A damaged, foreign or newer log is refused at open and left as it was. The methods are
+ * asynchronous for the contract's sake (a networked log); each does its work at once.
  */
 export class SqliteEventStore implements EventStore {
   readonly logId: string;
@@ -39,6 +42,7 @@ export class SqliteEventStore implements EventStore {
   /** Built once: better-sqlite3 wraps a transaction in four functions each time `transaction()` is called. */
   private readonly insertAll: (events: readonly HostEvent[]) => void;
   private seq: number;
+  private readonly watchers = new LogWatchers();
 
   constructor(
     private readonly file: string,
@@ -62,17 +66,20 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  append(events: readonly NewHostEvent[]): HostEvent[] {
+  async append(events: readonly NewHostEvent[], options: AppendOptions = {}): Promise<HostEvent[]> {
+    if (options.afterSeq !== undefined && options.afterSeq !== this.seq)
+      throw new LogMovedError(options.afterSeq, this.seq);
     const stored = withSeq(events, this.seq + 1);
     // One row is atomic on its own; BEGIN and COMMIT around it would be two more statements on an answer's path.
     const only = stored.length === 1 ? stored[0] : undefined;
     if (only) this.insert.run(only.seq, only.type, only.at, JSON.stringify(only));
     else this.insertAll(stored);
     this.seq += stored.length;
+    if (stored.length > 0) this.watchers.appended(this.seq);
     return stored;
   }
 
-  readSince(afterSeq: number, limit: number): HostEvent[] {
+  async readSince(afterSeq: number, limit: number): Promise<HostEvent[]> {
     return this.select.all(afterSeq, limit).map((row) => {
       const parsed = HostEventSchema.safeParse(JSON.parse(row.body));
       if (!parsed.success) throw new Error(`Event log ${this.file} holds an unreadable event: ${parsed.error.message}`);
@@ -80,11 +87,16 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  lastSeq(): number {
+  async lastSeq(): Promise<number> {
     return this.seq;
   }
 
-  close(): void {
+  watch(listener: (lastSeq: number) => void): () => void {
+    return this.watchers.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.watchers.clear();
     if (this.db.open) this.db.close();
   }
 }

@@ -19,11 +19,11 @@ function logFile(): string {
 }
 
 /** A log with a few events, closed cleanly (WAL checkpointed into the main file). */
-function writtenLog(): string {
+async function writtenLog(): Promise<string> {
   const file = logFile();
   const store = new SqliteEventStore(file);
-  store.append(['a', 'b', 'c'].map(delivered));
-  store.close();
+  await store.append(['a', 'b', 'c'].map(delivered));
+  await store.close();
   return file;
 }
 
@@ -35,11 +35,11 @@ function filesNextTo(file: string): Record<string, string> {
   );
 }
 
-function expectRefused(file: string, reason: RegExp): void {
+async function expectRefused(file: string, reason: RegExp): Promise<void> {
   const before = filesNextTo(file);
   let thrown: unknown;
   try {
-    new SqliteEventStore(file).close();
+    await new SqliteEventStore(file).close();
   } catch (error) {
     thrown = error;
   }
@@ -52,55 +52,55 @@ function expectRefused(file: string, reason: RegExp): void {
 }
 
 describe('[R10.2] SQLite log: what is refused at open', () => {
-  it('[R10.2] refuses a log with a damaged page and writes nothing', () => {
-    const file = writtenLog();
+  it('[R10.2] refuses a log with a damaged page and writes nothing', async () => {
+    const file = await writtenLog();
     const pageSize = fs.readFileSync(file).readUInt16BE(16);
     const handle = fs.openSync(file, 'r+');
     // The events table's root page (page 2), past its header: cell pointers and cells.
     fs.writeSync(handle, Buffer.alloc(512, 0xa5), 0, 512, pageSize + 8);
     fs.closeSync(handle);
-    expectRefused(file, /is damaged|not a readable SQLite database/);
+    await expectRefused(file, /is damaged|not a readable SQLite database/);
   });
 
-  it('[R10.2] refuses a file that is not a SQLite database', () => {
+  it('[R10.2] refuses a file that is not a SQLite database', async () => {
     const file = logFile();
     fs.writeFileSync(file, '{"not": "a database"}\n'.repeat(300));
-    expectRefused(file, /not a readable SQLite database/);
+    await expectRefused(file, /not a readable SQLite database/);
   });
 
-  it('[R10.2] refuses a log written by a newer Askaway', () => {
-    const file = writtenLog();
+  it('[R10.2] refuses a log written by a newer Askaway', async () => {
+    const file = await writtenLog();
     const db = new Database(file);
     db.pragma('user_version = 5');
     db.close();
-    expectRefused(file, /newer Askaway \(schema 5, this one reads 4\)/);
+    await expectRefused(file, /newer Askaway \(schema 5, this one reads 4\)/);
   });
 
-  it("[R10.2] refuses another application's SQLite database", () => {
+  it("[R10.2] refuses another application's SQLite database", async () => {
     const file = logFile();
     const db = new Database(file);
     db.exec('CREATE TABLE contacts (id INTEGER PRIMARY KEY, name TEXT)');
     db.close();
-    expectRefused(file, /SQLite database Askaway does not know \(tables: contacts\)/);
+    await expectRefused(file, /SQLite database Askaway does not know \(tables: contacts\)/);
   });
 
-  it('[R10.2] refuses an events table of another shape', () => {
+  it('[R10.2] refuses an events table of another shape', async () => {
     const file = logFile();
     const db = new Database(file);
     db.exec('CREATE TABLE events (id INTEGER PRIMARY KEY, payload TEXT)');
     db.close();
-    expectRefused(file, /does not know/);
+    await expectRefused(file, /does not know/);
   });
 
-  it('[R10.2] opens an empty file and a log of its own schema', () => {
+  it('[R10.2] opens an empty file and a log of its own schema', async () => {
     const empty = logFile();
     fs.writeFileSync(empty, '');
     const fresh = new SqliteEventStore(empty);
-    fresh.append([delivered('x')]);
-    fresh.close();
+    await fresh.append([delivered('x')]);
+    await fresh.close();
     const reopened = new SqliteEventStore(empty);
-    expect(reopened.lastSeq()).toBe(1);
-    reopened.close();
+    expect(await reopened.lastSeq()).toBe(1);
+    await reopened.close();
   });
 });
 
@@ -120,11 +120,11 @@ function schemaOneLog(): string {
 }
 
 describe('[R16.7] SQLite log: moving forward', () => {
-  it('[R16.7] migrates a schema-1 log forward: history kept, device events and credentials added, one log id', () => {
+  it('[R16.7] migrates a schema-1 log forward: history kept, device events and credentials added, one log id', async () => {
     const file = schemaOneLog();
     const store = new SqliteEventStore(file);
-    expect(store.readSince(0, 10).map((event) => event.seq)).toEqual([1, 2]);
-    const [paired] = store.append([
+    expect((await store.readSince(0, 10)).map((event) => event.seq)).toEqual([1, 2]);
+    const [paired] = await store.append([
       {
         type: 'device.paired',
         at: '2026-01-01T00:00:01.000Z',
@@ -132,14 +132,14 @@ describe('[R16.7] SQLite log: moving forward', () => {
       },
     ]);
     expect(paired?.seq).toBe(3);
-    store.credentials.add({
+    await store.credentials.add({
       kind: 'device',
       id: 'abcdef0123456789',
       secretHash: Buffer.alloc(32, 7),
       createdAt: paired?.at ?? '',
     });
     const logId = store.logId;
-    store.close();
+    await store.close();
 
     const db = new Database(file, { readonly: true });
     // An older host reads schema 1 and refuses anything newer at open.
@@ -154,19 +154,19 @@ describe('[R16.7] SQLite log: moving forward', () => {
 
     const reopened = new SqliteEventStore(file);
     expect(reopened.logId).toBe(logId);
-    expect(reopened.readSince(0, 10).map((event) => event.type)).toEqual([
+    expect((await reopened.readSince(0, 10)).map((event) => event.type)).toEqual([
       'interaction.delivered',
       'interaction.delivered',
       'device.paired',
     ]);
-    expect(reopened.credentials.secretHash('device', 'abcdef0123456789')).toEqual(Buffer.alloc(32, 7));
-    reopened.close();
+    expect(await reopened.credentials.secretHash('device', 'abcdef0123456789')).toEqual(Buffer.alloc(32, 7));
+    await reopened.close();
   });
 
-  it("[R17.4] migrates a schema-2 log forward: its interactions move to the hub's own machine, ids kept", () => {
+  it("[R17.4] migrates a schema-2 log forward: its interactions move to the hub's own machine, ids kept", async () => {
     const file = logFile();
     const before = new SqliteEventStore(file, { localMachineName: 'ignored' });
-    before.close();
+    await before.close();
     const db = new Database(file);
     const record = {
       kind: 'permission',
@@ -187,7 +187,7 @@ describe('[R16.7] SQLite log: moving forward', () => {
     db.close();
 
     const store = new SqliteEventStore(file, { localMachineName: 'workstation' });
-    expect(store.readSince(0, 10)).toEqual([
+    expect(await store.readSince(0, 10)).toEqual([
       {
         ...event,
         interaction: {
@@ -197,15 +197,15 @@ describe('[R16.7] SQLite log: moving forward', () => {
         },
       },
     ]);
-    store.close();
+    await store.close();
     const reopened = new Database(file, { readonly: true });
     expect(reopened.pragma('user_version', { simple: true })).toBe(4);
     reopened.close();
   });
 
-  it('[R18.1] migrates a schema-3 log forward: each interaction names its agent as its tool name implies', () => {
+  it('[R18.1] migrates a schema-3 log forward: each interaction names its agent as its tool name implies', async () => {
     const file = logFile();
-    new SqliteEventStore(file).close();
+    await new SqliteEventStore(file).close();
     const db = new Database(file);
     const base = { sessionId: 's1', createdAt: '2026-01-01T00:00:00.000Z', machine: { id: 'local', name: 'hub' } };
     const options = [
@@ -254,9 +254,9 @@ describe('[R16.7] SQLite log: moving forward', () => {
     db.close();
 
     const store = new SqliteEventStore(file);
-    const agents = store
-      .readSince(0, 10)
-      .map((event) => (event.type === 'interaction.requested' ? event.interaction.agent : undefined));
+    const agents = (await store.readSince(0, 10)).map((event) =>
+      event.type === 'interaction.requested' ? event.interaction.agent : undefined,
+    );
     expect(agents).toEqual([
       { kind: 'claude-code', name: 'Claude Code' },
       { kind: 'claude-code', name: 'Claude Code' },
@@ -264,41 +264,41 @@ describe('[R16.7] SQLite log: moving forward', () => {
       { kind: 'mcp', name: 'MCP client' },
       { kind: 'codex', name: 'Codex' },
     ]);
-    store.close();
+    await store.close();
   });
 
-  it('[R16.7] two logs have two ids', () => {
+  it('[R16.7] two logs have two ids', async () => {
     const [a, b] = [new SqliteEventStore(logFile()), new SqliteEventStore(logFile())];
     expect(a.logId).toMatch(/^[0-9a-f]{24}$/);
     expect(a.logId).not.toBe(b.logId);
-    a.close();
-    b.close();
+    await a.close();
+    await b.close();
   });
 
-  it('[R16.7] refuses a schema-2 or 3 log that lacks its tables', () => {
+  it('[R16.7] refuses a schema-2 or 3 log that lacks its tables', async () => {
     const file = schemaOneLog();
     const db = new Database(file);
     db.pragma('user_version = 3');
     db.close();
-    expectRefused(file, /does not know \(tables: events\)/);
+    await expectRefused(file, /does not know \(tables: events\)/);
   });
 });
 
 describe('[R10.2] SQLite log durability setting', () => {
-  it('[R10.2] defaults to synchronous=NORMAL in WAL and takes full from the option', () => {
-    const mode = (durability?: 'full' | 'normal') => {
+  it('[R10.2] defaults to synchronous=NORMAL in WAL and takes full from the option', async () => {
+    const mode = async (durability?: 'full' | 'normal') => {
       const store = new SqliteEventStore(logFile(), durability ? { durability } : {});
       const db = (store as unknown as { db: Database.Database }).db;
       const result = {
         journal: db.pragma('journal_mode', { simple: true }),
         synchronous: db.pragma('synchronous', { simple: true }),
       };
-      store.close();
+      await store.close();
       return result;
     };
     // SQLite reports synchronous as a number: 1 = NORMAL, 2 = FULL.
-    expect(mode('full')).toEqual({ journal: 'wal', synchronous: 2 });
-    expect(mode('normal')).toEqual({ journal: 'wal', synchronous: 1 });
+    expect(await mode('full')).toEqual({ journal: 'wal', synchronous: 2 });
+    expect(await mode('normal')).toEqual({ journal: 'wal', synchronous: 1 });
   });
 
   it('[R10.2] reads ASKAWAY_DURABILITY and rejects unknown values', () => {

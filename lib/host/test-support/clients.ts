@@ -149,7 +149,7 @@ export async function connectPairedDevice(
   name: string,
   cleanups: { push(cleanup: () => void): unknown },
 ): Promise<Socket & { deviceId: string }> {
-  const { deviceId, credential } = pairDevice(host, name);
+  const { deviceId, credential } = await pairDevice(host, name);
   const socket = io(`${host.url}${REMOTE_NAMESPACE}`, {
     auth: { credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
     transports: ['websocket'],

@@ -9,8 +9,12 @@ import { type Host } from '../create-host';
 export type TestDevice = Pick<PairResponse, 'deviceId' | 'credential'>;
 
 /** Pairs a device in-process, as `POST /api/pair` does after redeeming a code. */
-export function pairDevice(host: Pick<Host, 'devices'>, name = 'Test phone', platform = 'Test · Node'): TestDevice {
-  const { deviceId, credential } = host.devices.pair({ name, platform });
+export async function pairDevice(
+  host: Pick<Host, 'devices'>,
+  name = 'Test phone',
+  platform = 'Test · Node',
+): Promise<TestDevice> {
+  const { deviceId, credential } = await host.devices.pair({ name, platform });
   return { deviceId, credential };
 }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type HostEvent, type NewHostEvent } from '../../contracts';
 import { type CredentialKind, type CredentialStore, type NewCredential } from '../store/credential-store';
-import { type EventStore } from '../store/event-store';
+import { type AppendOptions, type EventStore } from '../store/event-store';
 import { SqliteEventStore } from '../store/sqlite-event-store';
 import { tempDir } from './test-host';
 
@@ -37,23 +37,27 @@ export class FullDiskStore implements EventStore {
     return this.store.logId;
   }
 
-  append(events: readonly NewHostEvent[]): HostEvent[] {
-    return this.write(() => this.store.append(events));
+  append(events: readonly NewHostEvent[], options?: AppendOptions): Promise<HostEvent[]> {
+    return this.write(() => this.store.append(events, options));
   }
 
-  readSince(afterSeq: number, limit: number): HostEvent[] {
+  readSince(afterSeq: number, limit: number): Promise<HostEvent[]> {
     return this.store.readSince(afterSeq, limit);
   }
 
-  lastSeq(): number {
+  lastSeq(): Promise<number> {
     return this.store.lastSeq();
   }
 
-  close(): void {
-    this.store.close();
+  watch(listener: (lastSeq: number) => void): () => void {
+    return this.store.watch(listener);
   }
 
-  private write<T>(run: () => T): T {
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  private async write<T>(run: () => Promise<T>): Promise<T> {
     if (this.full) throw sqliteFull();
     return run();
   }

@@ -9,8 +9,8 @@ export interface TestMachine {
 }
 
 /** Joins a machine in-process, as `POST /api/join` does after redeeming a code. */
-export function joinMachine(host: Pick<Host, 'machines'>, name = 'test-machine'): TestMachine {
-  const outcome = host.machines.join(name);
+export async function joinMachine(host: Pick<Host, 'machines'>, name = 'test-machine'): Promise<TestMachine> {
+  const outcome = await host.machines.join(name);
   if (!outcome.ok) throw new Error(outcome.message);
   return { machine: outcome.joined.machine, credential: outcome.joined.credential };
 }

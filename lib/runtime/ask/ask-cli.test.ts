@@ -13,7 +13,7 @@ let phone: ScriptedRemote;
 
 beforeAll(async () => {
   host = await startTestHost();
-  phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
 });
 
 afterAll(async () => {

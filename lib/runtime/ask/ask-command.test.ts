@@ -14,7 +14,7 @@ let phone: ScriptedRemote;
 
 beforeAll(async () => {
   host = await startTestHost();
-  phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
 });
 
 afterEach(() => {

@@ -20,7 +20,7 @@ describe('demo agent on a real host', () => {
     const host = await startTestHost();
     const lines: string[] = [];
     demo = startDemoAgent({ url: host.url, token: host.token, log: (line) => lines.push(line) });
-    remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
     const phone = remote;
     await vi.waitFor(() => expect(phone.pending()).toHaveLength(3), { timeout: 5_000 });
     const origins = phone.pending().map((record) => record.origin?.label);
@@ -52,7 +52,7 @@ describe('demo agent on a real host', () => {
     const host = await startTestHost();
     const lines: string[] = [];
     demo = startDemoAgent({ url: host.url, token: host.token, log: (line) => lines.push(line), concurrency: 3 });
-    remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
     const phone = remote;
     for (let answered = 0; answered < 4; answered += 1) {
       const next = await phone.next((record) => record.kind === 'question');

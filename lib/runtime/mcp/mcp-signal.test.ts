@@ -17,7 +17,7 @@ describe('askaway mcp, stopped while a question waits', () => {
   it.each(['SIGTERM', 'SIGHUP'] as const)(
     '[R11.1][R8.3] on %s withdraws the pending question from the phone, then exits',
     async (signal) => {
-      const phone = await connectRemote(testHost().url, pairDevice(testHost()).credential);
+      const phone = await connectRemote(testHost().url, (await pairDevice(testHost())).credential);
       const before = new Set(testHost().registry.projection.interactions.keys());
       const mcp = spawnMcp();
       mcp.send({

@@ -48,7 +48,7 @@ export async function callAskUserQuestion(client: Client, args: unknown, signal?
 
 /** Calls the tool, waits for the question on a scripted phone, answers it, returns the tool result. */
 async function answered(harness: McpHarness, response: InteractionResponse, args: unknown = TWO_QUESTIONS) {
-  const phone = await connectScriptedRemote(harness.host.url, pairDevice(harness.host).credential);
+  const phone = await connectScriptedRemote(harness.host.url, (await pairDevice(harness.host)).credential);
   try {
     const call = callAskUserQuestion(harness.client, args);
     const question = await phone.next();
@@ -134,7 +134,7 @@ export function describeMcpContract(
 
     it('[R8.3] the client cancelling the call withdraws the question from the host', async () => {
       const { host, client } = harness();
-      const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+      const phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
       try {
         const controller = new AbortController();
         const call = callAskUserQuestion(client, TWO_QUESTIONS, controller.signal).catch((error: unknown) => error);
@@ -144,7 +144,9 @@ export function describeMcpContract(
         await vi.waitFor(() =>
           expect(phone.pending().map((record) => record.requestId)).not.toContain(question.requestId),
         );
-        const withdrawn = host.registry.readSince(0, 1_000).filter((event) => event.type === 'interaction.withdrawn');
+        const withdrawn = (await host.registry.readSince(0, 1_000)).filter(
+          (event) => event.type === 'interaction.withdrawn',
+        );
         expect(withdrawn.map((event) => event.requestId)).toContain(question.requestId);
       } finally {
         phone.close();

@@ -136,7 +136,7 @@ export async function startRuntimeTestServer(
     },
     async close() {
       io.disconnectSockets(true);
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await new Promise<void>((resolve, reject) => void io.close(() => resolve()).catch(reject));
     },
   });
 }

@@ -35,7 +35,7 @@ const turnInput = (record: InteractionRecord) => (record.kind === 'finished-turn
 
 async function setup() {
   const host = await startTestHost();
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   const toEditor: string[] = [];
   const toAgent: string[] = [];
   const logs: string[] = [];

@@ -16,7 +16,7 @@ const MiB = 1024 * 1024;
 
 beforeAll(async () => {
   host = await startTestHost();
-  remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
 });
 afterEach(() => {
   for (const proxy of started.splice(0)) proxy.kill();

@@ -43,7 +43,7 @@ const permissionRequest = (id: number | string, toolCall: Record<string, unknown
 /** A real host and phone; the editor's and the agent's sides are the lines the proxy writes to each. */
 async function setup(options: { hostUrl?: string; forms?: boolean } = {}) {
   const host = await startTestHost();
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   const toEditor: string[] = [];
   const toAgent: string[] = [];
   const logs: string[] = [];

@@ -135,10 +135,9 @@ describe.each<Via>(['command', 'http'])('AskUserQuestion beside Claude Code’s 
     expect(DIALOG_HOOK_TIMEOUT_MS).toBe(86_340_000);
     expect(harness.deadlines.expire(DIALOG_HOOK_TIMEOUT_MS)).toBe(1);
     expect((await run).reply).toEqual({});
-    const withdrawn = harness
-      .host()
-      .registry.readSince(0, 100_000)
-      .find((event) => event.type === 'interaction.withdrawn' && event.requestId === question.requestId);
+    const withdrawn = (await harness.host().registry.readSince(0, 100_000)).find(
+      (event) => event.type === 'interaction.withdrawn' && event.requestId === question.requestId,
+    );
     expect(withdrawn).toMatchObject({ reason: 'No answer in time: the question is still open in the terminal' });
   });
 });
@@ -155,11 +154,10 @@ describe.each<Via>(['command', 'http'])('AskUserQuestion answered in the termina
   }
   const logNow = (transcript: string, line: string) =>
     appendFileSync(transcript, `${JSON.stringify({ ...JSON.parse(line), timestamp: new Date().toISOString() })}\n`);
-  const withdrawal = (requestId: string) =>
-    harness
-      .host()
-      .registry.readSince(0, 100_000)
-      .find((event) => event.type === 'interaction.withdrawn' && event.requestId === requestId);
+  const withdrawal = async (requestId: string) =>
+    (await harness.host().registry.readSince(0, 100_000)).find(
+      (event) => event.type === 'interaction.withdrawn' && event.requestId === requestId,
+    );
 
   it('[R11.9][R18.6] the card leaves as answered in the terminal, with what was chosen; a late phone answer is refused', async () => {
     const lines = questionTranscripts.multiSelectAnswered;
@@ -170,8 +168,8 @@ describe.each<Via>(['command', 'http'])('AskUserQuestion answered in the termina
     logNow(transcript, lines[result] ?? '');
     expect(await harness.polls.tick()).toBe(1);
     expect((await reply).reply).toEqual({});
-    await vi.waitFor(() =>
-      expect(withdrawal(card.requestId)).toMatchObject({
+    await vi.waitFor(async () =>
+      expect(await withdrawal(card.requestId)).toMatchObject({
         reason: ANSWERED_IN_TERMINAL_REASON,
         terminalAnswer: {
           response: {
@@ -196,8 +194,8 @@ describe.each<Via>(['command', 'http'])('AskUserQuestion answered in the termina
     logNow(transcript, lines[result] ?? '');
     expect(await harness.polls.tick()).toBe(1);
     expect((await reply).reply).toEqual({});
-    await vi.waitFor(() =>
-      expect(withdrawal(card.requestId)).toMatchObject({ terminalAnswer: { response: { action: 'decline' } } }),
+    await vi.waitFor(async () =>
+      expect(await withdrawal(card.requestId)).toMatchObject({ terminalAnswer: { response: { action: 'decline' } } }),
     );
   });
 });

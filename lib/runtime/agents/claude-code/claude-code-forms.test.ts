@@ -24,11 +24,10 @@ async function ask(via: Via, which: 'form' | 'url' = 'form', flags: Parameters<t
   return { card, run, body };
 }
 
-const withdrawal = (requestId: string) =>
-  harness
-    .host()
-    .registry.readSince(0, 100_000)
-    .find((event) => event.type === 'interaction.withdrawn' && event.requestId === requestId);
+const withdrawal = async (requestId: string) =>
+  (await harness.host().registry.readSince(0, 100_000)).find(
+    (event) => event.type === 'interaction.withdrawn' && event.requestId === requestId,
+  );
 
 describe.each<Via>(['command', 'http'])('an MCP form through the Elicitation hook (%s hook)', (via) => {
   it('[R11.11][R18.4] the card is the server’s form, moving to the terminal at the end of the wait; accept sends the values', async () => {
@@ -80,8 +79,8 @@ describe.each<Via>(['command', 'http'])('an MCP form through the Elicitation hoo
     const { card, run } = await ask(via, 'form', { formWait: '5s' });
     expect(harness.deadlines.expire(5_000)).toBe(1);
     expect((await run).reply).toEqual({});
-    await vi.waitFor(() =>
-      expect(withdrawal(card.requestId)).toMatchObject({
+    await vi.waitFor(async () =>
+      expect(await withdrawal(card.requestId)).toMatchObject({
         reason: expect.stringMatching(
           /^Moved to the terminal on .+: no answer here within 5 s, so Claude Code asks there$/,
         ) as unknown,
@@ -125,6 +124,8 @@ describe.each<Via>(['command', 'http'])('an MCP form through the Elicitation hoo
     const { card, run } = await ask(via, 'form', { stop: stop.signal });
     stop.abort();
     await run;
-    await vi.waitFor(() => expect(withdrawal(card.requestId)).toMatchObject({ reason: FORM_STOPPED_REASON }));
+    await vi.waitFor(async () =>
+      expect(await withdrawal(card.requestId)).toMatchObject({ reason: FORM_STOPPED_REASON }),
+    );
   });
 });

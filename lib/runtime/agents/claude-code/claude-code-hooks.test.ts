@@ -128,11 +128,10 @@ describe.each<Via>(['command', 'http'])('Claude Code hook (%s)', (via) => {
         permissionDecisionReason: 'No answer in Askaway within 1 s; answer here instead.',
       },
     });
-    await vi.waitFor(() => {
-      const withdrawn = harness
-        .host()
-        .registry.readSince(0, 10_000)
-        .filter((event) => event.type === 'interaction.withdrawn');
+    await vi.waitFor(async () => {
+      const withdrawn = (await harness.host().registry.readSince(0, 10_000)).filter(
+        (event) => event.type === 'interaction.withdrawn',
+      );
       expect(withdrawn.map((event) => event.requestId)).toContain(question.requestId);
     });
   });
@@ -219,7 +218,7 @@ describe('Claude Code HTTP hook endpoint', () => {
     const inUrl = await post(`?token=${encodeURIComponent(harness.host().token)}`);
     expect(inUrl.status).toBe(400);
     expect(await inUrl.json()).toEqual({ error: expect.stringContaining('A token in the URL is not accepted') });
-    const device = await post('', { Authorization: `Bearer ${pairDevice(harness.host()).credential}` });
+    const device = await post('', { Authorization: `Bearer ${(await pairDevice(harness.host())).credential}` });
     expect(device.status).toBe(401);
     expect(await device.json()).toEqual({ error: expect.stringContaining('This is a device credential') });
     const accepted = await post('', { Authorization: `Bearer ${harness.host().token}` });
@@ -236,7 +235,7 @@ describe('Claude Code HTTP hook endpoint', () => {
       transcript,
       `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'ONLY-ON-THE-HUB message' }] } })}\n`,
     );
-    const laptop = joinMachine(harness.host(), 'laptop');
+    const laptop = await joinMachine(harness.host(), 'laptop');
     const body = { ...payload('PermissionRequest', 'ExitPlanMode', { planFilePath }), transcript_path: transcript };
     const reply = fetch(`${harness.host().url}/hooks/claude-code`, {
       method: 'POST',

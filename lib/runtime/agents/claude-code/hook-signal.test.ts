@@ -21,7 +21,7 @@ describe('askaway hook claude-code, cancelled by Claude Code', () => {
   it.each(['SIGTERM', 'SIGHUP'] as const)(
     '[R11.2][R8.3] on %s withdraws the question from the phone, then exits',
     async (signal) => {
-      const phone = await connectRemote(testHost().url, pairDevice(testHost()).credential);
+      const phone = await connectRemote(testHost().url, (await pairDevice(testHost())).credential);
       const toolUseId = `toolu_signal_${signal}_${Date.now()}`;
       const hook = spawnHook({
         session_id: 'c0ffee00-session',

@@ -100,7 +100,7 @@ describe('files named by a hook that are not plain files (R12.16)', () => {
 
   it('[R12.16][R17.2] from a joined machine the hub opens none of them: every post is a card without the file', async () => {
     const { host, phone, dir } = await rig();
-    const machine = joinMachine(host, 'laptop');
+    const machine = await joinMachine(host, 'laptop');
     const fifoPlan = special(makeFifo(path.join(dir, 'plan.md')));
     const posts = [
       ...Array.from({ length: 5 }, (_, index) =>

@@ -37,7 +37,7 @@ export function createClaudeCodeHookHandler(options: {
       return;
     }
     const credential = context.bearerToken();
-    const auth = context.authenticateAgent(credential);
+    const auth = await context.authenticateAgent(credential);
     if (!auth.ok || credential === undefined) {
       const message = auth.ok ? 'no token' : auth.message;
       sendJson(res, 401, { error: `Unauthorized: ${message} Send it as 'Authorization: Bearer <token>'.` });

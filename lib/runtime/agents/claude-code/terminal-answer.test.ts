@@ -27,11 +27,10 @@ function logNow(transcript: string, line: string) {
   appendFileSync(transcript, `${JSON.stringify({ ...JSON.parse(line), timestamp: new Date().toISOString() })}\n`);
 }
 
-function withdrawnReason(requestId: string): string | undefined {
-  const event = harness
-    .host()
-    .registry.readSince(0, 100_000)
-    .find((entry) => entry.type === 'interaction.withdrawn' && entry.requestId === requestId);
+async function withdrawnReason(requestId: string): Promise<string | undefined> {
+  const event = (await harness.host().registry.readSince(0, 100_000)).find(
+    (entry) => entry.type === 'interaction.withdrawn' && entry.requestId === requestId,
+  );
   return event?.type === 'interaction.withdrawn' ? event.reason : undefined;
 }
 
@@ -47,7 +46,7 @@ describe.each<Via>(['command', 'http'])('a permission prompt answered in the ter
     logNow(transcript, expectItem(lines, secondPlanApproved));
     expect(await polls.tick()).toBe(1);
     expect((await reply).reply).toEqual({});
-    await vi.waitFor(() => expect(withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));
+    await vi.waitFor(async () => expect(await withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));
     expect(polls.running()).toBe(0);
   });
 
@@ -78,7 +77,7 @@ describe.each<Via>(['command', 'http'])('a permission prompt answered in the ter
     logNow(transcript, expectItem(lines, firstWriteApproved));
     await polls.tick();
     expect((await reply).reply).toEqual({});
-    await vi.waitFor(() => expect(withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));
+    await vi.waitFor(async () => expect(await withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));
   });
 
   it("[R11.7] a subagent's prompt is not watched (its calls are logged elsewhere)", async () => {
@@ -117,7 +116,7 @@ describe('a prompt answered in the terminal while the command hook was still sta
     // Claude Code's buffered write lands only now, dated when the person pressed Enter.
     appendFileSync(transcript, `${datedAt(expectItem(lines, firstWriteApproved), processStartedAt, 400)}\n`);
     expect(await polls.tick()).toBe(1);
-    await vi.waitFor(() => expect(withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));
+    await vi.waitFor(async () => expect(await withdrawnReason(card.requestId)).toBe(ANSWERED_IN_TERMINAL_REASON));
     expect(await reply).toEqual({
       reply: {},
       stderr: `askaway hook: ${ANSWERED_IN_TERMINAL_REASON}; withdrawn from the phone\n`,
@@ -143,6 +142,6 @@ describe('a prompt answered in the terminal while the command hook was still sta
         decision: { behavior: 'allow', updatedInput: hookCalls.writeApproved.payload.tool_input },
       },
     });
-    expect(withdrawnReason(card.requestId)).toBeUndefined();
+    expect(await withdrawnReason(card.requestId)).toBeUndefined();
   });
 });

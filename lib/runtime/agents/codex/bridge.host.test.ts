@@ -240,7 +240,7 @@ describe('[R18.11] auto-resolution', () => {
     setup.daemon.ask(THREAD, 0, CODEX_PROMPT_METHODS.question, requestUserInputParams);
     const blocking = await setup.remote.next((record) => record.kind === 'question');
     expect(view(blocking.requestId)?.autoResolution).toEqual({ status: 'disabled' });
-    setup.host.registry.updatePreferences({
+    await setup.host.registry.updatePreferences({
       askUserQuestionAutoResolutionEnabled: true,
       askUserQuestionAutoResolutionTimeoutMs: 3_600_000,
     });

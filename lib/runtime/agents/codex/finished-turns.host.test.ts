@@ -43,7 +43,7 @@ async function rig(threads: FakeThread[] = [{ id: THREAD, cwd: '/work/shop', nam
   const daemon = await startFakeCodexDaemon();
   cleanups.push(() => daemon.remove());
   for (const thread of threads) daemon.addThread(thread);
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   cleanups.push(() => remote.close());
   const provider = runtimeClientProvider({ url: host.url, token: host.token });
   cleanups.push(() => provider.close());

@@ -31,7 +31,7 @@ const bashPayload = {
 
 async function setup(): Promise<{ remote: ScriptedRemote; options: CodexHookOptions; expire: () => void }> {
   const host = await startTestHost();
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   cleanups.push(() => remote.close());
   const runtime = runtimeClientProvider({ url: host.url, token: host.token });
   cleanups.push(() => runtime.close());

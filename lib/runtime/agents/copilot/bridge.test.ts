@@ -26,7 +26,7 @@ async function setup(
   options: { maxHeld?: number; port?: number; hostUrl?: string; waitingLimits?: { count: number; bytes: number } } = {},
 ) {
   const host = await startTestHost();
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   const copilot = new FakeCopilot();
   if (options.port === undefined) await copilot.listen();
   else copilot.port = options.port;
@@ -260,7 +260,7 @@ describe("[R18.30][R18.31] the bridge on Copilot's --ui-server port", () => {
       hostUrl: hub.url,
       waitingLimits: { count: 3, bytes: 64 * 1024 * 1024 },
     });
-    const phone = await connectScriptedRemote(hub.url, pairDevice(hub).credential);
+    const phone = await connectScriptedRemote(hub.url, (await pairDevice(hub)).credential);
     try {
       expect(await bridge.attached).toBe(true);
       await vi.waitFor(() => expect(copilot.follows('session-1')).toBe(true));

@@ -32,7 +32,7 @@ afterEach(async () => {
 
 async function setup() {
   const host = await startTestHost();
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   const copilot = new FakeCopilot();
   await copilot.listen();
   const logs: string[] = [];

@@ -32,7 +32,7 @@ afterEach(async () => {
 /** `askaway copilot` with COPILOT_BIN as a shell script that starts the stand-in as its child (as npm's loader does). */
 async function launch(env: Record<string, string>) {
   const host = await startTestHost();
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   started.remote = remote;
   const dir = tempDir();
   const wrapper = path.join(dir, 'copilot');

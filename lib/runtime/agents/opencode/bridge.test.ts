@@ -185,7 +185,7 @@ describe('[R18.26] what OpenCode lists, and cards that wait for nothing', () => 
     const host = await startTestHost();
     const { remote, opencode, event } = await setup({ host });
     expect(
-      host.registry.updatePreferences({
+      await host.registry.updatePreferences({
         askUserQuestionAutoResolutionEnabled: true,
         askUserQuestionAutoResolutionTimeoutMs: 2_000,
       }),

@@ -62,7 +62,7 @@ describe('[R18.20][R18.21] the plugin file and its bridge', () => {
 
   it('[R18.21] events go to a bridge process, the phone answers through OpenCode’s client, a dead bridge is restarted, and closing withdraws what is open', async () => {
     const host = await startTestHost();
-    const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
     remotes.push(remote);
     vi.stubEnv('ASKAWAY_URL', host.url);
     vi.stubEnv('ASKAWAY_TOKEN', TEST_TOKEN);

@@ -137,7 +137,7 @@ export function claudeCodeHookHarness(): ClaudeCodeHookHarness {
     bridges = mountAgentBridges(host, {
       contributions: [claudeCodeHubContribution({ deadline: deadlines.deadline, follow: polls.follow })],
     });
-    phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+    phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
     transcript = path.join(tempDir('askaway-transcript-'), 'session.jsonl');
     writeFileSync(
       transcript,

@@ -31,7 +31,7 @@ export async function hubWithPhone(
   const host = await startTestHost({ log });
   const bridges = mountAgentBridges(host, { contributions: hubContributions({ codexHomes: [] }), log });
   cleanups.push(() => bridges.close());
-  const phone = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const phone = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   cleanups.push(() => phone.close());
   return { host, phone, lines, dir: tempDir(dirPrefix) };
 }

@@ -59,7 +59,7 @@ export async function bridgeRig(
   cleanups.push(() => daemon.remove());
   prepare?.(daemon);
   for (const thread of threads) daemon.addThread(thread);
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   cleanups.push(() => remote.close());
   const provider = runtimeClientProvider({ url: host.url, token: host.token });
   cleanups.push(() => provider.close());

@@ -34,7 +34,7 @@ export async function openCodeBridgeRig(
   } = {},
 ) {
   const host = options.host ?? (await startTestHost());
-  const remote = await connectScriptedRemote(host.url, pairDevice(host).credential);
+  const remote = await connectScriptedRemote(host.url, (await pairDevice(host)).credential);
   const opencode = new FakeOpenCode();
   opencode.sessions.set(SESSION, topSession);
   options.prepare?.(opencode);

@@ -1,0 +1,45 @@
+/**
+ * The team hub's tables in PostgreSQL, in the schema the connection's search_path names first (`public`
+ * unless the URL's `options=-c search_path=…` says otherwise). Every name starts with `askaway_`, so the
+ * log can share a database with other applications.
+ *
+ * `askaway_schema` holds one row per migration applied; the highest version is the schema's. An older
+ * Askaway refuses a database whose schema is newer than it reads (R20.12).
+ */
+export const SCHEMA_TABLE = 'askaway_schema';
+
+/** Every migration, in order; the one at index i moves the schema from version i to i + 1. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE askaway_meta (key text PRIMARY KEY, value text NOT NULL);
+  -- One row: the newest seq. Every append locks it first, which orders appends (see pg-append.ts).
+  CREATE TABLE askaway_head (
+    id smallint PRIMARY KEY CHECK (id = 1),
+    last_seq bigint NOT NULL CHECK (last_seq >= 0)
+  );
+  INSERT INTO askaway_head (id, last_seq) VALUES (1, 0);
+  -- body is the whole event as JSON text (json, not jsonb: kept byte for byte, and jsonb refuses \\u0000).
+  CREATE TABLE askaway_events (
+    seq bigint PRIMARY KEY CHECK (seq > 0),
+    type text NOT NULL,
+    at text NOT NULL,
+    body json NOT NULL
+  );
+  CREATE TABLE askaway_credentials (
+    kind text NOT NULL,
+    id text NOT NULL,
+    secret_hash bytea NOT NULL,
+    created_at text NOT NULL,
+    last_seen_at text,
+    PRIMARY KEY (kind, id)
+  );
+  `,
+];
+
+/** The version this build writes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The channel a log's appends are announced on: one per log, so two logs in one database never hear each other. */
+export function notifyChannel(logId: string): string {
+  return `askaway_log_${logId}`;
+}
