@@ -20,7 +20,8 @@ const test = base.extend<{ database: TeamDatabase }, { cluster: PgCluster }>({
       await provide(cluster);
       await cluster.stop();
     },
-    { scope: 'worker' },
+    // initdb and a first start: about 2 s on a quiet machine, far longer beside a busy suite.
+    { scope: 'worker', timeout: 90_000 },
   ],
   database: async ({ cluster }, provide) => {
     const name = `askaway_e2e_${randomBytes(6).toString('hex')}`;
@@ -37,6 +38,9 @@ const test = base.extend<{ database: TeamDatabase }, { cluster: PgCluster }>({
 });
 
 test.describe('a team hub on PostgreSQL (R20)', () => {
+  // A restart of the hub, and an answer retried with a growing delay while the database is away.
+  test.describe.configure({ timeout: 60_000 });
+
   test('[R20.20] a question waits through the hub’s restart, and the phone’s answer reaches the agent once', async ({
     app,
     host,

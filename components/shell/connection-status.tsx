@@ -146,14 +146,17 @@ export function ConnectionBanner() {
   }
   if (!message) return null;
   return (
-    <div
+    // A landmark of its own: it stands outside <main>, and content outside every landmark is missed when a screen
+    // reader moves by landmarks.
+    <section
       className={boot ? 'banner boot-unpaired' : 'banner'}
+      aria-label={t('common.connection')}
       data-testid="connection.banner"
       data-kind={boot ? 'unpaired' : (state.error?.kind ?? state.status)}
     >
       <IconAlert size={18} />
       <p>{message}</p>
       {action}
-    </div>
+    </section>
   );
 }

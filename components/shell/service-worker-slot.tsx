@@ -9,12 +9,13 @@ export function ServiceWorkerSlot() {
   const { t } = useI18n();
   if (!updateWaiting) return null;
   return (
-    <div className="banner banner--update" role="status" data-testid="app.update">
+    // Outside <main>: a landmark of its own, as the connection banner is.
+    <section className="banner banner--update" aria-label={t('common.update')} data-testid="app.update">
       <IconRefresh size={18} />
-      <p>{t('update.ready')}</p>
+      <p role="status">{t('update.ready')}</p>
       <button type="button" className="button" onClick={applyUpdate} data-testid="app.update-apply">
         {t('update.reload')}
       </button>
-    </div>
+    </section>
   );
 }

@@ -301,6 +301,8 @@ export const zh: Messages = {
     '它的代理会立即断开，待回答的问题会被撤回。要重新添加，请在主机上运行 “askaway invite”，并在它上面运行 “askaway join …”。',
   'settings.machineRevokeFailed': '撤销机器失败，请检查连接。',
   'common.skipToContent': '跳到内容',
+  'common.connection': '连接',
+  'common.update': '更新',
   'approval.command': '运行这条命令？',
   'approval.fileChange': '修改这些文件？',
   'approval.permissions': '允许更多权限？',

@@ -76,6 +76,8 @@ const en = {
   'common.session': 'session {id}',
   'common.mainAgent': 'main agent',
   'common.skipToContent': 'Skip to content',
+  'common.connection': 'Connection',
+  'common.update': 'Update',
 
   // Machines (R17): one hub, the phone, and every computer whose agents ask through it.
   'machine.label': 'Machine: {name}',
