@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAllClients, connectRemote, connectRuntime } from '../lib/host/test-support/clients';
 import { readAdminToken, redeemPairingCode } from '../lib/host/test-support/devices';
@@ -9,6 +11,7 @@ import { writeAnsweredQuestions } from '../lib/host/test-support/answered-questi
 import { killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
 import { tempDir } from '../lib/host/test-support/test-host';
 import { asAdmin, createDatabase, type TestDatabase } from '../lib/host/store/test-support/pg-test-database';
+import { unusedPort } from '../lib/host/store/test-support/pg-test-logs';
 import { SqliteEventStore } from '../lib/host/store/sqlite-event-store';
 import { PgEventStore } from '../lib/host/store/pg/pg-event-store';
 import { delivered } from '../lib/host/store/test-support/event-store-contract';
@@ -53,13 +56,18 @@ async function askawayTables(url: string): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-/** Every file of the data dir the personal log is made of, with its bytes. */
-function personalLogFiles(dataDir: string): Map<string, Buffer> {
+/** Every file of the data dir the personal log is made of, with a digest of its bytes (a deep compare of 20 MB crawls). */
+function personalLogFiles(dataDir: string): Map<string, string> {
   return new Map(
     fs
       .readdirSync(dataDir)
       .filter((name) => name.startsWith('askaway.db'))
-      .map((name) => [name, fs.readFileSync(path.join(dataDir, name))]),
+      .map((name) => [
+        name,
+        createHash('sha256')
+          .update(fs.readFileSync(path.join(dataDir, name)))
+          .digest('hex'),
+      ]),
   );
 }
 
@@ -219,4 +227,95 @@ describe('askaway migrate (child processes, a real PostgreSQL)', () => {
       expect(personalLogFiles(dataDir)).toEqual(bytes);
     },
   );
+
+  it('[R20.33] refuses a damaged or newer personal log, a database out of reach (never showing the password), and a bad URL', async () => {
+    const database = await emptyDatabase();
+    const damaged = tempDir('migrate-damaged-');
+    fs.writeFileSync(path.join(damaged, 'askaway.db'), 'not a database, just text that is long enough'.repeat(20));
+    const unreadable = await migrate(['--from', damaged, '--to', database.url]);
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toMatch(/askaway\.db is not a readable SQLite database .* It was left untouched/);
+
+    const newer = tempDir('migrate-newer-');
+    await writeAnsweredQuestions(path.join(newer, 'askaway.db'), 1);
+    const db = new Database(path.join(newer, 'askaway.db'));
+    db.pragma('user_version = 99');
+    db.close();
+    const fromTheFuture = await migrate(['--from', newer, '--to', database.url]);
+    expect(fromTheFuture.code).toBe(1);
+    expect(fromTheFuture.stderr).toMatch(/was written by a newer Askaway \(schema 99/);
+
+    const nowhere = await migrate(['--from', tempDir('migrate-none-'), '--to', database.url]);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toMatch(/holds no personal hub's log \(.*askaway\.db does not exist\)/);
+    expect(await askawayTables(database.url)).toEqual([]);
+
+    const dataDir = tempDir('migrate-offline-');
+    await writeAnsweredQuestions(path.join(dataDir, 'askaway.db'), 2);
+    const bytes = personalLogFiles(dataDir);
+    const offline = new URL(database.url);
+    offline.port = String(await unusedPort());
+    const unreachable = await migrate(['--from', dataDir], { ASKAWAY_DATABASE_URL: offline.toString() });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(
+      /Cannot reach the event log's database at postgres:\/\/askaway:\*\*\*@127\.0\.0\.1:\d+\/askaway_test_\w+: the connection was refused/,
+    );
+    const wrongPassword = new URL(database.url);
+    wrongPassword.password = 'not-the-password-42';
+    const refused = await migrate(['--from', dataDir, '--to', wrongPassword.toString()]);
+    expect(refused.stderr).toMatch(/refused the user name or password/);
+    for (const run of [unreachable, refused])
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(new RegExp(`${passwordOf(database.url)}|not-the-password-42`));
+    expect(personalLogFiles(dataDir)).toEqual(bytes);
+
+    const notPostgres = await migrate(['--from', dataDir, '--to', 'mysql://root@db/askaway']);
+    expect(notPostgres.code).toBe(2);
+    expect(notPostgres.stderr).toMatch(/askaway migrate: --to must be a postgres:\/\/ URL: it is a mysql:\/\/ URL/);
+    expect(notPostgres.stderr).toContain('Usage: askaway migrate');
+    const noTarget = await migrate(['--from', dataDir], { ASKAWAY_DATABASE_URL: '' });
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.stderr).toMatch(/--to needs the team database/);
+  });
+
+  it(
+    '[R20.32][R20.36] a 20,000-event log: Ctrl-C mid-copy leaves the database as it was, and the next run moves it all in reasonable time',
+    { timeout: 120_000 },
+    async () => {
+      const database = await emptyDatabase();
+      const dataDir = tempDir('migrate-large-');
+      expect(await writeAnsweredQuestions(path.join(dataDir, 'askaway.db'), 5_000)).toBe(20_000);
+      const bytes = personalLogFiles(dataDir);
+
+      const interrupted = runCli(['migrate', '--from', dataDir, '--to', database.url]);
+      await vi.waitFor(() => expect(interrupted.stderr()).toContain('Copied 5,000 of 20,000 events'), SLOW);
+      interrupted.child.kill('SIGINT');
+      expect(await interrupted.exited).toBe('SIGINT');
+      expect(interrupted.stdout()).toBe('');
+      // The server ends the transaction of a session whose client went away.
+      await vi.waitFor(async () => expect(await migrateSessions(database.name)).toBe(0), SLOW);
+      expect(await askawayTables(database.url)).toEqual([]);
+
+      const started = performance.now();
+      const moved = await migrate(['--from', dataDir, '--to', database.url]);
+      const seconds = (performance.now() - started) / 1_000;
+      expect(moved.stderr).toMatch(/Copied 15,000 of 20,000 events/);
+      expect(moved.code).toBe(0);
+      expect(moved.stdout).toMatch(/Events: +20,000 events, seq 1 to 20000: the same count, last seq and digest/);
+      expect(personalLogFiles(dataDir)).toEqual(bytes);
+      // Reasonable: a whole process, the copy and reading both logs back, well under a minute on a small machine.
+      expect(seconds).toBeLessThan(60);
+      if (process.env.ASKAWAY_REPORT_MIGRATE) console.info(`migrate: 20,000 events in ${seconds.toFixed(1)} s`);
+      const [head] = await asAdmin<{ last_seq: string }>('SELECT last_seq FROM askaway_head', [], database.url);
+      expect(head?.last_seq).toBe('20000');
+    },
+  );
 });
+
+/** Sessions `askaway migrate` still has open on the database. */
+async function migrateSessions(name: string): Promise<number> {
+  const rows = await asAdmin<{ sessions: string }>(
+    "SELECT count(*) AS sessions FROM pg_stat_activity WHERE datname = $1 AND application_name = 'askaway migrate'",
+    [name],
+  );
+  return Number(rows[0]?.sessions ?? 0);
+}
