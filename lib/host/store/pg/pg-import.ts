@@ -100,7 +100,7 @@ async function writeLog(
   log: LogToImport,
   options: ImportOptions,
 ): Promise<ImportedLog> {
-  await prepareSchemaInTransaction(client, log.logId);
+  const { created } = await prepareSchemaInTransaction(client, log.logId);
   // The head's row lock, as an append takes it: a replica already running on this database waits.
   const head = await client.query<{ last_seq: string }>('SELECT last_seq FROM askaway_head WHERE id = 1 FOR UPDATE');
   const counts = await client.query<{ events: string; credentials: string }>(
@@ -111,15 +111,12 @@ async function writeLog(
   if (Number(head.rows[0]?.last_seq ?? 0) > 0 || events > 0 || credentials > 0) {
     throw new TargetLogNotEmpty(where, events, credentials);
   }
-  const hubs = await client.query<{ sessions: string }>(
-    `SELECT count(*) AS sessions FROM pg_stat_activity
-      WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name IN ('askaway', 'askaway log watch')`,
-  );
-  const sessions = Number(hubs.rows[0]?.sessions ?? 0);
+  // A hub serving the empty log that was here would go on under its id, and its phones would not know the new one.
+  // Sessions do not show their schema, so any Askaway hub connected to this database counts.
+  const sessions = created ? 0 : await hubSessions(client);
   if (sessions > 0) {
-    // It would go on with the empty log's id, and its phones would not know the imported one.
     throw new HostStartError(
-      `A team hub is connected to ${where} (${plural(sessions, 'session')}): stop its replicas, then migrate again. Nothing was copied.`,
+      `Askaway hubs are connected to the database of ${where} (${plural(sessions, 'session')}), and one may serve its empty log: stop the hubs on this log, then migrate again. Nothing was copied.`,
     );
   }
   // An empty log made by a team hub that started on this database has an id of its own: the source's wins.
@@ -168,6 +165,14 @@ async function writeLog(
   // Delivered at COMMIT: a replica already listening reads the new log at once.
   await client.query('SELECT pg_notify($1, $2)', [notifyChannel(log.logId), String(lastSeq)]);
   return { events: lastSeq, lastSeq, credentials: log.credentials.length };
+}
+
+async function hubSessions(client: pg.ClientBase): Promise<number> {
+  const rows = await client.query<{ sessions: string }>(
+    `SELECT count(*) AS sessions FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name IN ('askaway', 'askaway log watch')`,
+  );
+  return Number(rows.rows[0]?.sessions ?? 0);
 }
 
 function plural(count: number, noun: string): string {

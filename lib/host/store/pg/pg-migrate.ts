@@ -47,11 +47,14 @@ export async function prepareSchema(
  * commit or roll back with the caller's work, and the migration lock is held until then, so a replica that
  * starts meanwhile waits and then finds the whole log.
  */
-export async function prepareSchemaInTransaction(client: pg.ClientBase, newLogId: string): Promise<{ logId: string }> {
+export async function prepareSchemaInTransaction(
+  client: pg.ClientBase,
+  newLogId: string,
+): Promise<{ logId: string; created: boolean }> {
   await client.query('SELECT pg_advisory_xact_lock($1, $2)', MIGRATION_LOCK);
   const version = await writableVersion(client);
   if (version < SCHEMA_VERSION) await migrate(client, version, newLogId);
-  return { logId: await readLogId(client) };
+  return { logId: await readLogId(client), created: version === 0 };
 }
 
 function randomLogId(): string {
