@@ -15,20 +15,16 @@ const MIGRATION_LOCK = [0x61736b61, 1];
 /**
  * Creates the tables of an empty database, or moves an older schema to SCHEMA_VERSION in one transaction,
  * under the migration lock; refuses a newer schema (or tables of ours without a version) before writing
- * anything. Returns the log's id, made once per log (R10.6): `newLogId` when this call creates the log
- * (default: a random one).
+ * anything. Returns the log's id, made once per log (R10.6).
  */
-export async function prepareSchema(
-  client: pg.ClientBase,
-  options: { newLogId?: string } = {},
-): Promise<{ logId: string }> {
+export async function prepareSchema(client: pg.ClientBase): Promise<{ logId: string }> {
   await client.query('SELECT pg_advisory_lock($1, $2)', MIGRATION_LOCK);
   try {
     const version = await writableVersion(client);
     if (version < SCHEMA_VERSION) {
       await client.query('BEGIN');
       try {
-        await migrate(client, version, options.newLogId ?? randomLogId());
+        await migrate(client, version, randomBytes(12).toString('hex'));
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -43,9 +39,9 @@ export async function prepareSchema(
 }
 
 /**
- * prepareSchema inside the caller's open transaction (a log being imported, R20.32): the tables it creates
- * commit or roll back with the caller's work, and the migration lock is held until then, so a replica that
- * starts meanwhile waits and then finds the whole log.
+ * prepareSchema inside the caller's open transaction, for a log being imported (R20.32): tables it creates get
+ * `newLogId`, they commit or roll back with the caller's work, and the migration lock is held until then, so a
+ * replica that starts meanwhile waits and then finds the whole log. `created`: there were no tables before.
  */
 export async function prepareSchemaInTransaction(
   client: pg.ClientBase,
@@ -55,10 +51,6 @@ export async function prepareSchemaInTransaction(
   const version = await writableVersion(client);
   if (version < SCHEMA_VERSION) await migrate(client, version, newLogId);
   return { logId: await readLogId(client), created: version === 0 };
-}
-
-function randomLogId(): string {
-  return randomBytes(12).toString('hex');
 }
 
 /** The schema's version, once known to be one this build may write into. */
