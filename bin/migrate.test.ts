@@ -175,7 +175,7 @@ describe('askaway migrate (child processes, a real PostgreSQL)', () => {
 
   it(
     '[R20.33] refuses while the personal hub runs (host.json, or the log locked), and changes nothing',
-    { timeout: 30_000 },
+    { timeout: 60_000 },
     async () => {
       const database = await emptyDatabase();
       const dataDir = tempDir('migrate-running-');
@@ -228,54 +228,58 @@ describe('askaway migrate (child processes, a real PostgreSQL)', () => {
     },
   );
 
-  it('[R20.33] refuses a damaged or newer personal log, a database out of reach (never showing the password), and a bad URL', async () => {
-    const database = await emptyDatabase();
-    const damaged = tempDir('migrate-damaged-');
-    fs.writeFileSync(path.join(damaged, 'askaway.db'), 'not a database, just text that is long enough'.repeat(20));
-    const unreadable = await migrate(['--from', damaged, '--to', database.url]);
-    expect(unreadable.code).toBe(1);
-    expect(unreadable.stderr).toMatch(/askaway\.db is not a readable SQLite database .* It was left untouched/);
+  it(
+    '[R20.33] refuses a damaged or newer personal log, a database out of reach (never showing the password), and a bad URL',
+    { timeout: 60_000 },
+    async () => {
+      const database = await emptyDatabase();
+      const damaged = tempDir('migrate-damaged-');
+      fs.writeFileSync(path.join(damaged, 'askaway.db'), 'not a database, just text that is long enough'.repeat(20));
+      const unreadable = await migrate(['--from', damaged, '--to', database.url]);
+      expect(unreadable.code).toBe(1);
+      expect(unreadable.stderr).toMatch(/askaway\.db is not a readable SQLite database .* It was left untouched/);
 
-    const newer = tempDir('migrate-newer-');
-    await writeAnsweredQuestions(path.join(newer, 'askaway.db'), 1);
-    const db = new Database(path.join(newer, 'askaway.db'));
-    db.pragma('user_version = 99');
-    db.close();
-    const fromTheFuture = await migrate(['--from', newer, '--to', database.url]);
-    expect(fromTheFuture.code).toBe(1);
-    expect(fromTheFuture.stderr).toMatch(/was written by a newer Askaway \(schema 99/);
+      const newer = tempDir('migrate-newer-');
+      await writeAnsweredQuestions(path.join(newer, 'askaway.db'), 1);
+      const db = new Database(path.join(newer, 'askaway.db'));
+      db.pragma('user_version = 99');
+      db.close();
+      const fromTheFuture = await migrate(['--from', newer, '--to', database.url]);
+      expect(fromTheFuture.code).toBe(1);
+      expect(fromTheFuture.stderr).toMatch(/was written by a newer Askaway \(schema 99/);
 
-    const nowhere = await migrate(['--from', tempDir('migrate-none-'), '--to', database.url]);
-    expect(nowhere.code).toBe(1);
-    expect(nowhere.stderr).toMatch(/holds no personal hub's log \(.*askaway\.db does not exist\)/);
-    expect(await askawayTables(database.url)).toEqual([]);
+      const nowhere = await migrate(['--from', tempDir('migrate-none-'), '--to', database.url]);
+      expect(nowhere.code).toBe(1);
+      expect(nowhere.stderr).toMatch(/holds no personal hub's log \(.*askaway\.db does not exist\)/);
+      expect(await askawayTables(database.url)).toEqual([]);
 
-    const dataDir = tempDir('migrate-offline-');
-    await writeAnsweredQuestions(path.join(dataDir, 'askaway.db'), 2);
-    const bytes = personalLogFiles(dataDir);
-    const offline = new URL(database.url);
-    offline.port = String(await unusedPort());
-    const unreachable = await migrate(['--from', dataDir], { ASKAWAY_DATABASE_URL: offline.toString() });
-    expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toMatch(
-      /Cannot reach the event log's database at postgres:\/\/askaway:\*\*\*@127\.0\.0\.1:\d+\/askaway_test_\w+: the connection was refused/,
-    );
-    const wrongPassword = new URL(database.url);
-    wrongPassword.password = 'not-the-password-42';
-    const refused = await migrate(['--from', dataDir, '--to', wrongPassword.toString()]);
-    expect(refused.stderr).toMatch(/refused the user name or password/);
-    for (const run of [unreachable, refused])
-      expect(`${run.stdout}${run.stderr}`).not.toMatch(new RegExp(`${passwordOf(database.url)}|not-the-password-42`));
-    expect(personalLogFiles(dataDir)).toEqual(bytes);
+      const dataDir = tempDir('migrate-offline-');
+      await writeAnsweredQuestions(path.join(dataDir, 'askaway.db'), 2);
+      const bytes = personalLogFiles(dataDir);
+      const offline = new URL(database.url);
+      offline.port = String(await unusedPort());
+      const unreachable = await migrate(['--from', dataDir], { ASKAWAY_DATABASE_URL: offline.toString() });
+      expect(unreachable.code).toBe(1);
+      expect(unreachable.stderr).toMatch(
+        /Cannot reach the event log's database at postgres:\/\/askaway:\*\*\*@127\.0\.0\.1:\d+\/askaway_test_\w+: the connection was refused/,
+      );
+      const wrongPassword = new URL(database.url);
+      wrongPassword.password = 'not-the-password-42';
+      const refused = await migrate(['--from', dataDir, '--to', wrongPassword.toString()]);
+      expect(refused.stderr).toMatch(/refused the user name or password/);
+      for (const run of [unreachable, refused])
+        expect(`${run.stdout}${run.stderr}`).not.toMatch(new RegExp(`${passwordOf(database.url)}|not-the-password-42`));
+      expect(personalLogFiles(dataDir)).toEqual(bytes);
 
-    const notPostgres = await migrate(['--from', dataDir, '--to', 'mysql://root@db/askaway']);
-    expect(notPostgres.code).toBe(2);
-    expect(notPostgres.stderr).toMatch(/askaway migrate: --to must be a postgres:\/\/ URL: it is a mysql:\/\/ URL/);
-    expect(notPostgres.stderr).toContain('Usage: askaway migrate');
-    const noTarget = await migrate(['--from', dataDir], { ASKAWAY_DATABASE_URL: '' });
-    expect(noTarget.code).toBe(2);
-    expect(noTarget.stderr).toMatch(/--to needs the team database/);
-  });
+      const notPostgres = await migrate(['--from', dataDir, '--to', 'mysql://root@db/askaway']);
+      expect(notPostgres.code).toBe(2);
+      expect(notPostgres.stderr).toMatch(/askaway migrate: --to must be a postgres:\/\/ URL: it is a mysql:\/\/ URL/);
+      expect(notPostgres.stderr).toContain('Usage: askaway migrate');
+      const noTarget = await migrate(['--from', dataDir], { ASKAWAY_DATABASE_URL: '' });
+      expect(noTarget.code).toBe(2);
+      expect(noTarget.stderr).toMatch(/--to needs the team database/);
+    },
+  );
 
   it(
     '[R20.32][R20.36] a 20,000-event log: Ctrl-C mid-copy leaves the database as it was, and the next run moves it all in reasonable time',
