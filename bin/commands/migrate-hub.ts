@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type HostEvent } from '../../lib/contracts';
+import { errorMessage, type HostEvent } from '../../lib/contracts';
 import { digestLog, eventBatches, type LogDigest } from '../../lib/host/store/log-digest';
 import { PgEventStore } from '../../lib/host/store/pg/pg-event-store';
 import { importLog } from '../../lib/host/store/pg/pg-import';
@@ -46,7 +46,14 @@ export async function migratePersonalHub(options: MigrateOptions): Promise<Migra
       { logId: source.logId, events: folding(eventBatches(source), fold), credentials },
       progress ? { progress: (copied) => progress(copied, total) } : {},
     );
-    const log = await verify(source, options.url, credentials);
+    const log = await verify(source, options.url, credentials).catch((error: unknown) => {
+      if (error instanceof CopyDiffers) throw error;
+      // Committed already: a second run would find the log not empty, so say what happened.
+      throw new Error(
+        `The log was copied into ${redactUrl(options.url)}, but reading it back to check it failed: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    });
     return {
       dataDir,
       where: redactUrl(options.url),
@@ -64,6 +71,9 @@ export async function migratePersonalHub(options: MigrateOptions): Promise<Migra
     await source.close();
   }
 }
+
+/** The committed copy reads back unlike the personal log. */
+class CopyDiffers extends Error {}
 
 /** Passes the batches on, folding each event into `fold` on the way (what the summary counts). */
 async function* folding(
@@ -96,7 +106,7 @@ async function verify(
         differences.push(`no matching hash for ${credential.kind} ${credential.id}`);
     }
     if (differences.length > 0) {
-      throw new Error(
+      throw new CopyDiffers(
         `The copy in ${redactUrl(url)} does not match the personal log: it holds ${differences.join('; ')}. ` +
           'Do not start a team hub on it; the personal log is as it was.',
       );
