@@ -80,7 +80,7 @@ async function serve(options: StartOptions): Promise<number> {
     if (options.databaseUrl !== undefined && fs.existsSync(path.join(options.dataDir, 'askaway.db')))
       log(
         `askaway start: the log is in PostgreSQL; the personal log in ${options.dataDir}/askaway.db is not read ` +
-          'and stays as it was.',
+          'and stays as it was (`askaway migrate` moves a personal log into an empty database).',
       );
     if (options.databasePasswordInFlag)
       log(
