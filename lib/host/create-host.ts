@@ -29,6 +29,7 @@ import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
 import { SecurityHeaders } from './http/security-headers';
 import { MessageIncidents } from './message-incidents';
+import { followLog } from './follow-log';
 import { InteractionRegistry, type RegistryOptions } from './registry';
 import { type LifecycleEvent } from './registry-types';
 import { startStaleSweep } from './stale-sweep';
@@ -273,6 +274,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     onError,
   });
   await registry.start(notifier);
+  // Another hub process on the same log (a team hub's replicas): what it appends reaches this one's sockets.
+  const stopFollowing = followLog(store, registry, onError);
   const stopStaleSweep = startStaleSweep(registry, {
     staleAfterMs: options.staleAfterMs,
     intervalMs: options.staleSweepIntervalMs,
@@ -309,6 +312,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   async function shutdown(): Promise<void> {
     stopStaleSweep();
+    stopFollowing();
     detachRemotes();
     registry.stop();
     await new Promise<void>((resolve, reject) => {

@@ -176,6 +176,22 @@ export class InteractionRegistry {
     return this.queue.run(() => this.foldForeign());
   }
 
+  /**
+   * `find` against the projection and, when it finds nothing, once more after folding in what other hub
+   * processes appended: a device paired or a machine joined through another replica a moment ago (R20.40).
+   * A log out of reach answers from what is folded already.
+   */
+  async findCaughtUp<T>(find: () => T | undefined): Promise<T | undefined> {
+    const found = find();
+    if (found !== undefined) return found;
+    try {
+      await this.catchUp();
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+    return find();
+  }
+
   /** Resolves once every command queued so far has run: a host closes its log only after. */
   async settled(): Promise<void> {
     await this.queue.run(() => undefined);
