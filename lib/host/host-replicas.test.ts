@@ -3,9 +3,9 @@ import { type HostEvent, type RespondAck } from '../contracts';
 import { type Host } from './create-host';
 import { setUpPgTestLogs } from './store/test-support/pg-test-logs';
 import { closeAllClients, connectRemote, connectRuntime, type RemoteClient } from './test-support/clients';
-import { pairDevice } from './test-support/devices';
+import { pairDevice, postJson } from './test-support/devices';
 import { questionRequest } from './test-support/fixtures';
-import { joinMachine } from './test-support/machines';
+import { joinMachine, redeemJoinCode } from './test-support/machines';
 import { closeAllHosts, startTestHost, TEST_TOKEN } from './test-support/test-host';
 
 /**
@@ -158,5 +158,34 @@ describe('[R20.41] a revocation on one replica holds on every replica at once', 
     expect(await a.machines.revoke(laptop.machine.id)).toMatchObject({ ok: true });
     expect(await gone).toBe('io server disconnect');
     await vi.waitFor(() => expect(phone.machineLists.at(-1)?.map((machine) => machine.name)).not.toContain('laptop'));
+  });
+});
+
+describe('[R20.42] pairing and join codes work whichever replica they reach', () => {
+  const pairRequest = (code: string, name: string) => ({ code, name, platform: 'Test · Node' });
+
+  it('[R20.42][R16.3] a pairing link minted on one replica pairs on the other, once, even raced on both', async () => {
+    const [a, b] = await twoReplicas();
+    const { code } = await a.mintPairingCode();
+    const paired = await postJson(`${b.url}/api/pair`, pairRequest(code, 'Phone through B'));
+    expect(paired.status).toBe(200);
+    expect((await postJson(`${a.url}/api/pair`, pairRequest(code, 'Again on A'))).status).toBe(410);
+
+    const raced = (await a.mintPairingCode()).code;
+    const statuses = await Promise.all([
+      postJson(`${a.url}/api/pair`, pairRequest(raced, 'Racer A')).then((reply) => reply.status),
+      postJson(`${b.url}/api/pair`, pairRequest(raced, 'Racer B')).then((reply) => reply.status),
+    ]);
+    expect(statuses.sort()).toEqual([200, 410]);
+    expect(await a.codes.count('pair-device')).toBe(0);
+  });
+
+  it('[R20.42][R17.1] a join code minted on one replica joins a machine through the other', async () => {
+    const [a, b] = await twoReplicas();
+    const { code } = await b.mintJoinCode();
+    const joined = await redeemJoinCode(a.url, code, 'build-box');
+    const runtime = await connectRuntime(b.url, joined.credential, 'build-box-runtime');
+    expect(runtime.socket.connected).toBe(true);
+    await vi.waitFor(() => expect(b.machines.list().map((machine) => machine.name)).toContain('build-box'));
   });
 });
