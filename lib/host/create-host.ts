@@ -30,6 +30,7 @@ import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http
 import { SecurityHeaders } from './http/security-headers';
 import { MessageIncidents } from './message-incidents';
 import { followLog } from './follow-log';
+import { aloneOnTheLog, type Leadership } from './leadership';
 import { InteractionRegistry, type RegistryOptions } from './registry';
 import { type LifecycleEvent } from './registry-types';
 import { startStaleSweep } from './stale-sweep';
@@ -119,6 +120,8 @@ export interface Host {
   dataDir: string;
   secure: boolean;
   registry: InteractionRegistry;
+  /** Whether this process runs the deadlines: always for a personal hub, the elected replica for a team's (R20.43). */
+  leadership: Leadership;
   devices: DeviceService;
   /** The hub itself and the machines joined to it (R17). */
   machines: MachineService;
@@ -183,7 +186,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     server.close();
     throw error;
   }
-  const { token, adminToken, store, codes, registry, devices, machines } = opened;
+  const { token, adminToken, store, codes, leadership, registry, devices, machines } = opened;
   listMachines = () => machines.list();
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   authenticateAgent = (candidate) => authenticator.runtime(candidate);
@@ -272,6 +275,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     incidents,
     onError,
   });
+  // Deadlines run in one replica only (R20.43): the leader, elected through the database; a personal hub leads.
+  registry.lead(leadership.leading);
+  const stopFollowingLeadership = leadership.onChange((leading) => registry.lead(leading));
   await registry.start(notifier);
   // Another hub process on the same log (a team hub's replicas): what it appends reaches this one's sockets.
   const stopFollowing = followLog(store, registry, onError);
@@ -297,6 +303,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     dataDir,
     secure,
     registry,
+    leadership,
     devices,
     machines,
     authenticator,
@@ -312,6 +319,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
   async function shutdown(): Promise<void> {
     stopStaleSweep();
     stopFollowing();
+    stopFollowingLeadership();
+    await leadership.stop();
     detachRemotes();
     registry.stop();
     await new Promise<void>((resolve, reject) => {
@@ -374,6 +383,7 @@ async function openState(
       listMachines: options.listMachines,
       historyLimit: options.historyLimit,
       maxPendingPerMachine: options.maxPendingPerMachine,
+      sharedLog: opened instanceof PgEventStore,
       onLifecycle: options.onLifecycle,
       onError,
     });
@@ -387,7 +397,10 @@ async function openState(
     // Only once the log is known good: a refused data dir gets nothing written into it.
     const token = loadOrCreateToken(dataDir, options.token);
     const adminToken = loadOrCreateAdminToken(dataDir);
-    return { token, adminToken, store, codes, registry, devices, machines };
+    const leadership: Leadership =
+      opened instanceof PgEventStore ? opened.leadership({ log: options.log }) : aloneOnTheLog;
+    await leadership.start();
+    return { token, adminToken, store, codes, leadership, registry, devices, machines };
   } catch (error) {
     registry.stop();
     await store.close();

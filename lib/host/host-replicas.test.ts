@@ -189,3 +189,54 @@ describe('[R20.42] pairing and join codes work whichever replica they reach', ()
     await vi.waitFor(() => expect(b.machines.list().map((machine) => machine.name)).toContain('build-box'));
   });
 });
+
+describe('[R20.43][R20.44] once, not once per replica', () => {
+  it('[R20.44] a replica’s stale sweep leaves the questions agents keep announcing to another, and withdraws its own silent ones', async () => {
+    const url = await logs.freshLogUrl();
+    const sweep = { staleAfterMs: 600, staleSweepIntervalMs: 100 };
+    const a = await startTestHost({ databaseUrl: url, token: TEST_TOKEN, ...sweep });
+    const b = await startTestHost({ databaseUrl: url, token: TEST_TOKEN, ...sweep });
+    const alive = await connectRuntime(a.url, TEST_TOKEN, 'alive');
+    const dying = await connectRuntime(a.url, TEST_TOKEN, 'dying');
+    const kept = questionRequest();
+    const silent = questionRequest();
+    await alive.socket.emitWithAck('announce', kept);
+    await dying.socket.emitWithAck('announce', silent);
+    await vi.waitFor(() => expect(b.registry.projection.get(kept.requestId)?.status).toBe('pending'));
+    // The runtime helper re-announces each second (R8.1); here every 100 ms, to A only.
+    const reannounce = setInterval(() => alive.socket.emit('announce', kept, () => undefined), 100);
+    try {
+      await vi.waitFor(() => expect(a.registry.projection.get(silent.requestId)?.status).toBe('withdrawn'), {
+        timeout: 5_000,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(b.registry.projection.get(kept.requestId)?.status).toBe('pending');
+      expect(a.registry.projection.get(kept.requestId)?.status).toBe('pending');
+    } finally {
+      clearInterval(reannounce);
+    }
+  });
+
+  it('[R20.43] the replica that started first leads; one that stops leading runs no deadline, and another takes over', async () => {
+    const [a, b] = await twoReplicas();
+    expect([a.leadership.leading, b.leadership.leading]).toEqual([true, false]);
+    const runtime = await connectRuntime(a.url, TEST_TOKEN);
+    const phone = await connectRemote(a.url, (await pairDevice(a)).credential);
+    await phone.socket.emitWithAck('preferences:update', {
+      askUserQuestionAutoResolutionEnabled: true,
+      askUserQuestionAutoResolutionTimeoutMs: 1_000,
+    });
+    // A keeps running and holds the agent, but no longer leads: its deadline timer is off.
+    await a.leadership.stop();
+    const asked = performance.now();
+    await runtime.socket.emitWithAck('announce', questionRequest());
+    await new Promise((resolve) => setTimeout(resolve, 1_400));
+    // Past the deadline: resolved only if B leads already (it tries every 3 s), never by A.
+    if (!b.leadership.leading) expect(runtime.resolved).toHaveLength(0);
+    await vi.waitFor(() => expect(b.leadership.leading).toBe(true), { timeout: 5_000 });
+    // B resolves what fell due, and the answer reaches the agent on A.
+    await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1), { timeout: 3_000 });
+    expect(runtime.resolved[0]?.resolution).toMatchObject({ resolvedBy: 'auto' });
+    expect(performance.now() - asked).toBeGreaterThan(1_000);
+  });
+});

@@ -6,6 +6,7 @@ import { appendedOrThrow, appendInTransaction } from './pg-append';
 import { PgCredentialStore } from './pg-credential-store';
 import { PgDatabase } from './pg-database';
 import { describeConnectError, passwordOf, reasonOf } from './pg-errors';
+import { PgLeadership, type PgLeadershipOptions } from './pg-leadership';
 import { PgLogWatcher } from './pg-log-watcher';
 import { PgOneTimeCodes } from './pg-one-time-codes';
 import { prepareSchema, RefusedDatabase } from './pg-migrate';
@@ -105,6 +106,11 @@ export class PgEventStore implements EventStore {
       log(`The event log's database ${where} closed an idle connection (${reasonOf(error, passwordOf(url))}).`);
     });
     return new PgEventStore(new PgDatabase(pool, url), config, opened.logId, opened.lastSeq, log, options.now);
+  }
+
+  /** The election of the replica that runs the deadlines (R20.43), on a connection of its own; not yet started. */
+  leadership(options: PgLeadershipOptions = {}): PgLeadership {
+    return new PgLeadership(this.config, this.logId, options);
   }
 
   async append(events: readonly NewHostEvent[], options: AppendOptions = {}): Promise<HostEvent[]> {
