@@ -181,7 +181,7 @@ function startDemo(host: Host): Stop | undefined {
  * single use and short-lived; `askaway pair` prints more. No token or credential is printed.
  */
 async function printBanner(host: Host, options: StartOptions, tailnet: boolean): Promise<void> {
-  const pairing = host.mintPairingCode();
+  const pairing = await host.mintPairingCode();
   const text = await startBanner({
     version: HOST_VERSION,
     localUrl: host.url,

@@ -21,7 +21,7 @@ import { DeviceService } from './auth/devices';
 import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
-import { OneTimeCodes } from './auth/one-time-codes';
+import { OneTimeCodes, type OneTimeCodeBook } from './auth/one-time-codes';
 import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
 import { AllowedHosts, guardHostHeader } from './http/allowed-hosts';
@@ -29,6 +29,8 @@ import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
 import { SecurityHeaders } from './http/security-headers';
 import { MessageIncidents } from './message-incidents';
+import { followLog } from './follow-log';
+import { aloneOnTheLog, type Leadership } from './leadership';
 import { InteractionRegistry, type RegistryOptions } from './registry';
 import { type LifecycleEvent } from './registry-types';
 import { startStaleSweep } from './stale-sweep';
@@ -45,7 +47,7 @@ import { type EventStore } from './store/event-store';
 import { PgEventStore } from './store/pg/pg-event-store';
 import { redactUrl } from './store/pg/pg-url';
 import { SqliteEventStore } from './store/sqlite-event-store';
-import { withStorageHealth } from './store/storage-guarded-store';
+import { codesWithStorageHealth, withStorageHealth } from './store/storage-guarded-store';
 import { StorageHealth, StorageUnavailableError } from './store/storage-health';
 import { HOST_VERSION } from './version';
 
@@ -118,17 +120,19 @@ export interface Host {
   dataDir: string;
   secure: boolean;
   registry: InteractionRegistry;
+  /** Whether this process runs the deadlines: always for a personal hub, the elected replica for a team's (R20.43). */
+  leadership: Leadership;
   devices: DeviceService;
   /** The hub itself and the machines joined to it (R17). */
   machines: MachineService;
   authenticator: Authenticator;
-  /** One-time codes in memory: pairing codes now, machine join codes later. */
-  codes: OneTimeCodes;
+  /** Pairing and join codes: in memory, or in the team database (R20.42). */
+  codes: OneTimeCodeBook;
   pairTtlMs: number;
   /** A fresh one-time pairing code and the link that carries it (R16.2). */
-  mintPairingCode(): PairingCodeResponse;
+  mintPairingCode(): Promise<PairingCodeResponse>;
   /** A fresh one-time join code and the command that uses it on another machine (R17.1). */
-  mintJoinCode(): JoinCodeResponse;
+  mintJoinCode(): Promise<JoinCodeResponse>;
   io: Server;
   registerHttpRoute(method: string, pathPrefix: string, handler: HttpRouteHandler): () => void;
   /** Closes sockets, the HTTP server and the log; removes host.json. Safe to call twice. */
@@ -182,15 +186,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
     server.close();
     throw error;
   }
-  const { token, adminToken, store, registry, devices, machines } = opened;
+  const { token, adminToken, store, codes, leadership, registry, devices, machines } = opened;
   listMachines = () => machines.list();
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   authenticateAgent = (candidate) => authenticator.runtime(candidate);
-  const codes = new OneTimeCodes();
   // Filled in once listening: pairing links need the port.
   let pairingBase = '';
-  const mintJoinCode = (): JoinCodeResponse => {
-    const minted = codes.mint('join-machine', pairTtlMs);
+  const mintJoinCode = async (): Promise<JoinCodeResponse> => {
+    const minted = await codes.mint('join-machine', pairTtlMs);
     return {
       code: minted.code,
       hubUrl: pairingBase,
@@ -198,8 +201,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       expiresAt: minted.expiresAt.toISOString(),
     };
   };
-  const mintPairingCode = (): PairingCodeResponse => {
-    const minted = codes.mint('pair-device', pairTtlMs);
+  const mintPairingCode = async (): Promise<PairingCodeResponse> => {
+    const minted = await codes.mint('pair-device', pairTtlMs);
     return {
       code: minted.code,
       link: pairingLink(pairingBase, minted.code),
@@ -272,7 +275,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     incidents,
     onError,
   });
+  // Deadlines run in one replica only (R20.43): the leader, elected through the database; a personal hub leads.
+  registry.lead(leadership.leading);
+  const stopFollowingLeadership = leadership.onChange((leading) => registry.lead(leading));
   await registry.start(notifier);
+  // Another hub process on the same log (a team hub's replicas): what it appends reaches this one's sockets.
+  const stopFollowing = followLog(store, registry, onError);
   const stopStaleSweep = startStaleSweep(registry, {
     staleAfterMs: options.staleAfterMs,
     intervalMs: options.staleSweepIntervalMs,
@@ -295,6 +303,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     dataDir,
     secure,
     registry,
+    leadership,
     devices,
     machines,
     authenticator,
@@ -309,6 +318,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   async function shutdown(): Promise<void> {
     stopStaleSweep();
+    stopFollowing();
+    stopFollowingLeadership();
+    await leadership.stop();
     detachRemotes();
     registry.stop();
     await new Promise<void>((resolve, reject) => {
@@ -352,13 +364,15 @@ async function openState(
     ...(databaseUrl === undefined ? { dataDir } : { database: redactUrl(databaseUrl) }),
     log: options.log,
   });
-  const store = withStorageHealth(
+  const opened =
     options.store ??
-      (databaseUrl === undefined
-        ? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName })
-        : await PgEventStore.open(databaseUrl, { log: options.log })),
-    health,
-  );
+    (databaseUrl === undefined
+      ? new SqliteEventStore(path.join(dataDir, 'askaway.db'), { localMachineName: hostName })
+      : await PgEventStore.open(databaseUrl, { log: options.log }));
+  const store = withStorageHealth(opened, health);
+  // A team hub's codes work on whichever replica the phone or machine reaches (R20.42); a personal hub's stay in memory.
+  const codes: OneTimeCodeBook =
+    opened instanceof PgEventStore ? codesWithStorageHealth(opened.codes, health) : new OneTimeCodes();
   let registry: InteractionRegistry;
   let devices: DeviceService;
   let machines: MachineService;
@@ -369,6 +383,7 @@ async function openState(
       listMachines: options.listMachines,
       historyLimit: options.historyLimit,
       maxPendingPerMachine: options.maxPendingPerMachine,
+      sharedLog: opened instanceof PgEventStore,
       onLifecycle: options.onLifecycle,
       onError,
     });
@@ -382,7 +397,10 @@ async function openState(
     // Only once the log is known good: a refused data dir gets nothing written into it.
     const token = loadOrCreateToken(dataDir, options.token);
     const adminToken = loadOrCreateAdminToken(dataDir);
-    return { token, adminToken, store, registry, devices, machines };
+    const leadership: Leadership =
+      opened instanceof PgEventStore ? opened.leadership({ log: options.log }) : aloneOnTheLog;
+    await leadership.start();
+    return { token, adminToken, store, codes, leadership, registry, devices, machines };
   } catch (error) {
     registry.stop();
     await store.close();

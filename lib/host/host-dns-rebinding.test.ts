@@ -47,7 +47,7 @@ describe('[R12.4] the host answers only for its own names', () => {
   it('[R12.4] a rebinding name gets 421 before any handler: no pairing code spent, no page, no socket handshake', async () => {
     const host = await startTestHost();
     const evil = `evil.example:${host.port}`;
-    const { code } = host.mintPairingCode();
+    const { code } = await host.mintPairingCode();
     const pair = await request(host.url, '/api/pair', evil, {
       method: 'POST',
       body: { code, name: 'Rebound', platform: 'Web' },
@@ -58,7 +58,7 @@ describe('[R12.4] the host answers only for its own names', () => {
     expect(JSON.parse(pair.body)).toMatchObject({
       error: { code: 'misdirected', message: expect.stringMatching(/--allowed-host/) },
     });
-    expect(host.codes.count('pair-device')).toBe(1);
+    expect(await host.codes.count('pair-device')).toBe(1);
     expect(host.devices.list()).toEqual([]);
     expect((await request(host.url, '/', evil)).status).toBe(421);
     expect((await request(host.url, '/healthz', evil)).status).toBe(421);

@@ -63,15 +63,15 @@ describe('[R17.1] joining a hub over HTTP', () => {
     });
     expect(host.registry.projection.seq).toBe(seq);
     // A pairing code is not a join code, and the reverse.
-    const pairing = host.mintPairingCode();
+    const pairing = await host.mintPairingCode();
     expect(await postJson(`${host.url}/api/join`, { code: pairing.code, name: 'sly' })).toMatchObject({ status: 410 });
     expect(host.machines.count()).toBe(1);
   });
 
   it('[R17.1] a code past its TTL is refused', async () => {
     const host = await startTestHost({ pairTtlMs: 50 });
-    const { code } = host.mintJoinCode();
-    await vi.waitFor(() => expect(host.codes.count('join-machine')).toBe(0));
+    const { code } = await host.mintJoinCode();
+    await vi.waitFor(async () => expect(await host.codes.count('join-machine')).toBe(0));
     const late = await postJson(`${host.url}/api/join`, { code, name: 'late' });
     expect(late).toMatchObject({ status: 410, json: { error: { code: 'join-code-invalid' } } });
     expect(host.machines.count()).toBe(0);
@@ -80,7 +80,7 @@ describe('[R17.1] joining a hub over HTTP', () => {
   it('[R17.1] a name already joined (or the hub own) is refused without using the code up', async () => {
     const host = await startTestHost({ hostName: 'hub-box' });
     await joinMachine(host, 'laptop');
-    const { code } = host.mintJoinCode();
+    const { code } = await host.mintJoinCode();
     const taken = await postJson(`${host.url}/api/join`, { code, name: 'LAPTOP' });
     expect(taken).toMatchObject({
       status: 409,
@@ -92,7 +92,7 @@ describe('[R17.1] joining a hub over HTTP', () => {
     expect(bad).toMatchObject({ status: 400, json: { error: { message: expect.stringMatching(/control/) } } });
     const browser = await postJson(`${host.url}/api/join`, { code, name: 'web' }, { Origin: host.url });
     expect(browser).toMatchObject({ status: 403 });
-    expect(host.codes.count('join-machine')).toBe(1);
+    expect(await host.codes.count('join-machine')).toBe(1);
     expect((await redeemJoinCode(host.url, code, 'desktop')).machine.name).toBe('desktop');
   });
   it('[R16.3][R17.1] failed join attempts share the pairing limit; valid codes join any number of machines', async () => {
@@ -104,13 +104,14 @@ describe('[R17.1] joining a hub over HTTP', () => {
     const joined = [];
     for (let machine = 0; machine < 5; machine += 1)
       joined.push(
-        (await postJson(`${fleet.url}/api/join`, { code: fleet.mintJoinCode().code, name: `box-${machine}` })).status,
+        (await postJson(`${fleet.url}/api/join`, { code: (await fleet.mintJoinCode()).code, name: `box-${machine}` }))
+          .status,
       );
     expect(joined).toEqual([200, 200, 200, 200, 200]);
     expect(fleet.machines.count()).toBe(5);
 
     const host = await startTestHost({ pairLimits: { ...limits, failurePauseMs: 1 } });
-    const { code } = host.mintJoinCode();
+    const { code } = await host.mintJoinCode();
     const guesses = [];
     for (let guess = 0; guess < 3; guess += 1)
       guesses.push((await postJson(`${host.url}/api/join`, { code: `guess-${guess}`, name: 'sly' })).status);

@@ -16,7 +16,7 @@ const pairRequest = (code: string, name = 'Phone') => ({ code, name, platform: '
 describe('[R16.2][R16.3] pairing over HTTP', () => {
   it('[R16.2] a code from the host becomes a device credential once; reusing it changes nothing', async () => {
     const host = await startTestHost();
-    const { code, link, expiresAt } = host.mintPairingCode();
+    const { code, link, expiresAt } = await host.mintPairingCode();
     expect(link).toBe(`${host.url}/pair#code=${code}`);
     expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
     const paired = await redeemPairingCode(host.url, code, 'Anna’s phone');
@@ -44,8 +44,8 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
 
   it('[R16.2] a code past its TTL is refused', async () => {
     const host = await startTestHost({ pairTtlMs: 50 });
-    const { code } = host.mintPairingCode();
-    await vi.waitFor(() => expect(host.codes.count('pair-device')).toBe(0));
+    const { code } = await host.mintPairingCode();
+    await vi.waitFor(async () => expect(await host.codes.count('pair-device')).toBe(0));
     const late = await postJson(`${host.url}/api/pair`, pairRequest(code));
     expect(late).toMatchObject({ status: 410, json: { error: { code: 'pairing-code-invalid' } } });
     expect(host.devices.list()).toEqual([]);
@@ -64,7 +64,7 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
       statuses.push((await postJson(`${host.url}/api/pair`, pairRequest(`GUESS-${attempt}`))).status);
     expect(statuses).toEqual([410, 410, 410, 429, 429]);
     // The owner shares the guesser's address (a tunnel, tailscale serve): their code still pairs at once.
-    const { code } = host.mintPairingCode();
+    const { code } = await host.mintPairingCode();
     expect(await postJson(`${host.url}/api/pair`, pairRequest(code))).toMatchObject({ status: 200 });
     expect(host.devices.list()).toHaveLength(1);
     // And everyone's limit, spent by guesses from many places, does not lock them out either.
@@ -78,7 +78,9 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
     for (let attempt = 0; attempt < 4; attempt += 1) await postJson(`${crowded.url}/api/pair`, pairRequest('GUESS'));
     const limited = await postJson(`${crowded.url}/api/pair`, pairRequest('GUESS'));
     expect(limited).toMatchObject({ status: 429, json: { error: { code: 'rate-limited' } } });
-    expect(await postJson(`${crowded.url}/api/pair`, pairRequest(crowded.mintPairingCode().code))).toMatchObject({
+    expect(
+      await postJson(`${crowded.url}/api/pair`, pairRequest((await crowded.mintPairingCode()).code)),
+    ).toMatchObject({
       status: 200,
     });
 
@@ -91,7 +93,9 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
     });
     const paired = [];
     for (let device = 0; device < 5; device += 1)
-      paired.push((await postJson(`${household.url}/api/pair`, pairRequest(household.mintPairingCode().code))).status);
+      paired.push(
+        (await postJson(`${household.url}/api/pair`, pairRequest((await household.mintPairingCode()).code))).status,
+      );
     expect(paired).toEqual([200, 200, 200, 200, 200]);
     expect(household.devices.list()).toHaveLength(5);
 
@@ -110,7 +114,7 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
 
   it('[R16.3] a page from a foreign origin cannot pair; an allowed one gets CORS headers', async () => {
     const host = await startTestHost({ allowedOrigins: ['http://localhost:3000'] });
-    const { code } = host.mintPairingCode();
+    const { code } = await host.mintPairingCode();
     const foreign = await postJson(`${host.url}/api/pair`, pairRequest(code), { Origin: 'https://evil.example' });
     expect(foreign).toMatchObject({ status: 403, json: { error: { code: 'origin-not-allowed' } } });
     const preflight = await fetch(`${host.url}/api/pair`, {
@@ -186,7 +190,7 @@ describe('[R16.1] each credential where it belongs', () => {
   it('[R16.1] no secret travels to remotes: snapshots and events carry no credential or hash', async () => {
     const host = await startTestHost();
     const watcher = await connectRemote(host.url, (await pairDevice(host, 'Watcher')).credential);
-    const { code } = host.mintPairingCode();
+    const { code } = await host.mintPairingCode();
     const paired = await redeemPairingCode(host.url, code);
     await vi.waitFor(() => expect(watcher.events.some((event) => event.type === 'device.paired')).toBe(true));
     const secret = paired.credential.split('_').slice(3).join('_');

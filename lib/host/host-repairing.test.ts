@@ -28,8 +28,8 @@ async function startWithPush(): Promise<{ host: Host; push: PushRuntime }> {
 }
 
 /** `POST /api/pair` as the app sends it when it already holds a credential for this host. */
-function repair(host: Host, replaces: unknown, name = 'Pixel 8') {
-  const { code } = host.mintPairingCode();
+async function repair(host: Host, replaces: unknown, name = 'Pixel 8') {
+  const { code } = await host.mintPairingCode();
   return postJson(`${host.url}/api/pair`, { code, name, platform: 'Test · Node', replaces });
 }
 
@@ -41,8 +41,8 @@ describe('[R16.9] pairing again replaces this device', () => {
     const { host, push } = await startWithPush();
     const endpoint = await startRecordingServer();
     cleanups.push(() => endpoint.close());
-    const old = await redeemPairingCode(host.url, host.mintPairingCode().code, 'Anna’s phone');
-    const laptop = await redeemPairingCode(host.url, host.mintPairingCode().code, 'Laptop');
+    const old = await redeemPairingCode(host.url, (await host.mintPairingCode()).code, 'Anna’s phone');
+    const laptop = await redeemPairingCode(host.url, (await host.mintPairingCode()).code, 'Laptop');
     const oldTab = await connectRemote(host.url, old.credential);
     const { subscription } = makeSubscription(`${endpoint.url}/push/anna`);
     // The app's socket carries the push messages too (lib/client/push/channel).
@@ -87,7 +87,7 @@ describe('[R16.9] pairing again replaces this device', () => {
 
   it('[R16.9] a name the person typed wins over the old one', async () => {
     const host = await startTestHost();
-    const old = await redeemPairingCode(host.url, host.mintPairingCode().code, 'Old name');
+    const old = await redeemPairingCode(host.url, (await host.mintPairingCode()).code, 'Old name');
     const response = await repair(host, { credential: old.credential, keepName: false }, 'Work profile');
     expect(response.status).toBe(200);
     expect(host.devices.list()).toEqual([expect.objectContaining({ name: 'Work profile' })]);
@@ -96,10 +96,10 @@ describe('[R16.9] pairing again replaces this device', () => {
   it('[R16.9] a revoked, unknown or foreign old credential still pairs and revokes nothing else', async () => {
     const host = await startTestHost();
     const other = await startTestHost();
-    const revoked = await redeemPairingCode(host.url, host.mintPairingCode().code, 'Revoked');
-    const kept = await redeemPairingCode(host.url, host.mintPairingCode().code, 'Kept');
+    const revoked = await redeemPairingCode(host.url, (await host.mintPairingCode()).code, 'Revoked');
+    const kept = await redeemPairingCode(host.url, (await host.mintPairingCode()).code, 'Kept');
     expect((await host.devices.revoke(revoked.deviceId)).ok).toBe(true);
-    const foreign = await redeemPairingCode(other.url, other.mintPairingCode().code, 'Elsewhere');
+    const foreign = await redeemPairingCode(other.url, (await other.mintPairingCode()).code, 'Elsewhere');
     const forged = `${kept.credential.slice(0, -4)}AAAA`;
     const unknown = `aw_d_0123456789abcdef_${'A'.repeat(43)}`;
 
@@ -116,7 +116,7 @@ describe('[R16.9] pairing again replaces this device', () => {
 
   it('[R16.9] a malformed old credential is a 400 that changes nothing and spends no code', async () => {
     const host = await startTestHost();
-    const old = await redeemPairingCode(host.url, host.mintPairingCode().code, 'Phone');
+    const old = await redeemPairingCode(host.url, (await host.mintPairingCode()).code, 'Phone');
     const malformed: unknown[] = [
       { credential: 'not a credential', keepName: true },
       { credential: host.adminToken, keepName: true },
@@ -125,7 +125,7 @@ describe('[R16.9] pairing again replaces this device', () => {
       { credential: old.credential, keepName: true, extra: 1 },
       old.credential,
     ];
-    const { code } = host.mintPairingCode();
+    const { code } = await host.mintPairingCode();
     const seq = host.registry.projection.seq;
     for (const replaces of malformed) {
       const response = await postJson(`${host.url}/api/pair`, { code, name: 'Thief', platform: 'p', replaces });
@@ -138,7 +138,7 @@ describe('[R16.9] pairing again replaces this device', () => {
     expect(host.devices.list()).toEqual([expect.objectContaining({ id: old.deviceId, name: 'Phone' })]);
     expect(await connectRemote(host.url, old.credential)).toMatchObject({ socket: { connected: true } });
     // The body was refused before the code was looked at: the code still pairs.
-    expect(host.codes.count('pair-device')).toBe(1);
+    expect(await host.codes.count('pair-device')).toBe(1);
     expect((await redeemPairingCode(host.url, code, 'Second')).deviceId).not.toBe(old.deviceId);
   });
 });

@@ -68,6 +68,11 @@ export interface RegistryOptions {
   listMachines?: () => MachineInfo[];
   /** Interactions one machine may have waiting (R12.7). Default DEFAULT_MAX_PENDING_PER_MACHINE. */
   maxPendingPerMachine?: number;
+  /**
+   * The log is shared with other hub processes (R20.44): the stale sweep withdraws only questions announced to
+   * this one, since re-announces to another never reach the log or this process.
+   */
+  sharedLog?: boolean;
 }
 
 /** What one command decided against the projection at the log's head. */
@@ -115,6 +120,8 @@ export class InteractionRegistry {
   private armedFor: number | null | undefined;
   private readonly now: () => Date;
   private notifier: RuntimeNotifier | undefined;
+  /** Whether this process runs the deadlines: the one leader among replicas on a shared log (R20.43). */
+  private leading = true;
   /** Epoch ms each pending requestId was last announced; memory only, like routes (R8.1). */
   private readonly lastAnnounced = new Map<string, number>();
   /**
@@ -160,6 +167,22 @@ export class InteractionRegistry {
     return this.queue.run(() => this.resolveDue());
   }
 
+  /**
+   * Whether this process runs the deadlines (R20.43). One that stops leading disarms its timer at once; one
+   * that starts resolves what fell due meanwhile, then keeps the timer armed. The log keeps an auto-resolution
+   * single anyway (a conditional append); this keeps it to one process's work.
+   */
+  lead(leading: boolean): void {
+    if (leading === this.leading) return;
+    this.leading = leading;
+    if (!leading) {
+      this.timer.clear();
+      this.armedFor = undefined;
+      return;
+    }
+    this.queue.run(() => this.resolveDue()).catch((error: unknown) => this.options.onError?.(error));
+  }
+
   stop(): void {
     this.timer.clear();
     this.armedFor = undefined;
@@ -174,6 +197,22 @@ export class InteractionRegistry {
    */
   catchUp(): Promise<number> {
     return this.queue.run(() => this.foldForeign());
+  }
+
+  /**
+   * `find` against the projection and, when it finds nothing, once more after folding in what other hub
+   * processes appended: a device paired or a machine joined through another replica a moment ago (R20.40).
+   * A log out of reach answers from what is folded already.
+   */
+  async findCaughtUp<T>(find: () => T | undefined): Promise<T | undefined> {
+    const found = find();
+    if (found !== undefined) return found;
+    try {
+      await this.catchUp();
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+    return find();
   }
 
   /** Resolves once every command queued so far has run: a host closes its log only after. */
@@ -435,6 +474,7 @@ export class InteractionRegistry {
         if (this.projection.get(requestId)?.status !== 'pending') this.lastAnnounced.delete(requestId);
       }
       for (const view of this.projection.pending()) {
+        if (this.options.sharedLog && !this.routes.get(view.requestId)) continue;
         const last = this.lastAnnounced.get(view.requestId);
         if (last === undefined) this.lastAnnounced.set(view.requestId, now);
         if (last === undefined || now - last < silentForMs) continue;
@@ -545,6 +585,7 @@ export class InteractionRegistry {
 
   /** Resolves every question whose deadline has passed as accept with `answers: {}` (R6.4). In the queue. */
   private async resolveDue(): Promise<void> {
+    if (!this.leading) return;
     await this.commit((): Decision<void> => {
       const now = this.now();
       const due = this.deadlines
@@ -783,6 +824,7 @@ export class InteractionRegistry {
 
   /** O(log n): re-arms only when the earliest deadline changed. */
   private armTimer(): void {
+    if (!this.leading) return;
     const earliest = this.deadlines.earliest();
     if (earliest === this.armedFor) return;
     this.armedFor = earliest;

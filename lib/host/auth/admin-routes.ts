@@ -20,10 +20,10 @@ export interface AdminRouteOptions {
   authenticator: Authenticator;
   devices: DeviceService;
   /** Mints a pairing code with the host's TTL and the link that carries it. */
-  mintPairingCode(): PairingCodeResponse;
+  mintPairingCode(): Promise<PairingCodeResponse>;
   machines: MachineService;
   /** Mints a join code with the host's TTL and the command that uses it (R17.1). */
-  mintJoinCode(): JoinCodeResponse;
+  mintJoinCode(): Promise<JoinCodeResponse>;
   /** `askaway away` (R19.50). */
   away: AwaySwitch;
 }
@@ -60,7 +60,7 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     }
     const { pathname } = context;
     if (pathname === `${ADMIN_API_PREFIX}/pairing-codes` && req.method === 'POST') {
-      sendJson(res, 201, options.mintPairingCode());
+      sendJson(res, 201, await options.mintPairingCode());
       return;
     }
     if (pathname === `${ADMIN_API_PREFIX}/devices` && req.method === 'GET') {
@@ -68,7 +68,7 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
       return;
     }
     if (pathname === `${ADMIN_API_PREFIX}/join-codes` && req.method === 'POST') {
-      sendJson(res, 201, options.mintJoinCode());
+      sendJson(res, 201, await options.mintJoinCode());
       return;
     }
     if (pathname === `${ADMIN_API_PREFIX}/machines` && req.method === 'GET') {

@@ -44,7 +44,14 @@ export class DeviceService {
   /** Reads the devices' last-seen times once; who they are comes from the registry's projection. */
   static async open(options: DeviceServiceOptions): Promise<DeviceService> {
     const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
-    return new DeviceService(options, await LastSeen.load(options.credentials, 'device', onError));
+    const service = new DeviceService(options, await LastSeen.load(options.credentials, 'device', onError));
+    // From the log, not from this process's commands: a revocation another hub process committed drops this
+    // one's connections and push subscriptions too (R20.41).
+    options.registry.subscribe((events) => {
+      for (const event of events)
+        if (event.type === 'device.revoked') for (const listener of service.revokedListeners) listener(event.deviceId);
+    });
+    return service;
   }
 
   get hostName(): string {
@@ -72,7 +79,7 @@ export class DeviceService {
       secretHash,
       createdAt: this.now().toISOString(),
     });
-    const stored = await this.options.registry.recordDeviceEvents(() => {
+    await this.options.registry.recordDeviceEvents(() => {
       const at = this.now().toISOString();
       const events: NewDeviceEvent[] = [
         { type: 'device.paired', at, device: { id: deviceId, name, platform: device.platform } },
@@ -82,8 +89,6 @@ export class DeviceService {
         events.push({ type: 'device.revoked', at, deviceId: replaced.id, byDeviceId: deviceId });
       return events;
     });
-    for (const event of stored)
-      if (event.type === 'device.revoked') for (const listener of this.revokedListeners) listener(event.deviceId);
     return { deviceId, credential, hostName: this.options.hostName };
   }
 
@@ -99,7 +104,9 @@ export class DeviceService {
         message: `This host does not know this device (a reset data dir, or another host). Pair again: ${PAIR_AGAIN_HINT}.`,
       };
     }
-    const record = this.options.registry.projection.devices.get(parsed.id);
+    // Only a credential whose secret matched may cost a catch-up: it was made through another replica.
+    const { registry } = this.options;
+    const record = await registry.findCaughtUp(() => registry.projection.devices.get(parsed.id));
     if (!record) {
       return {
         ok: false,
@@ -138,7 +145,7 @@ export class DeviceService {
   }
 
   /**
-   * Revokes at once (R16.5): the event refuses the credential from now on, then listeners drop
+   * Revokes at once (R16.5): the event refuses the credential from now on, and as it is folded in listeners drop
    * the device's live connections and delete its push subscriptions.
    */
   async revoke(deviceId: string, byDeviceId?: string): Promise<RevokeOutcome> {
@@ -158,7 +165,6 @@ export class DeviceService {
     );
     // Revoked first by another hub process on the same log: for this command, it was no longer paired.
     if (stored.length === 0) return { ok: false, reason: 'unknown-device' };
-    for (const listener of this.revokedListeners) listener(deviceId);
     return { ok: true, device };
   }
 

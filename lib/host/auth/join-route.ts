@@ -6,7 +6,7 @@ import { describeTtl, sendApiError as fail } from './api-replies';
 import { type AttemptLimiter } from './attempt-limiter';
 import { readCodeExchange, refuseAttempt } from './code-exchange-request';
 import { type MachineService } from './machines';
-import { type OneTimeCodes } from './one-time-codes';
+import { type OneTimeCodeBook } from './one-time-codes';
 
 /** The one answer for a used, expired, unknown or pre-restart join code (R17.1): a guess learns nothing from it. */
 export function invalidJoinCodeMessage(ttlMs: number, hubName: string): string {
@@ -23,7 +23,7 @@ export function invalidJoinCodeMessage(ttlMs: number, hubName: string): string {
  * changes nothing, a taken name does not use the code up, and a bad code is answered alike whatever the name. Neither the code nor the credential reaches a log (R17.7).
  */
 export function createJoinRoute(options: {
-  codes: OneTimeCodes;
+  codes: OneTimeCodeBook;
   machines: MachineService;
   limiter: AttemptLimiter;
   ttlMs: number;

@@ -49,7 +49,17 @@ export class MachineService {
   /** Reads the machines' last-seen times once; who they are comes from the registry's projection. */
   static async open(options: MachineServiceOptions): Promise<MachineService> {
     const onError = options.onError ?? ((error: unknown) => console.error('[askaway]', error));
-    return new MachineService(options, await LastSeen.load(options.credentials, 'machine', onError));
+    const service = new MachineService(options, await LastSeen.load(options.credentials, 'machine', onError));
+    // From the log, not from this process's commands: a machine another hub process joined or revoked changes
+    // this one's list, and a revocation drops the machine's connections here too (R20.41).
+    options.registry.subscribe((events) => {
+      for (const event of events) {
+        if (event.type === 'machine.revoked')
+          for (const listener of service.revokedListeners) listener(event.machineId);
+        if (event.type === 'machine.revoked' || event.type === 'machine.joined') service.changed();
+      }
+    });
+    return service;
   }
 
   /** The hub's own machine, which its agents (agent token) ask from. */
@@ -99,7 +109,6 @@ export class MachineService {
         : [];
     });
     if (taken !== null) return { ok: false, reason: 'name-taken', message: taken };
-    this.changed();
     return { ok: true, joined: { machine: { id: machineId, name }, credential, hubName: this.hubName } };
   }
 
@@ -115,7 +124,9 @@ export class MachineService {
         message: `${this.hubName} does not know this machine (a reset data dir, or another hub). Join again: ${JOIN_AGAIN_HINT}.`,
       };
     }
-    const record = this.options.registry.projection.machines.get(parsed.id);
+    // Only a credential whose secret matched may cost a catch-up: it was made through another replica.
+    const { registry } = this.options;
+    const record = await registry.findCaughtUp(() => registry.projection.machines.get(parsed.id));
     if (!record) {
       return {
         ok: false,
@@ -158,8 +169,8 @@ export class MachineService {
   }
 
   /**
-   * Revokes at once (R17.2): the event refuses the credential from now on, the machine's pending
-   * interactions are withdrawn (no answer could reach it), then listeners drop its connections.
+   * Revokes at once (R17.2): the event refuses the credential from now on and, as it is folded in, listeners
+   * drop the machine's connections; then its pending interactions are withdrawn (no answer could reach it).
    */
   async revoke(machineId: string, byDeviceId?: string): Promise<MachineRevokeOutcome> {
     const machine = this.get(machineId);
@@ -179,8 +190,6 @@ export class MachineService {
     // Revoked first by another hub process on the same log: for this command, it was no longer joined.
     if (stored.length === 0) return { ok: false, reason: 'unknown-machine' };
     await this.options.registry.withdrawMachine(machineId, `${machine.name} was removed from ${this.hubName}`);
-    for (const listener of this.revokedListeners) listener(machineId);
-    this.changed();
     return { ok: true, machine };
   }
 

@@ -17,7 +17,7 @@ import { createAgentAwayRoute, type AwaySwitch } from './away-route';
 import { type DeviceService } from './devices';
 import { createJoinRoute, createWhoAmIRoute } from './join-route';
 import { type MachineService } from './machines';
-import { type OneTimeCodes } from './one-time-codes';
+import { type OneTimeCodeBook } from './one-time-codes';
 import { createPairRoute } from './pair-route';
 
 /**
@@ -27,15 +27,15 @@ import { createPairRoute } from './pair-route';
 export function mountPairingRoutes(
   routes: HttpRouteRegistry,
   options: {
-    codes: OneTimeCodes;
+    codes: OneTimeCodeBook;
     devices: DeviceService;
     machines: MachineService;
     authenticator: Authenticator;
     pairTtlMs: number;
     pairLimits?: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number };
     originAllowed(req: IncomingMessage): boolean;
-    mintPairingCode(): PairingCodeResponse;
-    mintJoinCode(): JoinCodeResponse;
+    mintPairingCode(): Promise<PairingCodeResponse>;
+    mintJoinCode(): Promise<JoinCodeResponse>;
     away: AwaySwitch;
   },
 ): void {

@@ -6,10 +6,10 @@ import { describeTtl, sendApiError as fail } from './api-replies';
 import { type AttemptLimiter } from './attempt-limiter';
 import { readCodeExchange, refuseAttempt } from './code-exchange-request';
 import { type DeviceService } from './devices';
-import { type OneTimeCodes } from './one-time-codes';
+import { type OneTimeCodeBook } from './one-time-codes';
 
 export interface PairRouteOptions {
-  codes: OneTimeCodes;
+  codes: OneTimeCodeBook;
   devices: DeviceService;
   limiter: AttemptLimiter;
   /** How long a code lives, for the message a late one gets. */

@@ -1,4 +1,5 @@
 import { type HostEvent, type NewHostEvent } from '../../contracts';
+import { type OneTimeCodeBook } from '../auth/one-time-codes';
 import { type CredentialKind, type CredentialStore, type NewCredential } from './credential-store';
 import { type AppendOptions, type EventStore } from './event-store';
 import { rememberingCredentials } from './remembered-credentials';
@@ -34,5 +35,16 @@ export function withStorageHealth(store: EventStore, health: StorageHealth): Eve
     lastSeq: () => store.lastSeq(),
     watch: (listener: (lastSeq: number) => void) => store.watch(listener),
     close: () => store.close(),
+  };
+}
+
+/** A team hub's one-time codes with their writes (minting, redeeming) refused as the log's are (R20.19, R20.42). */
+export function codesWithStorageHealth(codes: OneTimeCodeBook, health: StorageHealth): OneTimeCodeBook {
+  const what = 'the pairing and join codes';
+  return {
+    mint: (purpose, ttlMs) => health.write(what, () => codes.mint(purpose, ttlMs)),
+    redeem: (purpose, candidate) => health.write(what, () => codes.redeem(purpose, candidate)),
+    exchange: (purpose, candidate, run) => health.write(what, () => codes.exchange(purpose, candidate, run)),
+    count: (purpose) => codes.count(purpose),
   };
 }

@@ -6,7 +6,9 @@ import { appendedOrThrow, appendInTransaction } from './pg-append';
 import { PgCredentialStore } from './pg-credential-store';
 import { PgDatabase } from './pg-database';
 import { describeConnectError, passwordOf, reasonOf } from './pg-errors';
+import { PgLeadership, type PgLeadershipOptions } from './pg-leadership';
 import { PgLogWatcher } from './pg-log-watcher';
+import { PgOneTimeCodes } from './pg-one-time-codes';
 import { prepareSchema, RefusedDatabase } from './pg-migrate';
 import { notifyChannel } from './pg-schema';
 import { pgUrlProblem, redactUrl } from './pg-url';
@@ -14,6 +16,8 @@ import { pgUrlProblem, redactUrl } from './pg-url';
 export interface PgEventStoreOptions {
   /** Where a replica's notes go (a lost idle connection, the listener reconnecting). Default: stderr. */
   log?: (line: string) => void;
+  /** The hub's clock, which one-time codes expire by (tests move it). Default: Date.now. */
+  now?: () => number;
   /** Connections the pool may hold open (default 10); the LISTEN connection is one more. */
   maxConnections?: number;
   /** How long to wait for the server to accept a connection, at open and later (default 10 s). */
@@ -33,6 +37,8 @@ export interface PgEventStoreOptions {
  */
 export class PgEventStore implements EventStore {
   readonly credentials: PgCredentialStore;
+  /** Pairing and join codes, shared by the replicas (R20.42). */
+  readonly codes: PgOneTimeCodes;
   private readonly listeners = new Set<{ listener: (lastSeq: number) => void }>();
   private watcher: PgLogWatcher | undefined;
   /** The newest seq reported to listeners (or known at open): they hear only seqs above it. */
@@ -44,8 +50,10 @@ export class PgEventStore implements EventStore {
     readonly logId: string,
     lastSeq: number,
     private readonly log: (line: string) => void,
+    now?: () => number,
   ) {
     this.credentials = new PgCredentialStore(db);
+    this.codes = new PgOneTimeCodes(db, now);
     this.reportedSeq = lastSeq;
   }
 
@@ -97,7 +105,12 @@ export class PgEventStore implements EventStore {
     pool.on('error', (error) => {
       log(`The event log's database ${where} closed an idle connection (${reasonOf(error, passwordOf(url))}).`);
     });
-    return new PgEventStore(new PgDatabase(pool, url), config, opened.logId, opened.lastSeq, log);
+    return new PgEventStore(new PgDatabase(pool, url), config, opened.logId, opened.lastSeq, log, options.now);
+  }
+
+  /** The election of the replica that runs the deadlines (R20.43), on a connection of its own; not yet started. */
+  leadership(options: PgLeadershipOptions = {}): PgLeadership {
+    return new PgLeadership(this.config, this.logId, options);
   }
 
   async append(events: readonly NewHostEvent[], options: AppendOptions = {}): Promise<HostEvent[]> {

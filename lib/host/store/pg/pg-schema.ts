@@ -34,6 +34,15 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, id)
   );
   `,
+  `
+  -- Pairing and join codes (R20.42): shared by every replica, a code's hash only, never the code.
+  CREATE TABLE askaway_codes (
+    hash bytea PRIMARY KEY,
+    purpose text NOT NULL,
+    expires_at timestamptz NOT NULL,
+    used boolean NOT NULL DEFAULT false
+  );
+  `,
 ];
 
 /** The version this build writes and reads. */
