@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readHostInfo } from '../../lib/runtime/host-address';
 import { SqliteEventStore } from '../../lib/host/store/sqlite-event-store';
+import { processAlive as alive } from '../../lib/runtime/process-alive';
 
 /** Why the personal hub cannot be moved now; nothing was read or written. */
 export class MigrateRefused extends Error {
@@ -33,13 +34,4 @@ export function openPersonalLog(dataDir: string): SqliteEventStore {
   }
   // Its own refusals say what is wrong and that the file was left untouched; "locked" names a running host.
   return new SqliteEventStore(file);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { processAlive as alive } from '../../process-alive';
 
 /** Shells Claude Code may run a hook command through: the agent is their parent. */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh']);
@@ -29,15 +30,6 @@ async function processInfo(pid: number): Promise<ProcessInfo | undefined> {
     } catch {
       return undefined;
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

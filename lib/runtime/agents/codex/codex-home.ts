@@ -1,10 +1,11 @@
 // Where a Codex home keeps its shared app-server daemon (measured on Codex 0.171.0).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { isRecord } from '../../../contracts';
 import { readRegularText } from '../../safe-file';
+
+export { processAlive } from '../../process-alive';
 
 type Env = Record<string, string | undefined>;
 
@@ -53,26 +54,6 @@ export async function readDaemonProcess(
     return { pid: parsed.pid, startedAt: typeof start === 'string' || typeof start === 'number' ? String(start) : '' };
   } catch {
     return null;
-  }
-}
-
-/**
- * Whether a process with this pid runs (signal 0 checks without sending anything). A daemon started by
- * `codex app-server daemon start` outlives its parent; where nothing reaps orphans (some containers' PID 1)
- * a dead one lingers as a zombie, which Linux reports in /proc.
- */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists, it just is not ours.
-    return isRecord(error) && error.code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
   }
 }
 
