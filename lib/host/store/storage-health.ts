@@ -80,11 +80,9 @@ export class StorageHealth {
   }
 
   private refusal(reason: string): string {
+    // The database's address and the driver's words are for the host's log (failingLine), not for every phone.
     if ('database' in this.options)
-      return (
-        `The host cannot save anything right now: its database cannot be reached or refused the write (${reason}). ` +
-        'Nothing changed; try again once it is back.'
-      );
+      return 'The host cannot save anything right now: its database cannot be reached or takes no writes. Nothing changed; try again once it is back.';
     return (
       `The host cannot save anything right now: the disk under its data dir refused the write (${reason}). ` +
       'Nothing changed; try again once there is space.'
