@@ -187,6 +187,7 @@ test.describe('PWA platform', () => {
   });
 
   test('[R9.1] a new version waits until the page asks for it', async () => {
+    test.slow();
     const browser = await openBrowser();
     const { page } = browser;
     try {
