@@ -128,8 +128,7 @@ describe('[R20.40] replicas follow each other', () => {
       expect(resolutions).toHaveLength(1);
     }
     // Every resolution the agent heard is the one the log holds.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(runtime.resolved).toHaveLength(5);
+    await vi.waitFor(() => expect(runtime.resolved).toHaveLength(5));
   });
 });
 
