@@ -1,7 +1,8 @@
 import { machineNameFrom } from '../contracts';
-import { type HubBridge, type HubContribution, type HubServices } from '../runtime/hub-contribution';
+import { type HubContribution, type HubServices } from '../runtime/hub-contribution';
 import { type Host } from '../host/create-host';
 import { HOST_VERSION } from '../host/version';
+import { runBridgesWhileLeading } from './leader-bridges';
 import { createMcpHttpBridge, MCP_HTTP_PATH } from './mcp-http';
 import { runtimesByMachine } from './runtime-for';
 
@@ -43,12 +44,12 @@ export function mountAgentBridges(
       ),
     ),
   ];
-  const bridges: HubBridge[] = contributions.flatMap((contribution) => contribution.start?.(services) ?? []);
+  const bridges = runBridgesWhileLeading(host.leadership, contributions, services);
   return {
     async close() {
       for (const remove of unmount) remove();
       stopForgetting();
-      await Promise.allSettled([mcp.close(), ...bridges.map(async (bridge) => bridge.stop())]);
+      await Promise.allSettled([mcp.close(), bridges.close()]);
       await runtimes.close();
     },
   };
