@@ -186,7 +186,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     server.close();
     throw error;
   }
-  const { token, adminToken, store, codes, leadership, registry, devices, machines } = opened;
+  const { token, adminToken, store, codes, attempts, leadership, registry, devices, machines } = opened;
   listMachines = () => machines.list();
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   authenticateAgent = (candidate) => authenticator.runtime(candidate);
@@ -223,6 +223,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     authenticator,
     pairTtlMs,
     pairLimits: options.pairLimits,
+    sharedAttempts: attempts,
     originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     mintPairingCode,
     away: {
@@ -373,6 +374,8 @@ async function openState(
   // A team hub's codes work on whichever replica the phone or machine reaches (R20.42); a personal hub's stay in memory.
   const codes: OneTimeCodeBook =
     opened instanceof PgEventStore ? codesWithStorageHealth(opened.codes, health) : new OneTimeCodes();
+  // Its failed-attempt limit too (R20.46): n replicas allow what one hub allows.
+  const attempts = opened instanceof PgEventStore ? opened.attempts : undefined;
   let registry: InteractionRegistry;
   let devices: DeviceService;
   let machines: MachineService;
@@ -400,7 +403,7 @@ async function openState(
     const leadership: Leadership =
       opened instanceof PgEventStore ? opened.leadership({ log: options.log }) : aloneOnTheLog;
     await leadership.start();
-    return { token, adminToken, store, codes, leadership, registry, devices, machines };
+    return { token, adminToken, store, codes, attempts, leadership, registry, devices, machines };
   } catch (error) {
     registry.stop();
     await store.close();

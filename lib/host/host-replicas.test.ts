@@ -189,6 +189,29 @@ describe('[R20.42] pairing and join codes work whichever replica they reach', ()
   });
 });
 
+describe('[R20.46] the failed-attempt limit holds across replicas', () => {
+  const guess = (host: Host, attempt: number) =>
+    postJson(`${host.url}/api/pair`, { code: `GUESS-${attempt}`, name: 'Guesser', platform: 'Test · Node' }).then(
+      (reply) => reply.status,
+    );
+
+  it('[R20.46][R16.3] failures on two replicas draw on one budget; a valid code still pairs on either', async () => {
+    const url = await logs.freshLogUrl();
+    const pairLimits = {
+      perAddress: { capacity: 3, refillPerSecond: 0.001 },
+      global: { capacity: 100, refillPerSecond: 1 },
+      failurePauseMs: 1,
+    };
+    const a = await startTestHost({ databaseUrl: url, token: TEST_TOKEN, pairLimits });
+    const b = await startTestHost({ databaseUrl: url, token: TEST_TOKEN, pairLimits });
+    const statuses = [await guess(a, 0), await guess(b, 1), await guess(a, 2), await guess(b, 3), await guess(a, 4)];
+    // One hub's three failures, not three per replica.
+    expect(statuses).toEqual([410, 410, 410, 429, 429]);
+    const { code } = await a.mintPairingCode();
+    expect((await postJson(`${b.url}/api/pair`, { code, name: 'Owner', platform: 'Test · Node' })).status).toBe(200);
+  });
+});
+
 describe('[R20.43][R20.44] once, not once per replica', () => {
   it('[R20.44] a replica’s stale sweep leaves the questions agents keep announcing to another, and withdraws its own silent ones', async () => {
     const url = await logs.freshLogUrl();

@@ -12,6 +12,14 @@ const MAX_PAUSED = 256;
 const MAX_ADDRESSES = 4_096;
 
 /**
+ * Buckets every replica of a team hub counts in (R20.46). `take` takes a token from each bucket that has one
+ * and says, in order, which did.
+ */
+export interface SharedAttemptCounts {
+  take(buckets: readonly { key: string; limit: RateLimit }[]): Promise<boolean[]>;
+}
+
+/**
  * Failed code exchanges (pairing a device, joining a machine: R16.3, R17.1), per client address and
  * overall. A code carries 100 random bits, so no rate of guessing finds one: this guards the host's
  * resources, not the code space. Hence it only ever counts and slows failures. A valid, unspent code is
@@ -24,7 +32,13 @@ export class AttemptLimiter {
   private paused = 0;
 
   constructor(
-    private readonly limits: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number } = {
+    private readonly limits: {
+      perAddress: RateLimit;
+      global: RateLimit;
+      failurePauseMs?: number;
+      /** A team hub's buckets in its database; this process's own count stands in while it cannot be reached. */
+      shared?: SharedAttemptCounts;
+    } = {
       perAddress: DEFAULT_PAIR_LIMIT_PER_ADDRESS,
       global: DEFAULT_PAIR_LIMIT_GLOBAL,
     },
@@ -35,9 +49,22 @@ export class AttemptLimiter {
 
   /**
    * Counts one failed attempt (a bad request, or a code that is unknown, used or expired). True when this
-   * address, or everyone, is past the limit: the caller then answers 429 after `pause()`.
+   * address, or everyone, is past the limit: the caller then answers 429 after `pause()`. On a team hub the count
+   * is every replica's.
    */
-  fail(address: string): boolean {
+  async fail(address: string): Promise<boolean> {
+    const { shared } = this.limits;
+    if (shared !== undefined) {
+      try {
+        const [mine, everyone] = await shared.take([
+          { key: `address ${address}`, limit: this.limits.perAddress },
+          { key: 'everyone', limit: this.limits.global },
+        ]);
+        return mine !== true || everyone !== true;
+      } catch {
+        // The database is away: count here rather than not at all (a write would be refused anyway).
+      }
+    }
     const mine = this.bucket(address).take();
     const everyone = this.global.take();
     return !mine || !everyone;

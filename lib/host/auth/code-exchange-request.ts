@@ -56,7 +56,7 @@ export async function refuseAttempt(
   },
 ): Promise<void> {
   const headers = refusal.headers ?? {};
-  if (!refusal.limiter.fail(refusal.address)) {
+  if (!(await refusal.limiter.fail(refusal.address))) {
     fail(res, refusal.status, refusal.code, refusal.message, headers);
     return;
   }

@@ -11,7 +11,12 @@ import {
 import { type HttpRouteRegistry } from '../http/routes';
 import { type RateLimit } from '../sockets/token-bucket';
 import { createAdminRoutes } from './admin-routes';
-import { AttemptLimiter, DEFAULT_PAIR_LIMIT_GLOBAL, DEFAULT_PAIR_LIMIT_PER_ADDRESS } from './attempt-limiter';
+import {
+  AttemptLimiter,
+  DEFAULT_PAIR_LIMIT_GLOBAL,
+  DEFAULT_PAIR_LIMIT_PER_ADDRESS,
+  type SharedAttemptCounts,
+} from './attempt-limiter';
 import { type Authenticator } from './authenticator';
 import { createAgentAwayRoute, type AwaySwitch } from './away-route';
 import { type DeviceService } from './devices';
@@ -33,6 +38,8 @@ export function mountPairingRoutes(
     authenticator: Authenticator;
     pairTtlMs: number;
     pairLimits?: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number };
+    /** A team hub's failed-attempt buckets, shared by its replicas (R20.46). */
+    sharedAttempts?: SharedAttemptCounts;
     originAllowed(req: IncomingMessage): boolean;
     mintPairingCode(): Promise<PairingCodeResponse>;
     mintJoinCode(): Promise<JoinCodeResponse>;
@@ -43,6 +50,7 @@ export function mountPairingRoutes(
     perAddress: options.pairLimits?.perAddress ?? DEFAULT_PAIR_LIMIT_PER_ADDRESS,
     global: options.pairLimits?.global ?? DEFAULT_PAIR_LIMIT_GLOBAL,
     failurePauseMs: options.pairLimits?.failurePauseMs,
+    shared: options.sharedAttempts,
   });
   routes.register('*', PAIR_API_PATH, createPairRoute({ ...options, limiter }));
   // One limiter for both: guesses at any one-time code count together (R16.3).

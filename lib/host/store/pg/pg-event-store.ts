@@ -8,6 +8,7 @@ import { PgDatabase } from './pg-database';
 import { describeConnectError, passwordOf, reasonOf } from './pg-errors';
 import { PgLeadership, type PgLeadershipOptions } from './pg-leadership';
 import { PgLogWatcher } from './pg-log-watcher';
+import { PgAttemptCounts } from './pg-attempt-counts';
 import { PgOneTimeCodes } from './pg-one-time-codes';
 import { prepareSchema, RefusedDatabase } from './pg-migrate';
 import { notifyChannel } from './pg-schema';
@@ -39,6 +40,8 @@ export class PgEventStore implements EventStore {
   readonly credentials: PgCredentialStore;
   /** Pairing and join codes, shared by the replicas (R20.42). */
   readonly codes: PgOneTimeCodes;
+  /** Failed pairing and join attempts, counted by every replica together (R20.46). */
+  readonly attempts: PgAttemptCounts;
   private readonly listeners = new Set<{ listener: (lastSeq: number) => void }>();
   private watcher: PgLogWatcher | undefined;
   /** The newest seq reported to listeners (or known at open): they hear only seqs above it. */
@@ -54,6 +57,7 @@ export class PgEventStore implements EventStore {
   ) {
     this.credentials = new PgCredentialStore(db);
     this.codes = new PgOneTimeCodes(db, now);
+    this.attempts = new PgAttemptCounts(db);
     this.reportedSeq = lastSeq;
   }
 

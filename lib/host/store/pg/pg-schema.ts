@@ -43,6 +43,18 @@ export const MIGRATIONS: readonly string[] = [
     used boolean NOT NULL DEFAULT false
   );
   `,
+  `
+  -- Failed pairing and join attempts (R20.46): one token bucket per client address and one for everyone, shared
+  -- by every replica. A row holds its bucket's size, so a bucket refills at the rate it was last counted with.
+  CREATE TABLE askaway_attempts (
+    key text PRIMARY KEY,
+    capacity double precision NOT NULL,
+    refill_per_second double precision NOT NULL,
+    tokens double precision NOT NULL,
+    allowed boolean NOT NULL,
+    at timestamptz NOT NULL
+  );
+  `,
 ];
 
 /** The version this build writes and reads. */
