@@ -186,7 +186,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     server.close();
     throw error;
   }
-  const { token, adminToken, store, codes, attempts, leadership, registry, devices, machines } = opened;
+  const { token, adminToken, store, codes, attempts, secretRelay, leadership, registry, devices, machines } = opened;
   listMachines = () => machines.list();
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   authenticateAgent = (candidate) => authenticator.runtime(candidate);
@@ -331,6 +331,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     });
     // The queue's last commits first: a command already taken is written before the log closes.
     await registry.settled();
+    await secretRelay?.stop();
     await store.close();
     removeHostFile();
   }
@@ -376,10 +377,13 @@ async function openState(
     opened instanceof PgEventStore ? codesWithStorageHealth(opened.codes, health) : new OneTimeCodes();
   // Its failed-attempt limit too (R20.46): n replicas allow what one hub allows.
   const attempts = opened instanceof PgEventStore ? opened.attempts : undefined;
+  // A secret answer taken on one replica reaches an agent on another sealed to it (R20.47).
+  const secretRelay = opened instanceof PgEventStore ? opened.secretRelay(onError) : undefined;
   let registry: InteractionRegistry;
   let devices: DeviceService;
   let machines: MachineService;
   try {
+    await secretRelay?.start();
     registry = await InteractionRegistry.open({
       store,
       hostName,
@@ -387,12 +391,14 @@ async function openState(
       historyLimit: options.historyLimit,
       maxPendingPerMachine: options.maxPendingPerMachine,
       sharedLog: opened instanceof PgEventStore,
+      secretRelay,
       onLifecycle: options.onLifecycle,
       onError,
     });
     devices = await DeviceService.open({ registry, credentials: store.credentials, hostName, onError });
     machines = await MachineService.open({ registry, credentials: store.credentials, hubName: hostName, onError });
   } catch (error) {
+    await secretRelay?.stop();
     await store.close();
     throw new HostStartError(`Cannot read the event log: ${errorMessage(error)}`, { cause: error });
   }
@@ -403,9 +409,10 @@ async function openState(
     const leadership: Leadership =
       opened instanceof PgEventStore ? opened.leadership({ log: options.log }) : aloneOnTheLog;
     await leadership.start();
-    return { token, adminToken, store, codes, attempts, leadership, registry, devices, machines };
+    return { token, adminToken, store, codes, attempts, secretRelay, leadership, registry, devices, machines };
   } catch (error) {
     registry.stop();
+    await secretRelay?.stop();
     await store.close();
     throw error;
   }

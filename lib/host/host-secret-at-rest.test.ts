@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SECRET_ANSWER_MASK, type InteractionRequest } from '../contracts';
+import { SECRET_ANSWER_MASK } from '../contracts';
 import { closeAllClients, connectRemote, connectRuntime } from './test-support/clients';
 import { formatLifecycle } from './lifecycle-log';
 import { pairDevice } from './test-support/devices';
+import { SECRET_TOKEN_QUESTION, secretQuestionRequest } from './test-support/fixtures';
 import { filesHolding } from './test-support/files-holding';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from './test-support/test-host';
 
@@ -15,26 +16,8 @@ afterEach(async () => {
 
 const SECRET = 'tok-9f27c1d0e5b3a6';
 const NOTE = 'staging-note-4c81e0';
-const TOKEN_QUESTION = 'Paste the deploy token';
-
-/** What Codex's bridge announces for a `request_user_input` whose question the model marked `isSecret`. */
-const secretQuestion = (): InteractionRequest =>
-  ({
-    requestId: `req-${randomUUID()}`,
-    protocolRequestId: `proto-${randomUUID()}`,
-    sessionId: 'thread-1',
-    toolName: 'request_user_input',
-    createdAt: new Date().toISOString(),
-    kind: 'question',
-    agent: { kind: 'codex', name: 'Codex', version: '0.171.0' },
-    inputRules: 'agent',
-    input: {
-      questions: [
-        { question: TOKEN_QUESTION, header: 'Token', kind: 'text', secret: true },
-        { question: 'Which region?', header: 'Region', allowOther: false, options: [{ label: 'eu' }, { label: 'us' }] },
-      ],
-    },
-  }) as InteractionRequest;
+const TOKEN_QUESTION = SECRET_TOKEN_QUESTION;
+const secretQuestion = secretQuestionRequest;
 
 const answer = (secret: string) => ({
   action: 'accept' as const,

@@ -44,6 +44,7 @@ import { DeadlineQueue } from './deadline-queue';
 import { DeadlineTimer } from './deadline-timer';
 import { HostProjection } from './projection';
 import { RouteTable } from './route-table';
+import { type SecretRelay } from './secret-relay';
 import { redactResolutionForRemotes, redactTerminalAnswerFor, withholdsSecret } from './redact-secrets';
 import { failure, type EventListener, type LifecycleEvent, type RuntimeNotifier } from './registry-types';
 import { LogContendedError } from './log-contended-error';
@@ -73,6 +74,8 @@ export interface RegistryOptions {
    * this one, since re-announces to another never reach the log or this process.
    */
   sharedLog?: boolean;
+  /** A team hub's way to hand a secret answer to the replica its agent is connected to (R20.47). */
+  secretRelay?: SecretRelay;
 }
 
 /** What one command decided against the projection at the log's head. */
@@ -83,6 +86,8 @@ interface Decision<T> {
   first?: EventListener;
   /** Takes back what the decision kept in memory when its events were not appended. */
   undo?: () => void;
+  /** Work that must be done before the append, e.g. handing a secret answer over (R20.47); a throw aborts it. */
+  prepare?: () => Promise<void>;
   /** The command's answer once its events are durable and folded in. */
   done(stored: HostEvent[]): T;
 }
@@ -151,7 +156,9 @@ export class InteractionRegistry {
       events = await this.options.store.readSince(this.projection.seq, FOLD_PAGE);
     }
     try {
-      await this.queue.run(() => this.reopenLostSecrets());
+      // On a shared log another replica may hold the secret and be handing it to its agent: only the replica an
+      // agent re-announces to can tell whether it is lost (reopenIfLost).
+      if (!this.options.sharedLog) await this.queue.run(() => this.reopenLostSecrets());
     } catch (error) {
       // A full disk: each re-announce of such a question tries again, and none gets the mask meanwhile.
       this.options.onError?.(error);
@@ -503,6 +510,7 @@ export class InteractionRegistry {
         this.routes.delete(key);
         // The agent has it: nothing of a secret answer remains on the host (R12.13).
         this.withheld.delete(key);
+        this.forgetSealed(view);
         if (view.deliveredAt !== undefined) return answer({ ok: true });
         return {
           events: [{ type: 'interaction.delivered', at: this.now().toISOString(), requestId: key }],
@@ -610,7 +618,17 @@ export class InteractionRegistry {
     const withheld = resolutions.filter((resolution, index) => stored[index] !== resolution);
     // Before the commit: the agent may acknowledge while it runs, and that ends the secret's stay.
     for (const resolution of withheld) this.withheld.set(resolution.requestId, resolution);
+    const relay = this.options.secretRelay;
     return {
+      // Sealed for the other replicas before the mask is in the log, so the agent's replica finds its box when it
+      // folds the answer in (R20.47).
+      ...(relay && withheld.length > 0
+        ? {
+            prepare: async () => {
+              for (const resolution of withheld) await relay.seal(resolution);
+            },
+          }
+        : {}),
       events: stored.map((resolution) => ({ type: 'interaction.resolved', at: resolution.resolvedAt, resolution })),
       // Not in the log (a full disk, another writer first): still pending here, so nothing is withheld.
       undo: () => {
@@ -649,17 +667,22 @@ export class InteractionRegistry {
 
   /**
    * What another writer decided reaches the agents connected here (R20.4): an answer, and auto-resolution
-   * changes. An answer whose secret only that writer's memory holds is not passed on as its mask: the
-   * agent's next re-announce reopens it, as after a restart (R12.13).
+   * changes. An answer whose secret only that writer's memory holds is not passed on as its mask: its whole
+   * answer comes from the box that writer sealed for this replica (R20.47), or else the agent's next re-announce
+   * reopens it, as after a restart (R12.13).
    */
   private tellRuntimesOfForeign(events: readonly HostEvent[]): void {
+    const sealed: string[] = [];
     for (const event of events) {
       if (event.type !== 'interaction.resolved') continue;
       const view = this.projection.get(event.resolution.requestId);
-      if (view?.status === 'pending' && !withholdsSecret(event.resolution, view))
-        this.tellRuntimeResolved(event.resolution);
+      if (view?.status !== 'pending') continue;
+      if (!withholdsSecret(event.resolution, view)) this.tellRuntimeResolved(event.resolution);
+      else if (this.routes.get(view.requestId)) sealed.push(view.requestId);
     }
     this.tellRuntimesOfAutoResolutions(events);
+    // Once these events are folded in (the queue runs it after this commit).
+    if (sealed.length > 0) this.deliverSealed(sealed);
   }
 
   /** The resolution a runtime gets for a resolved interaction: the whole one while a secret is withheld. */
@@ -673,6 +696,7 @@ export class InteractionRegistry {
    * memory is reopened, so its agent waits for a new answer instead of getting the mask. In the queue.
    */
   private async reopenIfLost(keys: readonly string[]): Promise<void> {
+    await this.openSealed(keys);
     await this.commit(() => {
       const lost = keys.flatMap((key) => {
         const view = this.projection.get(key);
@@ -680,6 +704,47 @@ export class InteractionRegistry {
       });
       return this.reopening(lost);
     });
+  }
+
+  /**
+   * Takes the whole answer of each of `keys` whose secret this replica lacks from the box another replica sealed
+   * for it (R20.47). One it cannot open (sealed before this process started, the database away) stays lost.
+   */
+  private async openSealed(keys: readonly string[]): Promise<string[]> {
+    const relay = this.options.secretRelay;
+    if (!relay) return [];
+    const opened: string[] = [];
+    for (const key of keys) {
+      const view = this.projection.get(key);
+      if (!view || !this.lostSecret(view)) continue;
+      const whole = await relay.open(key).catch(() => undefined);
+      // Read again after the wait: the answer may have been delivered or withdrawn meanwhile.
+      const now = this.projection.get(key);
+      if (whole && now && this.lostSecret(now)) {
+        this.withheld.set(key, whole);
+        opened.push(key);
+      }
+    }
+    return opened;
+  }
+
+  /** The agents connected here get the secret answers another replica took, as soon as their boxes are open. */
+  private deliverSealed(keys: readonly string[]): void {
+    this.queue
+      .run(async () => {
+        for (const key of await this.openSealed(keys)) {
+          const resolution = this.withheld.get(key);
+          if (resolution) this.tellRuntimeResolved(resolution);
+        }
+      })
+      .catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  /** The agent has the answer or refused it: the boxes of a secret go from the database too. */
+  private forgetSealed(view: InteractionView | undefined): void {
+    const relay = this.options.secretRelay;
+    if (!relay || !view?.resolution || !withholdsSecret(view.resolution, view)) return;
+    relay.forget(view.requestId).catch(() => undefined);
   }
 
   /** At start: every secret answer not acknowledged before the host stopped is asked again (R12.13). */
@@ -738,6 +803,7 @@ export class InteractionRegistry {
         if (!view || (view.status !== 'pending' && !refused)) continue;
         // The agent refused the answer: its secret is nobody's to keep (R12.13).
         this.withheld.delete(key);
+        if (refused) this.forgetSealed(view);
         const event: NewHostEvent = { type: 'interaction.withdrawn', at, requestId: key };
         if (reason !== undefined) event.reason = reason;
         const terminalAnswer = terminalAnswerOf(view);
@@ -767,6 +833,7 @@ export class InteractionRegistry {
       if (decision.events.length === 0) return decision.done([]);
       let stored: HostEvent[];
       try {
+        await decision.prepare?.();
         stored = await this.options.store.append(decision.events, { afterSeq: this.projection.seq });
       } catch (error) {
         decision.undo?.();

@@ -48,3 +48,26 @@ export function permissionRequest(overrides: Partial<InteractionRequest> = {}): 
     ...overrides,
   } as InteractionRequest;
 }
+
+/** The question of `secretQuestionRequest` whose answer is secret (R18.5). */
+export const SECRET_TOKEN_QUESTION = 'Paste the deploy token';
+
+/** What Codex's bridge announces for a `request_user_input` whose first question the model marked `isSecret`. */
+export function secretQuestionRequest(): InteractionRequest {
+  return {
+    requestId: `req-${randomUUID()}`,
+    protocolRequestId: `proto-${randomUUID()}`,
+    sessionId: 'thread-1',
+    toolName: 'request_user_input',
+    createdAt: new Date().toISOString(),
+    kind: 'question',
+    agent: { kind: 'codex', name: 'Codex', version: '0.171.0' },
+    inputRules: 'agent',
+    input: {
+      questions: [
+        { question: SECRET_TOKEN_QUESTION, header: 'Token', kind: 'text', secret: true },
+        { question: 'Which region?', header: 'Region', allowOther: false, options: [{ label: 'eu' }, { label: 'us' }] },
+      ],
+    },
+  } as InteractionRequest;
+}

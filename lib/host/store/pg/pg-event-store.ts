@@ -10,6 +10,7 @@ import { PgLeadership, type PgLeadershipOptions } from './pg-leadership';
 import { PgLogWatcher } from './pg-log-watcher';
 import { PgAttemptCounts } from './pg-attempt-counts';
 import { PgOneTimeCodes } from './pg-one-time-codes';
+import { PgSecretRelay } from './pg-secret-relay';
 import { prepareSchema, RefusedDatabase } from './pg-migrate';
 import { notifyChannel } from './pg-schema';
 import { pgUrlProblem, redactUrl } from './pg-url';
@@ -110,6 +111,11 @@ export class PgEventStore implements EventStore {
       log(`The event log's database ${where} closed an idle connection (${reasonOf(error, passwordOf(url))}).`);
     });
     return new PgEventStore(new PgDatabase(pool, url), config, opened.logId, opened.lastSeq, log, options.now);
+  }
+
+  /** This replica's part in handing secret answers to other replicas (R20.47); not yet started. */
+  secretRelay(onError?: (error: unknown) => void): PgSecretRelay {
+    return new PgSecretRelay(this.db, onError);
   }
 
   /** The election of the replica that runs the deadlines (R20.43), on a connection of its own; not yet started. */

@@ -54,6 +54,20 @@ export const MIGRATIONS: readonly string[] = [
     allowed boolean NOT NULL,
     at timestamptz NOT NULL
   );
+  -- Secret answers on their way to the agent's replica (R20.47): each replica's public key (its private key is in
+  -- its memory only), and the answer sealed to each, until the agent has it.
+  CREATE TABLE askaway_replicas (
+    id text PRIMARY KEY,
+    public_key bytea NOT NULL,
+    seen_at timestamptz NOT NULL
+  );
+  CREATE TABLE askaway_sealed_answers (
+    request_id text NOT NULL,
+    replica_id text NOT NULL,
+    box bytea NOT NULL,
+    sealed_at timestamptz NOT NULL,
+    PRIMARY KEY (request_id, replica_id)
+  );
   `,
 ];
 
