@@ -189,6 +189,43 @@ describe('[R20.42] pairing and join codes work whichever replica they reach', ()
   });
 });
 
+describe('[R20.48] each question’s lines are logged once', () => {
+  it('[R20.48] the replica the agent is connected to logs the question, its answer given through another, and its withdrawal; the other logs none', async () => {
+    const url = await logs.freshLogUrl();
+    const lines = { a: [] as string[], b: [] as string[] };
+    const a = await startTestHost({
+      databaseUrl: url,
+      token: TEST_TOKEN,
+      onLifecycle: (event) => lines.a.push(`${event.type} ${event.view.requestId}`),
+    });
+    const b = await startTestHost({
+      databaseUrl: url,
+      token: TEST_TOKEN,
+      onLifecycle: (event) => lines.b.push(`${event.type} ${event.view.requestId}`),
+    });
+    const runtime = await connectRuntime(a.url, TEST_TOKEN);
+    const phone = await connectRemote(b.url, (await pairDevice(b)).credential);
+    const answered = questionRequest();
+    const withdrawn = questionRequest();
+    await runtime.socket.emitWithAck('announce', answered);
+    await runtime.socket.emitWithAck('announce', withdrawn);
+    await vi.waitFor(() => expect(b.registry.projection.get(withdrawn.requestId)?.status).toBe('pending'));
+    await phone.socket.emitWithAck('respond', accept(answered.requestId, 'answer-1', 'SQLite'));
+    await vi.waitFor(() => expect(runtime.resolved).toHaveLength(1));
+    await runtime.socket.emitWithAck('withdraw', { requestId: withdrawn.requestId });
+    await vi.waitFor(() => expect(b.registry.projection.get(withdrawn.requestId)?.status).toBe('withdrawn'));
+    await b.registry.settled();
+
+    expect(lines.a).toEqual([
+      `requested ${answered.requestId}`,
+      `requested ${withdrawn.requestId}`,
+      `resolved ${answered.requestId}`,
+      `withdrawn ${withdrawn.requestId}`,
+    ]);
+    expect(lines.b).toEqual([]);
+  });
+});
+
 describe('[R20.46] the failed-attempt limit holds across replicas', () => {
   const guess = (host: Host, attempt: number) =>
     postJson(`${host.url}/api/pair`, { code: `GUESS-${attempt}`, name: 'Guesser', platform: 'Test · Node' }).then(

@@ -134,6 +134,8 @@ export class InteractionRegistry {
    * acknowledges one: memory only, so a restart loses them and reopens their questions.
    */
   private readonly withheld = new Map<string, InteractionResolution>();
+  /** On a shared log: the interactions whose agents announced to this process, the only ones it logs (R20.48). */
+  private readonly announcedHere = new Set<string>();
 
   /**
    * Opens the registry over `options.store`: folds the whole log (R10.2), reopens secret answers a stopped
@@ -347,6 +349,7 @@ export class InteractionRegistry {
           const refusal = this.refuseNew(machine, socketId, admitOnce);
           if (refusal) return answer(refusal);
         }
+        this.announcedHere.add(key);
         this.routes.set(key, {
           socketId,
           protocolRequestId: request.protocolRequestId,
@@ -402,6 +405,7 @@ export class InteractionRegistry {
         else if (resolution) ack.resolved.push({ requestId, resolution: { ...resolution, requestId } });
         else if (known.status === 'withdrawn') ack.withdrawn.push(requestId);
         else {
+          this.announcedHere.add(key);
           this.routes.set(key, { socketId, protocolRequestId, runtimeRequestId: requestId, machineId: machine.id });
           this.lastAnnounced.set(key, now);
         }
@@ -479,6 +483,11 @@ export class InteractionRegistry {
       const withdrawn: string[] = [];
       for (const requestId of this.lastAnnounced.keys()) {
         if (this.projection.get(requestId)?.status !== 'pending') this.lastAnnounced.delete(requestId);
+      }
+      // An answer whose agent went away before taking it has no more lines to log here.
+      for (const requestId of this.announcedHere) {
+        if (this.projection.get(requestId)?.status !== 'pending' && !this.routes.get(requestId))
+          this.announcedHere.delete(requestId);
       }
       for (const view of this.projection.pending()) {
         if (this.options.sharedLog && !this.routes.get(view.requestId)) continue;
@@ -912,6 +921,12 @@ export class InteractionRegistry {
     const report = this.options.onLifecycle;
     const view = changed && this.projection.get(changed.requestId);
     if (!report || !view) return;
+    if (this.options.sharedLog) {
+      // Each question's lines come from the replica its agent is connected to, not once per replica (R20.48).
+      if (!this.announcedHere.has(view.requestId)) return;
+      if (event.type === 'interaction.withdrawn' || event.type === 'interaction.delivered')
+        this.announcedHere.delete(view.requestId);
+    }
     if (event.type === 'interaction.requested') report({ type: 'requested', view });
     else if (event.type === 'interaction.resolved') report({ type: 'resolved', view });
     else if (event.type === 'interaction.withdrawn') report({ type: 'withdrawn', view });
