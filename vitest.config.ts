@@ -28,6 +28,8 @@ export default defineConfig({
           // process (fake timers, spies, hosts, sockets) in afterEach/afterAll, as they do now.
           isolate: false,
           globalSetup: [
+            // First, so that its teardown (run in reverse order) removes the run's temporary dirs last.
+            'lib/runtime/test-support/temp-root.global-setup.ts',
             'lib/runtime/test-support/cli-bundle.global-setup.ts',
             'lib/runtime/test-support/leftover-processes.global-setup.ts',
             // After the leftover check's setup, so its teardown (run in reverse order) stops PostgreSQL first.
