@@ -13,6 +13,23 @@ describe('askaway start flags', () => {
     expect(() => parse('--stale-after', 'soon')).toThrow(/--stale-after must be a duration of at least 30s/);
   });
 
+  it('[R20.49] --trusted-proxy (repeatable) or ASKAWAY_TRUSTED_PROXIES names the proxies whose X-Forwarded-For is believed', () => {
+    expect(parse().trustedProxies).toEqual([]);
+    expect(parse('--trusted-proxy', '10.0.0.0/8', '--trusted-proxy', '127.0.0.1').trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+    const env = { ASKAWAY_TRUSTED_PROXIES: ' 10.0.0.0/8, fd00::/8 ,' };
+    expect(parseStartOptions([], env, '/pkg').trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8']);
+    expect(parseStartOptions(['--trusted-proxy', '192.0.2.1'], env, '/pkg').trustedProxies).toEqual(['192.0.2.1']);
+    expect(() => parse('--trusted-proxy', 'nginx')).toThrow(
+      /--trusted-proxy: a trusted proxy is an IP address or a CIDR block .+"nginx"/,
+    );
+    expect(() => parseStartOptions([], { ASKAWAY_TRUSTED_PROXIES: '10.0.0.0/40' }, '/pkg')).toThrow(
+      /ASKAWAY_TRUSTED_PROXIES: /,
+    );
+  });
+
   it('[R16.2] --pair-ttl takes a duration from 1 s to 24 h and defaults to 10 minutes', () => {
     expect(parse().pairTtlMs).toBe(600_000);
     expect(parse('--pair-ttl', '2m').pairTtlMs).toBe(120_000);

@@ -11,6 +11,7 @@ import {
 import { DEFAULT_BIND_HOST, DEFAULT_PAIR_TTL_MS, DEFAULT_PORT } from '../../lib/host';
 import { defaultCodexHome } from '../../lib/runtime/agents/codex/codex-home';
 import { parseDuration } from '../../lib/runtime/duration';
+import { parseTrustedProxy } from '../../lib/host/http/client-address';
 import { passwordOf } from '../../lib/host/store/pg/pg-errors';
 import { pgUrlProblem } from '../../lib/host/store/pg/pg-url';
 import { UsageError } from './types';
@@ -38,6 +39,9 @@ Options:
   --allow-origin <o>  Extra browser origin allowed to connect (repeatable; e.g. a dev server)
   --allowed-host <n>  Another name this host answers for, e.g. its LAN name (repeatable; loopback,
                       its addresses and the --public-url host always work; others get 421)
+  --trusted-proxy <a> A load balancer or proxy in front of this hub, an address or a CIDR block
+                      (repeatable; env ASKAWAY_TRUSTED_PROXIES, comma-separated): the client
+                      address it forwards (X-Forwarded-For) is believed, for limits and logs
   --static-dir <dir>  The built web app (default out/ next to the package)
   --stale-after <d>   Withdraw a question no agent has re-announced for this long (default 5m; min 30s)
   --pair-ttl <d>      How long a pairing link or join code works (default ${DEFAULT_PAIR_TTL_MS / 60_000}m; 1s to 24h)
@@ -72,6 +76,7 @@ export interface StartOptions {
   allowedOrigins: string[];
   /** Names besides loopback, its addresses and the public URL's that the host answers for (R12.4). */
   allowedHosts: string[];
+  trustedProxies: string[];
   staticDir: string;
   staleAfterMs?: number;
   pairTtlMs: number;
@@ -109,6 +114,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         tailscale: { type: 'boolean' },
         'allow-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
+        'trusted-proxy': { type: 'string', multiple: true },
         'static-dir': { type: 'string' },
         'stale-after': { type: 'string' },
         'pair-ttl': { type: 'string' },
@@ -156,6 +162,7 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     tailscale: values.tailscale === true,
     allowedOrigins: values['allow-origin'] ?? [],
     allowedHosts: (values['allowed-host'] ?? []).map(parseAllowedHost),
+    trustedProxies: parseTrustedProxies(values['trusted-proxy'], env.ASKAWAY_TRUSTED_PROXIES),
     staticDir: path.resolve(values['static-dir'] ?? path.join(packageRoot, 'out')),
     staleAfterMs: parseStaleAfter(values['stale-after']),
     pairTtlMs: parsePairTtl(values['pair-ttl']),
@@ -165,6 +172,20 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     allowPrivatePush: values['allow-private-push'] === true,
     help: values.help === true,
   };
+}
+
+/** `--trusted-proxy` (repeatable) wins over ASKAWAY_TRUSTED_PROXIES (comma-separated); each one checked. */
+function parseTrustedProxies(flags: string[] | undefined, fromEnv: string | undefined): string[] {
+  const source = flags === undefined ? 'ASKAWAY_TRUSTED_PROXIES' : '--trusted-proxy';
+  const values = flags ?? (fromEnv ?? '').split(',').filter((value) => value.trim() !== '');
+  return values.map((value) => {
+    try {
+      parseTrustedProxy(value);
+      return value.trim();
+    } catch (error) {
+      throw new UsageError(`${source}: ${errorMessage(error)}`);
+    }
+  });
 }
 
 /** `--database` wins over ASKAWAY_DATABASE_URL; an empty one is an error, not SQLite. The message never quotes the URL. */

@@ -98,6 +98,7 @@ async function serve(options: StartOptions): Promise<number> {
       publicUrl,
       allowedOrigins: options.allowedOrigins,
       allowedHosts: options.allowedHosts,
+      trustedProxies: options.trustedProxies,
       staleAfterMs: options.staleAfterMs,
       pairTtlMs: options.pairTtlMs,
       hostName: options.hostName,

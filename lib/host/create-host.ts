@@ -25,6 +25,7 @@ import { OneTimeCodes, type OneTimeCodeBook } from './auth/one-time-codes';
 import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
 import { AllowedHosts, guardHostHeader } from './http/allowed-hosts';
+import { clientAddressOf } from './http/client-address';
 import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
 import { SecurityHeaders } from './http/security-headers';
@@ -82,6 +83,11 @@ export interface HostOptions {
   allowedOrigins?: string[];
   /** More names the host answers for besides loopback, its addresses and the public URL's (R12.4). */
   allowedHosts?: string[];
+  /**
+   * Proxies whose X-Forwarded-For is believed (R20.49): addresses or CIDR blocks (`--trusted-proxy`). Without
+   * any, a request's address is its peer's.
+   */
+  trustedProxies?: string[];
   httpRoutes?: HttpRoute[];
   /** Default: SQLite at `<dataDir>/askaway.db`. The host closes it on close(). */
   store?: EventStore;
@@ -155,6 +161,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     if (!(error instanceof StorageUnavailableError)) report(error);
   };
   const incidents = new MessageIncidents(log);
+  const clientAddress = clientAddressOf(options.trustedProxies ?? []);
   const secure = options.tls !== undefined;
   const routes = new HttpRouteRegistry();
   for (const route of options.httpRoutes ?? []) routes.register(route.method, route.pathPrefix, route.handler);
@@ -168,6 +175,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     headers: new SecurityHeaders(staticDir),
     authenticateAgent: (candidate) => authenticateAgent(candidate),
     incidents,
+    clientAddress,
   });
   const server = createServer(options.tls, handler);
   try {
@@ -224,6 +232,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     pairTtlMs,
     pairLimits: options.pairLimits,
     sharedAttempts: attempts,
+    clientAddress,
     originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     mintPairingCode,
     away: {

@@ -42,6 +42,29 @@ describe('[R16.2][R16.3] pairing over HTTP', () => {
     expect(host.devices.list()).toHaveLength(1);
   });
 
+  it('[R20.49][R16.3] behind a trusted proxy failures count per forwarded client; without one the header is ignored', async () => {
+    const pairLimits = {
+      perAddress: { capacity: 2, refillPerSecond: 0.001 },
+      global: { capacity: 100, refillPerSecond: 1 },
+      failurePauseMs: 1,
+    };
+    const guess = (url: string, client: string) =>
+      postJson(`${url}/api/pair`, pairRequest('GUESS'), { 'X-Forwarded-For': client }).then((reply) => reply.status);
+    const proxied = await startTestHost({ pairLimits, trustedProxies: ['127.0.0.1'] });
+    const spent = [await guess(proxied.url, '198.51.100.1'), await guess(proxied.url, '198.51.100.1')];
+    expect([...spent, await guess(proxied.url, '198.51.100.1')]).toEqual([410, 410, 429]);
+    // Another client behind the same proxy has its own budget.
+    expect(await guess(proxied.url, '198.51.100.2')).toBe(410);
+
+    // Reached directly, a client cannot pick its address: every header is the peer's one budget.
+    const direct = await startTestHost({ pairLimits });
+    expect([
+      await guess(direct.url, '198.51.100.1'),
+      await guess(direct.url, '198.51.100.2'),
+      await guess(direct.url, '198.51.100.3'),
+    ]).toEqual([410, 410, 429]);
+  });
+
   it('[R16.2] a code past its TTL is refused', async () => {
     const host = await startTestHost({ pairTtlMs: 50 });
     const { code } = await host.mintPairingCode();

@@ -4,6 +4,7 @@ import { type ApiErrorCode } from '../../contracts';
 import { readJsonBody } from '../../http/json-body';
 import { summarizeIssues } from '../sockets/handshake';
 import { sendApiError as fail } from './api-replies';
+import { type ClientAddressOf } from '../http/client-address';
 import { type AttemptLimiter } from './attempt-limiter';
 
 /** A code exchange's body: a code, a name and little else. */
@@ -19,9 +20,15 @@ type What = 'pairing' | 'join';
 export async function readCodeExchange<Schema extends z.core.$ZodType>(
   req: IncomingMessage,
   res: ServerResponse,
-  options: { limiter: AttemptLimiter; schema: Schema; what: What; headers?: Record<string, string> },
+  options: {
+    limiter: AttemptLimiter;
+    clientAddress: ClientAddressOf;
+    schema: Schema;
+    what: What;
+    headers?: Record<string, string>;
+  },
 ): Promise<{ data: z.output<Schema>; address: string } | undefined> {
-  const address = req.socket.remoteAddress ?? 'unknown';
+  const address = options.clientAddress(req);
   let body: unknown;
   try {
     body = await readJsonBody(req, MAX_BODY_BYTES);

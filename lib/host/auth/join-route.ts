@@ -3,6 +3,7 @@ import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { HOST_VERSION } from '../version';
 import { describeTtl, sendApiError as fail } from './api-replies';
+import { type ClientAddressOf } from '../http/client-address';
 import { type AttemptLimiter } from './attempt-limiter';
 import { readCodeExchange, refuseAttempt } from './code-exchange-request';
 import { type MachineService } from './machines';
@@ -26,6 +27,7 @@ export function createJoinRoute(options: {
   codes: OneTimeCodeBook;
   machines: MachineService;
   limiter: AttemptLimiter;
+  clientAddress: ClientAddressOf;
   ttlMs: number;
 }): HttpRouteHandler {
   return async (req, res, context) => {
@@ -43,6 +45,7 @@ export function createJoinRoute(options: {
     }
     const request = await readCodeExchange(req, res, {
       limiter: options.limiter,
+      clientAddress: options.clientAddress,
       schema: JoinRequestSchema,
       what: 'join',
     });

@@ -8,6 +8,7 @@ import {
   type JoinCodeResponse,
   type PairingCodeResponse,
 } from '../../contracts';
+import { type ClientAddressOf } from '../http/client-address';
 import { type HttpRouteRegistry } from '../http/routes';
 import { type RateLimit } from '../sockets/token-bucket';
 import { createAdminRoutes } from './admin-routes';
@@ -40,6 +41,8 @@ export function mountPairingRoutes(
     pairLimits?: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number };
     /** A team hub's failed-attempt buckets, shared by its replicas (R20.46). */
     sharedAttempts?: SharedAttemptCounts;
+    /** Where a request came from, behind the trusted proxies (R20.49). */
+    clientAddress: ClientAddressOf;
     originAllowed(req: IncomingMessage): boolean;
     mintPairingCode(): Promise<PairingCodeResponse>;
     mintJoinCode(): Promise<JoinCodeResponse>;

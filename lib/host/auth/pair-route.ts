@@ -3,6 +3,7 @@ import { PAIR_API_PATH, PairRequestSchema, type PairResponse } from '../../contr
 import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { describeTtl, sendApiError as fail } from './api-replies';
+import { type ClientAddressOf } from '../http/client-address';
 import { type AttemptLimiter } from './attempt-limiter';
 import { readCodeExchange, refuseAttempt } from './code-exchange-request';
 import { type DeviceService } from './devices';
@@ -12,6 +13,7 @@ export interface PairRouteOptions {
   codes: OneTimeCodeBook;
   devices: DeviceService;
   limiter: AttemptLimiter;
+  clientAddress: ClientAddressOf;
   /** How long a code lives, for the message a late one gets. */
   pairTtlMs: number;
   /** The same rule as the sockets': same origin, the public URL, `--allow-origin`. */
@@ -67,6 +69,7 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
     }
     const request = await readCodeExchange(req, res, {
       limiter: options.limiter,
+      clientAddress: options.clientAddress,
       schema: PairRequestSchema,
       what: 'pairing',
       headers: cors,

@@ -7,6 +7,7 @@ import { LogContendedError } from '../log-contended-error';
 import { StorageUnavailableError } from '../store/storage-health';
 import { HOST_VERSION } from '../version';
 import { type HttpRouteRegistry } from './routes';
+import { type ClientAddressOf } from './client-address';
 import { type SecurityHeaders } from './security-headers';
 import { createStaticHandler } from './static-files';
 
@@ -16,6 +17,7 @@ export interface RequestHandlerOptions {
   headers: SecurityHeaders;
   authenticateAgent(candidate: string | undefined): Promise<AuthResult>;
   incidents: MessageIncidents;
+  clientAddress: ClientAddressOf;
 }
 
 /** Every HTTP request that is not socket.io: health, mounted routes, then the PWA. */
@@ -56,11 +58,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         sendApiError(res, 503, 'storage-unavailable', error.message, { 'Retry-After': '30' });
         return;
       }
-      options.incidents.failed(
-        `a client at ${req.socket.remoteAddress ?? 'an unknown address'}`,
-        `${method} ${pathname}`,
-        error,
-      );
+      options.incidents.failed(`a client at ${options.clientAddress(req)}`, `${method} ${pathname}`, error);
       // Nothing was saved and a retry may pass (R20.3): said like a full disk, so a client keeps what it sent.
       if (error instanceof LogContendedError) {
         sendApiError(res, 503, 'storage-unavailable', error.message, { 'Retry-After': '1' });
