@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { io } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConnection, type Connection } from '../lib/client/connection';
@@ -39,7 +40,9 @@ afterEach(async () => {
 });
 
 /** `count` replicas on a fresh database, each with its own data dir and port, the same agent token, and nginx. */
-async function startTeamHub(count: number): Promise<{ replicas: Replica[]; balancer: NginxBalancer; db: TestDatabase }> {
+async function startTeamHub(
+  count: number,
+): Promise<{ replicas: Replica[]; balancer: NginxBalancer; db: TestDatabase }> {
   const db = await createDatabase();
   cleanups.push(() => db.drop());
   const port = await freePort();
@@ -134,84 +137,156 @@ async function eventsAbout(db: TestDatabase, requestId: string): Promise<string[
   return rows.filter((row) => JSON.stringify(row.body).includes(requestId)).map((row) => row.type);
 }
 
-describe.skipIf(skipReason !== undefined)('a team hub behind nginx (docs/team-hub/nginx.conf)', () => {
-  it('[R20.51][R20.53][R20.54][R20.55] the agent’s replica SIGKILLed mid-question: the agent re-announces through nginx on a live one, the card stays single, the answer given meanwhile reaches it once, and a phone on the dead replica resumes by seq', async () => {
-    const { replicas, balancer, db } = await startTeamHub(3);
-    const [first, second] = replicas;
-    if (!first || !second) throw new Error('three replicas');
-    // Pairing through nginx, as a phone does, with a code minted by one replica's banner.
-    const pairedA = await redeemPairingCode(balancer.url, bannerCode(first), 'Phone on another replica');
-    const pairedB = await redeemPairingCode(balancer.url, bannerCode(second), 'Phone on the agent’s replica');
+describe.skipIf(skipReason !== undefined)(
+  'a team hub behind nginx (docs/team-hub/nginx.conf)',
+  { timeout: 60_000 },
+  () => {
+    it('[R20.51][R20.53][R20.54][R20.55] the agent’s replica SIGKILLed mid-question: the agent re-announces through nginx on a live one, the card stays single, the answer given meanwhile reaches it once, and a phone on the dead replica resumes by seq', async () => {
+      const { replicas, balancer, db } = await startTeamHub(3);
+      const [first, second] = replicas;
+      if (!first || !second) throw new Error('three replicas');
+      // Pairing through nginx, as a phone does, with a code minted by one replica's banner.
+      const pairedA = await redeemPairingCode(balancer.url, bannerCode(first), 'Phone on another replica');
+      const pairedB = await redeemPairingCode(balancer.url, bannerCode(second), 'Phone on the agent’s replica');
 
-    // The agent (the runtimes' own connection, lib/runtime/host-link.ts) reaches nginx through a relay the test
-    // can hold shut, to keep it between replicas while the answer is given.
-    const agentNetwork: TcpProxy = await startTcpProxy(balancer.port);
-    cleanups.push(() => agentNetwork.close());
-    const runtime: RuntimeClient = createRuntimeClient({
-      url: `http://127.0.0.1:${agentNetwork.port}`,
-      token: TOKEN,
-      label: 'balancer test agent',
+      // The agent (the runtimes' own connection, lib/runtime/host-link.ts) reaches nginx through a relay the test
+      // can hold shut, to keep it between replicas while the answer is given.
+      const agentNetwork: TcpProxy = await startTcpProxy(balancer.port);
+      cleanups.push(() => agentNetwork.close());
+      const runtime: RuntimeClient = createRuntimeClient({
+        url: `http://127.0.0.1:${agentNetwork.port}`,
+        token: TOKEN,
+        label: 'balancer test agent',
+      });
+      cleanups.push(() => runtime.close());
+      await runtime.connection.ready();
+      const doomed = await agentReplica(replicas, pairedA.credential);
+      const others = replicas.filter((replica) => replica !== doomed);
+
+      // One phone on another replica than the agent's, one on the agent's: nginx's cookie decides, as for a browser.
+      const phone = openPhone(balancer, pairedA, await balancer.affinityFor(others[0]?.address ?? ''));
+      const stranded = openPhone(balancer, pairedB, await balancer.affinityFor(doomed.address));
+      await vi.waitFor(() => expect([phone.synced, stranded.synced]).toEqual([['snapshot'], ['snapshot']]), SLOW);
+
+      let settled = false;
+      const call = executeToolCall({
+        tool: askUserQuestionTool,
+        input: TWO_QUESTIONS,
+        sessionId: 'root',
+        broker: runtime.broker,
+      }).finally(() => (settled = true));
+      await vi.waitFor(() => expect(phone.history.at(-1)).toHaveLength(1), SLOW);
+      const requestId = phone.history.at(-1)?.[0] ?? '';
+      await vi.waitFor(() => expect(stranded.history.at(-1)).toEqual([requestId]), SLOW);
+
+      // The agent's replica dies; the agent's reconnects are refused until the answer is in.
+      await agentNetwork.refuseNew();
+      const agentDown = new Promise<void>((resolve) =>
+        runtime.connection.onConnectionChange((up) => {
+          if (!up) resolve();
+        }),
+      );
+      doomed.child.kill('SIGKILL');
+      expect(await doomed.exited).toBe('SIGKILL');
+      await agentDown;
+
+      await phone.connection.submitResponse(requestId, {
+        action: 'accept',
+        content: { answers: { 'Which database?': 'SQLite' } },
+      });
+      await vi.waitFor(() => expect(phone.state().answers.get(requestId)?.phase).toBe('accepted'), SLOW);
+      expect(runtime.connection.connected).toBe(false);
+      expect(settled).toBe(false);
+
+      // Back on the network: nginx passes the agent to a live replica, where it re-announces and gets the answer.
+      await agentNetwork.restore();
+      await expect(call).resolves.toMatchObject({
+        ok: true,
+        content: expect.stringContaining('"Which database?"="SQLite"'),
+      });
+      const survivor = await agentReplica(replicas, pairedA.credential);
+      expect(survivor).not.toBe(doomed);
+      await vi.waitFor(async () => expect(await eventsAbout(db, requestId)).toContain('interaction.delivered'), SLOW);
+      // Once asked, once answered, once delivered: the re-announce wrote nothing, the answer went to the agent once.
+      expect(await eventsAbout(db, requestId)).toEqual([
+        'interaction.requested',
+        'UserInputAutoResolutionUpdated',
+        'interaction.resolved',
+        'interaction.delivered',
+      ]);
+
+      // The phone on the dead replica came back through nginx on a live one and resumed by seq: no second snapshot.
+      await vi.waitFor(
+        () => expect(stranded.state().host.interactions.get(requestId)?.deliveredAt).toBeDefined(),
+        SLOW,
+      );
+      expect(stranded.synced).toEqual(['snapshot', 'resume']);
+      expect(stranded.state().host.lastSeq).toBe(phone.state().host.lastSeq);
+      expect(stranded.state().host.interactions.get(requestId)).toEqual(phone.state().host.interactions.get(requestId));
+      // Neither phone ever showed the card twice or lost it before the answer: one card, then none.
+      for (const { history } of [phone, stranded]) expect(history).toEqual([[], [requestId], []]);
     });
-    cleanups.push(() => runtime.close());
-    await runtime.connection.ready();
-    const doomed = await agentReplica(replicas, pairedA.credential);
-    const others = replicas.filter((replica) => replica !== doomed);
 
-    // One phone on another replica than the agent's, one on the agent's: nginx's cookie decides, as for a browser.
-    const phone = openPhone(balancer, pairedA, await balancer.affinityFor(others[0]?.address ?? ''));
-    const stranded = openPhone(balancer, pairedB, await balancer.affinityFor(doomed.address));
-    await vi.waitFor(() => expect([phone.synced, stranded.synced]).toEqual([['snapshot'], ['snapshot']]), SLOW);
+    it('[R20.52][R20.56] the web app’s long-polling fallback keeps its session on one replica through nginx, whose public origin the replicas accept and whose foreign ones they refuse', async () => {
+      const { replicas, balancer } = await startTeamHub(2);
+      const [first] = replicas;
+      if (!first) throw new Error('two replicas');
+      const paired = await redeemPairingCode(balancer.url, bannerCode(first));
+      const poll = (origin: string) => {
+        const socket = io(`${balancer.url}${REMOTE_NAMESPACE}`, {
+          auth: { credential: paired.credential, protocolVersion: REMOTE_PROTOCOL_VERSION },
+          // As a browser polls: no WebSocket, the Origin of the page, cookies kept (the affinity cookie nginx sets).
+          transports: ['polling'],
+          withCredentials: true,
+          extraHeaders: { Origin: origin },
+          reconnection: false,
+          forceNew: true,
+        });
+        cleanups.push(() => void socket.disconnect());
+        return socket;
+      };
 
-    let settled = false;
-    const call = executeToolCall({
-      tool: askUserQuestionTool,
-      input: TWO_QUESTIONS,
-      sessionId: 'root',
-      broker: runtime.broker,
-    }).finally(() => (settled = true));
-    await vi.waitFor(() => expect(phone.history.at(-1)).toHaveLength(1), SLOW);
-    const requestId = phone.history.at(-1)?.[0] ?? '';
-    await vi.waitFor(() => expect(stranded.history.at(-1)).toEqual([requestId]), SLOW);
+      const socket = poll(balancer.url);
+      const troubles: string[] = [];
+      socket.on('disconnect', (reason) => troubles.push(reason));
+      socket.on('connect_error', (error) => troubles.push(error.message));
+      await new Promise<void>((resolve, reject) => {
+        socket.once('snapshot', () => resolve());
+        socket.once('disconnect', (reason) =>
+          reject(new Error(`the polling session broke before its snapshot: ${reason}`)),
+        );
+      });
+      // Each round trip is a POST and a long-poll's answer: every one must reach the replica holding the session.
+      for (let round = 0; round < 20; round += 1) {
+        expect(await socket.timeout(5_000).emitWithAck('snapshot:get')).toMatchObject({ ok: true });
+      }
+      expect(troubles).toEqual([]);
+      const polls = balancer.accessLog().filter((line) => line.request.includes('transport=polling'));
+      expect(polls.length).toBeGreaterThanOrEqual(40);
+      expect(new Set(polls.map((line) => line.affinity)).size).toBe(1);
+      expect(new Set(polls.map((line) => line.replicas.join())).size).toBe(1);
 
-    // The agent's replica dies; the agent's reconnects are refused until the answer is in.
-    await agentNetwork.refuseNew();
-    const agentDown = new Promise<void>((resolve) =>
-      runtime.connection.onConnectionChange((up) => {
-        if (!up) resolve();
-      }),
-    );
-    doomed.child.kill('SIGKILL');
-    expect(await doomed.exited).toBe('SIGKILL');
-    await agentDown;
-
-    await phone.connection.submitResponse(requestId, {
-      action: 'accept',
-      content: { answers: { 'Which database?': 'SQLite' } },
+      // The hub's own checks still hold behind nginx, which passes Host and Origin as the client sent them.
+      const foreign = poll('https://attacker.example');
+      await expect(
+        new Promise((resolve, reject) => {
+          foreign.once('connect', () => reject(new Error('a foreign origin connected')));
+          foreign.once('connect_error', (error) => resolve(error.message));
+        }),
+      ).resolves.toBeTruthy();
+      // fetch() would drop a Host header: node:http sends it.
+      const rebound = await new Promise<number>((resolve, reject) =>
+        http
+          .get(
+            { host: '127.0.0.1', port: balancer.port, headers: { Host: 'rebound.attacker.example' } },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          )
+          .once('error', reject),
+      );
+      expect(rebound).toBe(421);
     });
-    await vi.waitFor(() => expect(phone.state().answers.get(requestId)?.phase).toBe('accepted'), SLOW);
-    expect(runtime.connection.connected).toBe(false);
-    expect(settled).toBe(false);
-
-    // Back on the network: nginx passes the agent to a live replica, where it re-announces and gets the answer.
-    await agentNetwork.restore();
-    await expect(call).resolves.toMatchObject({ ok: true, content: expect.stringContaining('"Which database?"="SQLite"') });
-    const survivor = await agentReplica(replicas, pairedA.credential);
-    expect(survivor).not.toBe(doomed);
-    await vi.waitFor(async () => expect(await eventsAbout(db, requestId)).toContain('interaction.delivered'), SLOW);
-    // Once asked, once answered, once delivered: the re-announce wrote nothing, the answer went to the agent once.
-    expect(await eventsAbout(db, requestId)).toEqual([
-      'interaction.requested',
-      'UserInputAutoResolutionUpdated',
-      'interaction.resolved',
-      'interaction.delivered',
-    ]);
-
-    // The phone on the dead replica came back through nginx on a live one and resumed by seq: no second snapshot.
-    await vi.waitFor(() => expect(stranded.state().host.interactions.get(requestId)?.deliveredAt).toBeDefined(), SLOW);
-    expect(stranded.synced).toEqual(['snapshot', 'resume']);
-    expect(stranded.state().host.lastSeq).toBe(phone.state().host.lastSeq);
-    expect(stranded.state().host.interactions.get(requestId)).toEqual(phone.state().host.interactions.get(requestId));
-    // Neither phone ever showed the card twice or lost it before the answer: one card, then none.
-    for (const { history } of [phone, stranded]) expect(history).toEqual([[], [requestId], []]);
-  });
-});
+  },
+);

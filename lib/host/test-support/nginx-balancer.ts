@@ -123,9 +123,7 @@ export async function startNginxBalancer(options: {
   }
 
   const accessLog = (): AccessLine[] =>
-    fs.existsSync(accessLogPath)
-      ? fs.readFileSync(accessLogPath, 'utf8').split('\n').flatMap(parseAccessLine)
-      : [];
+    fs.existsSync(accessLogPath) ? fs.readFileSync(accessLogPath, 'utf8').split('\n').flatMap(parseAccessLine) : [];
   const replicaFor = async (affinity: string): Promise<string> => {
     const probe = `/?askaway-balancer-probe=${randomBytes(8).toString('hex')}`;
     const response = await fetch(`${url}${probe}`, { headers: { Cookie: `${AFFINITY_COOKIE}=${affinity}` } });
