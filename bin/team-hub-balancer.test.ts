@@ -141,7 +141,7 @@ describe.skipIf(skipReason !== undefined)(
   'a team hub behind nginx (docs/team-hub/nginx.conf)',
   { timeout: 60_000 },
   () => {
-    it('[R20.51][R20.53][R20.54][R20.55] the agent’s replica SIGKILLed mid-question: the agent re-announces through nginx on a live one, the card stays single, the answer given meanwhile reaches it once, and a phone on the dead replica resumes by seq', async () => {
+    it('[R20.50][R20.51][R20.53][R20.54][R20.55] the agent’s replica SIGKILLed mid-question: the agent re-announces through nginx on a live one, the card stays single, the answer given meanwhile reaches it once, and a phone on the dead replica resumes by seq', async () => {
       const { replicas, balancer, db } = await startTeamHub(3);
       const [first, second] = replicas;
       if (!first || !second) throw new Error('three replicas');

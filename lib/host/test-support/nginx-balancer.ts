@@ -16,13 +16,11 @@ export const NGINX_CONF = path.join(ROOT, 'docs', 'team-hub', 'nginx.conf');
 const STOP_TIMEOUT_MS = 10_000;
 
 /** ASKAWAY_NGINX, else Debian's /usr/sbin/nginx, else an `nginx` on PATH; undefined when there is none. */
-export function findNginx(): string | undefined {
-  const candidates = [process.env.ASKAWAY_NGINX, '/usr/sbin/nginx', '/usr/local/sbin/nginx'].filter(
-    (candidate): candidate is string => candidate !== undefined && candidate !== '',
-  );
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
+export function findNginx(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.ASKAWAY_NGINX) return fs.existsSync(env.ASKAWAY_NGINX) ? env.ASKAWAY_NGINX : undefined;
+  const found = ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((candidate) => fs.existsSync(candidate));
   if (found) return found;
-  const onPath = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
+  const onPath = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8', env });
   return onPath.status === 0 && onPath.stdout.trim() !== '' ? onPath.stdout.trim() : undefined;
 }
 
@@ -30,12 +28,12 @@ export function findNginx(): string | undefined {
  * Why the balancer tests cannot run here, or undefined when they can. In CI a missing nginx is an error (the tests
  * must not pass by skipping); elsewhere they are skipped with this reason.
  */
-export function nginxMissing(): string | undefined {
-  if (findNginx()) return undefined;
+export function nginxMissing(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (findNginx(env)) return undefined;
   const reason =
-    'nginx is not installed (Debian: apt-get install nginx-light; or set ASKAWAY_NGINX to an nginx binary): ' +
-    'the team hub load balancer tests need it';
-  if (process.env.CI) throw new Error(reason);
+    `nginx is not installed${env.ASKAWAY_NGINX ? ` at ASKAWAY_NGINX=${env.ASKAWAY_NGINX}` : ''} (Debian: ` +
+    'apt-get install nginx-light, or set ASKAWAY_NGINX to an nginx binary): the team hub load balancer tests need it';
+  if (env.CI) throw new Error(reason);
   return reason;
 }
 
