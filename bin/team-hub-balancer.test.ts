@@ -265,6 +265,15 @@ describe.skipIf(skipReason !== undefined)(
       expect(polls.length).toBeGreaterThanOrEqual(40);
       expect(new Set(polls.map((line) => line.affinity)).size).toBe(1);
       expect(new Set(polls.map((line) => line.replicas.join())).size).toBe(1);
+      // A key nginx did not mint is replaced; one it did is kept.
+      const cookieFor = async (cookie: string) =>
+        (await fetch(`${balancer.url}/manifest.webmanifest`, { headers: { Cookie: cookie } })).headers.get(
+          'set-cookie',
+        );
+      expect(await cookieFor(`${AFFINITY_COOKIE}=../../etc/passwd`)).toMatch(
+        new RegExp(`^${AFFINITY_COOKIE}=[0-9a-f]{32}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax$`),
+      );
+      expect(await cookieFor(`${AFFINITY_COOKIE}=${polls[0]?.affinity ?? ''}`)).toBeNull();
 
       // The hub's own checks still hold behind nginx, which passes Host and Origin as the client sent them.
       const foreign = poll('https://attacker.example');
