@@ -16,11 +16,14 @@ export const NGINX_CONF = path.join(ROOT, 'docs', 'team-hub', 'nginx.conf');
 const STOP_TIMEOUT_MS = 10_000;
 
 /** ASKAWAY_NGINX, else Debian's /usr/sbin/nginx, else an `nginx` on PATH; undefined when there is none. */
-export function findNginx(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function findNginx(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
   if (env.ASKAWAY_NGINX) return fs.existsSync(env.ASKAWAY_NGINX) ? env.ASKAWAY_NGINX : undefined;
   const found = ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((candidate) => fs.existsSync(candidate));
   if (found) return found;
-  const onPath = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8', env });
+  const onPath = spawnSync('/bin/sh', ['-c', 'command -v nginx'], {
+    encoding: 'utf8',
+    env: { ...process.env, PATH: env.PATH ?? '' },
+  });
   return onPath.status === 0 && onPath.stdout.trim() !== '' ? onPath.stdout.trim() : undefined;
 }
 
@@ -28,7 +31,7 @@ export function findNginx(env: NodeJS.ProcessEnv = process.env): string | undefi
  * Why the balancer tests cannot run here, or undefined when they can. In CI a missing nginx is an error (the tests
  * must not pass by skipping); elsewhere they are skipped with this reason.
  */
-export function nginxMissing(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function nginxMissing(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
   if (findNginx(env)) return undefined;
   const reason =
     `nginx is not installed${env.ASKAWAY_NGINX ? ` at ASKAWAY_NGINX=${env.ASKAWAY_NGINX}` : ''} (Debian: ` +
