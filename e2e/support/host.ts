@@ -39,6 +39,8 @@ export interface TestHost {
   halt(): Promise<void>;
   /** Starts a halted host again on the same port and data dir. */
   resume(): Promise<void>;
+  /** Kills the process with SIGKILL (nothing of its own shutdown runs) and waits for it to be gone. */
+  crash(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -168,6 +170,13 @@ export async function startTestHost(
     },
     halt,
     resume,
+    async crash() {
+      const { child } = current;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       await stopChild(current.child);
       await rm(dir, { recursive: true, force: true });

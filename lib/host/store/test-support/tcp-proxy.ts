@@ -13,6 +13,8 @@ export interface TcpProxy {
   freezeAfter(text: string): Promise<void>;
   /** Ends every relayed connection and stops accepting: connecting is refused until `restore`. */
   cut(): Promise<void>;
+  /** Stops accepting, keeping the connections it relays: a new connection is refused until `restore`. */
+  refuseNew(): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -63,6 +65,8 @@ export async function startTcpProxy(targetPort: number, listenHost = '127.0.0.1'
     port,
     freezeAfter: (text) => new Promise((resolve) => (freeze = { text, frozen: resolve })),
     cut: stop,
+    // close() stops the listener at once; its callback would wait for the relayed connections to end.
+    refuseNew: () => Promise.resolve(void (server.listening && server.close())),
     restore: async () => void (await listen(port)),
     close: stop,
   };
