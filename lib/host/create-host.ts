@@ -22,6 +22,7 @@ import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
 import { OneTimeCodes, type OneTimeCodeBook } from './auth/one-time-codes';
+import { randomUUID } from 'node:crypto';
 import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
 import { AllowedHosts, guardHostHeader } from './http/allowed-hosts';
@@ -34,6 +35,8 @@ import { aloneOnTheLog, type Leadership } from './leadership';
 import { InteractionRegistry, type RegistryOptions } from './registry';
 import { type LifecycleEvent } from './registry-types';
 import { startStaleSweep } from './stale-sweep';
+import { type SharedPushState } from './push/shared-push-state';
+import { adoptTeamSecrets } from './team-secrets';
 import { originAllowed } from './sockets/handshake';
 import { attachRemoteNamespace } from './sockets/remote-namespace';
 import { attachRuntimeNamespace } from './sockets/runtime-namespace';
@@ -128,6 +131,8 @@ export interface Host {
   authenticator: Authenticator;
   /** Pairing and join codes: in memory, or in the team database (R20.42). */
   codes: OneTimeCodeBook;
+  /** A team hub's push subscriptions, keys, sent notifications and looking devices, in its database (R20.60–R20.64). */
+  sharedPush?: SharedPushState;
   pairTtlMs: number;
   /** A fresh one-time pairing code and the link that carries it (R16.2). */
   mintPairingCode(): Promise<PairingCodeResponse>;
@@ -186,7 +191,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     server.close();
     throw error;
   }
-  const { token, adminToken, store, codes, leadership, registry, devices, machines } = opened;
+  const { token, adminToken, store, codes, leadership, registry, devices, machines, sharedPush } = opened;
   listMachines = () => machines.list();
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   authenticateAgent = (candidate) => authenticator.runtime(candidate);
@@ -308,6 +313,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticator,
     codes,
+    ...(sharedPush ? { sharedPush } : {}),
     pairTtlMs,
     mintPairingCode,
     mintJoinCode,
@@ -395,12 +401,27 @@ async function openState(
   }
   try {
     // Only once the log is known good: a refused data dir gets nothing written into it.
-    const token = loadOrCreateToken(dataDir, options.token);
-    const adminToken = loadOrCreateAdminToken(dataDir);
+    let token: string;
+    let adminToken: string;
+    let sharedPush: SharedPushState | undefined;
+    if (opened instanceof PgEventStore && databaseUrl !== undefined) {
+      // A team hub's replicas share one agent token, one admin token and one key pair (R20.61).
+      const secrets = await adoptTeamSecrets(opened, { dataDir, databaseUrl, token: options.token, log: options.log });
+      ({ agentToken: token, adminToken } = secrets);
+      sharedPush = {
+        store: opened.pushStore,
+        vapid: secrets.vapid,
+        ledger: opened.notifyLedger,
+        presence: opened.presenceBoard(randomUUID()),
+      };
+    } else {
+      token = loadOrCreateToken(dataDir, options.token);
+      adminToken = loadOrCreateAdminToken(dataDir);
+    }
     const leadership: Leadership =
       opened instanceof PgEventStore ? opened.leadership({ log: options.log }) : aloneOnTheLog;
     await leadership.start();
-    return { token, adminToken, store, codes, leadership, registry, devices, machines };
+    return { token, adminToken, store, codes, leadership, registry, devices, machines, sharedPush };
   } catch (error) {
     registry.stop();
     await store.close();
