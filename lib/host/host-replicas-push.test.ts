@@ -147,14 +147,15 @@ describe('[R20.62] a team hub sends each notification once, from the leader', ()
     const phone = await phoneOn(b, sink, 'Phone on B');
     const shown = (title: string) => titled(received(sink, phone.deviceId, phone.keys), title);
 
-    // Sent by A while it leads.
-    await ask(b.host, question('Sent'));
+    // Sent by A while it leads, at once. Asked as long ago as the next one: due for a new leader too, were it not sent.
+    const longAgo = new Date(Date.now() - 29_500).toISOString();
+    await ask(b.host, question('Sent', { createdAt: longAgo }));
     await vi.waitFor(() => expect(shown('Sent')).toHaveLength(1));
     await vi.waitFor(async () => expect((await a.host.sharedPush?.ledger.notified(pendingIds(a.host)))?.size).toBe(1));
 
     // "Notify my phone after 30 s": asked 29.5 s ago by the agent's clock, so the next leader finds it due at once.
     expect(await a.host.registry.updatePreferences({ notifyDelayMs: 30_000 })).toMatchObject({ ok: true });
-    await ask(b.host, question('Held', { createdAt: new Date(Date.now() - 29_500).toISOString() }));
+    await ask(b.host, question('Held', { createdAt: longAgo }));
     const held = () => pendingIds(a.host).filter((id) => a.push.service.isHeld(id));
     await vi.waitFor(() => expect(held()).toHaveLength(1));
     expect(shown('Held')).toHaveLength(0);
