@@ -8,7 +8,8 @@ export interface TeamSecrets {
   vapid: VapidKeys;
 }
 
-const NAMES = { agentToken: 'agent-token', adminToken: 'admin-token', vapid: 'vapid-keys' } as const;
+/** The rows of `askaway_secrets`, by what they hold. */
+export const SECRET_NAMES = { agentToken: 'agent-token', adminToken: 'admin-token', vapid: 'vapid-keys' } as const;
 
 /** A secret the database holds in a shape this build cannot use: the start stops and the row stays. */
 export class UnreadableSecretError extends Error {}
@@ -29,24 +30,24 @@ export class PgTeamSecrets {
       adminToken: offered.adminToken,
       vapid: JSON.stringify({ ...offered.vapid, createdAt: new Date().toISOString() }),
     };
-    const keys = Object.keys(NAMES) as (keyof TeamSecrets)[];
+    const keys = Object.keys(SECRET_NAMES) as (keyof TeamSecrets)[];
     const { inserted, stored } = await this.db.withClient('read the team secrets in', async (client) => {
       await client.query('BEGIN');
       const written = await client.query<{ name: string }>(
         `INSERT INTO askaway_secrets (name, value) SELECT * FROM unnest($1::text[], $2::text[])
            ON CONFLICT (name) DO NOTHING RETURNING name`,
-        [keys.map((key) => NAMES[key]), keys.map((key) => values[key])],
+        [keys.map((key) => SECRET_NAMES[key]), keys.map((key) => values[key])],
       );
       const read = await client.query<{ name: string; value: string }>(
         'SELECT name, value FROM askaway_secrets WHERE name = ANY($1::text[])',
-        [keys.map((key) => NAMES[key])],
+        [keys.map((key) => SECRET_NAMES[key])],
       );
       await client.query('COMMIT');
       return { inserted: written.rows.map((row) => row.name), stored: read.rows };
     });
     const valueOf = (key: keyof TeamSecrets): string => {
-      const value = stored.find((row) => row.name === NAMES[key])?.value.trim();
-      if (!value) throw new UnreadableSecretError(`holds no ${NAMES[key]} in askaway_secrets`);
+      const value = stored.find((row) => row.name === SECRET_NAMES[key])?.value.trim();
+      if (!value) throw new UnreadableSecretError(`holds no ${SECRET_NAMES[key]} in askaway_secrets`);
       return value;
     };
     const vapid = parseVapidJson(valueOf('vapid'));
@@ -54,7 +55,7 @@ export class PgTeamSecrets {
       throw new UnreadableSecretError(`holds VAPID keys this build cannot read (askaway_secrets, vapid-keys)`);
     return {
       secrets: { agentToken: valueOf('agentToken'), adminToken: valueOf('adminToken'), vapid },
-      created: keys.filter((key) => inserted.includes(NAMES[key])),
+      created: keys.filter((key) => inserted.includes(SECRET_NAMES[key])),
     };
   }
 }
