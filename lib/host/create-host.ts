@@ -90,7 +90,8 @@ export interface HostOptions {
   store?: EventStore;
   /**
    * A team hub's log (R20.10): the event log and the credentials' hashes in this PostgreSQL database instead of
-   * `<dataDir>/askaway.db` (`--database`, ASKAWAY_DATABASE_URL). Tokens, push keys and host.json stay in the data dir.
+   * `<dataDir>/askaway.db` (`--database`, ASKAWAY_DATABASE_URL). The tokens and push state are the database's too
+   * (R20.60–R20.61); the data dir keeps host.json and a copy of the tokens for the commands on this machine.
    */
   databaseUrl?: string;
   rateLimits?: { runtime?: RateLimit; remote?: RateLimit; newInteractions?: RateLimit; respond?: RateLimit };
