@@ -73,6 +73,8 @@ describe('[R20.65] push subscriptions, ntfy topics, tokens and push keys move to
       { deviceId: 'phone', endpoint: phone.endpoint, keys: phone.keys, updatedAt: '2026-01-01T00:00:00.000Z' },
     ]);
     expect(await store.pushStore.ntfyTopic({ kind: 'host' })).toBe('http://192.168.1.20:8080/lan');
+    // The personal hub dealt with its questions' notifications: the team's first leader sends none of them again.
+    expect(await store.notifyLedger.notified(['bulk-0', 'never-asked'])).toEqual(new Set(['bulk-0']));
 
     const replica = await startTestHost({ databaseUrl: url, token: undefined });
     expect(replica.token).toBe(token);

@@ -337,6 +337,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     });
     // The queue's last commits first: a command already taken is written before the log closes.
     await registry.settled();
+    // Its phones' "looking" goes with it, rather than holding notifications back until the leases run out.
+    await sharedPush?.presence.withdraw().catch(() => undefined);
     await store.close();
     removeHostFile();
   }

@@ -264,3 +264,18 @@ describe('[R20.61] the replicas share one agent token, one admin token and one V
     expect(fs.existsSync(path.join(dataDir, 'admin-token'))).toBe(false);
   });
 });
+
+describe('[R20.64] a replica that closes', () => {
+  it('[R20.64] takes its looking devices off the board at once, so they hold nothing back', async () => {
+    const url = await logs.freshLogUrl();
+    const sink = await recordingSink();
+    const a = await replica(url, sink);
+    const b = await replica(url, sink);
+    const phone = await phoneOn(b, sink, 'Phone on B');
+    const lookingThroughB = async () => (await a.host.sharedPush?.presence.lookingElsewhere())?.has(phone.deviceId);
+    expect(await phone.socket.emitWithAck('presence', { visible: true })).toEqual({ ok: true });
+    await vi.waitFor(async () => expect(await lookingThroughB()).toBe(true));
+    await b.host.close();
+    expect(await lookingThroughB()).toBe(false);
+  });
+});

@@ -27,13 +27,12 @@ export class PresenceSharing {
     this.timer.unref();
   }
 
-  /** Stops publishing and takes this replica's entries off the board. */
+  /** Stops publishing. The board's owner (the host, at close) takes this replica's entries off it. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopListening?.();
     clearInterval(this.timer);
     await this.publishing;
-    await this.board.withdraw().catch(this.onError);
   }
 
   private publishSoon(): void {

@@ -197,6 +197,12 @@ async function writePushState(client: pg.ClientBase, log: LogToImport): Promise<
       [ownerKey(topic.owner), topic.url, topic.updatedAt],
     );
   }
+  // The personal hub sent (or held back) the notifications of the questions it holds: the team's leader does not again.
+  await client.query(
+    `INSERT INTO askaway_push_notified (request_id)
+       SELECT DISTINCT body->'interaction'->>'requestId' FROM askaway_events WHERE type = 'interaction.requested'
+       ON CONFLICT DO NOTHING`,
+  );
   for (const secret of log.secrets ?? []) {
     await client.query(
       `INSERT INTO askaway_secrets (name, value) VALUES ($1, $2)

@@ -40,7 +40,7 @@ describe('[R20.64] the presence board: who looks through which replica', () => {
     await vi.waitFor(async () => expect(await leader.lookingElsewhere()).toEqual(new Set()), { timeout: 3_000 });
   });
 
-  it('[R20.64] a replica renews its leases while a device looks, and withdraws them when it closes', async () => {
+  it('[R20.64] a replica renews its leases while a device looks, and takes one off when the device stops looking', async () => {
     const url = await logs.freshLogUrl();
     const store = await logs.open(url);
     const board = store.presenceBoard('replica-a', 300);
@@ -60,7 +60,11 @@ describe('[R20.64] the presence board: who looks through which replica', () => {
     tracker.set('tablet', 'socket-2', true);
     await vi.waitFor(async () => expect(await leaseEnd(url, 'replica-a', 'tablet')).toBeDefined());
     await sharing.stop();
+    // Stopped: a device that starts looking now is not published.
+    tracker.set('laptop', 'socket-3', true);
+    await board.withdraw();
     expect(await leaseEnd(url, 'replica-a', 'tablet')).toBeUndefined();
+    expect(await leaseEnd(url, 'replica-a', 'laptop')).toBeUndefined();
     expect(errors).toEqual([]);
   });
 });

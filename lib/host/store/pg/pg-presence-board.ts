@@ -22,6 +22,8 @@ export class PgPresenceBoard implements PresenceBoard {
   }
 
   async publish(deviceIds: readonly string[]): Promise<void> {
+    // The replica has closed its log (and withdrawn its entries): its connections' last goodbyes have nowhere to go.
+    if (this.db.isClosed) return;
     await this.db.withClient('share who is looking in', async (client) => {
       await client.query('BEGIN');
       await client.query('DELETE FROM askaway_presence WHERE replica_id = $1 AND NOT (device_id = ANY($2::text[]))', [
@@ -52,6 +54,7 @@ export class PgPresenceBoard implements PresenceBoard {
   }
 
   async withdraw(): Promise<void> {
+    if (this.db.isClosed) return;
     await this.db.query('withdraw who is looking from', 'DELETE FROM askaway_presence WHERE replica_id = $1', [
       this.replicaId,
     ]);

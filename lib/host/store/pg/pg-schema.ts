@@ -57,6 +57,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE askaway_secrets (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
   -- Questions whose notification went out, so that a new leader does not send it again (R20.63).
   CREATE TABLE askaway_push_notified (request_id text PRIMARY KEY, notified_at timestamptz NOT NULL DEFAULT now());
+  -- The hubs before this schema sent their own notifications: what the log holds needs none from a new leader.
+  INSERT INTO askaway_push_notified (request_id)
+    SELECT DISTINCT body->'interaction'->>'requestId' FROM askaway_events WHERE type = 'interaction.requested';
   -- Devices looking at the app, per replica, each on a lease the replica renews while it looks (R20.64).
   CREATE TABLE askaway_presence (
     replica_id text NOT NULL,
