@@ -275,6 +275,9 @@ describe('[R20.64] a replica that closes', () => {
     const lookingThroughB = async () => (await a.host.sharedPush?.presence.lookingElsewhere())?.has(phone.deviceId);
     expect(await phone.socket.emitWithAck('presence', { visible: true })).toEqual({ ok: true });
     await vi.waitFor(async () => expect(await lookingThroughB()).toBe(true));
+    // Push stopped first, so no goodbye from the phone's closing connection is published: the host's close withdraws.
+    await b.push.close();
+    expect(await lookingThroughB()).toBe(true);
     await b.host.close();
     expect(await lookingThroughB()).toBe(false);
   });
