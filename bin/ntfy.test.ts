@@ -3,11 +3,13 @@ import { type Socket } from 'socket.io-client';
 import { closeAllClients, connectRemote, connectRuntime, type RemoteClient } from '../lib/host/test-support/clients';
 import { pairOverHttp } from '../lib/host/test-support/devices';
 import { questionRequest } from '../lib/host/test-support/fixtures';
-import { cliIn as cli, killAllCli, startCliHost } from '../lib/host/test-support/spawn-cli';
+import { cliIn as cli, killAllCli, runCli, startCliHost } from '../lib/host/test-support/spawn-cli';
+import { setUpPgTestLogs } from '../lib/host/store/test-support/pg-test-logs';
 import { tempDir } from '../lib/host/test-support/test-host';
 import { startRecordingServer } from '../lib/host/push/test-helpers';
 
 const TOKEN = 'ntfy-cli-token';
+const logs = setUpPgTestLogs();
 const SLOW = { timeout: 15_000, interval: 50 };
 const servers: { close(): Promise<void> }[] = [];
 
@@ -66,5 +68,25 @@ describe('askaway ntfy (real CLI processes against a real host)', () => {
     }
     expect(await cli(dataDir, 'ntfy', 'set')).toMatchObject({ code: 2 });
     expect((await cli(dataDir, 'ntfy')).stdout).toContain('No ntfy topics');
+  });
+});
+
+describe('askaway ntfy on a team hub', () => {
+  it('[R20.60] --database sets the owner’s topic in the team database, where every replica reads it', async () => {
+    const url = await logs.freshLogUrl();
+    const set = runCli(['ntfy', 'set', 'http://192.168.1.20:8080/team', '--database', url]);
+    expect(await set.exited).toBe(0);
+    expect(set.stderr()).toBe('');
+    const store = await logs.open(url);
+    expect(await store.pushStore.ntfyTopic({ kind: 'host' })).toBe('http://192.168.1.20:8080/team');
+
+    const listed = runCli(['ntfy', '--json'], { ASKAWAY_DATABASE_URL: url });
+    expect(await listed.exited).toBe(0);
+    expect(JSON.parse(listed.stdout())).toEqual({
+      topics: [{ setBy: 'host', url: 'http://192.168.1.20:8080/team', updatedAt: expect.any(String) }],
+    });
+    const refused = runCli(['ntfy', '--database', 'postgres://nobody@127.0.0.1:1/none']);
+    expect(await refused.exited).toBe(1);
+    expect(refused.stderr()).toMatch(/^askaway ntfy: /);
   });
 });

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { asAdmin } from '../../lib/host/store/test-support/pg-test-database';
 import { schemaOf, setUpPgTestLogs } from '../../lib/host/store/test-support/pg-test-logs';
 import { writeAnsweredQuestions } from '../../lib/host/test-support/answered-questions-log';
-import { tempDir } from '../../lib/host/test-support/test-host';
+import { loadOrCreateAdminToken, loadOrCreateToken } from '../../lib/host/data-dir';
+import { PUSH_DB_FILE, PushSubscriptionStore } from '../../lib/host/push/subscription-store';
+import { makeSubscription } from '../../lib/host/push/test-helpers';
+import { loadOrCreateVapidKeys } from '../../lib/host/push/vapid-keys';
+import { startTestHost, tempDir } from '../../lib/host/test-support/test-host';
 import { migratePersonalHub } from './migrate-hub';
 
 const { freshLogUrl, open } = setUpPgTestLogs();
@@ -41,5 +45,41 @@ describe('[R20.34] the copy is read back and compared', () => {
     const summary = await migratePersonalHub({ dataDir, url: await freshLogUrl() });
     expect(summary.log).toMatchObject({ events: 8, lastSeq: 8 });
     expect(summary.log.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('[R20.65] push subscriptions, ntfy topics, tokens and push keys move too', () => {
+  it('[R20.65] they land in the database, and a replica on another data dir uses the personal hub’s token and keys', async () => {
+    const dataDir = tempDir('migrate-push-');
+    await writeAnsweredQuestions(path.join(dataDir, 'askaway.db'), 1);
+    const personal = new PushSubscriptionStore(path.join(dataDir, PUSH_DB_FILE));
+    const phone = makeSubscription('https://push.example/phone').subscription;
+    personal.upsert('phone', phone, new Date('2026-01-01T00:00:00.000Z'));
+    personal.setNtfyTopic({ kind: 'host' }, 'http://192.168.1.20:8080/lan', new Date('2026-01-01T00:00:00.000Z'));
+    personal.close();
+    const token = loadOrCreateToken(dataDir);
+    const adminToken = loadOrCreateAdminToken(dataDir);
+    const vapid = await loadOrCreateVapidKeys(dataDir);
+    const url = await freshLogUrl();
+    // An empty team hub ran on the database before: its own tokens and keys give way to the personal hub's.
+    const empty = await startTestHost({ databaseUrl: url, token: undefined });
+    await empty.close();
+
+    const summary = await migratePersonalHub({ dataDir, url });
+    expect(summary.push).toEqual({ subscriptions: 1, topics: 1 });
+    expect(summary.secrets).toEqual(['agent-token', 'admin-token', 'vapid-keys']);
+    const store = await open(url);
+    expect(await store.pushStore.list()).toEqual([
+      { deviceId: 'phone', endpoint: phone.endpoint, keys: phone.keys, updatedAt: '2026-01-01T00:00:00.000Z' },
+    ]);
+    expect(await store.pushStore.ntfyTopic({ kind: 'host' })).toBe('http://192.168.1.20:8080/lan');
+    // The personal hub dealt with its questions' notifications: the team's first leader sends none of them again.
+    expect(await store.notifyLedger.notified(['bulk-0', 'never-asked'])).toEqual(new Set(['bulk-0']));
+
+    const replica = await startTestHost({ databaseUrl: url, token: undefined });
+    expect(replica.token).toBe(token);
+    expect(replica.adminToken).toBe(adminToken);
+    expect(replica.sharedPush?.vapid).toEqual(vapid);
+    await replica.close();
   });
 });

@@ -7,6 +7,7 @@ import { redactUrl } from '../../lib/host/store/pg/pg-url';
 import { type SqliteEventStore } from '../../lib/host/store/sqlite-event-store';
 import { type StoredCredential } from '../../lib/host/store/sqlite-credential-store';
 import { activeDevices, activeMachines, emptyHostFold, foldHostEvent } from '../../lib/state/host-fold';
+import { readPersonalPushState } from './migrate-push-state';
 import { openPersonalLog } from './migrate-source';
 
 export interface MigrationSummary {
@@ -19,6 +20,10 @@ export interface MigrationSummary {
   machines: number;
   pending: number;
   credentials: { device: number; machine: number };
+  /** Web Push subscriptions and ntfy topics moved (R20.65). */
+  push: { subscriptions: number; topics: number };
+  /** Which of the agent token, the admin token and the VAPID keys moved. */
+  secrets: string[];
 }
 
 export interface MigrateOptions {
@@ -37,13 +42,20 @@ export async function migratePersonalHub(options: MigrateOptions): Promise<Migra
   const dataDir = path.resolve(options.dataDir);
   const source = openPersonalLog(dataDir);
   try {
+    const pushState = readPersonalPushState(dataDir);
     const credentials = await source.credentials.all();
     const fold = emptyHostFold();
     const total = await source.lastSeq();
     const { progress } = options;
     await importLog(
       options.url,
-      { logId: source.logId, events: folding(eventBatches(source), fold), credentials },
+      {
+        logId: source.logId,
+        events: folding(eventBatches(source), fold),
+        credentials,
+        push: pushState,
+        secrets: pushState.secrets,
+      },
       progress ? { progress: (copied) => progress(copied, total) } : {},
     );
     const log = await verify(source, options.url, credentials).catch((error: unknown) => {
@@ -66,6 +78,8 @@ export async function migratePersonalHub(options: MigrateOptions): Promise<Migra
         device: credentials.filter((credential) => credential.kind === 'device').length,
         machine: credentials.filter((credential) => credential.kind === 'machine').length,
       },
+      push: { subscriptions: pushState.subscriptions.length, topics: pushState.topics.length },
+      secrets: pushState.secrets.map((secret) => secret.name),
     };
   } finally {
     await source.close();

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { errorMessage, terminalSafe } from '../../lib/contracts';
 import { HostStartError } from '../../lib/host/errors';
 import { adoptLegacyTopic } from '../../lib/host/push/legacy-topic';
+import { SqlitePushStore, type PushStore } from '../../lib/host/push/push-store';
 import { PUSH_DB_FILE, PushSubscriptionStore, type StoredTopic } from '../../lib/host/push/subscription-store';
+import { PgEventStore } from '../../lib/host/store/pg/pg-event-store';
 import { ownerTopicRefusal } from '../../lib/host/push/topic-address';
 import { resolveDataDir } from '../../lib/runtime/host-address';
 import { formatTable, formatTime } from './list-format';
@@ -11,9 +13,9 @@ import { parseFlags, usageError } from './parse-flags';
 import { type CliCommand } from './types';
 
 export const NTFY_USAGE = `Usage:
-  askaway ntfy [--json] [--data-dir <dir>]
-  askaway ntfy set <topic URL> [--data-dir <dir>]
-  askaway ntfy clear [--data-dir <dir>]
+  askaway ntfy [--json] [--data-dir <dir> | --database <url>]
+  askaway ntfy set <topic URL> [--data-dir <dir> | --database <url>]
+  askaway ntfy clear [--data-dir <dir> | --database <url>]
 
 Every question that waits is also published to each ntfy topic set (https://ntfy.sh).
 A phone sets its own topic in Settings → Notifications: https only, on a public
@@ -25,12 +27,14 @@ running host follows at once; no restart.
 Options:
   --json             Print the topics as JSON
   --data-dir <dir>   The host's data dir (env ASKAWAY_DATA_DIR, default ~/.askaway)
+  --database <url>   A team hub's database (env ASKAWAY_DATABASE_URL): its topics are
+                     kept there, shared by every replica
   -h, --help         Show this help
 `;
 
 /**
- * `askaway ntfy` (R12.15): the owner's topic, written into the data dir's push store, which the running
- * host reads for every new question. Whoever may write the data dir is the owner, as for the admin token.
+ * `askaway ntfy` (R12.15): the owner's topic, written into the data dir's push store (a team hub's database,
+ * R20.60), which the running host reads for every new question. Whoever may write the data dir is the owner, as for the admin token.
  */
 export const ntfyCommand: CliCommand = {
   name: 'ntfy',
@@ -40,7 +44,7 @@ export const ntfyCommand: CliCommand = {
       'ntfy',
       NTFY_USAGE,
       argv,
-      { json: { type: 'boolean' }, 'data-dir': { type: 'string' } },
+      { json: { type: 'boolean' }, 'data-dir': { type: 'string' }, database: { type: 'string' } },
       true,
     );
     if ('exit' in parsed) return parsed.exit;
@@ -57,42 +61,65 @@ export const ntfyCommand: CliCommand = {
       return 1;
     }
 
-    const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : resolveDataDir(process.env);
-    if (!existsSync(dataDir)) {
-      process.stderr.write(`askaway ntfy: no Askaway data dir at ${dataDir}: run \`askaway start\` once first.\n`);
-      return 1;
-    }
-    let store: PushSubscriptionStore;
-    try {
-      store = new PushSubscriptionStore(path.join(dataDir, PUSH_DB_FILE));
-    } catch (error) {
-      if (!(error instanceof HostStartError)) throw error;
-      process.stderr.write(`askaway ntfy: ${errorMessage(error)}\n`);
+    const databaseUrl = values.database ?? process.env.ASKAWAY_DATABASE_URL;
+    const opened = databaseUrl
+      ? await openTeamTopics(databaseUrl)
+      : openPersonalTopics(values['data-dir'] ? path.resolve(values['data-dir']) : resolveDataDir(process.env));
+    if (typeof opened === 'string') {
+      process.stderr.write(`askaway ntfy: ${opened}\n`);
       return 1;
     }
     try {
-      const migrated = adoptLegacyTopic(store, new Date());
-      if (migrated) process.stderr.write(`askaway ${migrated}\n`);
       if (verb === 'set') {
-        store.setNtfyTopic({ kind: 'host' }, url, new Date());
+        await opened.store.setNtfyTopic({ kind: 'host' }, url, new Date());
         process.stdout.write(`The host now also publishes every waiting question to ${terminalSafe(url)}.\n`);
       } else if (verb === 'clear') {
-        const cleared = store.setNtfyTopic({ kind: 'host' }, null, new Date());
+        const cleared = await opened.store.setNtfyTopic({ kind: 'host' }, null, new Date());
         process.stdout.write(
           cleared ? 'The host’s own ntfy topic is cleared.\n' : 'The host has no ntfy topic of its own.\n',
         );
       } else {
-        const topics = store.ntfyTopics();
+        const topics = await opened.store.ntfyTopics();
         process.stdout.write(
           values.json ? `${JSON.stringify({ topics: topics.map(toJson) })}\n` : formatTopics(topics),
         );
       }
       return 0;
+    } catch (error) {
+      process.stderr.write(`askaway ntfy: ${errorMessage(error)}\n`);
+      return 1;
     } finally {
-      store.close();
+      await opened.close();
     }
   },
 };
+
+/** A personal hub's topics, in its data dir's push.sqlite; a message when they cannot be opened. */
+function openPersonalTopics(dataDir: string): { store: PushStore; close(): Promise<void> } | string {
+  if (!existsSync(dataDir)) return `no Askaway data dir at ${dataDir}: run \`askaway start\` once first.`;
+  let local: PushSubscriptionStore;
+  try {
+    local = new PushSubscriptionStore(path.join(dataDir, PUSH_DB_FILE));
+  } catch (error) {
+    if (!(error instanceof HostStartError)) throw error;
+    return errorMessage(error);
+  }
+  const migrated = adoptLegacyTopic(local, new Date());
+  if (migrated) process.stderr.write(`askaway ${migrated}\n`);
+  const store = new SqlitePushStore(local);
+  return { store, close: () => store.close() };
+}
+
+/** A team hub's topics (R20.60), in its database: every replica publishes to them. */
+async function openTeamTopics(url: string): Promise<{ store: PushStore; close(): Promise<void> } | string> {
+  try {
+    const log = await PgEventStore.open(url, { log: () => undefined, maxConnections: 1 });
+    return { store: log.pushStore, close: () => log.close() };
+  } catch (error) {
+    if (!(error instanceof HostStartError)) throw error;
+    return error.message;
+  }
+}
 
 function toJson(topic: StoredTopic) {
   return {

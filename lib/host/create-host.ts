@@ -22,6 +22,7 @@ import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
 import { OneTimeCodes, type OneTimeCodeBook } from './auth/one-time-codes';
+import { randomUUID } from 'node:crypto';
 import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
 import { HostStartError } from './errors';
 import { AllowedHosts, guardHostHeader } from './http/allowed-hosts';
@@ -35,6 +36,8 @@ import { aloneOnTheLog, type Leadership } from './leadership';
 import { InteractionRegistry, type RegistryOptions } from './registry';
 import { type LifecycleEvent } from './registry-types';
 import { startStaleSweep } from './stale-sweep';
+import { type SharedPushState } from './push/shared-push-state';
+import { adoptTeamSecrets } from './team-secrets';
 import { originAllowed } from './sockets/handshake';
 import { attachRemoteNamespace } from './sockets/remote-namespace';
 import { attachRuntimeNamespace } from './sockets/runtime-namespace';
@@ -93,7 +96,8 @@ export interface HostOptions {
   store?: EventStore;
   /**
    * A team hub's log (R20.10): the event log and the credentials' hashes in this PostgreSQL database instead of
-   * `<dataDir>/askaway.db` (`--database`, ASKAWAY_DATABASE_URL). Tokens, push keys and host.json stay in the data dir.
+   * `<dataDir>/askaway.db` (`--database`, ASKAWAY_DATABASE_URL). The tokens and push state are the database's too
+   * (R20.60–R20.61); the data dir keeps host.json and a copy of the tokens for the commands on this machine.
    */
   databaseUrl?: string;
   rateLimits?: { runtime?: RateLimit; remote?: RateLimit; newInteractions?: RateLimit; respond?: RateLimit };
@@ -134,6 +138,8 @@ export interface Host {
   authenticator: Authenticator;
   /** Pairing and join codes: in memory, or in the team database (R20.42). */
   codes: OneTimeCodeBook;
+  /** A team hub's push subscriptions, keys, sent notifications and looking devices, in its database (R20.60–R20.64). */
+  sharedPush?: SharedPushState;
   pairTtlMs: number;
   /** A fresh one-time pairing code and the link that carries it (R16.2). */
   mintPairingCode(): Promise<PairingCodeResponse>;
@@ -194,7 +200,19 @@ export async function createHost(options: HostOptions): Promise<Host> {
     server.close();
     throw error;
   }
-  const { token, adminToken, store, codes, attempts, secretRelay, leadership, registry, devices, machines } = opened;
+  const {
+    token,
+    adminToken,
+    store,
+    codes,
+    attempts,
+    secretRelay,
+    leadership,
+    registry,
+    devices,
+    machines,
+    sharedPush,
+  } = opened;
   listMachines = () => machines.list();
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   authenticateAgent = (candidate) => authenticator.runtime(candidate);
@@ -318,6 +336,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticator,
     codes,
+    ...(sharedPush ? { sharedPush } : {}),
     pairTtlMs,
     mintPairingCode,
     mintJoinCode,
@@ -340,6 +359,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     });
     // The queue's last commits first: a command already taken is written before the log closes.
     await registry.settled();
+    // Its phones' "looking" goes with it, rather than holding notifications back until the leases run out.
+    await sharedPush?.presence.withdraw().catch(() => undefined);
     await secretRelay?.stop();
     await store.close();
     removeHostFile();
@@ -413,12 +434,39 @@ async function openState(
   }
   try {
     // Only once the log is known good: a refused data dir gets nothing written into it.
-    const token = loadOrCreateToken(dataDir, options.token);
-    const adminToken = loadOrCreateAdminToken(dataDir);
+    let token: string;
+    let adminToken: string;
+    let sharedPush: SharedPushState | undefined;
+    if (opened instanceof PgEventStore && databaseUrl !== undefined) {
+      // A team hub's replicas share one agent token, one admin token and one key pair (R20.61).
+      const secrets = await adoptTeamSecrets(opened, { dataDir, databaseUrl, token: options.token, log: options.log });
+      ({ agentToken: token, adminToken } = secrets);
+      sharedPush = {
+        store: opened.pushStore,
+        vapid: secrets.vapid,
+        ledger: opened.notifyLedger,
+        presence: opened.presenceBoard(randomUUID()),
+      };
+    } else {
+      token = loadOrCreateToken(dataDir, options.token);
+      adminToken = loadOrCreateAdminToken(dataDir);
+    }
     const leadership: Leadership =
       opened instanceof PgEventStore ? opened.leadership({ log: options.log }) : aloneOnTheLog;
     await leadership.start();
-    return { token, adminToken, store, codes, attempts, secretRelay, leadership, registry, devices, machines };
+    return {
+      token,
+      adminToken,
+      store,
+      codes,
+      attempts,
+      secretRelay,
+      leadership,
+      registry,
+      devices,
+      machines,
+      sharedPush,
+    };
   } catch (error) {
     registry.stop();
     await secretRelay?.stop();

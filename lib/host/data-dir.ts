@@ -76,8 +76,44 @@ export const ADMIN_TOKEN_FILE = 'admin-token';
  * 0600. An explicit token (ASKAWAY_TOKEN) wins and is not written.
  */
 export function loadOrCreateToken(dataDir: string, explicit?: string): string {
-  if (explicit !== undefined && explicit.trim().length > 0) return explicit.trim();
-  return loadOrCreateSecret(path.join(dataDir, 'token'), () => randomBytes(24).toString('base64url'));
+  const given = explicitToken(explicit);
+  if (given !== undefined) return given;
+  return loadOrCreateSecret(path.join(dataDir, AGENT_TOKEN_FILE), newAgentToken);
+}
+
+/** Where the agent token lives: hooks and `askaway status` on this machine read it. */
+export const AGENT_TOKEN_FILE = 'token';
+
+export const newAgentToken = (): string => randomBytes(24).toString('base64url');
+export const newAdminToken = (): string => `aw_a_${randomBytes(32).toString('base64url')}`;
+
+/** ASKAWAY_TOKEN when it says something. */
+export function explicitToken(explicit: string | undefined): string | undefined {
+  const trimmed = explicit?.trim();
+  return trimmed === undefined || trimmed.length === 0 ? undefined : trimmed;
+}
+
+/** A secret file's content, or undefined when there is none (or it is empty). */
+export function readSecretFile(file: string): string | undefined {
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    return stored.length > 0 ? stored : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new HostStartError(`Cannot read ${file}: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/** Writes a secret file whole (owner-only), replacing what it held: a reader sees the old one or the new one. */
+export function replaceSecretFile(file: string, secret: string): void {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    fs.writeFileSync(temp, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw new HostStartError(`Cannot write ${file}: ${errorMessage(error)}`, { cause: error });
+  }
 }
 
 /**
@@ -86,21 +122,12 @@ export function loadOrCreateToken(dataDir: string, explicit?: string): string {
  * whoever may manage pairing is whoever can read the data dir.
  */
 export function loadOrCreateAdminToken(dataDir: string): string {
-  return loadOrCreateSecret(
-    path.join(dataDir, ADMIN_TOKEN_FILE),
-    () => `aw_a_${randomBytes(32).toString('base64url')}`,
-  );
+  return loadOrCreateSecret(path.join(dataDir, ADMIN_TOKEN_FILE), newAdminToken);
 }
 
 function loadOrCreateSecret(file: string, create: () => string): string {
-  try {
-    const stored = fs.readFileSync(file, 'utf8').trim();
-    if (stored.length > 0) return stored;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new HostStartError(`Cannot read ${file}: ${errorMessage(error)}`, { cause: error });
-    }
-  }
+  const stored = readSecretFile(file);
+  if (stored !== undefined) return stored;
   const secret = create();
   try {
     // 'wx' refuses to overwrite a secret another process wrote meanwhile.

@@ -48,7 +48,7 @@ describe('[R16.9] pairing again replaces this device', () => {
     // The app's socket carries the push messages too (lib/client/push/channel).
     const pushChannel = oldTab.socket as unknown as Socket<Record<string, never>, PushClientToServerEvents>;
     expect(await pushChannel.emitWithAck('push:subscribe', { subscription })).toMatchObject({ ok: true });
-    expect(push.service.status(old.deviceId).subscribed).toBe(true);
+    expect((await push.service.status(old.deviceId)).subscribed).toBe(true);
     const watcher = await connectRemote(host.url, laptop.credential);
     const seq = host.registry.projection.seq;
 
@@ -72,7 +72,7 @@ describe('[R16.9] pairing again replaces this device', () => {
     expect(oldTab.events.some((event) => event.type === 'device.revoked' && event.deviceId === old.deviceId)).toBe(
       true,
     );
-    expect(push.service.status(old.deviceId)).toEqual({ subscribed: false, ntfyTopicUrl: null, ntfyTopics: [] });
+    expect(await push.service.status(old.deviceId)).toEqual({ subscribed: false, ntfyTopicUrl: null, ntfyTopics: [] });
     expect(await refusal(host, old.credential)).toMatchObject({ code: 'device-revoked' });
     const phone = await connectRemote(host.url, fresh.credential);
     expect(phone.socket.connected).toBe(true);

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { sendNtfy } from './ntfy-sender';
 import { PushService, type PushServiceOptions } from './push-service';
 import { PUSH_DB_FILE, PushSubscriptionStore } from './subscription-store';
+import { SqlitePushStore, type PushStore } from './push-store';
+import { type SharedPushState } from './shared-push-state';
 import { adoptLegacyTopic } from './legacy-topic';
 import { loadOrCreateVapidKeys } from './vapid-keys';
 import { type ResolveHost } from './public-only-post';
@@ -15,6 +17,11 @@ export interface CreatePushServiceOptions extends Pick<
   'publicUrl' | 'log' | 'collapseWindowMs' | 'rateLimitMax' | 'rateLimitWindowMs' | 'now'
 > {
   dataDir: string;
+  /**
+   * A team hub's push state in its database (R20.60–R20.64): subscriptions, topics and keys shared by the
+   * replicas instead of the data dir's, and `leading` says whether this replica sends to start with.
+   */
+  shared?: SharedPushState & { leading: boolean };
   /** An https: URL or mailto: address (env ASKAWAY_VAPID_SUBJECT). */
   subject?: string;
   /**
@@ -33,14 +40,23 @@ export interface PushRuntime {
   close(): Promise<void>;
 }
 
-/** Loads (or creates) the VAPID keys and the subscription store in `dataDir`. */
+/** Loads (or creates) the VAPID keys and the subscription store in `dataDir`, or uses a team hub's shared ones. */
 export async function createPushService(options: CreatePushServiceOptions): Promise<PushRuntime> {
-  const vapid = await loadOrCreateVapidKeys(options.dataDir);
-  const store = new PushSubscriptionStore(path.join(options.dataDir, PUSH_DB_FILE));
-  const migrated = adoptLegacyTopic(store, new Date());
-  if (migrated) options.log?.(migrated);
+  const { shared } = options;
+  let vapid = shared?.vapid;
+  let store: PushStore;
+  if (shared) store = shared.store;
+  else {
+    vapid = await loadOrCreateVapidKeys(options.dataDir);
+    const local = new PushSubscriptionStore(path.join(options.dataDir, PUSH_DB_FILE));
+    const migrated = adoptLegacyTopic(local, new Date());
+    if (migrated) options.log?.(migrated);
+    store = new SqlitePushStore(local);
+  }
+  if (!vapid) throw new Error('no VAPID keys');
   const injected = options.fetch;
   const service = new PushService({
+    ...(shared ? { leading: shared.leading, ledger: shared.ledger, presenceBoard: shared.presence } : {}),
     publicUrl: options.publicUrl,
     log: options.log,
     collapseWindowMs: options.collapseWindowMs,
@@ -62,7 +78,7 @@ export async function createPushService(options: CreatePushServiceOptions): Prom
     service,
     async close() {
       await service.idle();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -50,7 +50,7 @@ describe('ntfy target', () => {
   it('[R14.6] the host publishes each new question to the topic a device set, linking to its card', async () => {
     fixture = await pushFixture();
     const f = fixture;
-    expect(f.service.setNtfyTopic('phone', `${NTFY_TEST_ORIGIN}/my-topic`)).toMatchObject({ ok: true });
+    expect(await f.service.setNtfyTopic('phone', `${NTFY_TEST_ORIGIN}/my-topic`)).toMatchObject({ ok: true });
     const requestId = await f.ask({ header: '部署', question: 'Deploy to which region?' });
 
     await vi.waitFor(() =>
@@ -60,15 +60,15 @@ describe('ntfy target', () => {
     expect(decodeHeader(request?.headers.title)).toBe('部署');
     expect(request?.headers.click).toBe(`${PUBLIC_URL}/card?id=${requestId}`);
     expect(request?.body.toString('utf8')).toBe('Deploy to which region?');
-    expect(f.service.status('phone').ntfyTopicUrl).toBe(`${NTFY_TEST_ORIGIN}/my-topic`);
+    expect((await f.service.status('phone')).ntfyTopicUrl).toBe(`${NTFY_TEST_ORIGIN}/my-topic`);
   });
 
   it('[R14.6][R14.4] ntfy stays quiet while someone is looking at the app', async () => {
     fixture = await pushFixture();
     const f = fixture;
     // The owner's topic may be on this machine (a self-hosted ntfy).
-    f.service.setHostNtfyTopic(`${f.endpoint.url}/my-topic`);
-    f.subscribe('phone');
+    await f.service.setHostNtfyTopic(`${f.endpoint.url}/my-topic`);
+    await f.subscribe('phone');
     f.service.presence.set('desk', 'socket', true);
     await f.ask();
     await vi.waitFor(() => expect(f.received('phone')).toHaveLength(1));
@@ -79,11 +79,11 @@ describe('ntfy target', () => {
   it('[R14.6][R14.1] the test button reaches ntfy too', async () => {
     fixture = await pushFixture();
     const f = fixture;
-    f.service.setNtfyTopic('phone', `${NTFY_TEST_ORIGIN}/my-topic`);
+    await f.service.setNtfyTopic('phone', `${NTFY_TEST_ORIGIN}/my-topic`);
     await expect(f.service.test('phone')).resolves.toEqual({ ok: true, webPush: 'not-subscribed', ntfy: 'sent' });
     // Another device's test button checks its own path, not this topic.
     await expect(f.service.test('laptop')).resolves.toMatchObject({ ntfy: 'not-configured' });
-    f.service.setNtfyTopic('phone', null);
+    await f.service.setNtfyTopic('phone', null);
     await expect(f.service.test('phone')).resolves.toMatchObject({ ntfy: 'not-configured' });
   });
 });

@@ -78,7 +78,7 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
     const laptop = await device('laptop');
     await expect(setTopic(phone.socket, `${NTFY_TEST_ORIGIN}/exfil`)).resolves.toMatchObject({ ok: true });
     // The laptop's Web Push shows that the host did go through its targets for each question.
-    push.service.subscribe(laptop.deviceId, makeSubscription(`${sink.url}/push/laptop`).subscription);
+    await push.service.subscribe(laptop.deviceId, makeSubscription(`${sink.url}/push/laptop`).subscription);
 
     await ask('Secret plan', 'Ship the merger on Friday?');
     await vi.waitFor(() => expect(posted('/exfil')).toHaveLength(1));
@@ -90,7 +90,7 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
       { Authorization: `Bearer ${readAdminToken(dataDir)}` },
     );
     expect(revoked.status).toBe(200);
-    expect(push.service.status(laptop.deviceId).ntfyTopics).toEqual([]);
+    expect((await push.service.status(laptop.deviceId)).ntfyTopics).toEqual([]);
 
     await ask('Secret plan', 'And the layoffs on Monday?');
     await vi.waitFor(() => expect(posted('/push/laptop')).toHaveLength(2));
@@ -102,7 +102,7 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
     const { push, sink, device } = await setup();
     const phone = await device('phone');
     await setTopic(phone.socket, `${NTFY_TEST_ORIGIN}/mine`);
-    push.service.subscribe(phone.deviceId, makeSubscription(`${sink.url}/push/phone`).subscription);
+    await push.service.subscribe(phone.deviceId, makeSubscription(`${sink.url}/push/phone`).subscription);
     // Turning Web Push off is not removing the topic: each has its own control in Settings.
     expect(await (phone.socket as unknown as Socket).emitWithAck('push:unsubscribe', {})).toMatchObject({
       ok: true,
@@ -110,8 +110,8 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
     });
     // Its connection closes before the ack can come back (as "Remove this device" in Settings knows).
     phone.socket.emit('devices:revoke', { deviceId: phone.deviceId }, () => undefined);
-    await vi.waitFor(() =>
-      expect(push.service.status(phone.deviceId)).toMatchObject({ ntfyTopicUrl: null, ntfyTopics: [] }),
+    await vi.waitFor(async () =>
+      expect(await push.service.status(phone.deviceId)).toMatchObject({ ntfyTopicUrl: null, ntfyTopics: [] }),
     );
   });
 
@@ -125,7 +125,7 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
         error: { code: 'invalid-message', message: expect.stringMatching(/^ntfy topic refused: /) },
       });
     }
-    expect(push.service.status(phone.deviceId)).toMatchObject({ ntfyTopicUrl: null, ntfyTopics: [] });
+    expect(await push.service.status(phone.deviceId)).toMatchObject({ ntfyTopicUrl: null, ntfyTopics: [] });
     const loopback: unknown = await setTopic(phone.socket, 'https://127.0.0.1:9/t');
     expect(JSON.stringify(loopback)).toContain('127.0.0.1 is a loopback address');
     expect(JSON.stringify(loopback)).toContain('askaway ntfy set');
@@ -135,17 +135,17 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
     const { push, device } = await setup();
     const phone = await device('phone');
     const laptop = await device('laptop');
-    push.service.setHostNtfyTopic('http://192.168.1.20:8080/lan-topic');
+    await push.service.setHostNtfyTopic('http://192.168.1.20:8080/lan-topic');
     await setTopic(phone.socket, `${NTFY_TEST_ORIGIN}/phone-secret`);
 
-    expect(push.service.status(phone.deviceId)).toMatchObject({
+    expect(await push.service.status(phone.deviceId)).toMatchObject({
       ntfyTopicUrl: `${NTFY_TEST_ORIGIN}/phone-secret`,
       ntfyTopics: [
         { deviceId: null, url: 'http://192.168.1.20:8080/…' },
         { deviceId: phone.deviceId, url: `${NTFY_TEST_ORIGIN}/phone-secret` },
       ],
     });
-    expect(push.service.status(laptop.deviceId)).toMatchObject({
+    expect(await push.service.status(laptop.deviceId)).toMatchObject({
       ntfyTopicUrl: null,
       ntfyTopics: [
         { deviceId: null, url: 'http://192.168.1.20:8080/…' },
@@ -155,7 +155,7 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
 
     await setTopic(laptop.socket, null);
     await setTopic(phone.socket, null);
-    expect(push.service.status(laptop.deviceId).ntfyTopics).toEqual([
+    expect((await push.service.status(laptop.deviceId)).ntfyTopics).toEqual([
       { deviceId: null, url: 'http://192.168.1.20:8080/…' },
     ]);
   });
@@ -204,7 +204,7 @@ describe('ntfy topics belong to whoever set them (R12.15)', () => {
       older.close();
       const logs: string[] = [];
       const push = await createPushService({ dataDir, publicUrl: () => undefined, log: (line) => logs.push(line) });
-      const topics = push.service.status('any-device').ntfyTopics;
+      const topics = (await push.service.status('any-device')).ntfyTopics;
       await push.close();
       expect(topics).toEqual(kept ? [{ deviceId: null, url: 'https://ntfy.sh/…' }] : []);
       expect(logs.join('\n')).toContain(kept ? "is now the host's own" : 'dropped the topic at http://192.168.1.5/…');

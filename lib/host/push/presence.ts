@@ -6,6 +6,7 @@
 export class PresenceTracker {
   private readonly devices = new Map<string, Map<string, boolean>>();
   private readonly visibleListeners = new Set<(deviceId: string) => void>();
+  private readonly changeListeners = new Set<() => void>();
 
   set(deviceId: string, connectionId: string, visible: boolean): void {
     const wasVisible = this.isVisible(deviceId);
@@ -16,12 +17,30 @@ export class PresenceTracker {
     }
     connections.set(connectionId, visible);
     if (!wasVisible && visible) for (const listener of this.visibleListeners) listener(deviceId);
+    if (wasVisible !== this.isVisible(deviceId)) this.changed();
   }
 
   drop(deviceId: string, connectionId: string): void {
+    const wasVisible = this.isVisible(deviceId);
     const connections = this.devices.get(deviceId);
     connections?.delete(connectionId);
     if (connections?.size === 0) this.devices.delete(deviceId);
+    if (wasVisible && !this.isVisible(deviceId)) this.changed();
+  }
+
+  /** The devices looking now. */
+  visibleDevices(): string[] {
+    return [...this.devices.keys()].filter((deviceId) => this.isVisible(deviceId));
+  }
+
+  /** Called whenever a device starts or stops looking. */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   isVisible(deviceId: string): boolean {

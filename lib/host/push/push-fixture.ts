@@ -42,10 +42,11 @@ export async function pushFixture(
     logs,
 
     /** Subscribes a device whose push endpoint is `<recording server>/push/<deviceId>`. */
-    subscribe(deviceId: string): BrowserKeys {
+    async subscribe(deviceId: string): Promise<BrowserKeys> {
       const keys = makeSubscription(`${endpoint.url}/push/${deviceId}`);
       devices.set(deviceId, keys);
-      push.service.subscribe(deviceId, keys.subscription);
+      const outcome = await push.service.subscribe(deviceId, keys.subscription);
+      if (!outcome.ok) throw new Error(outcome.message);
       return keys;
     },
 

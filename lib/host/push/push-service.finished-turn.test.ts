@@ -32,7 +32,7 @@ describe('PushService: finished turns (R19.9)', () => {
   it('[R19.9] a finished turn buzzes as "<Agent> finished in <project>", with no answer buttons', async () => {
     fixture = await pushFixture();
     const f = fixture;
-    f.subscribe('phone');
+    await f.subscribe('phone');
     const requestId = await finish(f, 't1');
     await vi.waitFor(() => expect(shows(f.received('phone'))).toHaveLength(1));
     const [payload] = shows(f.received('phone'));
@@ -43,7 +43,7 @@ describe('PushService: finished turns (R19.9)', () => {
   it('[R19.9] switched off in Settings, finished turns buzz nothing while questions still do', async () => {
     fixture = await pushFixture();
     const f = fixture;
-    f.subscribe('phone');
+    await f.subscribe('phone');
     await f.registry.updatePreferences({ notifyFinishedTurns: false });
     await finish(f, 't1');
     const question = await f.ask();

@@ -22,14 +22,11 @@ import {
 } from './notification-content';
 import { sendNtfy, type NtfyMessage, type NtfyOutcome } from './ntfy-sender';
 import { PresenceTracker } from './presence';
+import { PresenceSharing } from './presence-sharing';
 import { publicOnlyPost } from './public-only-post';
-import {
-  ownerKey,
-  type PushSubscriptionStore,
-  type StoredSubscription,
-  type StoredTopic,
-  type TopicOwner,
-} from './subscription-store';
+import { type PushStore } from './push-store';
+import { type NotifyLedger, type PresenceBoard } from './shared-push-state';
+import { ownerKey, type StoredSubscription, type StoredTopic, type TopicOwner } from './subscription-store';
 import { deviceTopicRefusal, deviceWebPushRefusal, ownerTopicRefusal, redactTopic } from './topic-address';
 import { TargetThrottle } from './target-throttle';
 import { type SendOutcome, type WebPushSend } from './web-push-sender';
@@ -44,7 +41,16 @@ export interface PushHostPort {
 }
 
 export interface PushServiceOptions {
-  store: PushSubscriptionStore;
+  store: PushStore;
+  /**
+   * Whether this process sends notifications when it starts (R20.62): a personal hub always does; a team hub's
+   * replica only while it leads, as `lead()` says.
+   */
+  leading?: boolean;
+  /** A team hub's record of notifications sent, which a new leader reads (R20.63). */
+  ledger?: NotifyLedger;
+  /** A team hub's devices looking through any replica (R20.64). */
+  presenceBoard?: PresenceBoard;
   sendWebPush: WebPushSend;
   vapidPublicKey: string;
   /** The owner let devices subscribe push services on this machine or the LAN (R12.20). */
@@ -86,6 +92,12 @@ export class PushService {
   private readonly inflight = new Set<Promise<unknown>>();
   /** Questions held back by "Notify my phone" (R14.7), by request id. */
   private readonly held = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Questions this process has handed to its throttles since it leads: never twice. */
+  private readonly handled = new Set<string>();
+  /** Devices looking through other replicas, as last read before a send. */
+  private lookingElsewhere = new Set<string>();
+  private readonly sharing: PresenceSharing | undefined;
+  private leading: boolean;
   private readonly now: () => Date;
   private readonly log: (message: string) => void;
   private readonly ntfy: SendNtfy;
@@ -98,6 +110,12 @@ export class PushService {
     this.log = log ? (message) => log(terminalSafe(message)) : () => undefined;
     this.ntfy = options.sendNtfy ?? defaultSendNtfy;
     this.presence.onVisible((deviceId) => this.throttles.get(deviceId)?.forgetShown());
+    this.leading = options.leading ?? true;
+    this.sharing = options.presenceBoard
+      ? new PresenceSharing(this.presence, options.presenceBoard, (error) =>
+          this.log(`push: cannot share who is looking: ${errorMessage(error)}`),
+        )
+      : undefined;
   }
 
   get vapidPublicKey(): string {
@@ -108,25 +126,59 @@ export class PushService {
   attach(port: PushHostPort): () => void {
     this.port = port;
     const unsubscribe = port.subscribe((events) => this.onEvents(events));
+    this.sharing?.start();
+    if (this.leading) this.track(this.catchUp());
     return () => {
       unsubscribe();
       this.port = undefined;
-      for (const timer of this.held.values()) clearTimeout(timer);
-      this.held.clear();
-      for (const throttle of this.throttles.values()) throttle.dispose();
-      this.throttles.clear();
+      this.standDown();
+      if (this.sharing) this.track(this.sharing.stop());
     };
+  }
+
+  /**
+   * A team hub's replica starts or stops leading (R20.62). One that stops drops what it held back and queued:
+   * the next leader sends it. One that starts sends what is due and was not sent, and holds back the rest for
+   * what is left of its delay (R20.63).
+   */
+  lead(leading: boolean): void {
+    if (leading === this.leading) return;
+    this.leading = leading;
+    if (leading) this.track(this.catchUp());
+    else this.standDown();
+  }
+
+  private standDown(): void {
+    for (const timer of this.held.values()) clearTimeout(timer);
+    this.held.clear();
+    this.handled.clear();
+    for (const throttle of this.throttles.values()) throttle.dispose();
+    this.throttles.clear();
+  }
+
+  /** The questions waiting whose notification no leader has sent: held back again, each until its own due time. */
+  private async catchUp(): Promise<void> {
+    const { ledger } = this.options;
+    if (!ledger || !this.port) return;
+    const waiting = this.pendingViews().filter((view) => !this.held.has(view.requestId));
+    if (waiting.length === 0) return;
+    const sent = await ledger.notified(waiting.map((view) => view.requestId));
+    if (!this.leading) return;
+    for (const view of waiting) if (!sent.has(view.requestId)) this.hold(view.requestId, Date.parse(view.createdAt));
   }
 
   /**
    * This device's subscription and topic, and every topic set, each beside whoever set it: in full for
    * this device's own, anyone else's only as where it goes (knowing a topic is reading it).
    */
-  status(deviceId: string): PushStatus {
-    const topics = this.options.store.ntfyTopics();
+  async status(deviceId: string): Promise<PushStatus> {
+    const [topics, subscription] = await Promise.all([
+      this.options.store.ntfyTopics(),
+      this.options.store.get(deviceId),
+    ]);
     const own = topics.find((topic) => topic.owner.kind === 'device' && topic.owner.deviceId === deviceId);
     return {
-      subscribed: this.options.store.get(deviceId) !== undefined,
+      subscribed: subscription !== undefined,
       ntfyTopicUrl: own?.url ?? null,
       ntfyTopics: topics.map((topic): NtfyTopicView => ({
         deviceId: topic.owner.kind === 'device' ? topic.owner.deviceId : null,
@@ -139,25 +191,26 @@ export class PushService {
    * A device's Web Push subscription (R12.20): its endpoint must be https on a public address unless the owner
    * allowed push services on this machine or the LAN. A refusal changes nothing.
    */
-  subscribe(deviceId: string, subscription: PushSubscriptionJson): SubscribeOutcome {
+  async subscribe(deviceId: string, subscription: PushSubscriptionJson): Promise<SubscribeOutcome> {
     const refusal = this.options.allowPrivatePush ? undefined : deviceWebPushRefusal(subscription.endpoint);
     if (refusal) return { ok: false, message: `push subscription refused: ${refusal}` };
-    this.options.store.upsert(deviceId, subscription, this.now());
-    return { ok: true, status: this.status(deviceId) };
+    await this.options.store.upsert(deviceId, subscription, this.now());
+    return { ok: true, status: await this.status(deviceId) };
   }
 
   /** Web Push off for this device; its ntfy topic is its own switch. */
-  unsubscribe(deviceId: string): PushStatus {
-    this.options.store.removeDevice(deviceId);
+  async unsubscribe(deviceId: string): Promise<PushStatus> {
+    await this.options.store.removeDevice(deviceId);
     this.dropThrottle(deviceId);
     return this.status(deviceId);
   }
 
   /** A device gone (revoked, R16.5): its subscription and its ntfy topic go with it. */
-  forgetDevice(deviceId: string): void {
-    this.unsubscribe(deviceId);
+  async forgetDevice(deviceId: string): Promise<void> {
+    await this.options.store.removeDevice(deviceId);
+    this.dropThrottle(deviceId);
     const owner: TopicOwner = { kind: 'device', deviceId };
-    this.options.store.setNtfyTopic(owner, null, this.now());
+    await this.options.store.setNtfyTopic(owner, null, this.now());
     this.dropThrottle(ntfyTarget(owner));
   }
 
@@ -165,15 +218,14 @@ export class PushService {
    * Forgets every device `keep` says no to: revoked ones (R16.5), and at start those the host no longer
    * knows (ids from before device credentials). Returns their ids.
    */
-  forgetDevicesExcept(keep: (deviceId: string) => boolean): string[] {
+  async forgetDevicesExcept(keep: (deviceId: string) => boolean): Promise<string[]> {
+    const [subscriptions, topics] = await Promise.all([this.options.store.list(), this.options.store.ntfyTopics()]);
     const known = [
-      ...this.options.store.list().map((subscription) => subscription.deviceId),
-      ...this.options.store
-        .ntfyTopics()
-        .flatMap((topic) => (topic.owner.kind === 'device' ? topic.owner.deviceId : [])),
+      ...subscriptions.map((subscription) => subscription.deviceId),
+      ...topics.flatMap((topic) => (topic.owner.kind === 'device' ? topic.owner.deviceId : [])),
     ];
     const dropped = [...new Set(known)].filter((deviceId) => !keep(deviceId));
-    for (const deviceId of dropped) this.forgetDevice(deviceId);
+    for (const deviceId of dropped) await this.forgetDevice(deviceId);
     return dropped;
   }
 
@@ -181,22 +233,22 @@ export class PushService {
    * A device sets or clears its own topic (R14.6, R12.15): only https on a public address; the owner's
    * topic and other devices' are not its to change. A refusal changes nothing.
    */
-  setNtfyTopic(deviceId: string, topicUrl: string | null): SetTopicOutcome {
+  async setNtfyTopic(deviceId: string, topicUrl: string | null): Promise<SetTopicOutcome> {
     const refusal = topicUrl === null ? undefined : deviceTopicRefusal(topicUrl);
     if (refusal) return { ok: false, message: `ntfy topic refused: ${refusal}` };
-    this.setTopic({ kind: 'device', deviceId }, topicUrl);
-    return { ok: true, status: this.status(deviceId) };
+    await this.setTopic({ kind: 'device', deviceId }, topicUrl);
+    return { ok: true, status: await this.status(deviceId) };
   }
 
   /** The owner's topic, any http(s) address (a LAN ntfy): `askaway ntfy set` writes the same store. */
-  setHostNtfyTopic(topicUrl: string | null): void {
+  async setHostNtfyTopic(topicUrl: string | null): Promise<void> {
     const refusal = topicUrl === null ? undefined : ownerTopicRefusal(topicUrl);
     if (refusal) throw new Error(`ntfy topic refused: ${refusal}`);
-    this.setTopic({ kind: 'host' }, topicUrl);
+    await this.setTopic({ kind: 'host' }, topicUrl);
   }
 
-  private setTopic(owner: TopicOwner, topicUrl: string | null): void {
-    this.options.store.setNtfyTopic(owner, topicUrl, this.now());
+  private async setTopic(owner: TopicOwner, topicUrl: string | null): Promise<void> {
+    await this.options.store.setNtfyTopic(owner, topicUrl, this.now());
     // A new topic starts with a fresh rate-limit window, as a new subscription does.
     this.dropThrottle(ntfyTarget(owner));
   }
@@ -204,9 +256,11 @@ export class PushService {
   /** The settings page's button (this device's push and topic): sent even though the page is visible, outside the rate limit. */
   async test(deviceId: string): Promise<Extract<PushTestAck, { ok: true }>> {
     const payload = testPayload(this.now());
-    const subscription = this.options.store.get(deviceId);
     const owner: TopicOwner = { kind: 'device', deviceId };
-    const topicUrl = this.options.store.ntfyTopic(owner);
+    const [subscription, topicUrl] = await Promise.all([
+      this.options.store.get(deviceId),
+      this.options.store.ntfyTopic(owner),
+    ]);
     const [web, ntfy] = await Promise.all([
       subscription ? this.deliver(subscription, payload) : undefined,
       topicUrl ? this.ntfy({ owner, url: topicUrl }, this.ntfyMessage(payload)) : undefined,
@@ -237,7 +291,9 @@ export class PushService {
     const ended: string[] = [];
     for (const event of events) {
       if (event.type === 'interaction.requested') {
-        if (this.notifies(event.interaction.kind)) this.hold(event.interaction.requestId);
+        // Only the leader sends (R20.62); a new leader finds what is waiting in the projection (catchUp).
+        if (this.leading && this.notifies(event.interaction.kind))
+          this.hold(event.interaction.requestId, Date.parse(event.at));
       } else if (event.type === 'interaction.resolved') ended.push(event.resolution.requestId);
       else if (event.type === 'interaction.withdrawn') ended.push(event.requestId);
     }
@@ -248,16 +304,23 @@ export class PushService {
    * "Notify my phone" after a while (R14.7): a question answered at the desk, or withdrawn, before then
    * buzzes nothing. The delay is the one set when the question arrived.
    */
-  private hold(requestId: string): void {
+  private hold(requestId: string, since: number): void {
+    if (this.held.has(requestId) || this.handled.has(requestId)) return;
     const delayMs = this.port?.projection.preferences.notifyDelayMs ?? 0;
-    if (delayMs === 0) {
-      this.enqueue(requestId);
+    // What is left of the delay: all of it for a question just asked, less for one a new leader takes over.
+    const elapsed = Number.isFinite(since) ? Math.max(0, this.now().getTime() - since) : 0;
+    const waitMs = Math.max(0, delayMs - elapsed);
+    if (waitMs === 0) {
+      this.handled.add(requestId);
+      this.track(this.enqueue(requestId));
       return;
     }
     const timer = setTimeout(() => {
       this.held.delete(requestId);
-      if (this.view(requestId)?.status === 'pending') this.enqueue(requestId);
-    }, delayMs);
+      if (this.view(requestId)?.status !== 'pending') return;
+      this.handled.add(requestId);
+      this.track(this.enqueue(requestId));
+    }, waitMs);
     timer.unref?.();
     this.held.set(requestId, timer);
   }
@@ -272,22 +335,52 @@ export class PushService {
     return this.held.has(requestId);
   }
 
-  private enqueue(requestId: string): void {
-    for (const target of this.targets()) {
+  private async enqueue(requestId: string): Promise<void> {
+    const [targets] = await Promise.all([this.targets(), this.readLookingElsewhere()]);
+    if (!this.leading || this.view(requestId)?.status !== 'pending') return;
+    let queued = false;
+    for (const target of targets) {
       if (this.isLooking(target)) continue;
       this.throttle(target).enqueue(requestId);
+      queued = true;
     }
+    // Nobody to tell, or everyone looking: the question is dealt with, and a new leader must not send it later.
+    if (!queued) await this.markNotified([requestId]);
   }
 
   /** Every subscribed device, plus every ntfy topic. */
-  private targets(): string[] {
-    const devices = this.options.store.list().map((subscription) => subscription.deviceId);
-    return [...devices, ...this.options.store.ntfyTopics().map((topic) => ntfyTarget(topic.owner))];
+  private async targets(): Promise<string[]> {
+    const [subscriptions, topics] = await Promise.all([this.options.store.list(), this.options.store.ntfyTopics()]);
+    return [
+      ...subscriptions.map((subscription) => subscription.deviceId),
+      ...topics.map((topic) => ntfyTarget(topic.owner)),
+    ];
   }
 
-  /** ntfy is no app: someone looking at the app anywhere has seen the question. */
+  /** A team hub's devices looking through other replicas (R20.64); a board that cannot be read holds nothing back. */
+  private async readLookingElsewhere(): Promise<void> {
+    const board = this.options.presenceBoard;
+    if (!board) return;
+    try {
+      this.lookingElsewhere = await board.lookingElsewhere();
+    } catch (error) {
+      this.lookingElsewhere = new Set();
+      this.log(`push: cannot read who is looking through other replicas: ${errorMessage(error)}`);
+    }
+  }
+
+  private async markNotified(requestIds: readonly string[]): Promise<void> {
+    try {
+      await this.options.ledger?.markNotified(requestIds);
+    } catch (error) {
+      this.log(`push: cannot record the notifications sent: ${errorMessage(error)}`);
+    }
+  }
+
+  /** ntfy is no app: someone looking at the app anywhere (through any replica) has seen the question. */
   private isLooking(target: string): boolean {
-    return isNtfy(target) ? this.presence.anyVisible() : this.presence.isVisible(target);
+    if (isNtfy(target)) return this.presence.anyVisible() || this.lookingElsewhere.size > 0;
+    return this.presence.isVisible(target) || this.lookingElsewhere.has(target);
   }
 
   private throttle(target: string): TargetThrottle {
@@ -332,6 +425,8 @@ export class PushService {
       covers = waiting.map((view) => view.requestId);
     }
     this.dispatch(target, payload);
+    // Once handed to the push service or ntfy: a leader taking over later sends these no more (R20.63).
+    if (this.options.ledger) this.track(this.markNotified(views.map((view) => view.requestId)));
     return { tag: payload.tag, covers };
   }
 
@@ -346,6 +441,7 @@ export class PushService {
     for (const requestId of requestIds) {
       clearTimeout(this.held.get(requestId));
       this.held.delete(requestId);
+      this.handled.delete(requestId);
     }
     for (const [target, throttle] of this.throttles) {
       const tags = throttle.ended(requestIds, (summaryCovers) =>
@@ -357,20 +453,23 @@ export class PushService {
   }
 
   private dispatch(target: string, payload: PushPayload): void {
-    if (isNtfy(target)) {
-      // Read at send time: a topic cleared, or its device revoked, since the question came gets nothing.
-      const topic = this.options.store.ntfyTopics().find((candidate) => ntfyTarget(candidate.owner) === target);
-      if (!topic || payload.type !== 'show') return;
-      const whose = topic.owner.kind === 'host' ? "the host's topic" : `the topic of device ${topic.owner.deviceId}`;
-      this.track(
-        this.ntfy(topic, this.ntfyMessage(payload)).then((outcome) => {
-          if (outcome.status === 'failed') this.log(`ntfy (${whose}): ${withAnswer(outcome)}`);
-        }),
-      );
-      return;
-    }
-    const subscription = this.options.store.get(target);
-    if (subscription) this.track(this.deliver(subscription, payload));
+    this.track(isNtfy(target) ? this.dispatchNtfy(target, payload) : this.dispatchWebPush(target, payload));
+  }
+
+  private async dispatchNtfy(target: string, payload: PushPayload): Promise<void> {
+    if (payload.type !== 'show') return;
+    // Read at send time: a topic cleared, or its device revoked, since the question came gets nothing.
+    const topics = await this.options.store.ntfyTopics();
+    const topic = topics.find((candidate) => ntfyTarget(candidate.owner) === target);
+    if (!topic) return;
+    const whose = topic.owner.kind === 'host' ? "the host's topic" : `the topic of device ${topic.owner.deviceId}`;
+    const outcome = await this.ntfy(topic, this.ntfyMessage(payload));
+    if (outcome.status === 'failed') this.log(`ntfy (${whose}): ${withAnswer(outcome)}`);
+  }
+
+  private async dispatchWebPush(target: string, payload: PushPayload): Promise<void> {
+    const subscription = await this.options.store.get(target);
+    if (subscription) await this.deliver(subscription, payload);
   }
 
   private async deliver(subscription: StoredSubscription, payload: PushPayload): Promise<SendOutcome> {
@@ -382,7 +481,10 @@ export class PushService {
     }
     if (outcome.status === 'expired') {
       // Only this endpoint: the device may have subscribed again meanwhile.
-      if (this.options.store.removeEndpoint(subscription.endpoint) && !this.options.store.get(subscription.deviceId)) {
+      if (
+        (await this.options.store.removeEndpoint(subscription.endpoint)) &&
+        !(await this.options.store.get(subscription.deviceId))
+      ) {
         this.dropThrottle(subscription.deviceId);
       }
       this.log(`push: subscription of device ${subscription.deviceId} expired (${outcome.httpStatus}); removed`);

@@ -96,7 +96,11 @@ describe('push messages on the /remote namespace', () => {
     await expect(phone.emitWithAck('push:ntfy', { topicUrl: 'javascript:alert(1)' })).resolves.toMatchObject({
       ok: false,
     });
-    expect(push.service.status(phone.deviceId)).toEqual({ subscribed: false, ntfyTopicUrl: null, ntfyTopics: [] });
+    expect(await push.service.status(phone.deviceId)).toEqual({
+      subscribed: false,
+      ntfyTopicUrl: null,
+      ntfyTopics: [],
+    });
   });
 
   it('[R14.4] presence from the socket keeps pushes away from a visible app, and disconnecting ends it', async () => {
@@ -143,8 +147,8 @@ describe('push messages on the /remote namespace', () => {
         subscription: makeSubscription(`${endpoint.url}/push/${device.deviceId}`).subscription,
       });
     expect(await host.devices.revoke(phone.deviceId)).toMatchObject({ ok: true });
-    expect(push.service.status(phone.deviceId).subscribed).toBe(false);
-    expect(push.service.status(laptop.deviceId).subscribed).toBe(true);
+    expect((await push.service.status(phone.deviceId)).subscribed).toBe(false);
+    expect((await push.service.status(laptop.deviceId)).subscribed).toBe(true);
   });
 });
 
@@ -160,7 +164,7 @@ describe('push subscriptions across an upgrade', () => {
     const push = await startPush(first);
     // As an older host stored them: under ids the app made up itself, and one of a device since revoked.
     for (const deviceId of ['legacy-browser-id', revoked.deviceId, kept.deviceId])
-      push.service.subscribe(deviceId, makeSubscription(`https://push.example/${deviceId}`).subscription);
+      await push.service.subscribe(deviceId, makeSubscription(`https://push.example/${deviceId}`).subscription);
     await first.close();
     await push.close();
 
@@ -170,8 +174,8 @@ describe('push subscriptions across an upgrade', () => {
       await second.close();
       await restarted.close();
     });
-    expect(restarted.service.status(kept.deviceId).subscribed).toBe(true);
-    expect(restarted.service.status('legacy-browser-id').subscribed).toBe(false);
-    expect(restarted.service.status(revoked.deviceId).subscribed).toBe(false);
+    expect((await restarted.service.status(kept.deviceId)).subscribed).toBe(true);
+    expect((await restarted.service.status('legacy-browser-id')).subscribed).toBe(false);
+    expect((await restarted.service.status(revoked.deviceId)).subscribed).toBe(false);
   });
 });

@@ -26,17 +26,17 @@ type Ack = (result: unknown) => void;
  */
 export function registerPushSocketHandlers(socket: PushSocket, deviceId: string, service: PushService): void {
   handle(socket, 'push:vapid-key', undefined, () => ({ ok: true, publicKey: service.vapidPublicKey }));
-  handle(socket, 'push:status', undefined, () => ({ ok: true, status: service.status(deviceId) }));
-  handle(socket, 'push:subscribe', PushSubscribeCommandSchema, (command): PushStatusAck => {
-    const outcome = service.subscribe(deviceId, command.subscription);
+  handle(socket, 'push:status', undefined, async () => ({ ok: true, status: await service.status(deviceId) }));
+  handle(socket, 'push:subscribe', PushSubscribeCommandSchema, async (command): Promise<PushStatusAck> => {
+    const outcome = await service.subscribe(deviceId, command.subscription);
     return outcome.ok ? outcome : { ok: false, error: { code: 'invalid-message', message: outcome.message } };
   });
-  handle(socket, 'push:unsubscribe', PushUnsubscribeCommandSchema, () => ({
+  handle(socket, 'push:unsubscribe', PushUnsubscribeCommandSchema, async () => ({
     ok: true,
-    status: service.unsubscribe(deviceId),
+    status: await service.unsubscribe(deviceId),
   }));
-  handle(socket, 'push:ntfy', PushNtfyCommandSchema, (command): PushStatusAck => {
-    const outcome = service.setNtfyTopic(deviceId, command.topicUrl);
+  handle(socket, 'push:ntfy', PushNtfyCommandSchema, async (command): Promise<PushStatusAck> => {
+    const outcome = await service.setNtfyTopic(deviceId, command.topicUrl);
     return outcome.ok ? outcome : { ok: false, error: { code: 'invalid-message', message: outcome.message } };
   });
   handle(socket, 'push:test', PushTestCommandSchema, () => service.test(deviceId));

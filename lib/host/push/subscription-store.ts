@@ -25,7 +25,7 @@ export interface StoredTopic {
 const HOST_OWNER = 'host';
 export const ownerKey = (owner: TopicOwner): string =>
   owner.kind === 'host' ? HOST_OWNER : `device:${owner.deviceId}`;
-const ownerOf = (key: string): TopicOwner =>
+export const ownerOf = (key: string): TopicOwner =>
   key.startsWith('device:') ? { kind: 'device', deviceId: key.slice('device:'.length) } : { kind: 'host' };
 
 /**

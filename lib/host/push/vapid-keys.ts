@@ -30,8 +30,7 @@ export async function loadOrCreateVapidKeys(dataDir: string): Promise<VapidKeys>
   const file = path.join(dataDir, VAPID_FILE);
   const existing = await readKeys(file);
   if (existing) return existing;
-  const keys = webpush.generateVAPIDKeys();
-  const body = JSON.stringify({ ...keys, createdAt: new Date().toISOString() }, null, 2) + '\n';
+  const body = JSON.stringify(newVapidKeys(), null, 2) + '\n';
   const temp = `${file}.${randomUUID()}.tmp`;
   await fs.writeFile(temp, body, { mode: 0o600, flag: 'wx' });
   try {
@@ -48,6 +47,27 @@ export async function loadOrCreateVapidKeys(dataDir: string): Promise<VapidKeys>
   return stored;
 }
 
+/** The data dir's keys as they are, or undefined when it has none; never writes. */
+export function readVapidKeys(dataDir: string): Promise<VapidKeys | undefined> {
+  return readKeys(path.join(dataDir, VAPID_FILE));
+}
+
+/** A fresh key pair, as `vapid.json` holds it. */
+export function newVapidKeys(): VapidKeys & { createdAt: string } {
+  return { ...webpush.generateVAPIDKeys(), createdAt: new Date().toISOString() };
+}
+
+/** Keys kept as JSON text (`vapid.json`, a team database's secret); undefined when the text is no key pair. */
+export function parseVapidJson(text: string): VapidKeys | undefined {
+  let parsed: z.ZodSafeParseResult<z.infer<typeof VapidFileSchema>>;
+  try {
+    parsed = VapidFileSchema.safeParse(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+  return parsed.success ? { publicKey: parsed.data.publicKey, privateKey: parsed.data.privateKey } : undefined;
+}
+
 async function readKeys(file: string): Promise<VapidKeys | undefined> {
   let text: string;
   try {
@@ -56,19 +76,14 @@ async function readKeys(file: string): Promise<VapidKeys | undefined> {
     if (isCode(error, 'ENOENT')) return undefined;
     throw new HostStartError(`Cannot read the push keys ${file}: ${errorMessage(error)}`, { cause: error });
   }
-  let parsed: z.ZodSafeParseResult<z.infer<typeof VapidFileSchema>>;
-  try {
-    parsed = VapidFileSchema.safeParse(JSON.parse(text));
-  } catch {
-    parsed = VapidFileSchema.safeParse(undefined);
-  }
-  if (!parsed.success) {
+  const keys = parseVapidJson(text);
+  if (!keys) {
     throw new HostStartError(
       `The push keys ${file} are unreadable. Browsers' subscriptions depend on them, so the file was left untouched; ` +
         'move it aside to create new keys (every device must then enable notifications again).',
     );
   }
-  return { publicKey: parsed.data.publicKey, privateKey: parsed.data.privateKey };
+  return keys;
 }
 
 function isCode(error: unknown, code: string): boolean {

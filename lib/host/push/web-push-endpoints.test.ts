@@ -78,7 +78,7 @@ describe('Web Push endpoints a device names (R12.20)', () => {
         error: { code: 'invalid-message', message: expect.stringMatching(/^push subscription refused: /) },
       });
     }
-    expect(push.service.status(phone.deviceId).subscribed).toBe(false);
+    expect((await push.service.status(phone.deviceId)).subscribed).toBe(false);
     const loopback = JSON.stringify(await subscribe(phone, 'https://127.0.0.1:9/push'));
     expect(loopback).toContain('127.0.0.1 is a loopback address');
     expect(loopback).toContain('--allow-private-push');
@@ -101,7 +101,7 @@ describe('Web Push endpoints a device names (R12.20)', () => {
       store.upsert(deviceId, makeSubscription(`${sinkUrl}/push/old`).subscription, new Date());
       store.close();
     });
-    expect(push.service.status(oldPhone).subscribed).toBe(true);
+    expect((await push.service.status(oldPhone)).subscribed).toBe(true);
     await ask();
     await expect.poll(() => logs.join('\n')).toContain('push endpoint refused: A push endpoint must be https://');
     await push.service.idle();

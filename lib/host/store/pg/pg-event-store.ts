@@ -11,6 +11,10 @@ import { PgLogWatcher } from './pg-log-watcher';
 import { PgAttemptCounts } from './pg-attempt-counts';
 import { PgOneTimeCodes } from './pg-one-time-codes';
 import { PgSecretRelay } from './pg-secret-relay';
+import { PgPresenceBoard } from './pg-presence-board';
+import { PgNotifyLedger } from './pg-push-ledger';
+import { PgPushStore } from './pg-push-store';
+import { PgTeamSecrets } from './pg-team-secrets';
 import { prepareSchema, RefusedDatabase } from './pg-migrate';
 import { notifyChannel } from './pg-schema';
 import { pgUrlProblem, redactUrl } from './pg-url';
@@ -43,6 +47,12 @@ export class PgEventStore implements EventStore {
   readonly codes: PgOneTimeCodes;
   /** Failed pairing and join attempts, counted by every replica together (R20.46). */
   readonly attempts: PgAttemptCounts;
+  /** The tokens and VAPID keys every replica uses (R20.61). */
+  readonly secrets: PgTeamSecrets;
+  /** Web Push subscriptions and ntfy topics, shared by the replicas (R20.60). */
+  readonly pushStore: PgPushStore;
+  /** Which questions' notifications went out (R20.63). */
+  readonly notifyLedger: PgNotifyLedger;
   private readonly listeners = new Set<{ listener: (lastSeq: number) => void }>();
   private watcher: PgLogWatcher | undefined;
   /** The newest seq reported to listeners (or known at open): they hear only seqs above it. */
@@ -59,6 +69,9 @@ export class PgEventStore implements EventStore {
     this.credentials = new PgCredentialStore(db);
     this.codes = new PgOneTimeCodes(db, now);
     this.attempts = new PgAttemptCounts(db);
+    this.secrets = new PgTeamSecrets(db);
+    this.pushStore = new PgPushStore(db);
+    this.notifyLedger = new PgNotifyLedger(db);
     this.reportedSeq = lastSeq;
   }
 
@@ -121,6 +134,11 @@ export class PgEventStore implements EventStore {
   /** The election of the replica that runs the deadlines (R20.43), on a connection of its own; not yet started. */
   leadership(options: PgLeadershipOptions = {}): PgLeadership {
     return new PgLeadership(this.config, this.logId, options);
+  }
+
+  /** Where this replica says which devices look through it (R20.64); `replicaId` is this process's, random. */
+  presenceBoard(replicaId: string, leaseMs?: number): PgPresenceBoard {
+    return new PgPresenceBoard(this.db, replicaId, leaseMs);
   }
 
   async append(events: readonly NewHostEvent[], options: AppendOptions = {}): Promise<HostEvent[]> {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { type HostEvent } from '../../../contracts';
 import { HostStartError } from '../../errors';
+import { ownerKey, type StoredSubscription, type StoredTopic } from '../../push/subscription-store';
 import { type NewCredential } from '../credential-store';
 import { describeConnectError, describeWorkError } from './pg-errors';
 import { prepareSchemaInTransaction, RefusedDatabase } from './pg-migrate';
@@ -18,6 +19,13 @@ export interface LogToImport {
   /** Every event of the log, oldest first, in batches: seqs from 1 with no gap. */
   events: AsyncIterable<readonly HostEvent[]>;
   credentials: readonly ImportedCredential[];
+  /** The hub's Web Push subscriptions and ntfy topics (R20.65). */
+  push?: { subscriptions: readonly StoredSubscription[]; topics: readonly StoredTopic[] };
+  /**
+   * Rows of `askaway_secrets` (the tokens, the VAPID keys): they replace any an empty team hub made, so the hub's
+   * agents, `askaway` commands and push subscriptions keep working (R20.65).
+   */
+  secrets?: readonly { name: string; value: string }[];
 }
 
 export interface ImportedLog {
@@ -161,10 +169,47 @@ async function writeLog(
       [credential.kind, credential.id, credential.secretHash, credential.createdAt, credential.lastSeenAt ?? null],
     );
   }
+  await writePushState(client, log);
   await client.query('UPDATE askaway_head SET last_seq = $1 WHERE id = 1', [lastSeq]);
   // Delivered at COMMIT: a replica already listening reads the new log at once.
   await client.query('SELECT pg_notify($1, $2)', [notifyChannel(log.logId), String(lastSeq)]);
   return { events: lastSeq, lastSeq, credentials: log.credentials.length };
+}
+
+async function writePushState(client: pg.ClientBase, log: LogToImport): Promise<void> {
+  for (const subscription of log.push?.subscriptions ?? []) {
+    await client.query(
+      `INSERT INTO askaway_push_subscriptions (device_id, endpoint, p256dh, auth, updated_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT DO NOTHING`,
+      [
+        subscription.deviceId,
+        subscription.endpoint,
+        subscription.keys.p256dh,
+        subscription.keys.auth,
+        subscription.updatedAt,
+      ],
+    );
+  }
+  for (const topic of log.push?.topics ?? []) {
+    await client.query(
+      `INSERT INTO askaway_ntfy_topics (owner, url, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (owner) DO UPDATE SET url = excluded.url, updated_at = excluded.updated_at`,
+      [ownerKey(topic.owner), topic.url, topic.updatedAt],
+    );
+  }
+  // The personal hub sent (or held back) the notifications of the questions it holds: the team's leader does not again.
+  await client.query(
+    `INSERT INTO askaway_push_notified (request_id)
+       SELECT DISTINCT body->'interaction'->>'requestId' FROM askaway_events WHERE type = 'interaction.requested'
+       ON CONFLICT DO NOTHING`,
+  );
+  for (const secret of log.secrets ?? []) {
+    await client.query(
+      `INSERT INTO askaway_secrets (name, value) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value, created_at = now()`,
+      [secret.name, secret.value],
+    );
+  }
 }
 
 async function hubSessions(client: pg.ClientBase): Promise<number> {

@@ -69,6 +69,31 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (request_id, replica_id)
   );
   `,
+  `
+  -- Web Push subscriptions and ntfy topics, shared by every replica (R20.60): whichever leads sends to all.
+  CREATE TABLE askaway_push_subscriptions (
+    device_id text PRIMARY KEY,
+    endpoint text NOT NULL UNIQUE,
+    p256dh text NOT NULL,
+    auth text NOT NULL,
+    updated_at text NOT NULL
+  );
+  CREATE TABLE askaway_ntfy_topics (owner text PRIMARY KEY, url text NOT NULL, updated_at text NOT NULL);
+  -- The agent and admin tokens and the VAPID key pair, made by the first replica, adopted by the others (R20.61).
+  CREATE TABLE askaway_secrets (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+  -- Questions whose notification went out, so that a new leader does not send it again (R20.63).
+  CREATE TABLE askaway_push_notified (request_id text PRIMARY KEY, notified_at timestamptz NOT NULL DEFAULT now());
+  -- The hubs before this schema sent their own notifications: what the log holds needs none from a new leader.
+  INSERT INTO askaway_push_notified (request_id)
+    SELECT DISTINCT body->'interaction'->>'requestId' FROM askaway_events WHERE type = 'interaction.requested';
+  -- Devices looking at the app, per replica, each on a lease the replica renews while it looks (R20.64).
+  CREATE TABLE askaway_presence (
+    replica_id text NOT NULL,
+    device_id text NOT NULL,
+    expires_at timestamptz NOT NULL,
+    PRIMARY KEY (replica_id, device_id)
+  );
+  `,
 ];
 
 /** The version this build writes and reads. */
