@@ -34,6 +34,7 @@ export function mountPairingRoutes(
     pairTtlMs: number;
     pairLimits?: { perAddress: RateLimit; global: RateLimit; failurePauseMs?: number };
     originAllowed(req: IncomingMessage): boolean;
+    personForCode?: (code: string) => Promise<string | undefined>;
     mintPairingCode(): Promise<PairingCodeResponse>;
     mintJoinCode(): Promise<JoinCodeResponse>;
     away: AwaySwitch;
