@@ -23,7 +23,7 @@ import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
 import { createAuthRoutes } from './people/auth-routes';
 import { OidcClient } from './people/oidc-client';
-import { CALLBACK_PATH, type OidcSettings } from './people/oidc-settings';
+import { CALLBACK_PATH, SIGN_IN_PATH, type OidcSettings } from './people/oidc-settings';
 import { PeopleService } from './people/people-service';
 import { SignInCookie } from './people/sign-in-cookie';
 import { OneTimeCodes, type OneTimeCodeBook } from './auth/one-time-codes';
@@ -134,6 +134,8 @@ export interface Host {
   machines: MachineService;
   /** A team hub's people (R21), when it was started with an OpenID Connect provider. */
   people?: PeopleService;
+  /** Where people sign in, and the redirect URL to register at the provider (R21.4). */
+  signIn?: { url: string; callbackUrl: string; issuer: string };
   authenticator: Authenticator;
   /** Pairing and join codes: in memory, or in the team database (R20.42). */
   codes: OneTimeCodeBook;
@@ -225,13 +227,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
     typeof options.pairingBaseUrl === 'function' ? options.pairingBaseUrl(port) : options.pairingBaseUrl;
   pairingBase = chosenBase ?? publicBase ?? url;
   const people = options.people && new PeopleService({ registry, ownerEmail: options.people.ownerEmail });
-  if (options.people && people) {
+  const signIn = options.people && {
+    url: `${pairingBase}${SIGN_IN_PATH}`,
+    callbackUrl: `${pairingBase}${CALLBACK_PATH}`,
+    issuer: options.people.issuer,
+  };
+  if (options.people && people && signIn) {
     routes.register(
       '*',
       '/auth',
       createAuthRoutes({
         hubName: hostName,
-        oidc: new OidcClient(options.people, `${pairingBase}${CALLBACK_PATH}`),
+        oidc: new OidcClient(options.people, signIn.callbackUrl),
         cookie: new SignInCookie(options.people.clientSecret, pairingBase.startsWith('https:')),
         people,
         publicBase: pairingBase,
@@ -333,6 +340,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     devices,
     machines,
     people,
+    signIn,
     authenticator,
     codes,
     pairTtlMs,
