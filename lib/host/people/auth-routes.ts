@@ -96,7 +96,7 @@ export function createAuthRoutes(options: AuthRoutesOptions): HttpRouteHandler {
     if (refusal !== null) {
       // The provider's words only when the answer is to this browser's own sign-in: a forged link shows none.
       const ours = query.get('state') === session.state;
-      const said = ours ? (query.get('error_description') ?? refusal) : 'no reason given';
+      const said = (ours ? (query.get('error_description') ?? refusal) : 'no reason given').replace(/[.\s]+$/, '');
       options.log(`[askaway] sign-in refused by ${providerHost}: ${ours ? refusal : 'an answer to another sign-in'}`);
       problem(
         res,

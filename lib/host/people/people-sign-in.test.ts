@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Host } from '../create-host';
+import { closeAllClients, connectRemote } from '../test-support/clients';
 import { postJson } from '../test-support/devices';
 import { closeAllHosts, startTestHost } from '../test-support/test-host';
 import { SIGN_IN_COOKIE, SignInCookie, SIGN_IN_TTL_MS } from './sign-in-cookie';
@@ -11,6 +12,7 @@ const CLIENT_SECRET = 'hub-client-secret-0123456789abcdef';
 
 const providers: TestOidcProvider[] = [];
 afterEach(async () => {
+  closeAllClients();
   await closeAllHosts();
   await Promise.all(providers.splice(0).map((provider) => provider.close()));
 });
@@ -60,7 +62,7 @@ async function signInAndPair(host: Host, person: typeof ANA, deviceName: string)
   expect(landed.location).toMatch(new RegExp(`^${host.url}/pair#code=`));
   const paired = await pairWithLink(landed.location ?? '', deviceName);
   expect(paired.status).toBe(200);
-  return paired.json as { deviceId: string };
+  return paired.json as { deviceId: string; credential: string };
 }
 
 describe('[R21] signing in at the team hub’s OpenID provider', () => {
@@ -238,5 +240,27 @@ describe('[R21] signing in at the team hub’s OpenID provider', () => {
     const { link } = await host.mintPairingCode();
     expect((await pairWithLink(link, 'Phone')).status).toBe(200);
     expect(host.devices.list()[0]?.person).toBeUndefined();
+  });
+
+  it('[R21.13] the people’s events and whose each device is never reach a phone’s stream; its device list says', async () => {
+    const { host } = await teamHub();
+    const anas = await signInAndPair(host, ANA, 'Ana’s Pixel');
+    const phone = await connectRemote(host.url, anas.credential);
+    const [snapshot] = phone.snapshots;
+    expect(snapshot?.devices).toEqual([expect.not.objectContaining({ personId: expect.anything() })]);
+    await signInAndPair(host, BEN, 'Ben’s iPhone');
+    await expect.poll(() => phone.events.filter((event) => event.type === 'device.paired').length).toBe(1);
+    expect(phone.events.map((event) => event.type)).toEqual(['device.paired']);
+    expect(JSON.stringify(phone.events)).not.toContain(BEN.email);
+    expect(JSON.stringify(phone.events)).not.toContain('personId');
+    // The hub's own answer to the device list names the people.
+    const listed = await phone.socket.emitWithAck('devices:list');
+    expect(listed).toEqual({
+      ok: true,
+      devices: [
+        expect.objectContaining({ name: 'Ana’s Pixel', person: expect.objectContaining({ name: ANA.name }) }),
+        expect.objectContaining({ name: 'Ben’s iPhone', person: expect.objectContaining({ name: BEN.name }) }),
+      ],
+    });
   });
 });

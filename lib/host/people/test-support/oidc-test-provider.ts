@@ -93,6 +93,7 @@ export async function startTestOidcProvider(
       })),
       jwks: { keys: [{ ...jwk, kid: 'test-key', use: 'sig', alg: 'RS256' }] },
       cookies: { keys: ['askaway-test-provider-cookie-key'] },
+      ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
       features: { devInteractions: { enabled: false } },
       // Every client must send a PKCE challenge (S256): a hub that left it out is refused, as a strict provider would.
