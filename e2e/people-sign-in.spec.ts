@@ -67,7 +67,7 @@ test.describe('signing in at a team hub (R21)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
-  test('[R21.12][R21.25] Ana signs in at the provider’s login page, lands on the pairing screen, and the device she pairs is hers', async ({
+  test('[R21.12][R21.26] Ana signs in at the provider’s login page, lands on the pairing screen, and the device she pairs is hers', async ({
     page,
     host,
   }) => {
@@ -101,7 +101,10 @@ test.describe('signing in at a team hub (R21)', () => {
     ]);
   });
 
-  test('[R21.11] a person the provider refuses gets a page that says so, and no device', async ({ page, host }) => {
+  test('[R21.11][R21.26] a person the provider refuses gets a page that says so, and no device', async ({
+    page,
+    host,
+  }) => {
     const app = new AppPage(page, host);
     await signInAtProvider(app, host.url, CY);
     await expect(page.getByRole('heading', { name: 'Sign-in refused' })).toBeVisible();
