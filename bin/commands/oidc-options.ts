@@ -78,8 +78,9 @@ function parseIssuer(value: string): string {
     );
   if (url.search || url.hash || url.username || url.password)
     throw new UsageError(`--oidc-issuer must have no query, fragment or credentials, got "${value}"`);
-  // As the provider names itself: a trailing slash is kept only on a path (https://login.example.com/tenant/).
-  return url.pathname === '/' ? url.origin : url.href;
+  // Exactly as given: discovery requires the provider's `issuer` to equal it, trailing slash and all
+  // (https://tenant.auth0.com/ has one, https://accounts.google.com none).
+  return value.trim();
 }
 
 function readSecretFile(file: string): string {

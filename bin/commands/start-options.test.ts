@@ -63,6 +63,10 @@ describe('askaway start flags', () => {
       expect(oidc(['--oidc-issuer', 'http://127.0.0.1:8080', '--oidc-client-id', 'a'])?.issuer).toBe(
         'http://127.0.0.1:8080',
       );
+      // Discovery compares the provider's issuer with this string exactly: a trailing slash stays.
+      expect(oidc(['--oidc-issuer', 'https://tenant.auth0.com/', '--oidc-client-id', 'a'])?.issuer).toBe(
+        'https://tenant.auth0.com/',
+      );
     });
 
     it('[R21.1] refuses an issuer that is not an https URL without query (plain http only on this machine)', () => {
