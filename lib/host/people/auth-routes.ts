@@ -142,7 +142,15 @@ export function createAuthRoutes(options: AuthRoutesOptions): HttpRouteHandler {
   }
 }
 
+/** The sign-in pages' own policy: their inline style and nothing else, whether or not the app is built. */
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Security-Policy': PAGE_CSP,
+  });
   res.end(html);
 }

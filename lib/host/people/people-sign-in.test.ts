@@ -71,6 +71,10 @@ describe('[R21] signing in at the team hub’s OpenID provider', () => {
     const page = await new SignInBrowser().get(`${host.url}/auth/sign-in`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`href="${host.url}/auth/start"`);
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
 
     const anas = await signInAndPair(host, ANA, 'Ana’s Pixel');
     const bens = await signInAndPair(host, BEN, 'Ben’s iPhone');

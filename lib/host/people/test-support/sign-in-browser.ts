@@ -4,6 +4,7 @@ export interface Reply {
   url: string;
   status: number;
   location?: string;
+  headers: Record<string, string>;
   body: string;
 }
 
@@ -77,6 +78,7 @@ export class SignInBrowser {
       url,
       status: response.status,
       ...(location !== null ? { location: new URL(location, url).href } : {}),
+      headers: Object.fromEntries(response.headers),
       body: await response.text(),
     };
   }
