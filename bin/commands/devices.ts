@@ -1,4 +1,10 @@
-import { DeviceListSchema, RevokeResponseSchema, type DeviceInfo } from '../../lib/contracts';
+import {
+  DeviceListSchema,
+  personLabel,
+  RevokeResponseSchema,
+  type DeviceInfo,
+  type PersonRef,
+} from '../../lib/contracts';
 import { adminRequest } from './admin-client';
 import { credentialListCommand, findByIdOrName } from './credential-list-command';
 import { formatTable, formatTime, lastSeen } from './list-format';
@@ -43,17 +49,26 @@ export function findDevice(devices: readonly DeviceInfo[], which: string): Devic
   return findByIdOrName(devices, which, { one: 'paired device', many: 'devices' });
 }
 
-/** A table a person reads: id, name, platform, paired, last seen. */
+/** A table a person reads: id, name, platform, paired, last seen; on a team hub, whose each device is (R21.12). */
 export function formatDevices(devices: readonly DeviceInfo[], now = new Date()): string {
   if (devices.length === 0) return 'No paired devices. `askaway pair` prints a pairing link.\n';
+  const people = devices.some((device) => device.person !== undefined);
   return formatTable([
-    ['ID', 'NAME', 'PLATFORM', 'PAIRED', 'LAST SEEN'],
+    ['ID', 'NAME', ...(people ? ['PERSON'] : []), 'PLATFORM', 'PAIRED', 'LAST SEEN'],
     ...devices.map((device) => [
       device.id,
       device.name,
+      ...(people ? [personColumn(device.person)] : []),
       device.platform || '—',
       formatTime(device.pairedAt),
       device.online ? 'online now' : lastSeen(device.lastSeenAt, now),
     ]),
   ]);
+}
+
+/** "Ana Lima <ana@example.com>, owner"; a device paired with a link (`askaway pair`) belongs to nobody. */
+function personColumn(person: PersonRef | undefined): string {
+  if (!person) return '— (pairing link)';
+  const email = person.name !== undefined && person.email !== undefined ? ` <${person.email}>` : '';
+  return `${personLabel(person)}${email}, ${person.role}`;
 }

@@ -16,6 +16,8 @@ export interface BannerFacts {
   dataDir: string;
   /** A team hub's log, its URL without the password; undefined: SQLite in the data dir. */
   database?: string;
+  /** A team hub's sign-in (R21.4): where people sign in, and the redirect URL to register at the provider. */
+  signIn?: { url: string; callbackUrl: string; issuer: string };
   /** "studio (this one) and 2 joined" */
   machines: string;
   bindHost: string;
@@ -41,6 +43,12 @@ export async function startBanner(facts: BannerFacts): Promise<string> {
     `            ${facts.pairTerms}; \`askaway pair\` prints a new one`,
     `  Data dir: ${facts.dataDir}`,
     ...(facts.database !== undefined ? [`  Log:      PostgreSQL at ${facts.database}`] : []),
+    ...(facts.signIn !== undefined
+      ? [
+          `  People:   sign in at ${facts.signIn.url} (provider ${facts.signIn.issuer});`,
+          `            its redirect URL: ${facts.signIn.callbackUrl}`,
+        ]
+      : []),
     `  Machines: ${facts.machines}; \`askaway invite\` joins another`,
   ];
   if (!isLoopbackHost(facts.bindHost)) {

@@ -14,6 +14,8 @@ import { parseDuration } from '../../lib/runtime/duration';
 import { parseTrustedProxy } from '../../lib/host/http/client-address';
 import { passwordOf } from '../../lib/host/store/pg/pg-errors';
 import { pgUrlProblem } from '../../lib/host/store/pg/pg-url';
+import { OIDC_USAGE, parseOidcOptions, refuseSecretFlag } from './oidc-options';
+import { type OidcSettings } from '../../lib/host/people/oidc-settings';
 import { UsageError } from './types';
 
 export const START_USAGE = `Usage: askaway start [options]
@@ -28,6 +30,7 @@ Options:
                       (postgres://user@host:5432/db?sslmode=verify-full) instead of the data dir's
                       SQLite file; env ASKAWAY_DATABASE_URL. Give the password in PGPASSWORD or
                       ~/.pgpass, not in the flag: a command line shows in ps
+${OIDC_USAGE}
   --no-demo           Do not run the embedded demo agent
   --no-codex          Do not run the Codex bridge (it carries Codex's prompts once a Codex daemon runs)
   --codex-home <dir>  A Codex home for the bridge (repeatable; default CODEX_HOME, else ~/.codex)
@@ -87,6 +90,8 @@ export interface StartOptions {
   maxPending: number;
   /** Devices may subscribe push services on this machine or the LAN (R12.20): the owner's choice, never a device's. */
   allowPrivatePush: boolean;
+  /** A team hub's people sign in at this provider (R21.1); undefined: the hub is one person's. */
+  oidc?: OidcSettings;
   help: boolean;
 }
 
@@ -94,6 +99,7 @@ type Env = Record<string, string | undefined>;
 
 /** Parses `askaway start` flags; every problem is a UsageError with a clear message. */
 export function parseStartOptions(argv: string[], env: Env, packageRoot: string): StartOptions {
+  refuseSecretFlag(argv);
   let values;
   try {
     ({ values } = parseArgs({
@@ -121,6 +127,10 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
         name: { type: 'string' },
         'max-pending': { type: 'string' },
         'allow-private-push': { type: 'boolean' },
+        'oidc-issuer': { type: 'string' },
+        'oidc-client-id': { type: 'string' },
+        'oidc-client-secret-file': { type: 'string' },
+        'oidc-owner': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -170,6 +180,15 @@ export function parseStartOptions(argv: string[], env: Env, packageRoot: string)
     hostName: parseName(values.name ?? env.ASKAWAY_MACHINE_NAME),
     maxPending: parseMaxPending(values['max-pending']),
     allowPrivatePush: values['allow-private-push'] === true,
+    oidc: parseOidcOptions(
+      {
+        issuer: values['oidc-issuer'],
+        clientId: values['oidc-client-id'],
+        secretFile: values['oidc-client-secret-file'],
+        owner: values['oidc-owner'],
+      },
+      env,
+    ),
     help: values.help === true,
   };
 }

@@ -103,6 +103,7 @@ async function serve(options: StartOptions): Promise<number> {
       pairTtlMs: options.pairTtlMs,
       hostName: options.hostName,
       maxPendingPerMachine: options.maxPending,
+      people: options.oidc,
       // A phone on the LAN cannot open a loopback link: point pairing links where it can reach.
       pairingBaseUrl: (port) =>
         publicUrl === undefined && isWildcard(options.host) ? lanUrls(options, port)[0] : undefined,
@@ -193,6 +194,7 @@ async function printBanner(host: Host, options: StartOptions, tailnet: boolean):
     pairTerms: pairingTerms(pairing),
     dataDir: host.dataDir,
     database: options.databaseUrl === undefined ? undefined : redactUrl(options.databaseUrl),
+    signIn: host.signIn,
     machines: `${host.machines.hub.name} (this one)${joinedMachines(host)}`,
     bindHost: options.host,
     port: host.port,

@@ -66,6 +66,8 @@ export function applyEvents(view: HostView, events: readonly HostEvent[], pendin
     devices: new Map(touchesDevices ? view.devices : []),
     // The machine list reaches the remote whole (the snapshot, the `machines` event), not through the fold.
     machines: new Map(),
+    // The phone lists devices with their people from the host's answers (R21.12), not from the fold.
+    people: new Map(),
   };
   for (const event of fresh) foldHostEvent(fold, event);
   return {

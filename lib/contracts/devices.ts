@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { IdSchema, IsoTimeSchema } from './interaction';
 import { DEVICE_NAME_MAX, DEVICE_PLATFORM_MAX } from './limits';
 import { visiblyPlain } from './machine-ref';
+import { PersonRefSchema } from './people';
 
 /** Printed in the host's terminal and lists: no control characters (a name must not drive the terminal). */
 const printable = z.regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { message: 'Must not contain control characters' });
@@ -27,6 +28,8 @@ export const DeviceRecordSchema = z.strictObject({
   name,
   platform,
   pairedAt: IsoTimeSchema,
+  /** On a team hub, the person it belongs to (R21.12). */
+  personId: z.optional(IdSchema),
   /** Set once the device is revoked (R16.5); it is refused from then on. */
   revokedAt: z.optional(IsoTimeSchema),
 });
@@ -42,6 +45,8 @@ export const DeviceInfoSchema = z.strictObject({
   online: z.boolean(),
   /** The last connect or disconnect; absent when it never connected. */
   lastSeenAt: z.optional(IsoTimeSchema),
+  /** On a team hub, the person it belongs to (R21.12). */
+  person: z.optional(PersonRefSchema),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 

@@ -14,6 +14,7 @@ import {
 import { DeviceRecordSchema } from './devices';
 import { DECLINE_MESSAGE_MAX } from './limits';
 import { JoinedMachineIdSchema, MachineNameSchema, MachineRefSchema } from './machine-ref';
+import { PersonAddedEventSchema, PersonSignedInEventSchema } from './people';
 import { PreferencesSchema } from './preferences';
 
 /** Every stored event has a seq and an absolute time. */
@@ -99,6 +100,8 @@ export const DevicePairedEventSchema = z.strictObject({
     id: IdSchema,
     name: DeviceRecordSchema.shape.name,
     platform: DeviceRecordSchema.shape.platform,
+    /** On a team hub, the person who signed in to pair it (R21.12); absent on a personal hub. */
+    personId: z.optional(IdSchema),
   }),
 });
 
@@ -148,6 +151,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   DeviceRevokedEventSchema,
   MachineJoinedEventSchema,
   MachineRevokedEventSchema,
+  PersonAddedEventSchema,
+  PersonSignedInEventSchema,
 ]);
 /** One entry of the host's durable log. */
 export type HostEvent = z.infer<typeof HostEventSchema>;
@@ -161,3 +166,6 @@ export type NewDeviceEvent = DeviceEvent extends infer E ? (E extends DeviceEven
 /** Events about which machines may ask (R17.1, R17.2). */
 export type MachineEvent = Extract<HostEvent, { type: `machine.${string}` }>;
 export type NewMachineEvent = MachineEvent extends infer E ? (E extends MachineEvent ? Omit<E, 'seq'> : never) : never;
+/** Events about the people of a team hub (R21). */
+export type PersonEvent = Extract<HostEvent, { type: `person.${string}` }>;
+export type NewPersonEvent = PersonEvent extends infer E ? (E extends PersonEvent ? Omit<E, 'seq'> : never) : never;

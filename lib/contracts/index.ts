@@ -10,6 +10,7 @@ export * from './interaction';
 export * from './preferences';
 export * from './events';
 export * from './devices';
+export * from './people';
 export * from './machines';
 export * from './pairing-api';
 export * from './wire';

@@ -21,6 +21,11 @@ import { DeviceService } from './auth/devices';
 import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
+import { createAuthRoutes } from './people/auth-routes';
+import { OidcClient } from './people/oidc-client';
+import { CALLBACK_PATH, SIGN_IN_PATH, type OidcSettings } from './people/oidc-settings';
+import { PeopleService } from './people/people-service';
+import { SignInCookie } from './people/sign-in-cookie';
 import { OneTimeCodes, type OneTimeCodeBook } from './auth/one-time-codes';
 import { randomUUID } from 'node:crypto';
 import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
@@ -114,6 +119,8 @@ export interface HostOptions {
   log?: (line: string) => void;
   /** Write `<dataDir>/host.json` while running. Default true. */
   writeHostFile?: boolean;
+  /** A team hub's people (R21.1): they sign in at this OpenID Connect provider. Without it the hub is one person's. */
+  people?: OidcSettings;
 }
 
 export interface Host {
@@ -135,6 +142,10 @@ export interface Host {
   devices: DeviceService;
   /** The hub itself and the machines joined to it (R17). */
   machines: MachineService;
+  /** A team hub's people (R21), when it was started with an OpenID Connect provider. */
+  people?: PeopleService;
+  /** Where people sign in, and the redirect URL to register at the provider (R21.4). */
+  signIn?: { url: string; callbackUrl: string; issuer: string };
   authenticator: Authenticator;
   /** Pairing and join codes: in memory, or in the team database (R20.42). */
   codes: OneTimeCodeBook;
@@ -241,6 +252,27 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const chosenBase =
     typeof options.pairingBaseUrl === 'function' ? options.pairingBaseUrl(port) : options.pairingBaseUrl;
   pairingBase = chosenBase ?? publicBase ?? url;
+  const people = options.people && new PeopleService({ registry, ownerEmail: options.people.ownerEmail });
+  const signIn = options.people && {
+    url: `${pairingBase}${SIGN_IN_PATH}`,
+    callbackUrl: `${pairingBase}${CALLBACK_PATH}`,
+    issuer: options.people.issuer,
+  };
+  if (options.people && people && signIn) {
+    routes.register(
+      '*',
+      '/auth',
+      createAuthRoutes({
+        hubName: hostName,
+        oidc: new OidcClient(options.people, signIn.callbackUrl),
+        cookie: new SignInCookie(options.people.clientSecret, pairingBase.startsWith('https:')),
+        people,
+        publicBase: pairingBase,
+        mintPairingCode,
+        log,
+      }),
+    );
+  }
   mountPairingRoutes(routes, {
     codes,
     devices,
@@ -253,6 +285,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     clientAddress,
     originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     mintPairingCode,
+    personForCode: people && (async (code) => (await people.personForPairingCode(code))?.id),
     away: {
       get: () => registry.projection.preferences.away,
       set: async (away) => (await registry.updatePreferences({ away })).ok,
@@ -334,6 +367,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     leadership,
     devices,
     machines,
+    people,
+    signIn,
     authenticator,
     codes,
     ...(sharedPush ? { sharedPush } : {}),

@@ -4,6 +4,7 @@ import {
   type HostEvent,
   type InteractionView,
   type MachineRecord,
+  type PersonRecord,
   type Preferences,
 } from '../contracts';
 import { activeDevices, emptyHostFold, foldHostEvent } from '../state/host-fold';
@@ -24,6 +25,13 @@ export class HostProjection {
   private readonly requestedSeq = new Map<string, number>();
   /** How many interactions each machine has waiting (R12.7). */
   private readonly pendingByMachine = new Map<string, number>();
+  /** `issuer + ' ' + subject` → person id (R21.8). */
+  private readonly personByIdentity = new Map<string, string>();
+  /**
+   * A sign-in's pairing code digest → the person who signed in (R21.12). The code itself works once and for at
+   * most a day (`--pair-ttl`), so grants older than that are dropped as new sign-ins come.
+   */
+  private readonly pairingGrants = new Map<string, { personId: string; atMs: number }>();
 
   get interactions(): ReadonlyMap<string, InteractionView> {
     return this.fold.interactions;
@@ -48,6 +56,22 @@ export class HostProjection {
     return this.fold.machines;
   }
 
+  /** Every person who ever signed in to a team hub (R21.8). */
+  get people(): ReadonlyMap<string, PersonRecord> {
+    return this.fold.people;
+  }
+
+  personByProviderIdentity(issuer: string, subject: string): PersonRecord | undefined {
+    const id = this.personByIdentity.get(identityKey(issuer, subject));
+    return id === undefined ? undefined : this.fold.people.get(id);
+  }
+
+  /** The person whose sign-in minted the pairing code with this digest, while no device has used it (R21.12). */
+  personForPairing(digestHex: string): PersonRecord | undefined {
+    const grant = this.pairingGrants.get(digestHex);
+    return grant === undefined ? undefined : this.fold.people.get(grant.personId);
+  }
+
   /** Paired devices not revoked, in the order they paired. */
   activeDevices(): DeviceRecord[] {
     return activeDevices(this.fold);
@@ -55,6 +79,7 @@ export class HostProjection {
 
   /** Folds one event in; returns the interaction it changed, if any. */
   apply(event: HostEvent): InteractionView | undefined {
+    this.indexPeople(event);
     const view = foldHostEvent(this.fold, event);
     if (!view) return undefined;
     const machineId = view.machine.id;
@@ -75,6 +100,18 @@ export class HostProjection {
       else this.pendingByMachine.delete(machineId);
     }
     return view;
+  }
+
+  private indexPeople(event: HostEvent): void {
+    if (event.seq <= this.fold.seq) return;
+    if (event.type === 'person.added')
+      this.personByIdentity.set(identityKey(event.person.issuer, event.person.subject), event.person.id);
+    else if (event.type === 'person.signed-in') {
+      const atMs = Date.parse(event.at);
+      for (const [digest, grant] of this.pairingGrants)
+        if (atMs - grant.atMs > GRANT_KEPT_MS) this.pairingGrants.delete(digest);
+      this.pairingGrants.set(event.pairing, { personId: event.personId, atMs });
+    }
   }
 
   /** Interactions waiting, in all or from one machine. */
@@ -126,4 +163,11 @@ export class HostProjection {
     }
     return views;
   }
+}
+
+/** The longest a pairing code lives (`--pair-ttl` at most 24 h). */
+const GRANT_KEPT_MS = 24 * 3_600_000;
+
+function identityKey(issuer: string, subject: string): string {
+  return `${issuer} ${subject}`;
 }

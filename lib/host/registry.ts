@@ -27,6 +27,7 @@ import {
   type NewDeviceEvent,
   type NewHostEvent,
   type NewMachineEvent,
+  type NewPersonEvent,
   type PreferencesAck,
   type PreferencesPatch,
   type RespondAck,
@@ -297,6 +298,11 @@ export class InteractionRegistry {
    * it may be asked again when another writer moved the log first (R20.3).
    */
   recordDeviceEvents(decide: () => readonly NewDeviceEvent[]): Promise<HostEvent[]> {
+    return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
+  }
+
+  /** Appends person events (added, signed in) of a team hub (R21.8, R21.10); as above. */
+  recordPersonEvents(decide: () => readonly NewPersonEvent[]): Promise<HostEvent[]> {
     return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
   }
 

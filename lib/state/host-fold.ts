@@ -4,6 +4,7 @@ import {
   type HostEvent,
   type InteractionView,
   type MachineRecord,
+  type PersonRecord,
   type Preferences,
 } from '../contracts';
 
@@ -24,10 +25,19 @@ export interface HostFold {
   readonly devices: Map<string, DeviceRecord>;
   /** Every machine ever joined, by id; a revoked one keeps its record with `revokedAt` (R17.1, R17.2). */
   readonly machines: Map<string, MachineRecord>;
+  /** A team hub's people, by id (R21.8); empty on a personal hub. */
+  readonly people: Map<string, PersonRecord>;
 }
 
 export function emptyHostFold(): HostFold {
-  return { seq: 0, preferences: null, interactions: new Map(), devices: new Map(), machines: new Map() };
+  return {
+    seq: 0,
+    preferences: null,
+    interactions: new Map(),
+    devices: new Map(),
+    machines: new Map(),
+    people: new Map(),
+  };
 }
 
 /**
@@ -100,6 +110,24 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
       const machine = fold.machines.get(event.machineId);
       if (machine && machine.revokedAt === undefined)
         fold.machines.set(machine.id, { ...machine, revokedAt: event.at });
+      return undefined;
+    }
+    case 'person.added':
+      if (!fold.people.has(event.person.id)) fold.people.set(event.person.id, { ...event.person, addedAt: event.at });
+      return undefined;
+    case 'person.signed-in': {
+      const person = fold.people.get(event.personId);
+      // The profile is what the provider said this time: a claim it no longer sends is gone.
+      if (person)
+        fold.people.set(person.id, {
+          id: person.id,
+          issuer: person.issuer,
+          subject: person.subject,
+          role: person.role,
+          addedAt: person.addedAt,
+          ...event.profile,
+          lastSignInAt: event.at,
+        });
       return undefined;
     }
     default:

@@ -1,4 +1,5 @@
 import { type DeviceInfo, type DeviceRecord, type NewDeviceEvent, type PairReplaces } from '../../contracts';
+import { personRef } from '../people/person-ref';
 import { type InteractionRegistry } from '../registry';
 import { type CredentialStore } from '../store/credential-store';
 import { mintCredential, newCredentialId, parseCredential, secretMatches } from './credential-format';
@@ -64,7 +65,13 @@ export class DeviceService {
    * takes its place in the same commit — its name unless the person typed another, and the old
    * one revoked as from Settings. A credential that no longer works changes nothing here.
    */
-  async pair(device: { name: string; platform: string; replaces?: PairReplaces }): Promise<PairedDevice> {
+  async pair(device: {
+    name: string;
+    platform: string;
+    replaces?: PairReplaces;
+    /** The person who signed in to pair it, on a team hub (R21.12). */
+    personId?: string;
+  }): Promise<PairedDevice> {
     const previous = device.replaces && (await this.authenticate(device.replaces.credential));
     const replaced = previous?.ok ? previous.principal : undefined;
     const name = replaced && device.replaces?.keepName ? replaced.name : device.name;
@@ -82,7 +89,16 @@ export class DeviceService {
     await this.options.registry.recordDeviceEvents(() => {
       const at = this.now().toISOString();
       const events: NewDeviceEvent[] = [
-        { type: 'device.paired', at, device: { id: deviceId, name, platform: device.platform } },
+        {
+          type: 'device.paired',
+          at,
+          device: {
+            id: deviceId,
+            name,
+            platform: device.platform,
+            ...(device.personId !== undefined ? { personId: device.personId } : {}),
+          },
+        },
       ];
       // Removed meanwhile (from another hub process on the same log): nothing left to take the place of.
       if (replaced && this.activeRecord(replaced.id))
@@ -207,6 +223,8 @@ export class DeviceService {
   private info(record: DeviceRecord): DeviceInfo {
     const online = (this.connections.get(record.id) ?? 0) > 0;
     const seen = online ? this.now().toISOString() : this.lastSeen.all.get(record.id);
+    const person =
+      record.personId === undefined ? undefined : this.options.registry.projection.people.get(record.personId);
     return {
       id: record.id,
       name: record.name,
@@ -214,6 +232,7 @@ export class DeviceService {
       pairedAt: record.pairedAt,
       online,
       ...(seen !== undefined ? { lastSeenAt: seen } : {}),
+      ...(person ? { person: personRef(person) } : {}),
     };
   }
 

@@ -44,6 +44,7 @@ export function mountPairingRoutes(
     /** Where a request came from, behind the trusted proxies (R20.49). */
     clientAddress: ClientAddressOf;
     originAllowed(req: IncomingMessage): boolean;
+    personForCode?: (code: string) => Promise<string | undefined>;
     mintPairingCode(): Promise<PairingCodeResponse>;
     mintJoinCode(): Promise<JoinCodeResponse>;
     away: AwaySwitch;

@@ -16,6 +16,8 @@ export interface PairRouteOptions {
   clientAddress: ClientAddressOf;
   /** How long a code lives, for the message a late one gets. */
   pairTtlMs: number;
+  /** On a team hub: the person whose sign-in minted this code, who then owns the device (R21.12). */
+  personForCode?: (code: string) => Promise<string | undefined>;
   /** The same rule as the sockets': same origin, the public URL, `--allow-origin`. */
   originAllowed(req: IncomingMessage): boolean;
 }
@@ -78,10 +80,10 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
     const { data, address } = request;
     // Only after the code: a credential in `replaces` is never checked for someone without one (R16.9).
     // A pairing the disk refuses throws, and the code stays usable (R12.6).
-    const exchanged = await options.codes.exchange('pair-device', data.code, async () => ({
-      spend: true,
-      value: await options.devices.pair(data),
-    }));
+    const exchanged = await options.codes.exchange('pair-device', data.code, async () => {
+      const personId = await options.personForCode?.(data.code);
+      return { spend: true, value: await options.devices.pair({ ...data, personId }) };
+    });
     if (!exchanged.redeemed) {
       await refuseAttempt(res, {
         limiter: options.limiter,

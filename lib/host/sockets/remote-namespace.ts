@@ -27,6 +27,7 @@ import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { failure } from '../registry-types';
+import { deviceRecordForRemotes, eventsForRemotes } from '../people/people-for-remotes';
 import { redactEventForRemotes, redactViewForRemotes } from '../redact-secrets';
 import { respondAsDevice } from '../respond/device-respond';
 import { handshakeGuard } from './handshake';
@@ -206,7 +207,7 @@ async function streamEvents(socket: RemoteSocket, registry: InteractionRegistry)
     if (fresh.length === 0) return;
     sentSeq = fresh[fresh.length - 1]?.seq ?? sentSeq;
     socket.emit('events', {
-      events: fresh.map((event) => redactEventForRemotes(event, viewOf)),
+      events: eventsForRemotes(fresh).map((event) => redactEventForRemotes(event, viewOf)),
       serverTime: new Date().toISOString(),
       pendingTotal: registry.projection.pendingCount(),
     });
@@ -252,5 +253,9 @@ async function streamEvents(socket: RemoteSocket, registry: InteractionRegistry)
 /** The snapshot as remotes get it: secret answers masked (R18.5). */
 function remoteSnapshot(registry: InteractionRegistry): Snapshot {
   const snapshot = registry.snapshot();
-  return { ...snapshot, history: snapshot.history.map(redactViewForRemotes) };
+  return {
+    ...snapshot,
+    history: snapshot.history.map(redactViewForRemotes),
+    devices: snapshot.devices.map(deviceRecordForRemotes),
+  };
 }

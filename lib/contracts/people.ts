@@ -1,0 +1,78 @@
+import * as z from 'zod/mini';
+import { IdSchema, IsoTimeSchema } from './interaction';
+
+// People on a team hub (R21): who signed in at the hub's OpenID Connect provider. A person is known by the
+// provider's issuer and subject (the one pair a provider promises never to reuse); email and name are what the
+// provider said at the last sign-in, for showing, never for deciding who someone is.
+
+/** Printed in lists and the terminal: no control characters. */
+const printable = z.regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { message: 'Must not contain control characters' });
+const PERSON_TEXT_MAX = 320;
+const shownText = z.string().check(z.maxLength(PERSON_TEXT_MAX), printable);
+
+/** What a person may do on the hub (R21.9): the first to sign in (or the one named at start) is the owner. */
+export const PersonRoleSchema = z.enum(['owner', 'admin', 'member']);
+export type PersonRole = z.infer<typeof PersonRoleSchema>;
+
+/** The provider's identifier and its `sub` claim: together the person, for good (OpenID Connect Core §5.7). */
+export const PersonIdentitySchema = z.strictObject({
+  issuer: z.string().check(z.minLength(1), z.maxLength(2048)),
+  subject: z.string().check(z.minLength(1), z.maxLength(255)),
+});
+
+/** What the provider said about the person at the last sign-in; any of it may be missing. */
+export const PersonProfileSchema = z.strictObject({
+  email: z.optional(shownText),
+  /** The provider vouched for the address (`email_verified`); only a verified one can name the owner. */
+  emailVerified: z.optional(z.boolean()),
+  name: z.optional(shownText),
+  /** The `groups` claim, when the provider sends one. */
+  groups: z.optional(z.array(shownText).check(z.maxLength(200))),
+});
+export type PersonProfile = z.infer<typeof PersonProfileSchema>;
+
+/** A person as the log has it now. */
+export const PersonRecordSchema = z.strictObject({
+  id: IdSchema,
+  ...PersonIdentitySchema.shape,
+  ...PersonProfileSchema.shape,
+  role: PersonRoleSchema,
+  addedAt: IsoTimeSchema,
+  lastSignInAt: z.optional(IsoTimeSchema),
+});
+export type PersonRecord = z.infer<typeof PersonRecordSchema>;
+
+/** Who a device belongs to, as lists show it. */
+export const PersonRefSchema = z.strictObject({
+  id: IdSchema,
+  name: z.optional(shownText),
+  email: z.optional(shownText),
+  role: PersonRoleSchema,
+});
+export type PersonRef = z.infer<typeof PersonRefSchema>;
+
+/** A person's shown name: the provider's name, else the email, else the subject. */
+export function personLabel(person: { name?: string; email?: string; subject?: string; id: string }): string {
+  return person.name || person.email || person.subject || person.id;
+}
+
+const eventBase = { seq: z.int().check(z.positive()), at: IsoTimeSchema };
+
+/** Someone the hub did not know signed in (R21.8): from now on this issuer and subject are this person. */
+export const PersonAddedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('person.added'),
+  person: z.strictObject({ id: IdSchema, ...PersonIdentitySchema.shape, role: PersonRoleSchema }),
+});
+
+/**
+ * A person signed in at the provider (R21.10). `pairing`: the SHA-256 (hex) of the one-time pairing code the hub
+ * minted for the browser they signed in with; the device that redeems that code belongs to them.
+ */
+export const PersonSignedInEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('person.signed-in'),
+  personId: IdSchema,
+  profile: PersonProfileSchema,
+  pairing: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+});

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { type NewPersonEvent, type PersonRecord, type PersonRole } from '../../contracts';
+import { codeDigest } from '../auth/one-time-codes';
+import { type InteractionRegistry } from '../registry';
+import { type SignedInIdentity } from './oidc-client';
+
+export interface PeopleServiceOptions {
+  registry: InteractionRegistry;
+  /** `--oidc-owner`: the verified email whose person becomes the owner (R21.9). */
+  ownerEmail?: string;
+  now?: () => Date;
+}
+
+/**
+ * A team hub's people (R21.8–R21.12): who they are comes from the log (added and signed-in events, folded like
+ * every other), keyed by the provider's issuer and subject. The role a newcomer gets is decided inside the log's
+ * write queue, on the log as it is, so two replicas signing in two people at once still make one owner.
+ */
+export class PeopleService {
+  constructor(private readonly options: PeopleServiceOptions) {}
+
+  /**
+   * Records a sign-in (R21.10): a newcomer is added first, with their role; the pairing code minted for their browser
+   * is tied to them by its digest. Resolves with the person as the log now has them.
+   */
+  async signedIn(identity: SignedInIdentity, pairingCode: string): Promise<PersonRecord> {
+    const { registry } = this.options;
+    let personId = '';
+    await registry.recordPersonEvents(() => {
+      const at = this.now().toISOString();
+      const known = registry.projection.personByProviderIdentity(identity.issuer, identity.subject);
+      personId = known?.id ?? this.newPersonId();
+      const events: NewPersonEvent[] = known
+        ? []
+        : [
+            {
+              type: 'person.added',
+              at,
+              person: {
+                id: personId,
+                issuer: identity.issuer,
+                subject: identity.subject,
+                role: this.roleFor(identity),
+              },
+            },
+          ];
+      events.push({
+        type: 'person.signed-in',
+        at,
+        personId,
+        profile: identity.profile,
+        pairing: codeDigest(pairingCode).toString('hex'),
+      });
+      return events;
+    });
+    const person = registry.projection.people.get(personId);
+    if (!person) throw new Error('the sign-in was written but is not in the log');
+    return person;
+  }
+
+  /** The person whose sign-in minted this pairing code (R21.12), looking at what other replicas wrote if need be. */
+  async personForPairingCode(code: string): Promise<PersonRecord | undefined> {
+    const { registry } = this.options;
+    const digest = codeDigest(code).toString('hex');
+    return registry.findCaughtUp(() => registry.projection.personForPairing(digest));
+  }
+
+  list(): PersonRecord[] {
+    return [...this.options.registry.projection.people.values()];
+  }
+
+  /** Owner: the one `--oidc-owner` names (by a verified email), else the first to sign in; everyone else a member. */
+  private roleFor(identity: SignedInIdentity): PersonRole {
+    const people = [...this.options.registry.projection.people.values()];
+    if (people.some((person) => person.role === 'owner')) return 'member';
+    const { ownerEmail } = this.options;
+    if (ownerEmail === undefined) return 'owner';
+    const { email, emailVerified } = identity.profile;
+    return emailVerified === true && email?.toLowerCase() === ownerEmail.toLowerCase() ? 'owner' : 'member';
+  }
+
+  private newPersonId(): string {
+    const known = this.options.registry.projection.people;
+    let id = randomBytes(8).toString('hex');
+    while (known.has(id)) id = randomBytes(8).toString('hex');
+    return id;
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+}
