@@ -32,6 +32,7 @@ import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateT
 import { HostStartError } from './errors';
 import { AllowedHosts, guardHostHeader } from './http/allowed-hosts';
 import { clientAddressOf } from './http/client-address';
+import { MachinePresenceSharing, type MachinePresenceBoard } from './machine-presence-sharing';
 import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
 import { SecurityHeaders } from './http/security-headers';
@@ -223,8 +224,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     devices,
     machines,
     sharedPush,
+    machineBoard,
   } = opened;
   listMachines = () => machines.list();
+  // A phone sees a machine's agents as connected whichever replica of a team hub they are on (R20.66).
+  const machinePresence = machineBoard && new MachinePresenceSharing(machines, machineBoard, onError);
+  machinePresence?.start();
   const authenticator = new Authenticator({ agentToken: token, adminToken, devices, machines });
   authenticateAgent = (candidate) => authenticator.runtime(candidate);
   // Filled in once listening: pairing links need the port.
@@ -394,6 +399,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     });
     // The queue's last commits first: a command already taken is written before the log closes.
     await registry.settled();
+    await machinePresence?.stop();
     // Its phones' "looking" goes with it, rather than holding notifications back until the leases run out.
     await sharedPush?.presence.withdraw().catch(() => undefined);
     await secretRelay?.stop();
@@ -472,6 +478,7 @@ async function openState(
     let token: string;
     let adminToken: string;
     let sharedPush: SharedPushState | undefined;
+    let machineBoard: MachinePresenceBoard | undefined;
     if (opened instanceof PgEventStore && databaseUrl !== undefined) {
       // A team hub's replicas share one agent token, one admin token and one key pair (R20.61).
       const secrets = await adoptTeamSecrets(opened, { dataDir, databaseUrl, token: options.token, log: options.log });
@@ -482,6 +489,7 @@ async function openState(
         ledger: opened.notifyLedger,
         presence: opened.presenceBoard(randomUUID()),
       };
+      machineBoard = opened.machinePresence(randomUUID());
     } else {
       token = loadOrCreateToken(dataDir, options.token);
       adminToken = loadOrCreateAdminToken(dataDir);
@@ -501,6 +509,7 @@ async function openState(
       devices,
       machines,
       sharedPush,
+      machineBoard,
     };
   } catch (error) {
     registry.stop();

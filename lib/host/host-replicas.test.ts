@@ -160,6 +160,33 @@ describe('[R20.41] a revocation on one replica holds on every replica at once', 
   });
 });
 
+describe('[R20.66] which agents are connected holds across replicas', () => {
+  it('[R20.66][R17.5] a phone on one replica sees a machine’s agents connected to another come and go, and a replica that closes takes its counts with it', async () => {
+    const [a, b] = await twoReplicas();
+    const laptop = await joinMachine(a, 'laptop');
+    const phone = await connectRemote(b.url, (await pairDevice(b)).credential);
+    const agentsOf = (name: string) => phone.machineLists.at(-1)?.find((machine) => machine.name === name);
+    const first = await connectRuntime(a.url, laptop.credential, 'laptop-runtime-1');
+    const second = await connectRuntime(a.url, laptop.credential, 'laptop-runtime-2');
+    const hubAgent = await connectRuntime(a.url, TEST_TOKEN, 'hub-runtime');
+    await vi.waitFor(() => expect(agentsOf('laptop')?.connectedAgents).toBe(2), { timeout: 5_000 });
+    expect(b.machines.list()[0]?.connectedAgents).toBe(1);
+    // One more on B itself: B's own and A's add up.
+    const third = await connectRuntime(b.url, laptop.credential, 'laptop-runtime-3');
+    await vi.waitFor(() => expect(agentsOf('laptop')?.connectedAgents).toBe(3));
+
+    first.socket.disconnect();
+    await vi.waitFor(() => expect(agentsOf('laptop')?.connectedAgents).toBe(2), { timeout: 5_000 });
+    second.socket.disconnect();
+    hubAgent.socket.disconnect();
+    await a.close();
+    await vi.waitFor(() => expect(agentsOf('laptop')?.connectedAgents).toBe(1), { timeout: 5_000 });
+    expect(b.machines.list()[0]?.connectedAgents).toBe(0);
+    third.socket.disconnect();
+    await vi.waitFor(() => expect(agentsOf('laptop')?.connectedAgents).toBe(0));
+  });
+});
+
 describe('[R20.42] pairing and join codes work whichever replica they reach', () => {
   const pairRequest = (code: string, name: string) => ({ code, name, platform: 'Test · Node' });
 

@@ -36,6 +36,9 @@ export interface MachineServiceOptions {
 export class MachineService {
   /** Runtime connections open now, by machine id (the hub's own `local` included). */
   private readonly connections = new Map<string, number>();
+  /** On a team hub: runtime connections open to the other replicas, as they last said (R20.66). */
+  private elsewhere: ReadonlyMap<string, number> = new Map();
+  private readonly localListeners = new Set<() => void>();
   /** The hub's own last connect or disconnect: it has no credential row to keep it in. */
   private localLastSeen: string | undefined;
   private readonly revokedListeners = new Set<(machineId: string) => void>();
@@ -204,6 +207,30 @@ export class MachineService {
     return () => this.changeListeners.delete(listener);
   }
 
+  /** This process's own runtime connections changed (not another replica's). */
+  onLocalChange(listener: () => void): () => void {
+    this.localListeners.add(listener);
+    return () => this.localListeners.delete(listener);
+  }
+
+  /** Runtime connections open to this process now, by machine id. */
+  localConnections(): ReadonlyMap<string, number> {
+    return new Map(this.connections);
+  }
+
+  /**
+   * The runtime connections other replicas of a team hub hold, by machine id (R20.66): a phone on any replica sees a
+   * machine's agents as connected wherever they are. Listeners hear of it only when it changed.
+   */
+  setElsewhere(connections: ReadonlyMap<string, number>): void {
+    const same =
+      connections.size === this.elsewhere.size &&
+      [...connections].every(([machineId, count]) => this.elsewhere.get(machineId) === count);
+    if (same) return;
+    this.elsewhere = new Map(connections);
+    this.changed();
+  }
+
   /** A runtime connection of this machine opened. */
   connected(machineId: string): void {
     this.connections.set(machineId, (this.connections.get(machineId) ?? 0) + 1);
@@ -221,7 +248,13 @@ export class MachineService {
     const at = this.now().toISOString();
     if (machineId === this.hub.id) this.localLastSeen = at;
     else this.lastSeen.touch(machineId, at);
+    for (const listener of this.localListeners) listener();
     this.changed();
+  }
+
+  /** Agents connected to this process and, on a team hub, to the others. */
+  private connectedAgents(machineId: string): number {
+    return (this.connections.get(machineId) ?? 0) + (this.elsewhere.get(machineId) ?? 0);
   }
 
   private changed(): void {
@@ -238,7 +271,7 @@ export class MachineService {
   }
 
   private hubInfo(): MachineInfo {
-    const connectedAgents = this.connections.get(this.hub.id) ?? 0;
+    const connectedAgents = this.connectedAgents(this.hub.id);
     const seen = connectedAgents > 0 ? this.now().toISOString() : this.localLastSeen;
     return {
       id: this.hub.id,
@@ -250,7 +283,7 @@ export class MachineService {
   }
 
   private info(record: MachineRecord): MachineInfo {
-    const connectedAgents = this.connections.get(record.id) ?? 0;
+    const connectedAgents = this.connectedAgents(record.id);
     const seen = connectedAgents > 0 ? this.now().toISOString() : this.lastSeen.all.get(record.id);
     return {
       id: record.id,

@@ -9,6 +9,7 @@ import { describeConnectError, passwordOf, reasonOf } from './pg-errors';
 import { PgLeadership, type PgLeadershipOptions } from './pg-leadership';
 import { PgLogWatcher } from './pg-log-watcher';
 import { PgAttemptCounts } from './pg-attempt-counts';
+import { PgMachinePresence } from './pg-machine-presence';
 import { PgOneTimeCodes } from './pg-one-time-codes';
 import { PgSecretRelay } from './pg-secret-relay';
 import { PgPresenceBoard } from './pg-presence-board';
@@ -134,6 +135,11 @@ export class PgEventStore implements EventStore {
   /** The election of the replica that runs the deadlines (R20.43), on a connection of its own; not yet started. */
   leadership(options: PgLeadershipOptions = {}): PgLeadership {
     return new PgLeadership(this.config, this.logId, options);
+  }
+
+  /** Where this replica says how many agents each machine has connected to it (R20.66). */
+  machinePresence(replicaId: string, leaseMs?: number): PgMachinePresence {
+    return new PgMachinePresence(this.db, replicaId, leaseMs);
   }
 
   /** Where this replica says which devices look through it (R20.64); `replicaId` is this process's, random. */

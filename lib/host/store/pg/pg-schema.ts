@@ -94,6 +94,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (replica_id, device_id)
   );
   `,
+  `
+  -- How many agents each machine has connected to each replica, on a lease the replica renews (R20.66).
+  CREATE TABLE askaway_machine_presence (
+    replica_id text NOT NULL,
+    machine_id text NOT NULL,
+    agents integer NOT NULL CHECK (agents > 0),
+    expires_at timestamptz NOT NULL,
+    PRIMARY KEY (replica_id, machine_id)
+  );
+  `,
 ];
 
 /** The version this build writes and reads. */
