@@ -42,6 +42,8 @@ export const TEAM_HUB_DEFAULTS: TeamHubOptions = {
 /** R20.70: the team hub within 1.5× of the single hub. */
 const BUDGET = 1.5;
 const QUESTION_TIMEOUT_MS = 30_000;
+/** How long an agent's receipt of its answer may take to be logged before it counts as never logged. */
+const RECEIPT_WAIT_MS = 10_000;
 
 interface Measured {
   samples: QuestionSample[];
@@ -50,6 +52,8 @@ interface Measured {
   counts: DatabaseCounts;
   wallMs: number;
   refused: number;
+  /** Agents' receipts never logged (R10.5), warm-up included. */
+  receiptsMissing: number;
 }
 
 const none = (): DatabaseCounts => ({ statements: 0, transactions: 0, appends: 0 });
@@ -114,6 +118,7 @@ export async function runTeamHub(options: TeamHubOptions = TEAM_HUB_DEFAULTS): P
       [singleLoad, 0],
       [teamLoad, 0],
     ]);
+    const receiptsMissing = new Map<LoadedSetup, number>();
     const block = async (setup: LoadedSetup, count: number, samples: QuestionSample[]) => {
       const from = asked.get(setup) ?? 0;
       asked.set(setup, from + count);
@@ -128,15 +133,15 @@ export async function runTeamHub(options: TeamHubOptions = TEAM_HUB_DEFAULTS): P
       }
       samples.push(...(await Promise.all(questions)));
       // The agents' receipts are the questions' last writes: counted with their block.
-      await setup.delivered(from + count, QUESTION_TIMEOUT_MS);
+      receiptsMissing.set(setup, await setup.delivered(from + count, RECEIPT_WAIT_MS));
     };
     await block(singleLoad, options.warmup, []);
     await block(teamLoad, options.warmup, []);
     log(`warmed up (${options.warmup} questions each); measuring ${options.questions} each at ${options.rate}/s`);
 
     const measured = new Map<LoadedSetup, Measured>([
-      [singleLoad, { samples: [], cpuMicros: 0, events: 0, counts: none(), wallMs: 0, refused: 0 }],
-      [teamLoad, { samples: [], cpuMicros: 0, events: 0, counts: none(), wallMs: 0, refused: 0 }],
+      [singleLoad, { samples: [], cpuMicros: 0, events: 0, counts: none(), wallMs: 0, refused: 0, receiptsMissing: 0 }],
+      [teamLoad, { samples: [], cpuMicros: 0, events: 0, counts: none(), wallMs: 0, refused: 0, receiptsMissing: 0 }],
     ]);
     const pids = new Map<LoadedSetup, number[]>([
       [singleLoad, [single.pid]],
@@ -174,7 +179,11 @@ export async function runTeamHub(options: TeamHubOptions = TEAM_HUB_DEFAULTS): P
         await replica.stopProfile(path.join(profiles, `replica-${index}.cpuprofile`));
       log(`CPU profiles of ${options.questions} questions each: ${profiles}`);
     }
-    return { figures: teamHubFigures(options, measured.get(singleLoad), measured.get(teamLoad)) };
+    const singleMeasured = measured.get(singleLoad);
+    const teamMeasured = measured.get(teamLoad);
+    if (singleMeasured) singleMeasured.receiptsMissing = receiptsMissing.get(singleLoad) ?? 0;
+    if (teamMeasured) teamMeasured.receiptsMissing = receiptsMissing.get(teamLoad) ?? 0;
+    return { figures: teamHubFigures(options, singleMeasured, teamMeasured) };
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
@@ -259,6 +268,13 @@ function teamHubFigures(options: TeamHubOptions, single?: Measured, team?: Measu
       unit: 'answers',
       baseline: single.refused,
       note: `of ${options.questions}; a refused answer (say, "the event log kept moving", R20.3) is sent again as the app's outbox does, after 1 s, and its round trip includes the wait`,
+    }),
+    figure({
+      name: 'team hub: agents’ receipts never logged (R10.5)',
+      value: team.receiptsMissing,
+      unit: 'questions',
+      baseline: single.receiptsMissing,
+      note: `of ${options.questions + options.warmup}; each answered question's interaction.delivered, waited for ${RECEIPT_WAIT_MS / 1000} s after its block`,
     }),
     figure({
       name: 'team hub: database round trips per question (R20.72)',

@@ -64,7 +64,7 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
         `SELECT
            coalesce((SELECT sum(s.calls) FROM pg_stat_statements s WHERE s.dbid = d.datid), 0) AS statements,
            coalesce((SELECT sum(s.calls) FROM pg_stat_statements s
-                     WHERE s.dbid = d.datid AND s.query LIKE 'WITH inserted AS%'), 0) AS appends,
+                     WHERE s.dbid = d.datid AND s.query LIKE '%INSERT INTO askaway_events%'), 0) AS appends,
            d.xact_commit + d.xact_rollback AS transactions
          FROM pg_stat_database d WHERE d.datname = $1`,
         [DATABASE],

@@ -44,8 +44,11 @@ export interface LoadedSetup {
   answersRefused(): number;
   /** The newest seq any phone has been told: each event's seq, so appends counted from the log itself. */
   newestSeq(): number;
-  /** Resolves once the phones were told the agents received `count` answers (the last write of a question). */
-  delivered(count: number, timeoutMs: number): Promise<void>;
+  /**
+   * Waits until the phones were told the agents received `count` answers (the last write of a question), at most
+   * `timeoutMs`; resolves with how many receipts are still not logged.
+   */
+  delivered(count: number, timeoutMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -211,20 +214,24 @@ export async function loadSetup(options: LoadOptions): Promise<LoadedSetup> {
     ask,
     newestSeq: () => newestSeq,
     answersRefused: () => answersRefused,
-    delivered: (count, timeoutMs) => {
-      if (delivered >= count) return Promise.resolve();
+    delivered: async (count, timeoutMs) => {
       let check = () => undefined as void;
       const reached = new Promise<void>((resolve) => {
         check = () => {
           if (delivered >= count) resolve();
         };
         deliveredWaiters.add(check);
+        check();
       });
-      return within(
-        reached,
-        timeoutMs,
-        () => `${delivered} of ${count} answers were acknowledged by their agents`,
-      ).finally(() => deliveredWaiters.delete(check));
+      try {
+        await within(reached, timeoutMs, () => 'receipts');
+      } catch {
+        const missing = answeredIds.filter((id) => !deliveredIds.has(id));
+        log(`${options.name}: no receipt logged after ${timeoutMs} ms for ${missing.join(', ')}`);
+      } finally {
+        deliveredWaiters.delete(check);
+      }
+      return Math.max(0, count - delivered);
     },
     close,
   };
