@@ -5,6 +5,7 @@
 // the team hub within 1.5× of the single hub. Blocks of questions alternate between the two, so drift on a shared
 // machine hits both alike. Diagnostics: BENCH_CPU_PROF=<dir> profiles every hub over the measured blocks (read
 // them with bench/support/cpu-profile-summary.ts); BENCH_STATEMENTS=1 lists the statements the replicas sent. Flags (run alone): --agents --phones --questions --rate --replicas --blocks.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -78,6 +79,12 @@ class Teardown {
   }
 }
 
+/** A hub's data dir holds nothing worth keeping after the run (its log, for the single hub, is the bench's own). */
+async function stopAndRemove(hub: HostProcess): Promise<void> {
+  await hub.stop();
+  fs.rmSync(hub.dataDir, { recursive: true, force: true });
+}
+
 const log = (line: string) => console.log(`[team-hub] ${new Date().toISOString().slice(11, 19)} ${line}`);
 
 export async function runTeamHub(options: TeamHubOptions = TEAM_HUB_DEFAULTS): Promise<{ figures: Figure[] }> {
@@ -99,13 +106,13 @@ export async function runTeamHub(options: TeamHubOptions = TEAM_HUB_DEFAULTS): P
       });
     log('PostgreSQL started');
     const single = await startHost();
-    teardown.add(() => single.stop());
+    teardown.add(() => stopAndRemove(single));
     const replicas: HostProcess[] = [];
     for (let index = 0; index < options.replicas; index += 1) {
       // The URL (with its password) in the environment, not on a command line ps shows.
       const replica = await startHost({ env: { ASKAWAY_DATABASE_URL: database.url } });
       replicas.push(replica);
-      teardown.add(() => replica.stop());
+      teardown.add(() => stopAndRemove(replica));
     }
     log(`a single hub and ${replicas.length} replicas started`);
     const loadOptions = { agents: options.agents, phones: options.phones, log };
