@@ -13,12 +13,14 @@ import { runPwaWeight } from './pwa-weight';
 import { runReannounceLoad } from './reannounce-load';
 import { runRestore } from './restore';
 import { runRoundTrip } from './round-trip';
+import { runTeamHub } from './team-hub';
 import { formatDrills, formatTable, ROOT, saveResults, type DrillOutcome, type Figure } from './support/figures';
 
 const BENCHMARKS: { name: string; run: () => Promise<{ figures: Figure[] }> }[] = [
   { name: 'durable-log', run: runDurableLog },
   { name: 'round-trip', run: runRoundTrip },
   { name: 'reannounce-load', run: runReannounceLoad },
+  { name: 'team-hub', run: () => runTeamHub() },
   { name: 'pwa-weight', run: runPwaWeight },
   { name: 'restore', run: runRestore },
   { name: 'inbox-arrival', run: runInboxArrival },

@@ -40,14 +40,20 @@ export function tempDir(prefix = 'askaway-bench-'): string {
 /**
  * `askaway start --no-demo` in a child process: the built `dist/cli.js` when it
  * exists (what users run; `npm run bench` builds first), else from source with tsx.
- * BENCH_HOST=source or BENCH_HOST=dist forces one.
+ * BENCH_HOST=source or BENCH_HOST=dist forces one; BENCH_HOST=<file>.js runs another build (say, the previous
+ * commit's, for a before/after in one session).
  */
 export function hostCommand(): string[] {
   const mode = process.env.BENCH_HOST ?? (fs.existsSync(DIST_CLI) ? 'dist' : 'source');
+  const extra = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  if (mode.endsWith('.js')) {
+    const file = path.resolve(ROOT, mode);
+    if (!fs.existsSync(file)) throw new Error(`BENCH_HOST=${mode} does not exist`);
+    return [...extra, ...REPORTER_ARGS, file];
+  }
   if (mode === 'dist' && !fs.existsSync(DIST_CLI))
     throw new Error('BENCH_HOST=dist but dist/cli.js does not exist: run npm run build');
   // Diagnostics, e.g. BENCH_HOST_NODE_ARGS=--cpu-prof to profile the host.
-  const extra = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   return [...extra, ...REPORTER_ARGS, mode === 'dist' ? DIST_CLI : SOURCE_CLI];
 }
 

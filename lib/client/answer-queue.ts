@@ -25,7 +25,12 @@ export const ANSWER_ACK_TIMEOUT_MS = 10_000;
 export const ANSWER_RETRY_MIN_MS = 1_000;
 export const ANSWER_RETRY_MAX_MS = 30_000;
 /** Host errors that may clear up on their own: the answer stays queued and is retried. */
-const TRANSIENT = new Set(['unknown-interaction', 'rate-limited', 'internal', 'storage-unavailable']);
+export const TRANSIENT_ANSWER_ERRORS: ReadonlySet<string> = new Set([
+  'unknown-interaction',
+  'rate-limited',
+  'internal',
+  'storage-unavailable',
+]);
 
 export interface AnswerQueueOptions {
   store: RemoteStore;
@@ -165,7 +170,7 @@ export function createAnswerQueue({ store, outbox, clock, newId, socket, report 
       return;
     }
     if (!ack.ok) {
-      if (TRANSIENT.has(ack.error.code)) {
+      if (TRANSIENT_ANSWER_ERRORS.has(ack.error.code)) {
         // A full disk on the host is worth saying (R12.6): the answer waits here until it can be saved there.
         requeue(answer, ack.error.code === 'storage-unavailable' ? ack.error.message : undefined);
         return;

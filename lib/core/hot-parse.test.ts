@@ -4,6 +4,7 @@ import {
   AnnounceAckSchema,
   AnnounceBatchAckSchema,
   AnnounceBatchSchema,
+  HostEventSchema,
   InteractionRequestSchema,
   InteractionResolutionSchema,
   PreferencesPatchSchema,
@@ -64,7 +65,18 @@ const question = {
   },
 };
 
-/** Every schema a host or runtime parses on its message path, with valid messages of it. */
+const { protocolRequestId: _protocolRequestId, ...record } = question;
+const requested = {
+  seq: 7,
+  at,
+  type: 'interaction.requested',
+  interaction: { ...record, requestId: 'local:req-1', machine: { id: 'local', name: 'This computer' } },
+};
+
+/**
+ * Every schema a host or runtime parses on its message path, with valid messages of it (a team hub's replica parses
+ * every event another appended).
+ */
 const CASES: [string, z.core.$ZodType, unknown[]][] = [
   [
     'InteractionRequest',
@@ -110,6 +122,15 @@ const CASES: [string, z.core.$ZodType, unknown[]][] = [
     [{ ok: true, resolved: [{ requestId: 'req-1', resolution }], withdrawn: ['w'], unknown: [] }],
   ],
   ['SimpleAck', SimpleAckSchema, [{ ok: true }, { ok: false, error: { code: 'internal', message: 'x' } }]],
+  [
+    'HostEvent',
+    HostEventSchema,
+    [
+      requested,
+      { seq: 8, at, type: 'interaction.resolved', resolution: { ...resolution, requestId: 'local:req-1' } },
+      { seq: 9, at, type: 'interaction.delivered', requestId: 'local:req-1' },
+    ],
+  ],
 ];
 
 /** xorshift32: the same mutations on every run. */

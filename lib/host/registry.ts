@@ -862,7 +862,12 @@ export class InteractionRegistry {
     }
   }
 
-  /** Folds in, page by page, what other writers appended after this registry's head; resolves with how many. */
+  /**
+   * Folds in, page by page, what other writers appended after this registry's head; resolves with how many. A page
+   * short of FOLD_PAGE held everything up to the head its read saw, so no read follows it (on a shared log, one
+   * round trip a catch-up instead of two): what was appended since hints again (R20.40), and a commit decided on
+   * this head is refused if the head moved on (R20.2).
+   */
   private async foldForeign(): Promise<number> {
     let folded = 0;
     for (;;) {
@@ -870,6 +875,7 @@ export class InteractionRegistry {
       if (events.length === 0) return folded;
       this.fold(events, (batch) => this.tellRuntimesOfForeign(batch));
       folded += events.length;
+      if (events.length < FOLD_PAGE) return folded;
     }
   }
 

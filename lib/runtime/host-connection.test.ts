@@ -71,6 +71,19 @@ describe('host connection', () => {
     await vi.waitFor(() => expect(server.resolutionAcks).toEqual(['r1']));
   });
 
+  it('[R10.5][R20.19] sends an ack again when the host could not log it (storage-unavailable), until it is taken', async () => {
+    const { server, connection } = await connected();
+    const answer = connection.announce(request('r9'), new AbortController().signal);
+    await vi.waitFor(() => expect(server.announces).toHaveLength(1));
+    server.nextReply.set('resolution:ack', {
+      ok: false,
+      error: { code: 'storage-unavailable', message: 'The event log kept moving' },
+    });
+    server.resolve('r9', resolution('r9'));
+    await expect(answer).resolves.toMatchObject({ requestId: 'r9' });
+    await vi.waitFor(() => expect(server.resolutionAcks).toEqual(['r9', 'r9']), { timeout: 5_000 });
+  });
+
   it('[R10.3] resolves at once when the announce ack carries the stored resolution', async () => {
     const { server, connection } = await connected();
     server.ackFor.set('r2', { ok: true, status: 'resolved', resolution: resolution('r2') });

@@ -5,6 +5,7 @@ import { type HostMessageParser } from './protocol-errors';
 export const MAX_UNCONFIRMED_ACKS = 1_000;
 const ACK_TIMEOUT_MS = 5_000;
 const ACK_RETRY_MS = 1_000;
+const TRANSIENT_ACK_ERRORS: ReadonlySet<string> = new Set(['rate-limited', 'internal', 'storage-unavailable']);
 
 export interface AckSocket {
   readonly connected: boolean;
@@ -88,10 +89,10 @@ export class ResolutionAcks {
           resolve();
           // A reply to an attempt that a newer one replaced changes nothing.
           if (this.unconfirmed.get(requestId) !== attempt) return;
-          // No reply, or one not understood, is treated like a transient error: sent again.
+          // No reply, or one not understood, is treated like a transient error: sent again. So is a log that
+          // could not take the write (a full disk, a team hub's database away or contended, R12.6, R20.19).
           const ack = error ? undefined : this.parser.reply(SimpleAckSchema, 'resolution:ack', raw);
-          const transient =
-            ack === undefined || (!ack.ok && (ack.error.code === 'rate-limited' || ack.error.code === 'internal'));
+          const transient = ack === undefined || (!ack.ok && TRANSIENT_ACK_ERRORS.has(ack.error.code));
           if (!transient) {
             // Confirmed, or refused for good (unknown interaction after a data-dir reset): retrying cannot help.
             this.unconfirmed.delete(requestId);

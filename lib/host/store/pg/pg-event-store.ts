@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { HostEventSchema, type HostEvent, type NewHostEvent } from '../../../contracts';
+import { safeParseHot } from '../../../core/hot-parse';
 import { HostStartError } from '../../errors';
 import { type AppendOptions, type EventStore } from '../event-store';
-import { appendedOrThrow, appendInTransaction } from './pg-append';
+import { appendAfter, appendedOrThrow, appendInTransaction } from './pg-append';
 import { PgCredentialStore } from './pg-credential-store';
 import { PgDatabase } from './pg-database';
 import { describeConnectError, passwordOf, reasonOf } from './pg-errors';
@@ -149,9 +150,11 @@ export class PgEventStore implements EventStore {
 
   async append(events: readonly NewHostEvent[], options: AppendOptions = {}): Promise<HostEvent[]> {
     if (events.length === 0 && options.afterSeq === undefined) return [];
-    const outcome = await this.db.withClient('append to', (client) =>
-      appendInTransaction(client, events, options, notifyChannel(this.logId)),
-    );
+    const channel = notifyChannel(this.logId);
+    const outcome =
+      options.afterSeq === undefined
+        ? await this.db.withClient('append to', (client) => appendInTransaction(client, events, options, channel))
+        : await appendAfter(this.db, events, options.afterSeq, channel);
     const appended = appendedOrThrow(outcome, options);
     const last = appended.at(-1);
     if (last) this.heard(last.seq);
@@ -223,7 +226,8 @@ export class PgEventStore implements EventStore {
     } catch (error) {
       throw this.unreadable(seq, error instanceof Error ? error.message : String(error));
     }
-    const parsed = HostEventSchema.safeParse(json);
+    // Every replica parses every event another appended: compiled once it is hot, as the host's messages are.
+    const parsed = safeParseHot(HostEventSchema, json);
     if (!parsed.success) throw this.unreadable(seq, parsed.error.message);
     if (String(parsed.data.seq) !== seq) throw this.unreadable(seq, `its body says seq ${parsed.data.seq}`);
     return parsed.data;

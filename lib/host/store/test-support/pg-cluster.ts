@@ -82,13 +82,21 @@ async function freePort(): Promise<number> {
   });
 }
 
+export interface PgClusterOptions {
+  /**
+   * More server settings (`name=value`), after the defaults and so winning over them: the benchmark turns
+   * durability back on and loads pg_stat_statements.
+   */
+  settings?: readonly string[];
+}
+
 /**
  * Starts a throwaway cluster: initdb with a generated password (scram-sha-256 for every connection), then
  * pg_ctl start on a free port of 127.0.0.1 with no Unix socket, accepting TLS (a certificate from a throwaway CA)
- * and plain connections alike. Durability is off (fsync, full page writes):
+ * and plain connections alike. Durability is off (fsync, full page writes) unless `settings` turn it on:
  * the cluster lives as long as the test run, and its files are deleted at the end.
  */
-export async function startPgCluster(): Promise<PgCluster> {
+export async function startPgCluster(options: PgClusterOptions = {}): Promise<PgCluster> {
   const bin = findPgBin();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askaway-pg-'));
   const data = path.join(dir, 'data');
@@ -138,6 +146,7 @@ export async function startPgCluster(): Promise<PgCluster> {
       '-c fsync=off',
       '-c full_page_writes=off',
       '-c synchronous_commit=off',
+      ...(options.settings ?? []).map((setting) => `-c ${setting}`),
     ].join(' ');
     started = true;
     await runAsServerUser(
