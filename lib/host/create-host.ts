@@ -33,6 +33,7 @@ import { HostStartError } from './errors';
 import { AllowedHosts, guardHostHeader } from './http/allowed-hosts';
 import { clientAddressOf } from './http/client-address';
 import { MachinePresenceSharing, type MachinePresenceBoard } from './machine-presence-sharing';
+import { RouteSharing, type RouteBoard } from './route-sharing';
 import { createRequestHandler } from './http/request-handler';
 import { HttpRouteRegistry, type HttpRoute, type HttpRouteHandler } from './http/routes';
 import { SecurityHeaders } from './http/security-headers';
@@ -41,7 +42,7 @@ import { followLog } from './follow-log';
 import { aloneOnTheLog, type Leadership } from './leadership';
 import { InteractionRegistry, type RegistryOptions } from './registry';
 import { type LifecycleEvent } from './registry-types';
-import { startStaleSweep } from './stale-sweep';
+import { DEFAULT_STALE_AFTER_MS, startStaleSweep } from './stale-sweep';
 import { type SharedPushState } from './push/shared-push-state';
 import { adoptTeamSecrets } from './team-secrets';
 import { originAllowed } from './sockets/handshake';
@@ -114,6 +115,11 @@ export interface HostOptions {
   staleAfterMs?: number;
   /** How often to look for such interactions. Default 15 s. */
   staleSweepIntervalMs?: number;
+  /**
+   * A team hub's leases on what replicas share (which agents are connected, which questions they route; R20.66,
+   * R20.67): renewed every third of it. Default 15 s; tests shorten it.
+   */
+  sharedLeaseMs?: number;
   onLifecycle?: (event: LifecycleEvent) => void;
   onError?: (error: unknown) => void;
   /** Operational lines: refused messages, a full disk and its recovery. Default: stderr. */
@@ -225,6 +231,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     sharedPush,
     machineBoard,
+    routeBoard,
   } = opened;
   listMachines = () => machines.list();
   // A phone sees a machine's agents as connected whichever replica of a team hub they are on (R20.66).
@@ -347,10 +354,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
   await registry.start(notifier);
   // Another hub process on the same log (a team hub's replicas): what it appends reaches this one's sockets.
   const stopFollowing = followLog(store, registry, onError);
+  // On a shared log the leader also withdraws what no live replica routes: a replica and its agents both gone (R20.67).
+  const routeSharing = routeBoard && new RouteSharing(registry, routeBoard);
+  routeSharing?.start();
   const stopStaleSweep = startStaleSweep(registry, {
     staleAfterMs: options.staleAfterMs,
     intervalMs: options.staleSweepIntervalMs,
     onError,
+    ...(routeBoard
+      ? {
+          routedAnywhere: () => routeBoard.routedAnywhere(),
+          // A question announced a moment ago is on the board only at its replica's next publish.
+          orphansAfterMs: (options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS) + 2 * routeBoard.renewEveryMs,
+        }
+      : {}),
   });
 
   const removeHostFile =
@@ -400,6 +417,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     // The queue's last commits first: a command already taken is written before the log closes.
     await registry.settled();
     await machinePresence?.stop();
+    await routeSharing?.stop();
     // Its phones' "looking" goes with it, rather than holding notifications back until the leases run out.
     await sharedPush?.presence.withdraw().catch(() => undefined);
     await secretRelay?.stop();
@@ -479,6 +497,7 @@ async function openState(
     let adminToken: string;
     let sharedPush: SharedPushState | undefined;
     let machineBoard: MachinePresenceBoard | undefined;
+    let routeBoard: RouteBoard | undefined;
     if (opened instanceof PgEventStore && databaseUrl !== undefined) {
       // A team hub's replicas share one agent token, one admin token and one key pair (R20.61).
       const secrets = await adoptTeamSecrets(opened, { dataDir, databaseUrl, token: options.token, log: options.log });
@@ -489,7 +508,8 @@ async function openState(
         ledger: opened.notifyLedger,
         presence: opened.presenceBoard(randomUUID()),
       };
-      machineBoard = opened.machinePresence(randomUUID());
+      machineBoard = opened.machinePresence(randomUUID(), options.sharedLeaseMs);
+      routeBoard = opened.routeBoard(randomUUID(), options.sharedLeaseMs);
     } else {
       token = loadOrCreateToken(dataDir, options.token);
       adminToken = loadOrCreateAdminToken(dataDir);
@@ -510,6 +530,7 @@ async function openState(
       machines,
       sharedPush,
       machineBoard,
+      routeBoard,
     };
   } catch (error) {
     registry.stop();

@@ -303,6 +303,42 @@ describe('[R20.43][R20.44] once, not once per replica', () => {
     }
   });
 
+  it('[R20.67] the leader withdraws as stale a question whose replica died and whose agent never came back, and leaves one re-announced elsewhere', async () => {
+    const url = await logs.freshLogUrl();
+    const options = {
+      databaseUrl: url,
+      token: TEST_TOKEN,
+      staleAfterMs: 600,
+      staleSweepIntervalMs: 100,
+      sharedLeaseMs: 300,
+    };
+    const leader = await startTestHost(options);
+    const dies = await startTestHost(options);
+    const lives = await startTestHost(options);
+    expect(leader.leadership.leading).toBe(true);
+    const orphan = questionRequest();
+    const kept = questionRequest();
+    const gone = await connectRuntime(dies.url, TEST_TOKEN, 'gone');
+    const alive = await connectRuntime(lives.url, TEST_TOKEN, 'alive');
+    await gone.socket.emitWithAck('announce', orphan);
+    await alive.socket.emitWithAck('announce', kept);
+    const reannounce = setInterval(() => alive.socket.emit('announce', kept, () => undefined), 100);
+    try {
+      // The replica goes with its agent, before its own sweep could withdraw the question.
+      await dies.close();
+      await vi.waitFor(() => expect(leader.registry.projection.get(orphan.requestId)?.status).toBe('withdrawn'), {
+        timeout: 5_000,
+      });
+      expect(leader.registry.projection.get(orphan.requestId)).toMatchObject({
+        withdrawnReason: expect.stringMatching(/The agent stopped waiting/),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(leader.registry.projection.get(kept.requestId)?.status).toBe('pending');
+    } finally {
+      clearInterval(reannounce);
+    }
+  });
+
   it('[R20.43] the replica that started first leads; one that stops leading runs no deadline, and another takes over', async () => {
     const [a, b] = await twoReplicas();
     expect([a.leadership.leading, b.leadership.leading]).toEqual([true, false]);

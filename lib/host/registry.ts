@@ -137,6 +137,8 @@ export class InteractionRegistry {
   private readonly withheld = new Map<string, InteractionResolution>();
   /** On a shared log: the interactions whose agents announced to this process, the only ones it logs (R20.48). */
   private readonly announcedHere = new Set<string>();
+  /** The leader's: since when no replica has had a route for each pending interaction (R20.67). */
+  private readonly unroutedSince = new Map<string, number>();
 
   /**
    * Opens the registry over `options.store`: folds the whole log (R10.2), reopens secret answers a stopped
@@ -511,6 +513,46 @@ export class InteractionRegistry {
   restartSilenceClock(): void {
     const now = this.now().getTime();
     for (const view of this.projection.pending()) this.lastAnnounced.set(view.requestId, now);
+    this.unroutedSince.clear();
+  }
+
+  /** On a shared log: the pending interactions whose agents are connected to this process now (R20.67). */
+  routedHere(): string[] {
+    return this.projection
+      .pending()
+      .filter((view) => this.routes.get(view.requestId) !== undefined)
+      .map((view) => view.requestId);
+  }
+
+  /**
+   * The leader's sweep on a shared log (R20.67): withdraws the pending interactions that no live replica has had a
+   * route for during `silentForMs` (`routedAnywhere` is what the replicas said last, this one's own routes aside).
+   * A replica's own sweep (R20.44) covers the questions announced to it; this one covers those whose replica died
+   * and whose agents never came back elsewhere. Resolves with the withdrawn ids.
+   */
+  withdrawOrphans(routedAnywhere: ReadonlySet<string>, silentForMs: number, reason: string): Promise<string[]> {
+    return this.queue.run(async () => {
+      if (!this.leading) {
+        this.unroutedSince.clear();
+        return [];
+      }
+      const now = this.now().getTime();
+      const orphans: string[] = [];
+      const pending = new Set<string>();
+      for (const view of this.projection.pending()) {
+        pending.add(view.requestId);
+        if (routedAnywhere.has(view.requestId) || this.routes.get(view.requestId)) {
+          this.unroutedSince.delete(view.requestId);
+          continue;
+        }
+        const since = this.unroutedSince.get(view.requestId);
+        if (since === undefined) this.unroutedSince.set(view.requestId, now);
+        else if (now - since >= silentForMs) orphans.push(view.requestId);
+      }
+      for (const requestId of this.unroutedSince.keys())
+        if (!pending.has(requestId) || orphans.includes(requestId)) this.unroutedSince.delete(requestId);
+      return orphans.length === 0 ? [] : this.withdrawKeys(orphans, reason);
+    });
   }
 
   acknowledgeResolution(command: ResolutionAckCommand, machine: MachineRef = this.localMachine): Promise<SimpleAck> {

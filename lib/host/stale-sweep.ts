@@ -9,6 +9,13 @@ export interface StaleSweepOptions {
   intervalMs?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /**
+   * On a shared log: the pending interactions some live replica routes (R20.67). The leader then also withdraws the
+   * ones nobody has routed for `staleAfterMs`.
+   */
+  routedAnywhere?: () => Promise<ReadonlySet<string>>;
+  /** How long a question no replica routes waits before the leader withdraws it: `staleAfterMs` plus the board's lag. */
+  orphansAfterMs?: number;
 }
 
 /**
@@ -29,11 +36,17 @@ export function startStaleSweep(registry: InteractionRegistry, options: StaleSwe
     // The host itself did not run (laptop asleep, stalled loop): runtimes could not
     // reach it either, so their silence proves nothing. Give them a fresh grace period.
     if (gap - intervalMs >= staleAfterMs / 2) registry.restartSilenceClock();
-    else
+    else {
       registry.withdrawSilent(staleAfterMs, reason).catch((error: unknown) => {
         // A failed write (disk full) must not crash the host; the next sweep retries.
         options.onError?.(error);
       });
+      const { routedAnywhere } = options;
+      if (routedAnywhere)
+        routedAnywhere()
+          .then((routed) => registry.withdrawOrphans(routed, options.orphansAfterMs ?? staleAfterMs, reason))
+          .catch((error: unknown) => options.onError?.(error));
+    }
   }, intervalMs);
   // The sweep must not keep a shutting-down process alive.
   timer.unref();

@@ -12,6 +12,7 @@ import { PgLogWatcher } from './pg-log-watcher';
 import { PgAttemptCounts } from './pg-attempt-counts';
 import { PgMachinePresence } from './pg-machine-presence';
 import { PgOneTimeCodes } from './pg-one-time-codes';
+import { PgRouteBoard } from './pg-route-board';
 import { PgSecretRelay } from './pg-secret-relay';
 import { PgPresenceBoard } from './pg-presence-board';
 import { PgNotifyLedger } from './pg-push-ledger';
@@ -136,6 +137,11 @@ export class PgEventStore implements EventStore {
   /** The election of the replica that runs the deadlines (R20.43), on a connection of its own; not yet started. */
   leadership(options: PgLeadershipOptions = {}): PgLeadership {
     return new PgLeadership(this.config, this.logId, options);
+  }
+
+  /** Where this replica says which pending questions have their agents connected to it (R20.67). */
+  routeBoard(replicaId: string, leaseMs?: number): PgRouteBoard {
+    return new PgRouteBoard(this.db, replicaId, leaseMs);
   }
 
   /** Where this replica says how many agents each machine has connected to it (R20.66). */

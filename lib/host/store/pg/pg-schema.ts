@@ -104,6 +104,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (replica_id, machine_id)
   );
   `,
+  `
+  -- Which pending questions have their agents connected to which replica, on a lease (R20.67): the leader
+  -- withdraws as stale what no live replica routes.
+  CREATE TABLE askaway_routes (
+    replica_id text NOT NULL,
+    request_id text NOT NULL,
+    expires_at timestamptz NOT NULL,
+    PRIMARY KEY (replica_id, request_id)
+  );
+  `,
 ];
 
 /** The version this build writes and reads. */
