@@ -258,13 +258,17 @@ describe('[R19.60] finished turns of ACP agents through the proxy', () => {
       say(`said ${index}`, `many-${index}`);
       end(promptId);
     });
-    // One card per session, at most ACP_TURN_CARDS_MAX of them: the oldest leave to make room.
-    await vi.waitFor(() => expect(remote.pending().filter(isTurn)).toHaveLength(ACP_TURN_CARDS_MAX), {
-      timeout: 15_000,
-    });
-    const messages = remote.pending().flatMap((record) => (isTurn(record) ? [record.input.message] : []));
-    expect(messages).not.toContain('said 0');
-    expect(messages).toContain(`said ${ACP_TURNS_WATCHED_MAX}`);
+    // One card per session, at most ACP_TURN_CARDS_MAX of them: the oldest leave to make room. Waits for the last
+    // card, not for the count alone: the count reaches the cap a few cards before the last one arrives.
+    const messages = () => remote.pending().flatMap((record) => (isTurn(record) ? [record.input.message] : []));
+    await vi.waitFor(
+      () => {
+        expect(messages()).toContain(`said ${ACP_TURNS_WATCHED_MAX}`);
+        expect(messages()).toHaveLength(ACP_TURN_CARDS_MAX);
+      },
+      { timeout: 15_000 },
+    );
+    expect(messages()).not.toContain('said 0');
     expect(remote.withdrawn(card.requestId)?.reason).toBe(TOO_MANY_TURNS_REASON);
   });
 });
