@@ -1,27 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import {
-  AFFINITY_COOKIE,
-  freePort,
-  nginxMissing,
-  startNginxBalancer,
-  type NginxBalancer,
-} from '../lib/host/test-support/nginx-balancer';
+import { AFFINITY_COOKIE, nginxMissing } from '../lib/host/test-support/nginx-balancer';
 import { startPgCluster, type PgCluster } from '../lib/host/store/test-support/pg-cluster';
-import { asAdmin } from '../lib/host/store/test-support/pg-test-database';
 import { expect, test as base } from './support/fixtures';
-import { startTestHost, type TestHost } from './support/host';
+import { askedThrough, startTeamHub, type TeamHub } from './support/team-hub';
 import { AppPage } from './support/pages';
 import { singleQuestion } from './support/payloads';
 import { ScriptedRuntime } from './support/scripted-runtime';
 
 // The real app through nginx (docs/team-hub/nginx.conf as it is) in front of two `askaway start --database`
 // replicas on one PostgreSQL database, as docs/team-hub/compose.yaml runs them.
-
-interface TeamHub {
-  replicas: TestHost[];
-  balancer: NginxBalancer;
-  token: string;
-}
 
 const skipReason = nginxMissing();
 
@@ -35,26 +21,9 @@ const test = base.extend<{ team: TeamHub }, { cluster: PgCluster }>({
     { scope: 'worker', timeout: 90_000 },
   ],
   team: async ({ cluster }, provide) => {
-    const name = `askaway_e2e_lb_${randomBytes(6).toString('hex')}`;
-    await asAdmin(`CREATE DATABASE ${name}`, [], cluster.adminUrl);
-    const url = new URL(cluster.adminUrl);
-    url.pathname = `/${name}`;
-    const port = await freePort();
-    const token = `e2e-lb-${randomBytes(8).toString('hex')}`;
-    // One agent token for every replica (ASKAWAY_TOKEN): an agent authenticates on whichever nginx picks.
-    const args = ['--database', url.toString(), '--public-url', `http://127.0.0.1:${port}`];
-    const replicas = await Promise.all([startTestHost(token, { args }), startTestHost(token, { args })]);
-    const balancer = await startNginxBalancer({
-      port,
-      replicas: replicas.map((replica) => `127.0.0.1:${replica.port}`),
-    });
-    await provide({ replicas, balancer, token });
-    await balancer.stop();
-    for (const replica of replicas) {
-      replica.assertNoSecretsInOutput();
-      await replica.stop();
-    }
-    await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, [], cluster.adminUrl);
+    const team = await startTeamHub(cluster);
+    await provide(team);
+    await team.stop();
   },
   // Pairing links are minted by a replica (as `askaway pair` does there) and point at nginx (--public-url); the
   // app then reaches every page and socket through nginx.
@@ -72,19 +41,6 @@ const test = base.extend<{ team: TeamHub }, { cluster: PgCluster }>({
   // Paired by the test itself, once it has chosen the replica nginx sends this browser to.
   app: async ({ page, host }, provide) => provide(new AppPage(page, host)),
 });
-
-/**
- * The replica the agent asked through: the one whose output has the question's line (each question's lines come from
- * the replica its agent announced to, R20.48; which agents are connected is shared by all, R20.66).
- */
-function askedThrough(replicas: readonly TestHost[], question: string): TestHost[] {
-  return replicas.filter((replica) =>
-    replica
-      .output()
-      .split('\n')
-      .some((line) => /^\d\d:\d\d:\d\d \? /.test(line) && line.includes(question)),
-  );
-}
 
 test.describe('a team hub behind nginx (R20.57)', () => {
   test.skip(skipReason !== undefined, skipReason);
