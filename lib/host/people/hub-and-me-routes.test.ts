@@ -113,7 +113,7 @@ describe('[R21.31] GET /api/me: whose this device is, for this device only', () 
     const { host } = await teamHub();
     const ana = await signInAndPair(host, ANA);
     const forged = `aw_d_${ana.deviceId}_${'A'.repeat(43)}`;
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       {},
       { Authorization: `Bearer ${TEST_TOKEN}` },
       { Authorization: `Bearer ${forged}` },
