@@ -4,11 +4,11 @@ import { type HubSignIn } from '@/lib/contracts/hub-api';
 import { hubSignIn } from '@/lib/client/hub-people-loader';
 
 /**
- * Where this hub's people sign in (R21.32), once the hub has said; null before that, on a hub without sign-in, and
- * while `ask` is false (a paired device's inbox has nothing to offer).
+ * Where this hub's people sign in (R21.32): null on a hub without sign-in (or one that cannot say), undefined until
+ * the hub has answered and while `ask` is false (a paired device's inbox has nothing to offer).
  */
-export function useHubSignIn(ask: boolean): HubSignIn | null {
-  const [signIn, setSignIn] = useState<HubSignIn | null>(null);
+export function useHubSignIn(ask: boolean): HubSignIn | null | undefined {
+  const [signIn, setSignIn] = useState<HubSignIn | null | undefined>(undefined);
   useEffect(() => {
     if (!ask) return;
     let current = true;
@@ -19,5 +19,5 @@ export function useHubSignIn(ask: boolean): HubSignIn | null {
       current = false;
     };
   }, [ask]);
-  return ask ? signIn : null;
+  return ask ? signIn : undefined;
 }

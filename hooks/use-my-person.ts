@@ -6,9 +6,9 @@ import { type Pairing } from '@/lib/client/pairing';
 
 /**
  * This device's person on its hub (R21.33), asked again whenever the pairing changes or the connection comes back
- * (a device paired again after a sign-in is someone's now); null for nobody's device and while it is not known.
+ * (a device paired again after a sign-in is someone's now); null for nobody's device, undefined while not known.
  */
-export function useMyPerson(pairing: Pairing | null, connected: boolean): PersonRef | null {
+export function useMyPerson(pairing: Pairing | null, connected: boolean): PersonRef | null | undefined {
   const [found, setFound] = useState<{ credential: string; person: PersonRef | null } | null>(null);
   useEffect(() => {
     if (!pairing || !connected) return;
@@ -24,5 +24,5 @@ export function useMyPerson(pairing: Pairing | null, connected: boolean): Person
       current = false;
     };
   }, [pairing, connected]);
-  return found && pairing && found.credential === pairing.credential ? found.person : null;
+  return found && pairing && found.credential === pairing.credential ? found.person : undefined;
 }

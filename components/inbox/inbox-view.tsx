@@ -173,14 +173,18 @@ function EmptyInbox({
   children,
 }: {
   paired: boolean;
-  /** A team hub's sign-in, offered first to a device that is not paired (R21.32). */
-  signIn: HubSignIn | null;
+  /** A team hub's sign-in, offered first to a device that is not paired (R21.32); undefined until the hub says. */
+  signIn: HubSignIn | null | undefined;
   className?: string;
   children?: React.ReactNode;
 }) {
   const { t } = useI18n();
   return (
-    <div className={className ? `empty ${className}` : 'empty'} data-testid="inbox.empty">
+    <div
+      className={className ? `empty ${className}` : 'empty'}
+      data-testid="inbox.empty"
+      data-sign-in={signIn === undefined ? undefined : signIn ? 'offered' : 'none'}
+    >
       <IconInbox size={40} />
       <h2>{t('inbox.emptyTitle')}</h2>
       <p>{t('inbox.emptyBody')}</p>

@@ -143,6 +143,7 @@ export function PairView() {
           className={boot ? 'form boot-pair-form' : 'form'}
           data-testid="pair.form"
           data-mode={boot ? undefined : link ? 'link' : 'manual'}
+          data-sign-in={signIn === undefined ? undefined : signIn ? 'offered' : 'none'}
           // Before hydration the device name is empty (it is offered once the code runs): no validation then,
           // and a submit is kept for later (lib/client/first-paint.ts).
           noValidate={boot}

@@ -39,7 +39,12 @@ export function SettingsView() {
     <>
       <ScreenHeader title={t('settings.title')} />
       <div className="settings">
-        <section className="settings__section" aria-labelledby="s-connection" data-testid="settings.connection">
+        <section
+          className="settings__section"
+          aria-labelledby="s-connection"
+          data-testid="settings.connection"
+          data-person={person === undefined ? undefined : person ? 'someone' : 'none'}
+        >
           <h2 id="s-connection" className="settings__title">
             {t('settings.connection')}
           </h2>
