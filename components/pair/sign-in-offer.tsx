@@ -15,7 +15,7 @@ export function SignInOffer({ signIn }: { signIn: HubSignIn }) {
       <a href={signIn.path} className="button button--primary button--block" data-testid="sign-in.button">
         {t('pair.signIn')}
       </a>
-      <p className="sign-in-offer__hint">{t('pair.signInHint', { provider: signIn.provider })}</p>
+      <p>{t('pair.signInHint', { provider: signIn.provider })}</p>
     </div>
   );
 }
