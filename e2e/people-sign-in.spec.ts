@@ -8,6 +8,8 @@ import {
   type TestOidcProvider,
   type TestPerson,
 } from '../lib/host/people/test-support/oidc-test-provider';
+import { type Page } from '@playwright/test';
+import { axeViolations } from './support/axe';
 import { ownerCli, type TestHost } from './support/host';
 import { AppPage } from './support/pages';
 import { expect, test as base } from './support/fixtures';
@@ -19,6 +21,16 @@ import { PHONE_SCREEN, reviewShots } from './support/screenshots';
 const CLIENT_ID = 'askaway-e2e';
 const CLIENT_SECRET = 'e2e-client-secret-0123456789abcdef';
 const DESKTOP = { width: 1280, height: 800 };
+
+/** axe in the light and the dark theme (R21.34): contrast, names, roles of what the screen shows now. */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await axeViolations(page);
+    expect(violations.map((violation) => `${screen} (${colorScheme}): ${violation}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 const test = base.extend<{ provider: TestOidcProvider }>({
   provider: async ({}, provide) => {
@@ -105,6 +117,7 @@ test.describe('signing in at a team hub (R21)', () => {
     await expect(page.getByTestId('connection.banner')).toContainText('askaway pair');
     const box = await button.boundingBox();
     expect(box?.height).toBeGreaterThanOrEqual(44);
+    await expectAccessible(page, 'unpaired inbox');
     await reviewShots(page, 'unpaired', 'people', PHONE_SCREEN);
     await reviewShots(page, 'unpaired', 'people-desktop', DESKTOP);
 
@@ -112,6 +125,7 @@ test.describe('signing in at a team hub (R21)', () => {
     await app.goto('/pair');
     await expect(page.getByTestId('pair.form')).toHaveAttribute('data-sign-in', 'offered');
     await expect(page.getByTestId('pair.form')).toHaveAttribute('data-mode', 'manual');
+    await expectAccessible(page, 'pairing screen');
     await reviewShots(page, 'pair-offer', 'people', PHONE_SCREEN);
     await reviewShots(page, 'pair-offer', 'people-desktop', DESKTOP);
 
@@ -123,6 +137,7 @@ test.describe('signing in at a team hub (R21)', () => {
     const signedIn = page.getByTestId('settings.signed-in');
     await expect(signedIn).toContainText('Signed in as');
     await expect(signedIn).toContainText(`${ANA.name} (${ANA.email}) · Owner`);
+    await expectAccessible(page, 'settings');
     await reviewShots(page, 'settings-signed-in', 'people', PHONE_SCREEN);
     await reviewShots(page, 'settings-signed-in', 'people-desktop', DESKTOP);
   });
