@@ -8,7 +8,9 @@ import {
   type TestOidcProvider,
   type TestPerson,
 } from '../lib/host/people/test-support/oidc-test-provider';
-import { ownerCli } from './support/host';
+import { type Page } from '@playwright/test';
+import { axeViolations } from './support/axe';
+import { ownerCli, type TestHost } from './support/host';
 import { AppPage } from './support/pages';
 import { expect, test as base } from './support/fixtures';
 import { PHONE_SCREEN, reviewShots } from './support/screenshots';
@@ -19,6 +21,16 @@ import { PHONE_SCREEN, reviewShots } from './support/screenshots';
 const CLIENT_ID = 'askaway-e2e';
 const CLIENT_SECRET = 'e2e-client-secret-0123456789abcdef';
 const DESKTOP = { width: 1280, height: 800 };
+
+/** axe in the light and the dark theme (R21.34): contrast, names, roles of what the screen shows now. */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await axeViolations(page);
+    expect(violations.map((violation) => `${screen} (${colorScheme}): ${violation}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 const test = base.extend<{ provider: TestOidcProvider }>({
   provider: async ({}, provide) => {
@@ -52,8 +64,13 @@ test.describe('signing in at a team hub (R21)', () => {
   });
 
   async function signInAtProvider(app: AppPage, hubUrl: string, person: TestPerson, shots = false): Promise<void> {
+    await app.page.goto(`${hubUrl}/auth/sign-in`);
+    await continueAtProvider(app, person, shots);
+  }
+
+  /** From the hub's sign-in page, through the provider's own login page. */
+  async function continueAtProvider(app: AppPage, person: TestPerson, shots = false): Promise<void> {
     const { page } = app;
-    await page.goto(`${hubUrl}/auth/sign-in`);
     await expect(page.getByRole('heading', { name: 'Sign in to answer your agents' })).toBeVisible();
     if (shots) {
       await reviewShots(page, 'sign-in', 'people', PHONE_SCREEN);
@@ -66,6 +83,73 @@ test.describe('signing in at a team hub (R21)', () => {
     await page.getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
+
+  /** Names the device on the pairing screen the sign-in lands on, pairs it and keeps its credential out of logs. */
+  async function pairSignedIn(app: AppPage, host: TestHost, name: string): Promise<void> {
+    const { page } = app;
+    await expect(page.getByTestId('pair.form')).toHaveAttribute('data-mode', 'link');
+    await page.getByTestId('pair.device').fill(name);
+    await page.getByTestId('pair.submit').click();
+    await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/index.html');
+    await app.waitConnected();
+    const pairing = await app.storedPairing();
+    if (!pairing?.credential) throw new Error('signed in, but no device credential was stored');
+    host.rememberSecret(pairing.credential);
+  }
+
+  test('[R21.32][R21.33] a never-paired phone is offered the sign-in; it goes through the provider’s login page, and Settings says whose the device is', async ({
+    page,
+    host,
+    provider,
+  }) => {
+    // A provider, a hub, two sign-in screens and, with SCREENSHOTS=1, sixteen review shots.
+    test.setTimeout(90_000);
+    await page.setViewportSize(PHONE_SCREEN);
+    const app = new AppPage(page, host);
+    await page.goto(host.url);
+    const empty = page.getByTestId('inbox.empty');
+    await expect(empty).toHaveAttribute('data-sign-in', 'offered');
+    const button = page.getByTestId('sign-in.button');
+    await expect(button).toHaveText('Sign in with your company account');
+    await expect(page.getByTestId('sign-in.offer')).toContainText(new URL(provider.issuer).host);
+    // The pairing guidance stays, below.
+    await expect(empty.getByRole('link', { name: 'Pair', exact: true })).toBeVisible();
+    await expect(page.getByTestId('connection.banner')).toContainText('askaway pair');
+    const box = await button.boundingBox();
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+    await expectAccessible(page, 'unpaired inbox');
+    await reviewShots(page, 'unpaired', 'people', PHONE_SCREEN);
+    await reviewShots(page, 'unpaired', 'people-desktop', DESKTOP);
+
+    // The pairing screen without a code offers it too, above the form.
+    await app.goto('/pair');
+    await expect(page.getByTestId('pair.form')).toHaveAttribute('data-sign-in', 'offered');
+    await expect(page.getByTestId('pair.form')).toHaveAttribute('data-mode', 'manual');
+    await expectAccessible(page, 'pairing screen');
+    await reviewShots(page, 'pair-offer', 'people', PHONE_SCREEN);
+    await reviewShots(page, 'pair-offer', 'people-desktop', DESKTOP);
+
+    await page.getByTestId('sign-in.button').click();
+    await continueAtProvider(app, ANA);
+    await pairSignedIn(app, host, 'Ana’s Pixel');
+    await app.goto('/settings');
+    await expect(page.getByTestId('settings.connection')).toHaveAttribute('data-person', 'someone');
+    const signedIn = page.getByTestId('settings.signed-in');
+    await expect(signedIn).toContainText('Signed in as');
+    await expect(signedIn).toContainText(`${ANA.name} (${ANA.email}) · Owner`);
+    await expectAccessible(page, 'settings');
+    await reviewShots(page, 'settings-signed-in', 'people', PHONE_SCREEN);
+    await reviewShots(page, 'settings-signed-in', 'people-desktop', DESKTOP);
+  });
+
+  test('[R21.33] a device paired with a link from `askaway pair` on a team hub belongs to nobody: Settings names no one', async ({
+    app,
+    page,
+  }) => {
+    await app.goto('/settings');
+    await expect(page.getByTestId('settings.connection')).toHaveAttribute('data-person', 'none');
+    await expect(page.getByTestId('settings.signed-in')).toHaveCount(0);
+  });
 
   test('[R21.12][R21.26] Ana signs in at the provider’s login page, lands on the pairing screen, and the device she pairs is hers', async ({
     page,
@@ -117,5 +201,24 @@ test.describe('signing in at a team hub (R21)', () => {
     // Starting again works: the refusal left nothing behind that stands in the way.
     await page.getByTestId('auth.again').click();
     await expect(page.getByTestId('auth.continue')).toBeVisible();
+  });
+});
+
+base.describe('a hub without an identity provider (R21.2)', () => {
+  base('[R21.32] the unpaired screens are as they were: no sign-in offered', async ({ page, host }) => {
+    const app = new AppPage(page, host);
+    await page.goto(host.url);
+    const empty = page.getByTestId('inbox.empty');
+    await expect(empty).toHaveAttribute('data-sign-in', 'none');
+    await expect(page.getByTestId('sign-in.offer')).toHaveCount(0);
+    await expect(empty.getByRole('link', { name: 'Pair', exact: true })).toHaveClass(/button--primary/);
+    await app.goto('/pair');
+    await expect(page.getByTestId('pair.form')).toHaveAttribute('data-sign-in', 'none');
+    await expect(page.getByTestId('sign-in.offer')).toHaveCount(0);
+    await expect(page.getByTestId('pair.submit')).toHaveClass(/button--primary/);
+    await app.pair();
+    await app.goto('/settings');
+    await expect(page.getByTestId('settings.connection')).toHaveAttribute('data-person', 'none');
+    await expect(page.getByTestId('settings.signed-in')).toHaveCount(0);
   });
 });

@@ -1,6 +1,7 @@
 'use client';
 import { Link } from '../link';
 import { useEffect, useLayoutEffect, useMemo } from 'react';
+import { useHubSignIn } from '@/hooks/use-hub-sign-in';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { lazyPart } from '@/hooks/use-lazy-part';
@@ -11,6 +12,7 @@ import { machineInfo, machinePresence, machinesLive } from '@/lib/client/machine
 import { selectPendingCount } from '@/lib/client/pending-count';
 import { selectFinishedTurns, selectInbox } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
+import { type HubSignIn } from '@/lib/contracts/hub-api';
 import { loadCardKind } from '../card/card-kinds';
 import { ScreenHeader } from '../shell/screen-header';
 import { IconLink } from '../icons/navigation';
@@ -26,6 +28,8 @@ const machinesSummary = lazyPart(() => import('./machine-inbox').then((module) =
 const finishedTurns = lazyPart(() => import('./finished-turns').then((module) => module.FinishedTurns));
 // Only a flooded inbox has more waiting than the host's first page (R12.7).
 const morePending = lazyPart(() => import('./more-pending').then((module) => module.MorePending));
+// Only a team hub's unpaired screen offers a sign-in (R21.32): its code comes once the hub has said it signs people in.
+const signInOffer = lazyPart(() => import('../pair/sign-in-offer').then((module) => module.SignInOffer));
 
 export function InboxView() {
   const state = useRemote();
@@ -44,6 +48,7 @@ export function InboxView() {
   // Live: the host's current state, not the cached inbox nor a dropped connection (the same rule as isLive).
   const live = machinesLive(state);
   const hydrated = useHydrated();
+  const signIn = useHubSignIn(hydrated && state.status === 'unpaired');
 
   // Rows grouped by machine are MachineList's to mark: they are in the DOM once its chunk is.
   const byMachine = showMachines && groups.length > 0;
@@ -97,7 +102,11 @@ export function InboxView() {
       {/* While hydrating, both what a paired device and an unpaired one see first, each where it stays (R9.14). */}
       {!hydrated || loading ? <InboxSkeleton className={hydrated ? undefined : 'boot-paired'} /> : null}
       {!hydrated || (!loading && groups.length === 0 && turns.length === 0) ? (
-        <EmptyInbox paired={hydrated && state.status !== 'unpaired'} className={hydrated ? undefined : 'boot-unpaired'}>
+        <EmptyInbox
+          paired={hydrated && state.status !== 'unpaired'}
+          signIn={signIn}
+          className={hydrated ? undefined : 'boot-unpaired'}
+        >
           {hydrated && showMachines ? (
             <machinesSummary.Slot machines={state.host.machines} live={live} clockOffsetMs={clockOffsetMs} />
           ) : null}
@@ -159,19 +168,27 @@ function InboxSkeleton({ className }: { className?: string }) {
 
 function EmptyInbox({
   paired,
+  signIn,
   className,
   children,
 }: {
   paired: boolean;
+  /** A team hub's sign-in, offered first to a device that is not paired (R21.32); undefined until the hub says. */
+  signIn: HubSignIn | null | undefined;
   className?: string;
   children?: React.ReactNode;
 }) {
   const { t } = useI18n();
   return (
-    <div className={className ? `empty ${className}` : 'empty'} data-testid="inbox.empty">
+    <div
+      className={className ? `empty ${className}` : 'empty'}
+      data-testid="inbox.empty"
+      data-sign-in={signIn === undefined ? undefined : signIn ? 'offered' : 'none'}
+    >
       <IconInbox size={40} />
       <h2>{t('inbox.emptyTitle')}</h2>
       <p>{t('inbox.emptyBody')}</p>
+      {signIn && !paired ? <signInOffer.Slot signIn={signIn} /> : null}
       {children}
       <div className="empty__setup">
         <h3>
@@ -179,7 +196,8 @@ function EmptyInbox({
         </h3>
         <p>{t('inbox.connectAgentBody')}</p>
         {paired ? null : (
-          <Link href="/pair" className="button button--primary">
+          // One primary per screen: with a sign-in offered, that is the sign-in.
+          <Link href="/pair" className={signIn ? 'button' : 'button button--primary'}>
             {t('pair.action')}
           </Link>
         )}

@@ -2,6 +2,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useHydrated } from '@/hooks/use-hydrated';
+import { useHubSignIn } from '@/hooks/use-hub-sign-in';
 import { useI18n } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
 import { DEVICE_NAME_MAX, PAIRING_CODE_MAX } from '@/lib/contracts/limits';
@@ -13,6 +14,7 @@ import { getPairing, normalizeHostUrl, savePairing } from '@/lib/client/pairing'
 import { BootText, bootTemplate } from '../shell/boot-text';
 import { ScreenHeader } from '../shell/screen-header';
 import { BootPairedNotes, InvalidLinkNotice, PairedNote } from './pair-notices';
+import { SignInOffer } from './sign-in-offer';
 import '@/lib/client/i18n-en-pair';
 import '@/app/styles/forms.css';
 
@@ -122,9 +124,17 @@ export function PairView() {
   const boot = !hydrated;
   const link = phase.kind === 'form' && phase.code !== null;
   const typed = boot || (phase.kind === 'form' && phase.code === null);
+  // Without a code, a team hub's people sign in instead (R21.32); the pairing form stays below for links.
+  const signIn = useHubSignIn(hydrated && typed);
   return (
     <>
       <ScreenHeader title={t('pair.title')} />
+      {signIn ? (
+        <>
+          <SignInOffer signIn={signIn} />
+          <p className="sign-in-or">{t('pair.signInOr')}</p>
+        </>
+      ) : null}
       {boot || phase.kind === 'invalid' ? (
         <InvalidLinkNotice boot={boot} pairedHost={pairing ? pairedHost : null} onEnterCode={() => setPhase(TYPED)} />
       ) : null}
@@ -133,6 +143,7 @@ export function PairView() {
           className={boot ? 'form boot-pair-form' : 'form'}
           data-testid="pair.form"
           data-mode={boot ? undefined : link ? 'link' : 'manual'}
+          data-sign-in={signIn === undefined ? undefined : signIn ? 'offered' : 'none'}
           // Before hydration the device name is empty (it is offered once the code runs): no validation then,
           // and a submit is kept for later (lib/client/first-paint.ts).
           noValidate={boot}
@@ -223,7 +234,8 @@ export function PairView() {
           <div className="form__actions">
             <button
               type="submit"
-              className="button button--primary button--block"
+              // One primary per screen: with a sign-in offered, that is the sign-in.
+              className={signIn ? 'button button--block' : 'button button--primary button--block'}
               disabled={busy}
               aria-busy={busy}
               data-testid="pair.submit"

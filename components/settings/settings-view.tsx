@@ -3,6 +3,7 @@ import { Link } from '../link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
+import { useMyPerson } from '@/hooks/use-my-person';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
 import { DEVICE_NAME_MAX } from '@/lib/contracts/limits';
@@ -14,6 +15,7 @@ import { ConfirmDialog } from '../card/confirm-dialog';
 import { ScreenHeader } from '../shell/screen-header';
 import { lazyPart } from '@/hooks/use-lazy-part';
 import { DevicesSettings } from './devices-settings';
+import { SignedInRow } from './signed-in-row';
 import '@/lib/client/i18n-en-settings';
 import '@/app/styles/forms.css';
 import '@/app/styles/settings.css';
@@ -29,6 +31,7 @@ export function SettingsView() {
   const [device, setDevice] = useState<string | null>(null);
   const hostUrl = pairing?.hostUrl || (typeof window === 'undefined' ? '' : window.location.origin);
   const connected = state.status === 'connected';
+  const person = useMyPerson(pairing, connected);
   // The host's list is the truth: a rename from another session shows here too.
   const deviceName = (pairing && state.host.devices.get(pairing.deviceId)?.name) ?? pairing?.deviceName ?? '';
 
@@ -36,7 +39,12 @@ export function SettingsView() {
     <>
       <ScreenHeader title={t('settings.title')} />
       <div className="settings">
-        <section className="settings__section" aria-labelledby="s-connection" data-testid="settings.connection">
+        <section
+          className="settings__section"
+          aria-labelledby="s-connection"
+          data-testid="settings.connection"
+          data-person={person === undefined ? undefined : person ? 'someone' : 'none'}
+        >
           <h2 id="s-connection" className="settings__title">
             {t('settings.connection')}
           </h2>
@@ -47,6 +55,7 @@ export function SettingsView() {
                 {pairing ? hostUrl : t('status.notPaired')}
               </span>
             </div>
+            {person ? <SignedInRow person={person} /> : null}
             <label className="settings__row settings__row--stack">
               <span className="settings__label">{t('settings.device')}</span>
               <input

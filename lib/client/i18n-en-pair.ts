@@ -32,6 +32,9 @@ export const enPair = {
   'pair.enterCode': 'Enter a code instead',
   'pair.rateLimited': 'Too many pairing attempts. Wait a minute and try again.',
   'pair.refused': 'The host refused: {message}',
+  'pair.signIn': 'Sign in with your company account',
+  'pair.signInHint': 'You sign in on your company’s page at {provider}, then this device is paired as yours.',
+  'pair.signInOr': 'Or pair with a link from “askaway pair”:',
 } as const;
 
 addEnglish(enPair);

@@ -13,6 +13,7 @@ export * from './devices';
 export * from './people';
 export * from './machines';
 export * from './pairing-api';
+export * from './hub-api';
 export * from './wire';
 export * from './push';
 export * from './unknown';

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Server } from 'socket.io';
 import {
+  HUB_API_PATH,
+  ME_API_PATH,
   RESPOND_API_PATH,
   errorMessage,
   joinCommand,
@@ -22,6 +24,8 @@ import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
 import { createAuthRoutes } from './people/auth-routes';
+import { createHubInfoRoute } from './people/hub-info-route';
+import { createMeRoute } from './people/me-route';
 import { OidcClient } from './people/oidc-client';
 import { CALLBACK_PATH, SIGN_IN_PATH, type OidcSettings } from './people/oidc-settings';
 import { PeopleService } from './people/people-service';
@@ -303,6 +307,24 @@ export async function createHost(options: HostOptions): Promise<Host> {
       set: async (away) => (await registry.updatePreferences({ away })).ok,
     },
   });
+  // What the app asks before and after pairing (R21.30, R21.31): every hub answers, with or without people.
+  routes.register(
+    '*',
+    HUB_API_PATH,
+    createHubInfoRoute({
+      signIn: signIn && { path: SIGN_IN_PATH, issuer: signIn.issuer },
+      originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+    }),
+  );
+  routes.register(
+    '*',
+    ME_API_PATH,
+    createMeRoute({
+      devices,
+      authenticate: (candidate) => authenticator.remote(candidate),
+      originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+    }),
+  );
   routes.register(
     '*',
     RESPOND_API_PATH,
