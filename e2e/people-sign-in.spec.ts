@@ -216,6 +216,8 @@ base.describe('a hub without an identity provider (R21.2)', () => {
     await expect(page.getByTestId('pair.form')).toHaveAttribute('data-sign-in', 'none');
     await expect(page.getByTestId('sign-in.offer')).toHaveCount(0);
     await expect(page.getByTestId('pair.submit')).toHaveClass(/button--primary/);
+    // A pairing link opened from /pair itself would only change the hash: open it as a phone does, afresh.
+    await page.goto('about:blank');
     await app.pair();
     await app.goto('/settings');
     await expect(page.getByTestId('settings.connection')).toHaveAttribute('data-person', 'none');
