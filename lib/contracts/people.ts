@@ -76,3 +76,15 @@ export const PersonSignedInEventSchema = z.strictObject({
   profile: PersonProfileSchema,
   pairing: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
 });
+
+/**
+ * A person's device minted a join code (R21.15): the machine that joins with it belongs to them. `joinCode`: the
+ * code's SHA-256 (hex), never the code; `byDeviceId`: the device that asked for it.
+ */
+export const PersonJoinCodeMintedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('person.join-code-minted'),
+  personId: IdSchema,
+  byDeviceId: IdSchema,
+  joinCode: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+});

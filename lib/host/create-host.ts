@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Server } from 'socket.io';
 import {
   RESPOND_API_PATH,
+  DEVICE_JOIN_CODES_API_PATH,
   errorMessage,
   joinCommand,
   MAX_MESSAGE_BYTES,
@@ -22,6 +23,7 @@ import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
 import { createAuthRoutes } from './people/auth-routes';
+import { createDeviceJoinCodeRoute } from './people/device-join-code-route';
 import { OidcClient } from './people/oidc-client';
 import { CALLBACK_PATH, SIGN_IN_PATH, type OidcSettings } from './people/oidc-settings';
 import { PeopleService } from './people/people-service';
@@ -261,6 +263,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
   if (options.people && people && signIn) {
     routes.register(
       '*',
+      DEVICE_JOIN_CODES_API_PATH,
+      createDeviceJoinCodeRoute({
+        authenticate: (candidate) => authenticator.remote(candidate),
+        personOf: (deviceId) => registry.projection.devices.get(deviceId)?.personId,
+        mintJoinCode,
+        recordGrant: (personId, deviceId, code) => people.joinCodeMinted(personId, deviceId, code),
+        originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+        onError,
+      }),
+    );
+    routes.register(
+      '*',
       '/auth',
       createAuthRoutes({
         hubName: hostName,
@@ -286,6 +300,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     mintPairingCode,
     personForCode: people && (async (code) => (await people.personForPairingCode(code))?.id),
+    personForJoinCode: people && (async (code) => (await people.personForJoinCode(code))?.id),
     away: {
       get: () => registry.projection.preferences.away,
       set: async (away) => (await registry.updatePreferences({ away })).ok,

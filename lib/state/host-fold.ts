@@ -130,6 +130,8 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
         });
       return undefined;
     }
+    case 'person.join-code-minted':
+      return undefined;
     default:
       return assertNever(event);
   }

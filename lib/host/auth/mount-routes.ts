@@ -45,6 +45,7 @@ export function mountPairingRoutes(
     clientAddress: ClientAddressOf;
     originAllowed(req: IncomingMessage): boolean;
     personForCode?: (code: string) => Promise<string | undefined>;
+    personForJoinCode?: (code: string) => Promise<string | undefined>;
     mintPairingCode(): Promise<PairingCodeResponse>;
     mintJoinCode(): Promise<JoinCodeResponse>;
     away: AwaySwitch;

@@ -65,6 +65,30 @@ export class PeopleService {
     return registry.findCaughtUp(() => registry.projection.personForPairing(digest));
   }
 
+  /**
+   * Ties a join code minted from a person's device to that person (R21.15): the machine that joins with it is
+   * theirs. Only the code's digest goes into the log.
+   */
+  async joinCodeMinted(personId: string, byDeviceId: string, joinCode: string): Promise<void> {
+    const { registry } = this.options;
+    await registry.recordPersonEvents(() => [
+      {
+        type: 'person.join-code-minted',
+        at: this.now().toISOString(),
+        personId,
+        byDeviceId,
+        joinCode: codeDigest(joinCode).toString('hex'),
+      },
+    ]);
+  }
+
+  /** The person whose device minted this join code (R21.15), looking at what other replicas wrote if need be. */
+  async personForJoinCode(code: string): Promise<PersonRecord | undefined> {
+    const { registry } = this.options;
+    const digest = codeDigest(code).toString('hex');
+    return registry.findCaughtUp(() => registry.projection.personForJoinCode(digest));
+  }
+
   list(): PersonRecord[] {
     return [...this.options.registry.projection.people.values()];
   }
