@@ -275,6 +275,25 @@ describe.each([
     expect(first.registry.projection.get(hubsOwn)?.resolution?.device?.id).toBe(ola.deviceId);
   });
 
+  it('[R21.17] a member cannot revoke another person’s device or machine, only their own', async () => {
+    const { hubs, ana, ben, anaMachine, benMachine } = await team(backend);
+    const anaPhone = await connectRemote(ana.hub.url, ana.credential);
+    const socket = anaPhone.socket as unknown as Socket;
+    expect(await socket.emitWithAck('devices:revoke', { deviceId: ben.deviceId })).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-device' },
+    });
+    expect(await socket.emitWithAck('machines:revoke', { machineId: benMachine.machineId })).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-machine' },
+    });
+    for (const hub of hubs) {
+      expect(hub.registry.projection.devices.get(ben.deviceId)?.revokedAt).toBeUndefined();
+      expect(hub.registry.projection.machines.get(benMachine.machineId)?.revokedAt).toBeUndefined();
+    }
+    expect(await socket.emitWithAck('machines:revoke', { machineId: anaMachine.machineId })).toEqual({ ok: true });
+  });
+
   it('[R21.17] a member’s phone gets no push for another’s question; the owner’s gets both', async () => {
     const { hubs, sink, ola, ana, ben, anaMachine, benMachine } = await team(backend);
     const phones = await Promise.all(

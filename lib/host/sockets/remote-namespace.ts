@@ -174,11 +174,18 @@ export function attachRemoteNamespace(
     }));
     query('devices:list', (): DevicesAck => ({ ok: true, devices: devices.list() }));
     command('devices:revoke', DeviceRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
+      // A member revokes only their own person's devices (R21.17); another's answers as one not paired.
+      const target = registry.projection.devices.get(revoke.deviceId);
+      if (!mayManage(registry, deviceId, target?.personId))
+        return failure('unknown-device', `No paired device ${revoke.deviceId}`);
       const outcome = await devices.revoke(revoke.deviceId, deviceId);
       return outcome.ok ? { ok: true } : failure('unknown-device', `No paired device ${revoke.deviceId}`);
     });
     query('machines:list', (): MachinesAck => ({ ok: true, machines: machines.list() }));
     command('machines:revoke', MachineRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
+      const target = registry.projection.machines.get(revoke.machineId);
+      if (!mayManage(registry, deviceId, target?.personId))
+        return failure('unknown-machine', `No joined machine ${revoke.machineId}`);
       const outcome = await machines.revoke(revoke.machineId, deviceId);
       return outcome.ok ? { ok: true } : failure('unknown-machine', `No joined machine ${revoke.machineId}`);
     });
@@ -272,6 +279,16 @@ function visibleTo(registry: InteractionRegistry, deviceId: string): Visible | u
   const projection = registry.projection;
   if (projection.deviceSeesAll(deviceId)) return undefined;
   return (view) => projection.deviceSees(deviceId, view);
+}
+
+/**
+ * Whether this device may revoke a device or machine of `ownerPersonId` (R21.17): a device that sees everything may;
+ * a member's device only its own person's. What belongs to nobody (the owner's) is not a member's to revoke.
+ */
+function mayManage(registry: InteractionRegistry, deviceId: string, ownerPersonId: string | undefined): boolean {
+  const projection = registry.projection;
+  if (projection.deviceSeesAll(deviceId)) return true;
+  return ownerPersonId !== undefined && ownerPersonId === projection.devices.get(deviceId)?.personId;
 }
 
 /** The snapshot as remotes get it: secret answers masked (R18.5), only the questions this device may see (R21.17). */
