@@ -256,7 +256,7 @@ describe.each([
     expect(more).toMatchObject({ ok: true, pendingTotal: 1, pending: [expect.objectContaining({ requestId: bens })] });
   });
 
-  it('[R21.17] a member cannot answer another’s question by the socket or the notification button’s POST, and nothing changes; the owner can', async () => {
+  it('[R21.17][R21.30] a member cannot answer another’s question by the socket or the notification button’s POST, and nothing changes; the owner can', async () => {
     const { hubs, ola, ana, ben, benMachine } = await team(backend);
     const first = hubs[0] as Host;
     const bens = await ask(first, benMachine, 'Ben deploy');
@@ -275,7 +275,7 @@ describe.each([
     expect(first.registry.projection.get(hubsOwn)?.resolution?.device?.id).toBe(ola.deviceId);
   });
 
-  it('[R21.17] a member cannot revoke another person’s device or machine, only their own', async () => {
+  it('[R21.31] a member cannot revoke another person’s device or machine, only their own', async () => {
     const { hubs, ana, ben, anaMachine, benMachine } = await team(backend);
     const anaPhone = await connectRemote(ana.hub.url, ana.credential);
     const socket = anaPhone.socket as unknown as Socket;
@@ -330,7 +330,7 @@ describe.each([
 });
 
 describe('[R21.15] a join code minted from a person’s device', () => {
-  it('[R21.15] needs a device credential of a person; the machine it joins is theirs, and a hub without people has no such route', async () => {
+  it('[R21.15][R21.32] needs a device credential of a person, five at once; the machine it joins is theirs; a hub without people has no such route', async () => {
     const { hubs, ana, anaMachine } = await team('sqlite');
     const hub = hubs[0] as Host;
     const mint = (headers: Record<string, string>) => postJson(`${hub.url}/api/device/join-codes`, {}, headers);
@@ -349,6 +349,10 @@ describe('[R21.15] a join code minted from a person’s device', () => {
       (event) => event.type === 'person.join-code-minted' && event.personId === anaId,
     );
     expect(grants).toEqual([expect.objectContaining({ byDeviceId: ana.deviceId })]);
+    // Her phone minted one for her machine; four more at once, then it waits.
+    const anas = { Authorization: `Bearer ${ana.credential}` };
+    for (let count = 0; count < 4; count += 1) expect((await mint(anas)).status).toBe(201);
+    expect((await mint(anas)).status).toBe(429);
 
     const personal = await startTestHost({ token: TEST_TOKEN });
     const phone = await pairDevice(personal, 'Phone');
