@@ -10,7 +10,13 @@ import {
 } from '../../contracts';
 import { type Host } from '../create-host';
 import { startPush } from '../push/start-push';
-import { decryptWebPush, makeSubscription, routeToSink, startRecordingServer } from '../push/test-helpers';
+import {
+  decryptWebPush,
+  makeSubscription,
+  NTFY_TEST_ORIGIN,
+  routeToSink,
+  startRecordingServer,
+} from '../push/test-helpers';
 import { setUpPgTestLogs } from '../store/test-support/pg-test-logs';
 import { closeAllClients, connectRemote, connectRuntime } from '../test-support/clients';
 import { pairDevice, postJson } from '../test-support/devices';
@@ -326,6 +332,22 @@ describe.each([
     });
     expect(text(pushesTo(sink, ana, anaKeys))).not.toContain('Ben ');
     expect(text(pushesTo(sink, ben, benKeys))).not.toContain('Ana schema');
+  });
+
+  it('[R21.17] a member’s ntfy topic is told only of their own questions', async () => {
+    const { hubs, sink, ana, anaMachine, benMachine } = await team(backend);
+    const remote = await connectRemote(ana.hub.url, ana.credential);
+    const socket = remote.socket as unknown as Socket;
+    const topicUrl = `${NTFY_TEST_ORIGIN}/ana-topic`;
+    expect(await socket.emitWithAck('push:ntfy', { topicUrl })).toMatchObject({ ok: true });
+    socket.disconnect();
+    const titles = () =>
+      sink.requests.filter((request) => request.path === '/ana-topic').map((request) => request.headers.title);
+    // Ben's first: when Ana's arrives, Ben's would have come before it.
+    await ask(hubs[0] as Host, benMachine, 'Ben deploy');
+    await ask(hubs.at(-1) as Host, anaMachine, 'Ana schema');
+    await vi.waitFor(() => expect(titles()).toContain('Ana schema'));
+    expect(titles()).toEqual(['Ana schema']);
   });
 });
 
