@@ -14,7 +14,12 @@ import {
 import { DeviceRecordSchema } from './devices';
 import { DECLINE_MESSAGE_MAX } from './limits';
 import { JoinedMachineIdSchema, MachineNameSchema, MachineRefSchema } from './machine-ref';
-import { PersonAddedEventSchema, PersonJoinCodeMintedEventSchema, PersonSignedInEventSchema } from './people';
+import {
+  PersonAddedEventSchema,
+  PersonJoinCodeMintedEventSchema,
+  PersonRemovedEventSchema,
+  PersonSignedInEventSchema,
+} from './people';
 import { PreferencesSchema } from './preferences';
 
 /** Every stored event has a seq and an absolute time. */
@@ -159,6 +164,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   PersonAddedEventSchema,
   PersonSignedInEventSchema,
   PersonJoinCodeMintedEventSchema,
+  PersonRemovedEventSchema,
 ]);
 /** One entry of the host's durable log. */
 export type HostEvent = z.infer<typeof HostEventSchema>;

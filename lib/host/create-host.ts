@@ -301,6 +301,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     mintPairingCode,
     personForCode: people && (async (code) => (await people.personForPairingCode(code))?.id),
     personForJoinCode: people && (async (code) => (await people.personForJoinCode(code))?.id),
+    people,
     away: {
       get: () => registry.projection.preferences.away,
       set: async (away) => (await registry.updatePreferences({ away })).ok,

@@ -22,6 +22,7 @@ import { closeAllClients, connectRemote, connectRuntime } from '../test-support/
 import { pairDevice, postJson } from '../test-support/devices';
 import { questionRequest } from '../test-support/fixtures';
 import { redeemJoinCode } from '../test-support/machines';
+import { cliIn } from '../test-support/spawn-cli';
 import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from '../test-support/test-host';
 import {
   ANA,
@@ -334,6 +335,44 @@ describe.each([
     expect(text(pushesTo(sink, ben, benKeys))).not.toContain('Ana schema');
   });
 
+  it('[R21.20] removing a person cuts their phone off at once, revokes their machine and refuses their next sign-in', async () => {
+    const { hubs, ana, ben, ola, anaMachine, benMachine } = await team(backend);
+    const first = hubs[0] as Host;
+    const last = hubs.at(-1) as Host;
+    const anas = await ask(first, anaMachine, 'Ana schema');
+    const anaPhone = await connectRemote(ana.hub.url, ana.credential);
+    await vi.waitFor(() => expect(seenIds(anaPhone)).toContain(anas));
+    const dropped = new Promise<void>((resolve) => anaPhone.socket.on('disconnect', () => resolve()));
+    const admin = { Authorization: `Bearer ${first.adminToken}` };
+    const anaId = first.registry.projection.devices.get(ana.deviceId)?.personId ?? '';
+    const olaId = first.registry.projection.devices.get(ola.deviceId)?.personId ?? '';
+
+    // The owner stays; someone unknown is not found; Ana goes, through the other replica.
+    expect((await postJson(`${last.url}/api/admin/people/${olaId}/revoke`, {}, admin)).status).toBe(409);
+    expect((await postJson(`${last.url}/api/admin/people/0123456789abcdef/revoke`, {}, admin)).status).toBe(404);
+    const removed = await postJson(`${last.url}/api/admin/people/${anaId}/revoke`, {}, admin);
+    expect(removed.status).toBe(200);
+    expect(removed.json).toMatchObject({ person: { id: anaId, role: 'member' }, devices: 1, machines: 1 });
+    await dropped;
+    for (const hub of hubs) {
+      await vi.waitFor(() => expect(hub.registry.projection.devices.get(ana.deviceId)?.revokedAt).toBeDefined());
+      await vi.waitFor(() => expect(hub.registry.projection.get(anas)?.status).toBe('withdrawn'));
+      expect(hub.registry.projection.machines.get(anaMachine.machineId)?.revokedAt).toBeDefined();
+      // Ben keeps everything.
+      expect(hub.registry.projection.devices.get(ben.deviceId)?.revokedAt).toBeUndefined();
+      expect(hub.registry.projection.machines.get(benMachine.machineId)?.revokedAt).toBeUndefined();
+    }
+    expect((await respondByHttp(first, ana, anas, 'late')).ack).toMatchObject({ ok: false });
+    // Signing in again at the provider gets her nothing.
+    const browser = new SignInBrowser();
+    const { callbackUrl } = await browser.signInAtProvider(first.url, ANA);
+    const refused = await browser.get(callbackUrl);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('You were removed from this hub.');
+    expect(refused.location).toBeUndefined();
+    expect(first.registry.projection.people.get(anaId)?.removedAt).toBeDefined();
+  });
+
   it('[R21.17] a member’s ntfy topic is told only of their own questions', async () => {
     const { hubs, sink, ana, anaMachine, benMachine } = await team(backend);
     const remote = await connectRemote(ana.hub.url, ana.credential);
@@ -386,5 +425,25 @@ describe('[R21.15] a join code minted from a person’s device', () => {
       },
     );
     expect(none.status).not.toBe(201);
+  });
+});
+
+describe('[R21.20] askaway people', () => {
+  it('[R21.20] lists the people and removes one by email, revoking her phone and machine', async () => {
+    const { hubs, ana, ben, anaMachine } = await team('sqlite');
+    const hub = hubs[0] as Host;
+    const listed = await cliIn(hub.dataDir, 'people');
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(listed.stdout).toMatch(/^NAME\s+EMAIL\s+ROLE\s+LAST SIGN-IN\s+ID\n/);
+    expect(listed.stdout).toMatch(/\nOla Berg\s+ola@example\.com\s+owner\s/);
+    expect(listed.stdout).toMatch(/\nAna Lima\s+ana@example\.com\s+member\s/);
+    expect(await cliIn(hub.dataDir, 'people', 'revoke', 'OLA@example.com')).toMatchObject({ code: 1 });
+    const removed = await cliIn(hub.dataDir, 'people', 'revoke', 'ANA@example.com');
+    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect(removed.stdout).toMatch(/^Removed Ana Lima \([0-9a-f]{16}\): 1 device\(s\) and 1 machine\(s\) revoked/);
+    expect(hub.registry.projection.devices.get(ana.deviceId)?.revokedAt).toBeDefined();
+    expect(hub.registry.projection.machines.get(anaMachine.machineId)?.revokedAt).toBeDefined();
+    expect(hub.registry.projection.devices.get(ben.deviceId)?.revokedAt).toBeUndefined();
+    expect((await cliIn(hub.dataDir, 'people', '--json')).stdout).toContain('"removedAt"');
   });
 });

@@ -24,13 +24,16 @@ export function questionPerson(fold: OwnershipFold, view: Pick<InteractionView, 
 export function deviceSeesAll(fold: OwnershipFold, deviceId: string): boolean {
   const personId = fold.devices.get(deviceId)?.personId;
   if (personId === undefined) return true;
-  const role = fold.people.get(personId)?.role;
-  return role === 'owner' || role === 'admin';
+  const person = fold.people.get(personId);
+  if (person?.removedAt !== undefined) return false;
+  return person?.role === 'owner' || person?.role === 'admin';
 }
 
 /** Whether this device may see, be notified of and answer this question (R21.17). */
 export function deviceSees(fold: OwnershipFold, deviceId: string, view: Pick<InteractionView, 'machine'>): boolean {
   if (deviceSeesAll(fold, deviceId)) return true;
-  const owner = questionPerson(fold, view);
-  return owner !== undefined && owner === fold.devices.get(deviceId)?.personId;
+  const personId = fold.devices.get(deviceId)?.personId;
+  // A removed person's devices see nothing from the removal on, before their revocations are even in (R21.20).
+  if (personId === undefined || fold.people.get(personId)?.removedAt !== undefined) return false;
+  return questionPerson(fold, view) === personId;
 }
