@@ -263,7 +263,7 @@ describe.each([
     expect(more).toMatchObject({ ok: true, pendingTotal: 1, pending: [expect.objectContaining({ requestId: bens })] });
   });
 
-  it('[R21.17][R21.30] a member cannot answer another’s question by the socket or the notification button’s POST, and nothing changes; the owner can', async () => {
+  it('[R21.17][R21.35] a member cannot answer another’s question by the socket or the notification button’s POST, and nothing changes; the owner can', async () => {
     const { hubs, ola, ana, ben, benMachine } = await team(backend);
     const first = hubs[0] as Host;
     const bens = await ask(first, benMachine, 'Ben deploy');
@@ -282,7 +282,7 @@ describe.each([
     expect(first.registry.projection.get(hubsOwn)?.resolution?.device?.id).toBe(ola.deviceId);
   });
 
-  it('[R21.31] a member cannot revoke another person’s device or machine, only their own', async () => {
+  it('[R21.36] a member cannot revoke another person’s device or machine, only their own', async () => {
     const { hubs, ana, ben, anaMachine, benMachine } = await team(backend);
     const anaPhone = await connectRemote(ana.hub.url, ana.credential);
     const socket = anaPhone.socket as unknown as Socket;
@@ -391,7 +391,7 @@ describe.each([
 });
 
 describe('[R21.15] a join code minted from a person’s device', () => {
-  it('[R21.15][R21.32] needs a device credential of a person, five at once; the machine it joins is theirs; a hub without people has no such route', async () => {
+  it('[R21.15][R21.37] needs a device credential of a person, five at once; the machine it joins is theirs; a hub without people has no such route', async () => {
     const { hubs, ana, anaMachine } = await team('sqlite');
     const hub = hubs[0] as Host;
     const mint = (headers: Record<string, string>) => postJson(`${hub.url}/api/device/join-codes`, {}, headers);
