@@ -12,6 +12,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   invite: () => import('./commands/invite').then((module) => module.inviteCommand),
   join: () => import('./commands/join').then((module) => module.joinMachineCommand),
   machines: () => import('./commands/machines').then((module) => module.machinesCommand),
+  people: () => import('./commands/people').then((module) => module.peopleCommand),
   migrate: () => import('./commands/migrate').then((module) => module.migrateCommand),
   ntfy: () => import('./commands/ntfy').then((module) => module.ntfyCommand),
   status: () => import('./commands/status').then((module) => module.statusCommand),

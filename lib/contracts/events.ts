@@ -14,7 +14,12 @@ import {
 import { DeviceRecordSchema } from './devices';
 import { DECLINE_MESSAGE_MAX } from './limits';
 import { JoinedMachineIdSchema, MachineNameSchema, MachineRefSchema } from './machine-ref';
-import { PersonAddedEventSchema, PersonSignedInEventSchema } from './people';
+import {
+  PersonAddedEventSchema,
+  PersonJoinCodeMintedEventSchema,
+  PersonRemovedEventSchema,
+  PersonSignedInEventSchema,
+} from './people';
 import { PreferencesSchema } from './preferences';
 
 /** Every stored event has a seq and an absolute time. */
@@ -124,7 +129,12 @@ export const DeviceRevokedEventSchema = z.strictObject({
 export const MachineJoinedEventSchema = z.strictObject({
   ...eventBase,
   type: z.literal('machine.joined'),
-  machine: z.strictObject({ id: JoinedMachineIdSchema, name: MachineNameSchema }),
+  machine: z.strictObject({
+    id: JoinedMachineIdSchema,
+    name: MachineNameSchema,
+    /** On a team hub, the person whose device minted the join code: the machine and its questions are theirs (R21.15). */
+    personId: z.optional(IdSchema),
+  }),
 });
 
 /**
@@ -153,6 +163,8 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   MachineRevokedEventSchema,
   PersonAddedEventSchema,
   PersonSignedInEventSchema,
+  PersonJoinCodeMintedEventSchema,
+  PersonRemovedEventSchema,
 ]);
 /** One entry of the host's durable log. */
 export type HostEvent = z.infer<typeof HostEventSchema>;

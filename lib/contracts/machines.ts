@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { IsoTimeSchema } from './interaction';
+import { IdSchema, IsoTimeSchema } from './interaction';
 import {
   JoinedMachineIdSchema,
   MachineIdSchema,
@@ -19,6 +19,8 @@ export const MachineRecordSchema = z.strictObject({
   id: JoinedMachineIdSchema,
   name: MachineNameSchema,
   joinedAt: IsoTimeSchema,
+  /** On a team hub, whose machine it is (R21.15); absent: the hub owner's. Never sent to a phone. */
+  personId: z.optional(IdSchema),
   /** Set once the machine is revoked (R17.2); it is refused from then on. */
   revokedAt: z.optional(IsoTimeSchema),
 });
@@ -94,6 +96,12 @@ export const WhoAmIResponseSchema = z.strictObject({
 export type WhoAmIResponse = z.infer<typeof WhoAmIResponseSchema>;
 
 /* ------------------------------------------------------------- admin API (R17.1) */
+
+/**
+ * `POST /api/device/join-codes` with a device credential (`Authorization: Bearer`): a join code minted by a
+ * person's device, so the machine that joins with it is that person's (R21.15). Answers a JoinCodeResponse.
+ */
+export const DEVICE_JOIN_CODES_API_PATH = '/api/device/join-codes';
 
 /** `POST /api/admin/join-codes`: a fresh one-time join code and the command to run on the other machine. */
 export const JoinCodeResponseSchema = z.strictObject({

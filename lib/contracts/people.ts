@@ -39,6 +39,8 @@ export const PersonRecordSchema = z.strictObject({
   role: PersonRoleSchema,
   addedAt: IsoTimeSchema,
   lastSignInAt: z.optional(IsoTimeSchema),
+  /** Set once the person is removed from the hub (R21.20): their devices and machines are revoked, sign-in refused. */
+  removedAt: z.optional(IsoTimeSchema),
 });
 export type PersonRecord = z.infer<typeof PersonRecordSchema>;
 
@@ -76,3 +78,37 @@ export const PersonSignedInEventSchema = z.strictObject({
   profile: PersonProfileSchema,
   pairing: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
 });
+
+/**
+ * A person's device minted a join code (R21.15): the machine that joins with it belongs to them. `joinCode`: the
+ * code's SHA-256 (hex), never the code; `byDeviceId`: the device that asked for it.
+ */
+export const PersonJoinCodeMintedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('person.join-code-minted'),
+  personId: IdSchema,
+  byDeviceId: IdSchema,
+  joinCode: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+});
+
+/**
+ * A person removed from the hub (R21.20): from this event on their devices see nothing and their sign-in is refused;
+ * the revocations of their devices and machines follow it in the log.
+ */
+export const PersonRemovedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('person.removed'),
+  personId: IdSchema,
+});
+
+/** `GET /api/admin/people` (`askaway people`): everyone who signed in, the removed too. */
+export const PeopleListSchema = z.strictObject({ people: z.array(PersonRecordSchema) });
+export type PeopleList = z.infer<typeof PeopleListSchema>;
+
+/** `POST /api/admin/people/<id>/revoke`: who was removed, and how many devices and machines were revoked with them. */
+export const PersonRevokeResponseSchema = z.strictObject({
+  person: PersonRecordSchema,
+  devices: z.int().check(z.minimum(0)),
+  machines: z.int().check(z.minimum(0)),
+});
+export type PersonRevokeResponse = z.infer<typeof PersonRevokeResponseSchema>;

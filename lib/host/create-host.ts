@@ -8,6 +8,7 @@ import {
   HUB_API_PATH,
   ME_API_PATH,
   RESPOND_API_PATH,
+  DEVICE_JOIN_CODES_API_PATH,
   errorMessage,
   joinCommand,
   MAX_MESSAGE_BYTES,
@@ -26,6 +27,7 @@ import { createRespondRoute } from './respond/respond-route';
 import { createAuthRoutes } from './people/auth-routes';
 import { createHubInfoRoute } from './people/hub-info-route';
 import { createMeRoute } from './people/me-route';
+import { createDeviceJoinCodeRoute } from './people/device-join-code-route';
 import { OidcClient } from './people/oidc-client';
 import { CALLBACK_PATH, SIGN_IN_PATH, type OidcSettings } from './people/oidc-settings';
 import { PeopleService } from './people/people-service';
@@ -277,6 +279,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
   if (options.people && people && signIn) {
     routes.register(
       '*',
+      DEVICE_JOIN_CODES_API_PATH,
+      createDeviceJoinCodeRoute({
+        authenticate: (candidate) => authenticator.remote(candidate),
+        personOf: (deviceId) => registry.projection.devices.get(deviceId)?.personId,
+        mintJoinCode,
+        recordGrant: (personId, deviceId, code) => people.joinCodeMinted(personId, deviceId, code),
+        originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+        onError,
+      }),
+    );
+    routes.register(
+      '*',
       '/auth',
       createAuthRoutes({
         hubName: hostName,
@@ -302,6 +316,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     mintPairingCode,
     personForCode: people && (async (code) => (await people.personForPairingCode(code))?.id),
+    personForJoinCode: people && (async (code) => (await people.personForJoinCode(code))?.id),
+    people,
     away: {
       get: () => registry.projection.preferences.away,
       set: async (away) => (await registry.updatePreferences({ away })).ok,

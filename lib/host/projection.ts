@@ -8,6 +8,7 @@ import {
   type Preferences,
 } from '../contracts';
 import { activeDevices, emptyHostFold, foldHostEvent } from '../state/host-fold';
+import { deviceSees, deviceSeesAll } from './people/question-visibility';
 
 /**
  * Pending interactions, history, delivery and preferences as a fold of the log
@@ -32,6 +33,8 @@ export class HostProjection {
    * most a day (`--pair-ttl`), so grants older than that are dropped as new sign-ins come.
    */
   private readonly pairingGrants = new Map<string, { personId: string; atMs: number }>();
+  /** A join code's digest → the person whose device minted it (R21.15); dropped like pairing grants. */
+  private readonly joinGrants = new Map<string, { personId: string; atMs: number }>();
 
   get interactions(): ReadonlyMap<string, InteractionView> {
     return this.fold.interactions;
@@ -70,6 +73,22 @@ export class HostProjection {
   personForPairing(digestHex: string): PersonRecord | undefined {
     const grant = this.pairingGrants.get(digestHex);
     return grant === undefined ? undefined : this.fold.people.get(grant.personId);
+  }
+
+  /** The person whose device minted the join code with this digest (R21.15). */
+  personForJoinCode(digestHex: string): PersonRecord | undefined {
+    const grant = this.joinGrants.get(digestHex);
+    return grant === undefined ? undefined : this.fold.people.get(grant.personId);
+  }
+
+  /** Whether this device may see, be notified of and answer this question (R21.17). */
+  deviceSees(deviceId: string, view: Pick<InteractionView, 'machine'>): boolean {
+    return deviceSees(this.fold, deviceId, view);
+  }
+
+  /** Whether this device sees every question: a hub without people, the owner's and admins' devices (R21.17). */
+  deviceSeesAll(deviceId: string): boolean {
+    return deviceSeesAll(this.fold, deviceId);
   }
 
   /** Paired devices not revoked, in the order they paired. */
@@ -111,12 +130,25 @@ export class HostProjection {
       for (const [digest, grant] of this.pairingGrants)
         if (atMs - grant.atMs > GRANT_KEPT_MS) this.pairingGrants.delete(digest);
       this.pairingGrants.set(event.pairing, { personId: event.personId, atMs });
+    } else if (event.type === 'person.join-code-minted') {
+      const atMs = Date.parse(event.at);
+      for (const [digest, grant] of this.joinGrants)
+        if (atMs - grant.atMs > GRANT_KEPT_MS) this.joinGrants.delete(digest);
+      this.joinGrants.set(event.joinCode, { personId: event.personId, atMs });
     }
   }
 
   /** Interactions waiting, in all or from one machine. */
   pendingCount(machineId?: string): number {
     return machineId === undefined ? this.pendingById.size : (this.pendingByMachine.get(machineId) ?? 0);
+  }
+
+  /** Interactions waiting that `visible` lets through (a member's device, R21.17); all of them without it. */
+  pendingCountFor(visible: ((view: InteractionView) => boolean) | undefined): number {
+    if (!visible) return this.pendingById.size;
+    let count = 0;
+    for (const view of this.pendingById.values()) if (visible(view)) count += 1;
+    return count;
   }
 
   /**
@@ -126,14 +158,19 @@ export class HostProjection {
    */
   pendingPage(
     after: number,
-    limits: { maxCount: number; maxBytes: number; sizeOf: (view: InteractionView) => number },
+    limits: {
+      maxCount: number;
+      maxBytes: number;
+      sizeOf: (view: InteractionView) => number;
+      visible?: (view: InteractionView) => boolean;
+    },
   ): { views: InteractionView[]; cursor?: number } {
     const views: InteractionView[] = [];
     let bytes = 0;
     let last = after;
     for (const [requestId, view] of this.pendingById) {
       const seq = this.requestedSeq.get(requestId) ?? 0;
-      if (seq <= after) continue;
+      if (seq <= after || (limits.visible && !limits.visible(view))) continue;
       const size = limits.sizeOf(view);
       if (views.length > 0 && (views.length >= limits.maxCount || bytes + size > limits.maxBytes)) {
         return { views, cursor: last };
@@ -154,12 +191,12 @@ export class HostProjection {
     return [...this.pendingById.values()];
   }
 
-  /** The most recently ended interactions, newest first. */
-  history(limit: number): InteractionView[] {
+  /** The most recently ended interactions, newest first; only those `visible` lets through, when given. */
+  history(limit: number, visible?: (view: InteractionView) => boolean): InteractionView[] {
     const views: InteractionView[] = [];
     for (let index = this.ended.length - 1; index >= 0 && views.length < limit; index -= 1) {
       const view = this.fold.interactions.get(this.ended[index] ?? '');
-      if (view) views.push(view);
+      if (view && (!visible || visible(view))) views.push(view);
     }
     return views;
   }

@@ -247,12 +247,15 @@ export class InteractionRegistry {
     return events.filter((event) => event.seq <= head);
   }
 
-  /** Bounded (R12.7): a first page of the pending interactions with their total, and history up to a size. */
-  snapshot(): Snapshot {
-    const page = this.pendingPage(0);
+  /**
+   * Bounded (R12.7): a first page of the pending interactions with their total, and history up to a size; only the
+   * questions `visible` lets through, when given (a member's device on a team hub, R21.17).
+   */
+  snapshot(visible?: (view: InteractionView) => boolean): Snapshot {
+    const page = this.pendingPage(0, visible);
     const history: InteractionView[] = [];
     let historyBytes = 0;
-    for (const view of this.projection.history(this.options.historyLimit ?? 200)) {
+    for (const view of this.projection.history(this.options.historyLimit ?? 200, visible)) {
       historyBytes += jsonSize(view);
       if (history.length > 0 && historyBytes > HISTORY_PAGE_MAX_BYTES) break;
       history.push(view);
@@ -275,15 +278,19 @@ export class InteractionRegistry {
   }
 
   /** The pending interactions asked after the cursor `after` (0: from the first), one bounded page (R12.7). */
-  pendingPage(after: number): { pending: InteractionView[]; pendingTotal: number; pendingCursor?: number } {
+  pendingPage(
+    after: number,
+    visible?: (view: InteractionView) => boolean,
+  ): { pending: InteractionView[]; pendingTotal: number; pendingCursor?: number } {
     const page = this.projection.pendingPage(after, {
       maxCount: PENDING_PAGE_MAX,
       maxBytes: PENDING_PAGE_MAX_BYTES,
       sizeOf: jsonSize,
+      ...(visible ? { visible } : {}),
     });
     return {
       pending: page.views,
-      pendingTotal: this.projection.pendingCount(),
+      pendingTotal: this.projection.pendingCountFor(visible),
       ...(page.cursor !== undefined ? { pendingCursor: page.cursor } : {}),
     };
   }
@@ -585,7 +592,10 @@ export class InteractionRegistry {
       if (found?.status === 'pending' && isAutoResolutionDue(found.autoResolution, this.now())) await this.resolveDue();
       return this.commit((): Decision<RespondAck> => {
         const view = this.projection.get(command.requestId);
-        if (!view) return answer(failure('unknown-interaction', `No interaction ${command.requestId}`));
+        // Another person's question answers exactly as one that does not exist (R21.17): nothing changes, and a
+        // member learns nothing of what others' agents ask.
+        if (!view || !this.projection.deviceSees(device.id, view))
+          return answer(failure('unknown-interaction', `No interaction ${command.requestId}`));
         if (view.status === 'withdrawn')
           return answer(failure('withdrawn', 'The agent stopped waiting for this interaction'));
         if (view.resolution) {

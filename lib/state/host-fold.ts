@@ -127,9 +127,17 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
           addedAt: person.addedAt,
           ...event.profile,
           lastSignInAt: event.at,
+          ...(person.removedAt !== undefined ? { removedAt: person.removedAt } : {}),
         });
       return undefined;
     }
+    case 'person.removed': {
+      const person = fold.people.get(event.personId);
+      if (person && person.removedAt === undefined) fold.people.set(person.id, { ...person, removedAt: event.at });
+      return undefined;
+    }
+    case 'person.join-code-minted':
+      return undefined;
     default:
       return assertNever(event);
   }

@@ -7,7 +7,10 @@ import {
   type PairingCodeResponse,
   type RevokeResponse,
   type AwayState,
+  type PeopleList,
+  type PersonRevokeResponse,
 } from '../../contracts';
+import { type PeopleService } from '../people/people-service';
 import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendApiError } from './api-replies';
@@ -26,11 +29,14 @@ export interface AdminRouteOptions {
   mintJoinCode(): Promise<JoinCodeResponse>;
   /** `askaway away` (R19.50). */
   away: AwaySwitch;
+  /** A hub with people (R21.20); without, `/people` is not found. */
+  people?: PeopleService;
 }
 
 const REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/devices/([0-9a-f]{1,64})/revoke$`);
 const MACHINE_REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/machines/([0-9a-f]{16})/revoke$`);
 const AWAY_SWITCH_PATH = new RegExp(`^${ADMIN_API_PREFIX}/away/(on|off)$`);
+const PERSON_REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/people/([0-9a-f]{16})/revoke$`);
 
 /**
  * The admin API under `/api/admin` (R16.8), for `askaway pair` and `askaway devices`: bearer
@@ -44,6 +50,8 @@ const AWAY_SWITCH_PATH = new RegExp(`^${ADMIN_API_PREFIX}/away/(on|off)$`);
  *   POST /api/admin/machines/<id>/revoke  → {machine}                            (R17.2)
  *   GET  /api/admin/away                  → {away}                               (R19.50)
  *   POST /api/admin/away/on, …/away/off   → {away}                               (R19.50)
+ *   GET  /api/admin/people                → {people}                             (R21.20)
+ *   POST /api/admin/people/<id>/revoke    → {person, devices, machines}          (R21.20)
  */
 export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler {
   return async (req, res, context) => {
@@ -86,6 +94,23 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
         return;
       }
       sendJson(res, 200, { away: options.away.get() } satisfies AwayState);
+      return;
+    }
+    const { people } = options;
+    if (people && pathname === `${ADMIN_API_PREFIX}/people` && req.method === 'GET') {
+      sendJson(res, 200, { people: people.list() } satisfies PeopleList);
+      return;
+    }
+    const personRevoke = people && PERSON_REVOKE_PATH.exec(pathname);
+    if (people && personRevoke?.[1] !== undefined && req.method === 'POST') {
+      const outcome = await people.revoke(personRevoke[1], options);
+      if (!outcome.ok) {
+        if (outcome.reason === 'owner') sendApiError(res, 409, 'conflict', 'The owner cannot be removed from the hub');
+        else sendApiError(res, 404, 'not-found', `No person ${personRevoke[1]} on this hub (see \`askaway people\`)`);
+        return;
+      }
+      const { person, devices, machines } = outcome;
+      sendJson(res, 200, { person, devices, machines } satisfies PersonRevokeResponse);
       return;
     }
     const machineRevoke = MACHINE_REVOKE_PATH.exec(pathname);

@@ -29,6 +29,8 @@ export function createJoinRoute(options: {
   limiter: AttemptLimiter;
   clientAddress: ClientAddressOf;
   ttlMs: number;
+  /** On a team hub: the person whose device minted this join code, who then owns the machine (R21.15). */
+  personForJoinCode?: (code: string) => Promise<string | undefined>;
 }): HttpRouteHandler {
   return async (req, res, context) => {
     if (context.pathname !== JOIN_API_PATH) {
@@ -54,7 +56,8 @@ export function createJoinRoute(options: {
     // The code first, so a bad code gets the same answer whatever the name (no probing for names); a taken
     // name, or a join the disk refuses (R12.6), leaves the code usable.
     const exchanged = await options.codes.exchange('join-machine', data.code, async () => {
-      const outcome = await options.machines.join(data.name);
+      const personId = await options.personForJoinCode?.(data.code);
+      const outcome = await options.machines.join(data.name, personId);
       return { spend: outcome.ok, value: outcome };
     });
     if (!exchanged.redeemed) {

@@ -88,8 +88,11 @@ export class MachineService {
     return null;
   }
 
-  /** Mints a credential for a new machine; the caller has redeemed a join code first. */
-  async join(name: string): Promise<JoinOutcome> {
+  /**
+   * Mints a credential for a new machine; the caller has redeemed a join code first. `personId`: the person whose
+   * device minted the code, who owns the machine and its questions (R21.15); absent, the hub owner does.
+   */
+  async join(name: string, personId?: string): Promise<JoinOutcome> {
     const problem = this.nameProblem(name);
     if (problem !== null) return { ok: false, reason: 'name-taken', message: problem };
     const known = this.options.registry.projection.machines;
@@ -108,7 +111,13 @@ export class MachineService {
     await this.options.registry.recordMachineEvents(() => {
       taken = this.nameProblem(name);
       return taken === null
-        ? [{ type: 'machine.joined', at: this.now().toISOString(), machine: { id: machineId, name } }]
+        ? [
+            {
+              type: 'machine.joined',
+              at: this.now().toISOString(),
+              machine: { id: machineId, name, ...(personId !== undefined ? { personId } : {}) },
+            },
+          ]
         : [];
     });
     if (taken !== null) return { ok: false, reason: 'name-taken', message: taken };

@@ -25,6 +25,7 @@ import { createJoinRoute, createWhoAmIRoute } from './join-route';
 import { type MachineService } from './machines';
 import { type OneTimeCodeBook } from './one-time-codes';
 import { createPairRoute } from './pair-route';
+import { type PeopleService } from '../people/people-service';
 
 /**
  * `POST /api/pair` for the app (R16.2, R16.3), `POST /api/join` and `GET /api/agent/whoami` for
@@ -45,6 +46,8 @@ export function mountPairingRoutes(
     clientAddress: ClientAddressOf;
     originAllowed(req: IncomingMessage): boolean;
     personForCode?: (code: string) => Promise<string | undefined>;
+    personForJoinCode?: (code: string) => Promise<string | undefined>;
+    people?: PeopleService;
     mintPairingCode(): Promise<PairingCodeResponse>;
     mintJoinCode(): Promise<JoinCodeResponse>;
     away: AwaySwitch;

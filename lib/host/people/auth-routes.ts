@@ -5,7 +5,7 @@ import { problemPage, signInPage } from './auth-pages';
 import { describeOidcError } from './oidc-errors';
 import { type OidcClient } from './oidc-client';
 import { CALLBACK_PATH, SIGN_IN_PATH, START_PATH } from './oidc-settings';
-import { type PeopleService } from './people-service';
+import { PersonRemovedError, type PeopleService } from './people-service';
 import { SIGN_IN_TTL_MS, type SignInCookie } from './sign-in-cookie';
 
 export interface AuthRoutesOptions {
@@ -130,6 +130,17 @@ export function createAuthRoutes(options: AuthRoutesOptions): HttpRouteHandler {
       res.writeHead(303, { Location: pairing.link, 'Cache-Control': 'no-store' });
       res.end();
     } catch (error) {
+      if (error instanceof PersonRemovedError) {
+        options.log('[askaway] sign-in refused: a person removed from this hub signed in again');
+        problem(
+          res,
+          403,
+          'Sign-in refused',
+          'You were removed from this hub.',
+          'No device was paired. If you should have access, ask whoever runs this hub.',
+        );
+        return;
+      }
       options.log(`[askaway] sign-in could not be recorded: ${errorMessage(error)}`);
       problem(
         res,

@@ -1,20 +1,60 @@
-import { type DeviceRecord, type HostEvent } from '../../contracts';
+import { type DeviceRecord, type HostEvent, type InteractionView } from '../../contracts';
 
 /**
  * What of the log's people reaches a phone's stream (R21.13): nothing. The people's events (their provider
- * identity, email, groups, the digests of their pairing codes) stay on the hub, and so does whose each device is;
- * a phone learns that from the hub's answer to `devices:list`, where the hub decides what each device may see.
+ * identity, email, groups, the digests of their pairing and join codes) stay on the hub, and so does whose each
+ * device and machine is; a phone learns that from the hub's answer to `devices:list`, where the hub decides what each
+ * device may see.
  */
 export function eventsForRemotes(events: readonly HostEvent[]): HostEvent[] {
   const shown: HostEvent[] = [];
   for (const event of events) {
-    if (event.type === 'person.added' || event.type === 'person.signed-in') continue;
+    if (event.type.startsWith('person.')) continue;
     if (event.type === 'device.paired' && event.device.personId !== undefined) {
       const { personId: _kept, ...device } = event.device;
       shown.push({ ...event, device });
+    } else if (event.type === 'machine.joined' && event.machine.personId !== undefined) {
+      const { personId: _kept, ...machine } = event.machine;
+      shown.push({ ...event, machine });
     } else shown.push(event);
   }
   return shown;
+}
+
+/** The question an interaction event is about, if it is about one. */
+function requestIdOf(event: HostEvent): string | undefined {
+  switch (event.type) {
+    case 'interaction.requested':
+      return event.interaction.requestId;
+    case 'interaction.resolved':
+      return event.resolution.requestId;
+    case 'interaction.delivered':
+    case 'interaction.withdrawn':
+    case 'interaction.reopened':
+    case 'UserInputAutoResolutionUpdated':
+      return event.requestId;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A member's device's share of a batch (R21.17): the events about questions it may not see are left out (the
+ * question, its answer, its delivery, its withdrawal), everything else passes. `visible` undefined: all of it.
+ */
+export function eventsVisibleTo(
+  events: readonly HostEvent[],
+  visible: ((view: Pick<InteractionView, 'machine'>) => boolean) | undefined,
+  viewOf: (requestId: string) => InteractionView | undefined,
+): HostEvent[] {
+  if (!visible) return [...events];
+  return events.filter((event) => {
+    if (event.type === 'interaction.requested') return visible(event.interaction);
+    const requestId = requestIdOf(event);
+    if (requestId === undefined) return true;
+    const view = viewOf(requestId);
+    return view !== undefined && visible(view);
+  });
 }
 
 export function deviceRecordForRemotes(record: DeviceRecord): DeviceRecord {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type NewPersonEvent, type PersonRecord, type PersonRole } from '../../contracts';
 import { codeDigest } from '../auth/one-time-codes';
+import { type DeviceService } from '../auth/devices';
+import { type MachineService } from '../auth/machines';
 import { type InteractionRegistry } from '../registry';
 import { type SignedInIdentity } from './oidc-client';
 
@@ -16,6 +18,17 @@ export interface PeopleServiceOptions {
  * every other), keyed by the provider's issuer and subject. The role a newcomer gets is decided inside the log's
  * write queue, on the log as it is, so two replicas signing in two people at once still make one owner.
  */
+/** A removed person signing in again (R21.20): the hub refuses them, whatever the provider said. */
+export class PersonRemovedError extends Error {
+  constructor() {
+    super('this person was removed from the hub');
+  }
+}
+
+export type PersonRevokeOutcome =
+  | { ok: true; person: PersonRecord; devices: number; machines: number }
+  | { ok: false; reason: 'unknown-person' | 'owner' };
+
 export class PeopleService {
   constructor(private readonly options: PeopleServiceOptions) {}
 
@@ -29,6 +42,7 @@ export class PeopleService {
     await registry.recordPersonEvents(() => {
       const at = this.now().toISOString();
       const known = registry.projection.personByProviderIdentity(identity.issuer, identity.subject);
+      if (known?.removedAt !== undefined) throw new PersonRemovedError();
       personId = known?.id ?? this.newPersonId();
       const events: NewPersonEvent[] = known
         ? []
@@ -63,6 +77,65 @@ export class PeopleService {
     const { registry } = this.options;
     const digest = codeDigest(code).toString('hex');
     return registry.findCaughtUp(() => registry.projection.personForPairing(digest));
+  }
+
+  /**
+   * Ties a join code minted from a person's device to that person (R21.15): the machine that joins with it is
+   * theirs. Only the code's digest goes into the log.
+   */
+  async joinCodeMinted(personId: string, byDeviceId: string, joinCode: string): Promise<void> {
+    const { registry } = this.options;
+    await registry.recordPersonEvents(() => [
+      {
+        type: 'person.join-code-minted',
+        at: this.now().toISOString(),
+        personId,
+        byDeviceId,
+        joinCode: codeDigest(joinCode).toString('hex'),
+      },
+    ]);
+  }
+
+  /** The person whose device minted this join code (R21.15), looking at what other replicas wrote if need be. */
+  async personForJoinCode(code: string): Promise<PersonRecord | undefined> {
+    const { registry } = this.options;
+    const digest = codeDigest(code).toString('hex');
+    return registry.findCaughtUp(() => registry.projection.personForJoinCode(digest));
+  }
+
+  /**
+   * Removes a person (R21.20): `person.removed` first, decided at the log's head, so from that moment their devices
+   * see nothing and their sign-in is refused; then each of their devices and machines is revoked, which drops their
+   * connections and withdraws their machines' questions. The owner cannot be removed.
+   */
+  async revoke(
+    personId: string,
+    services: { devices: Pick<DeviceService, 'revoke'>; machines: Pick<MachineService, 'revoke'> },
+  ): Promise<PersonRevokeOutcome> {
+    const { registry } = this.options;
+    let refusal: 'unknown-person' | 'owner' | undefined;
+    await registry.recordPersonEvents(() => {
+      const person = registry.projection.people.get(personId);
+      refusal =
+        !person || person.removedAt !== undefined ? 'unknown-person' : person.role === 'owner' ? 'owner' : undefined;
+      return refusal ? [] : [{ type: 'person.removed', at: this.now().toISOString(), personId }];
+    });
+    if (refusal) return { ok: false, reason: refusal };
+    const fold = registry.projection;
+    let devices = 0;
+    for (const device of fold.activeDevices())
+      if (device.personId === personId && (await services.devices.revoke(device.id)).ok) devices += 1;
+    let machines = 0;
+    for (const machine of [...fold.machines.values()])
+      if (
+        machine.personId === personId &&
+        machine.revokedAt === undefined &&
+        (await services.machines.revoke(machine.id)).ok
+      )
+        machines += 1;
+    const person = fold.people.get(personId);
+    if (!person) throw new Error('the removal was written but the person is not in the log');
+    return { ok: true, person, devices, machines };
   }
 
   list(): PersonRecord[] {

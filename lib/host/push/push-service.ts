@@ -26,7 +26,7 @@ import { PresenceSharing } from './presence-sharing';
 import { publicOnlyPost } from './public-only-post';
 import { type PushStore } from './push-store';
 import { type NotifyLedger, type PresenceBoard } from './shared-push-state';
-import { ownerKey, type StoredSubscription, type StoredTopic, type TopicOwner } from './subscription-store';
+import { ownerKey, ownerOf, type StoredSubscription, type StoredTopic, type TopicOwner } from './subscription-store';
 import { deviceTopicRefusal, deviceWebPushRefusal, ownerTopicRefusal, redactTopic } from './topic-address';
 import { TargetThrottle } from './target-throttle';
 import { type SendOutcome, type WebPushSend } from './web-push-sender';
@@ -37,6 +37,8 @@ export interface PushHostPort {
   readonly projection: {
     readonly interactions: ReadonlyMap<string, InteractionView>;
     readonly preferences: Preferences;
+    /** On a team hub, whether this device may be told of this question (R21.17); absent: every device may. */
+    deviceSees?(deviceId: string, view: InteractionView): boolean;
   };
 }
 
@@ -77,6 +79,11 @@ export type SubscribeOutcome = SetTopicOutcome;
 const NTFY_PREFIX = 'ntfy:';
 const ntfyTarget = (owner: TopicOwner): string => `${NTFY_PREFIX}${ownerKey(owner)}`;
 const isNtfy = (target: string): boolean => target.startsWith(NTFY_PREFIX);
+/** The device whose ntfy topic this target is; undefined for the owner's (`askaway ntfy set`). */
+const deviceOfTopic = (target: string): string | undefined => {
+  const owner = ownerOf(target.slice(NTFY_PREFIX.length));
+  return owner.kind === 'device' ? owner.deviceId : undefined;
+};
 
 const defaultSendNtfy: SendNtfy = (topic, message) =>
   sendNtfy(topic.url, message, topic.owner.kind === 'device' ? { post: publicOnlyPost() } : {});
@@ -339,8 +346,9 @@ export class PushService {
     const [targets] = await Promise.all([this.targets(), this.readLookingElsewhere()]);
     if (!this.leading || this.view(requestId)?.status !== 'pending') return;
     let queued = false;
+    const view = this.view(requestId);
     for (const target of targets) {
-      if (this.isLooking(target)) continue;
+      if (this.isLooking(target) || (view && !this.targetSees(target, view))) continue;
       this.throttle(target).enqueue(requestId);
       queued = true;
     }
@@ -355,6 +363,22 @@ export class PushService {
       ...subscriptions.map((subscription) => subscription.deviceId),
       ...topics.map((topic) => ntfyTarget(topic.owner)),
     ];
+  }
+
+  /**
+   * Whether a target may be told of a question (R21.17): a device's Web Push and its ntfy topic only of what the
+   * device may see; the owner's topic (`askaway ntfy set`) of everything.
+   */
+  private targetSees(target: string, view: InteractionView): boolean {
+    const sees = this.port?.projection.deviceSees;
+    if (!sees) return true;
+    const deviceId = isNtfy(target) ? deviceOfTopic(target) : target;
+    return deviceId === undefined || sees.call(this.port?.projection, deviceId, view);
+  }
+
+  /** Every interaction this target may see. */
+  private *seenBy(target: string): Iterable<InteractionView> {
+    for (const view of this.port?.projection.interactions.values() ?? []) if (this.targetSees(target, view)) yield view;
   }
 
   /** A team hub's devices looking through other replicas (R20.64); a board that cannot be read holds nothing back. */
@@ -411,16 +435,17 @@ export class PushService {
 
   /** One interaction gets its own notification; several become one summary of everything waiting. */
   private notify(target: string, requestIds: readonly string[]): { tag: string; covers: string[] } | undefined {
-    const views = requestIds.flatMap((id) => this.view(id) ?? []);
+    const views = requestIds.flatMap((id) => this.view(id) ?? []).filter((view) => this.targetSees(target, view));
     const first = views[0];
     if (!first) return undefined;
     let payload: PushShowPayload;
     let covers: string[];
     if (views.length === 1) {
-      payload = interactionPayload(first, severalAgents(this.port?.projection.interactions.values() ?? []));
+      payload = interactionPayload(first, severalAgents(this.seenBy(target)));
       covers = [first.requestId];
     } else {
-      const waiting = this.pendingViews();
+      // A summary counts and names only what this target may see (R21.17).
+      const waiting = this.pendingViews().filter((view) => this.targetSees(target, view));
       payload = summaryPayload(waiting, this.now());
       covers = waiting.map((view) => view.requestId);
     }

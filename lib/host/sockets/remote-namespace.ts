@@ -12,6 +12,7 @@ import {
   RespondCommandSchema,
   type DevicesAck,
   type HostEvent,
+  type InteractionView,
   type MachinesAck,
   type PendingMoreAck,
   type RespondAck,
@@ -27,7 +28,7 @@ import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { failure } from '../registry-types';
-import { deviceRecordForRemotes, eventsForRemotes } from '../people/people-for-remotes';
+import { deviceRecordForRemotes, eventsForRemotes, eventsVisibleTo } from '../people/people-for-remotes';
 import { redactEventForRemotes, redactViewForRemotes } from '../redact-secrets';
 import { respondAsDevice } from '../respond/device-respond';
 import { handshakeGuard } from './handshake';
@@ -128,7 +129,7 @@ export function attachRemoteNamespace(
       contained('disconnect', source, () => devices.disconnected(deviceId)),
     );
     // A snapshot carries the machine list; a resume by seq does not, so it gets the list on its own.
-    streamEvents(socket, registry).then(
+    streamEvents(socket, registry, visibleTo(registry, deviceId)).then(
       (start) => {
         if (start === 'resumed') socket.emit('machines', { machines: machines.list() });
       },
@@ -163,18 +164,28 @@ export function attachRemoteNamespace(
       respondAsDevice(registry, devices, deviceId, respond),
     );
     command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
-    query('snapshot:get', (): SnapshotAck => ({ ok: true, snapshot: remoteSnapshot(registry) }));
+    query('snapshot:get', (): SnapshotAck => ({
+      ok: true,
+      snapshot: remoteSnapshot(registry, visibleTo(registry, deviceId)),
+    }));
     command('pending:more', PendingMoreCommandSchema, (more): PendingMoreAck => ({
       ok: true,
-      ...registry.pendingPage(more.after),
+      ...registry.pendingPage(more.after, visibleTo(registry, deviceId)),
     }));
     query('devices:list', (): DevicesAck => ({ ok: true, devices: devices.list() }));
     command('devices:revoke', DeviceRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
+      // A member revokes only their own person's devices (R21.17); another's answers as one not paired.
+      const target = registry.projection.devices.get(revoke.deviceId);
+      if (!mayManage(registry, deviceId, target?.personId))
+        return failure('unknown-device', `No paired device ${revoke.deviceId}`);
       const outcome = await devices.revoke(revoke.deviceId, deviceId);
       return outcome.ok ? { ok: true } : failure('unknown-device', `No paired device ${revoke.deviceId}`);
     });
     query('machines:list', (): MachinesAck => ({ ok: true, machines: machines.list() }));
     command('machines:revoke', MachineRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
+      const target = registry.projection.machines.get(revoke.machineId);
+      if (!mayManage(registry, deviceId, target?.personId))
+        return failure('unknown-machine', `No joined machine ${revoke.machineId}`);
       const outcome = await machines.revoke(revoke.machineId, deviceId);
       return outcome.ok ? { ok: true } : failure('unknown-machine', `No joined machine ${revoke.machineId}`);
     });
@@ -197,7 +208,11 @@ export function attachRemoteNamespace(
  * replay `seq > lastSeq` (read from the log, so events committed meanwhile are held),
  * then release live events, dropping any seq already sent.
  */
-async function streamEvents(socket: RemoteSocket, registry: InteractionRegistry): Promise<'snapshot' | 'resumed'> {
+async function streamEvents(
+  socket: RemoteSocket,
+  registry: InteractionRegistry,
+  visible: Visible | undefined,
+): Promise<'snapshot' | 'resumed'> {
   let sentSeq = 0;
   let live = false;
   const held: HostEvent[] = [];
@@ -206,10 +221,14 @@ async function streamEvents(socket: RemoteSocket, registry: InteractionRegistry)
     const fresh = events.filter((event) => event.seq > sentSeq);
     if (fresh.length === 0) return;
     sentSeq = fresh[fresh.length - 1]?.seq ?? sentSeq;
+    // A batch with nothing this device may see still goes, empty: it moves the device's seq on (a resume from it
+    // replays nothing already skipped) and carries its own pending total.
     socket.emit('events', {
-      events: eventsForRemotes(fresh).map((event) => redactEventForRemotes(event, viewOf)),
+      events: eventsForRemotes(eventsVisibleTo(fresh, visible, viewOf)).map((event) =>
+        redactEventForRemotes(event, viewOf),
+      ),
       serverTime: new Date().toISOString(),
-      pendingTotal: registry.projection.pendingCount(),
+      pendingTotal: registry.projection.pendingCountFor(visible),
     });
   };
   const unsubscribe = registry.subscribe((events) => (live ? send(events) : held.push(...events)), { live: true });
@@ -224,7 +243,7 @@ async function streamEvents(socket: RemoteSocket, registry: InteractionRegistry)
     resume.lastSeq > headSeq ||
     headSeq - resume.lastSeq > MAX_REPLAY_EVENTS;
   if (fromSnapshot) {
-    const snapshot = remoteSnapshot(registry);
+    const snapshot = remoteSnapshot(registry, visible);
     sentSeq = snapshot.seq;
     socket.emit('snapshot', snapshot);
   } else {
@@ -242,7 +261,7 @@ async function streamEvents(socket: RemoteSocket, registry: InteractionRegistry)
       socket.emit('events', {
         events: [],
         serverTime: new Date().toISOString(),
-        pendingTotal: registry.projection.pendingCount(),
+        pendingTotal: registry.projection.pendingCountFor(visible),
       });
   }
   live = true;
@@ -250,9 +269,31 @@ async function streamEvents(socket: RemoteSocket, registry: InteractionRegistry)
   return fromSnapshot ? 'snapshot' : 'resumed';
 }
 
-/** The snapshot as remotes get it: secret answers masked (R18.5). */
-function remoteSnapshot(registry: InteractionRegistry): Snapshot {
-  const snapshot = registry.snapshot();
+type Visible = (view: Pick<InteractionView, 'machine'>) => boolean;
+
+/**
+ * Which questions this device may see (R21.17), asked of the log as it is at each use; undefined when it sees every
+ * one (a hub without people, an owner's or admin's device, one paired with the admin's pairing link).
+ */
+function visibleTo(registry: InteractionRegistry, deviceId: string): Visible | undefined {
+  const projection = registry.projection;
+  if (projection.deviceSeesAll(deviceId)) return undefined;
+  return (view) => projection.deviceSees(deviceId, view);
+}
+
+/**
+ * Whether this device may revoke a device or machine of `ownerPersonId` (R21.17): a device that sees everything may;
+ * a member's device only its own person's. What belongs to nobody (the owner's) is not a member's to revoke.
+ */
+function mayManage(registry: InteractionRegistry, deviceId: string, ownerPersonId: string | undefined): boolean {
+  const projection = registry.projection;
+  if (projection.deviceSeesAll(deviceId)) return true;
+  return ownerPersonId !== undefined && ownerPersonId === projection.devices.get(deviceId)?.personId;
+}
+
+/** The snapshot as remotes get it: secret answers masked (R18.5), only the questions this device may see (R21.17). */
+function remoteSnapshot(registry: InteractionRegistry, visible: Visible | undefined): Snapshot {
+  const snapshot = registry.snapshot(visible);
   return {
     ...snapshot,
     history: snapshot.history.map(redactViewForRemotes),

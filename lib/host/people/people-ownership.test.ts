@@ -1,0 +1,449 @@
+import { type Socket } from 'socket.io-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  interactionKey,
+  JoinCodeResponseSchema,
+  PushPayloadSchema,
+  type InteractionRequest,
+  type PushPayload,
+  type RespondAck,
+} from '../../contracts';
+import { type Host } from '../create-host';
+import { startPush } from '../push/start-push';
+import {
+  decryptWebPush,
+  makeSubscription,
+  NTFY_TEST_ORIGIN,
+  routeToSink,
+  startRecordingServer,
+} from '../push/test-helpers';
+import { setUpPgTestLogs } from '../store/test-support/pg-test-logs';
+import { closeAllClients, connectRemote, connectRuntime } from '../test-support/clients';
+import { pairDevice, postJson } from '../test-support/devices';
+import { questionRequest } from '../test-support/fixtures';
+import { redeemJoinCode } from '../test-support/machines';
+import { cliIn } from '../test-support/spawn-cli';
+import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from '../test-support/test-host';
+import {
+  ANA,
+  BEN,
+  startTestOidcProvider,
+  type TestOidcProvider,
+  type TestPerson,
+} from './test-support/oidc-test-provider';
+import { SignInBrowser } from './test-support/sign-in-browser';
+
+// Each person's questions are theirs (R21.15–R21.17): Ana and Ben, members, each with a phone and a joined machine;
+// Ola, the owner named at start, sees both. On SQLite, and on PostgreSQL with two replicas where each person's
+// phone, machine and sign-in go through different replicas.
+
+const CLIENT_ID = 'askaway-team';
+const CLIENT_SECRET = 'team-client-secret-0123456789abcdef';
+const OLA: TestPerson = {
+  login: 'ola',
+  password: 'ola-password',
+  sub: 'sub-ola-5e10',
+  email: 'ola@example.com',
+  name: 'Ola Berg',
+  groups: [],
+};
+
+const logs = setUpPgTestLogs();
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  closeAllClients();
+  await closeAllHosts();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+type Sink = Awaited<ReturnType<typeof startRecordingServer>>;
+
+interface Person {
+  deviceId: string;
+  credential: string;
+  /** The replica their phone talks to. */
+  hub: Host;
+}
+
+interface Team {
+  hubs: Host[];
+  sink: Sink;
+  ola: Person;
+  ana: Person;
+  ben: Person;
+  /** Each member's machine's credential. */
+  anaMachine: Asker;
+  benMachine: Asker;
+}
+
+/** One hub on SQLite, or two replicas on one PostgreSQL log (the second names the first's address as public). */
+async function startHubs(backend: 'sqlite' | 'pg', provider: TestOidcProvider): Promise<Host[]> {
+  const people = { issuer: provider.issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ownerEmail: OLA.email };
+  if (backend === 'sqlite') return [await startTestHost({ token: TEST_TOKEN, people })];
+  const url = await logs.freshLogUrl();
+  const a = await startTestHost({ databaseUrl: url, token: TEST_TOKEN, people, dataDir: tempDir('askaway-own-a-') });
+  const b = await startTestHost({
+    databaseUrl: url,
+    token: TEST_TOKEN,
+    people,
+    publicUrl: a.url,
+    dataDir: tempDir('askaway-own-b-'),
+  });
+  return [a, b];
+}
+
+/** Signs `person` in (the callback on `signInOn`), pairs the browser on `pairOn`: their phone. */
+async function signInAndPair(signInOn: Host, pairOn: Host, person: TestPerson): Promise<Person> {
+  const browser = new SignInBrowser();
+  const { callbackUrl } = await browser.signInAtProvider(signInOn.url, person);
+  const landed = await browser.get(callbackUrl);
+  expect(landed.status).toBe(303);
+  const code = new URLSearchParams(new URL(landed.location ?? '').hash.slice(1)).get('code');
+  const paired = await postJson(`${pairOn.url}/api/pair`, { code, name: `${person.name}’s phone`, platform: 'Test' });
+  expect(paired.status).toBe(200);
+  const { deviceId, credential } = paired.json as { deviceId: string; credential: string };
+  return { deviceId, credential, hub: pairOn };
+}
+
+interface Asker {
+  credential: string;
+  machineId: string;
+}
+const HUB_AGENT: Asker = { credential: TEST_TOKEN, machineId: 'local' };
+
+/** The person's phone mints a join code (on `mintOn`) and a machine joins with it (on `joinOn`). */
+async function joinMachineOf(person: Person, mintOn: Host, joinOn: Host, name: string): Promise<Asker> {
+  const minted = await postJson(
+    `${mintOn.url}/api/device/join-codes`,
+    {},
+    {
+      Authorization: `Bearer ${person.credential}`,
+    },
+  );
+  expect(minted.status).toBe(201);
+  const { code } = JoinCodeResponseSchema.parse(minted.json);
+  const joined = await redeemJoinCode(joinOn.url, code, name);
+  return { credential: joined.credential, machineId: joined.machine.id };
+}
+
+async function team(backend: 'sqlite' | 'pg'): Promise<Team> {
+  const provider = await startTestOidcProvider({ people: [OLA, ANA, BEN] });
+  cleanups.push(() => provider.close());
+  const hubs = await startHubs(backend, provider);
+  const first = hubs[0] as Host;
+  const last = hubs.at(-1) as Host;
+  provider.addClient({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    redirectUris: [`${first.url}/auth/callback`],
+  });
+  const sink = await startRecordingServer();
+  cleanups.push(() => sink.close());
+  for (const hub of hubs) {
+    // Questions within 300 ms reach a phone as one summary: the summary must count only the phone's own.
+    const push = await startPush(hub, { collapseWindowMs: 300, fetch: routeToSink(sink.url), allowPrivatePush: true });
+    cleanups.push(() => push.close());
+  }
+  const ola = await signInAndPair(first, first, OLA);
+  const ana = await signInAndPair(first, first, ANA);
+  const ben = await signInAndPair(first, last, BEN);
+  // Ben's code is minted through one replica and redeemed through the other: the grant is the log's.
+  const anaMachine = await joinMachineOf(ana, first, first, 'ana-laptop');
+  const benMachine = await joinMachineOf(ben, last, first, 'ben-laptop');
+  return { hubs, sink, ola, ana, ben, anaMachine, benMachine };
+}
+
+function question(header: string): InteractionRequest {
+  const request = questionRequest();
+  if (request.kind !== 'question') throw new Error('questionRequest makes questions');
+  const [first] = request.input.questions;
+  if (!first) throw new Error('questionRequest asks one question');
+  first.header = header;
+  return request;
+}
+
+/** Announces through `on` as a machine (or the hub's own agent); returns the hub's id for the question. */
+async function ask(on: Host, asker: Asker, header: string): Promise<string> {
+  const runtime = await connectRuntime(on.url, asker.credential, `runtime-${header}`);
+  const request = question(header);
+  const ack: unknown = await runtime.socket.emitWithAck('announce', request);
+  expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true, status: 'pending' });
+  return interactionKey(asker.machineId, request.requestId);
+}
+
+const answer = (label: string) => ({
+  action: 'accept' as const,
+  content: { answers: { 'Which database?': label, 'Which extras?': 'Metrics' } },
+});
+
+function respondBySocket(socket: Socket, requestId: string, label: string): Promise<RespondAck> {
+  return socket.emitWithAck('respond', {
+    requestId,
+    clientResponseId: `c-${label}`,
+    response: answer(label),
+  }) as Promise<RespondAck>;
+}
+
+/** What the phone's notification button sends (R14.10). */
+async function respondByHttp(hub: Host, person: Person, requestId: string, label: string) {
+  const reply = await postJson(
+    `${hub.url}/api/respond`,
+    { requestId, clientResponseId: `h-${label}`, response: answer(label) },
+    { Authorization: `Bearer ${person.credential}` },
+  );
+  return reply.json as { ack: RespondAck };
+}
+
+/** Every request id a remote was told of, by its snapshots and events. */
+function seenIds(remote: Awaited<ReturnType<typeof connectRemote>>): Set<string> {
+  const ids = new Set<string>();
+  for (const snapshot of remote.snapshots)
+    for (const view of [...snapshot.pending, ...snapshot.history]) ids.add(view.requestId);
+  for (const event of remote.events) {
+    if (event.type === 'interaction.requested') ids.add(event.interaction.requestId);
+    else if (event.type === 'interaction.resolved') ids.add(event.resolution.requestId);
+    else if ('requestId' in event) ids.add(event.requestId);
+  }
+  return ids;
+}
+
+function pushesTo(sink: Sink, person: Person, keys: ReturnType<typeof makeSubscription>): PushPayload[] {
+  return sink.requests
+    .filter((request) => request.path === `/push/${person.deviceId}`)
+    .map((request) => PushPayloadSchema.parse(JSON.parse(decryptWebPush(request.body, keys))));
+}
+
+describe.each([
+  ['SQLite', 'sqlite'],
+  ['PostgreSQL with two replicas', 'pg'],
+] as const)('[R21.17] each person’s questions are theirs, on %s', (_label, backend) => {
+  it('[R21.15][R21.16][R21.17] each member sees only their own questions, live, in a snapshot and on resume; the owner sees all', async () => {
+    const { hubs, ola, ana, ben, anaMachine, benMachine } = await team(backend);
+    const first = hubs[0] as Host;
+    const last = hubs.at(-1) as Host;
+    const anaPhone = await connectRemote(ana.hub.url, ana.credential);
+    const benPhone = await connectRemote(ben.hub.url, ben.credential);
+    const olaPhone = await connectRemote(ola.hub.url, ola.credential);
+    const startSeq = anaPhone.snapshots[0]?.seq ?? 0;
+    const logId = anaPhone.snapshots[0]?.logId ?? '';
+
+    // Ben's and the hub's own first, so Ana's arriving proves the earlier ones were passed over, not late.
+    const bens = await ask(first, benMachine, 'Ben deploy');
+    const hubs0 = await ask(last, HUB_AGENT, 'Hub own');
+    const anas = await ask(last, anaMachine, 'Ana schema');
+    await vi.waitFor(() => expect(seenIds(olaPhone)).toEqual(new Set([bens, hubs0, anas])));
+    await vi.waitFor(() => expect(seenIds(anaPhone)).toContain(anas));
+    await vi.waitFor(() => expect(seenIds(benPhone)).toContain(bens));
+    // The owner's each after Ana's: then Ben's phone has had every batch Ana's had.
+    expect(seenIds(anaPhone)).toEqual(new Set([anas]));
+    expect(seenIds(benPhone)).toEqual(new Set([bens]));
+    expect(anaPhone.batches.at(-1)?.pendingTotal).toBe(1);
+    expect(olaPhone.batches.at(-1)?.pendingTotal).toBe(3);
+    // The owned question carries its machine, never a person (R21.13).
+    expect(JSON.stringify(anaPhone.events)).not.toContain('personId');
+
+    // A fresh snapshot, and a resume from before the questions, on the other replica.
+    const anaAgain = await connectRemote(last.url, ana.credential);
+    expect(anaAgain.snapshots[0]?.pending.map((view) => view.requestId)).toEqual([anas]);
+    expect(anaAgain.snapshots[0]?.pendingTotal).toBe(1);
+    const benResumed = await connectRemote(first.url, ben.credential, { resume: { logId, lastSeq: startSeq } });
+    expect(benResumed.snapshots).toHaveLength(0);
+    expect(seenIds(benResumed)).toEqual(new Set([bens]));
+    const olaAgain = await connectRemote(first.url, ola.credential);
+    expect(olaAgain.snapshots[0]?.pending.map((view) => view.requestId).sort()).toEqual([anas, bens, hubs0].sort());
+
+    // Answered: in Ana's History, not in Ben's.
+    expect(await respondBySocket(anaPhone.socket as unknown as Socket, anas, 'SQLite')).toMatchObject({ ok: true });
+    const benLater = await connectRemote(first.url, ben.credential);
+    expect(benLater.snapshots[0]?.history.map((view) => view.requestId)).toEqual([]);
+    const anaLater = await connectRemote(first.url, ana.credential);
+    expect(anaLater.snapshots[0]?.history.map((view) => view.requestId)).toEqual([anas]);
+    const more: unknown = await (benLater.socket as unknown as Socket).emitWithAck('pending:more', { after: 0 });
+    expect(more).toMatchObject({ ok: true, pendingTotal: 1, pending: [expect.objectContaining({ requestId: bens })] });
+  });
+
+  it('[R21.17][R21.35] a member cannot answer another’s question by the socket or the notification button’s POST, and nothing changes; the owner can', async () => {
+    const { hubs, ola, ana, ben, benMachine } = await team(backend);
+    const first = hubs[0] as Host;
+    const bens = await ask(first, benMachine, 'Ben deploy');
+    const anaPhone = await connectRemote(ana.hub.url, ana.credential);
+    await vi.waitFor(() => expect(ana.hub.registry.projection.get(bens)?.status).toBe('pending'));
+
+    const refusal = { ok: false, error: { code: 'unknown-interaction', message: `No interaction ${bens}` } };
+    expect(await respondBySocket(anaPhone.socket as unknown as Socket, bens, 'Ana-socket')).toEqual(refusal);
+    expect((await respondByHttp(ana.hub, ana, bens, 'Ana-http')).ack).toEqual(refusal);
+    for (const hub of hubs) expect(hub.registry.projection.get(bens)?.status).toBe('pending');
+    // Ben's own answer is taken; so would the owner's have been.
+    expect((await respondByHttp(ben.hub, ben, bens, 'Ben')).ack).toMatchObject({ ok: true, status: 'accepted' });
+    const hubsOwn = await ask(first, HUB_AGENT, 'Hub own');
+    const olaPhone = await connectRemote(ola.hub.url, ola.credential);
+    expect(await respondBySocket(olaPhone.socket as unknown as Socket, hubsOwn, 'Ola')).toMatchObject({ ok: true });
+    expect(first.registry.projection.get(hubsOwn)?.resolution?.device?.id).toBe(ola.deviceId);
+  });
+
+  it('[R21.36] a member cannot revoke another person’s device or machine, only their own', async () => {
+    const { hubs, ana, ben, anaMachine, benMachine } = await team(backend);
+    const anaPhone = await connectRemote(ana.hub.url, ana.credential);
+    const socket = anaPhone.socket as unknown as Socket;
+    expect(await socket.emitWithAck('devices:revoke', { deviceId: ben.deviceId })).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-device' },
+    });
+    expect(await socket.emitWithAck('machines:revoke', { machineId: benMachine.machineId })).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-machine' },
+    });
+    for (const hub of hubs) {
+      expect(hub.registry.projection.devices.get(ben.deviceId)?.revokedAt).toBeUndefined();
+      expect(hub.registry.projection.machines.get(benMachine.machineId)?.revokedAt).toBeUndefined();
+    }
+    expect(await socket.emitWithAck('machines:revoke', { machineId: anaMachine.machineId })).toEqual({ ok: true });
+  });
+
+  it('[R21.17] a member’s phone gets no push for another’s question; the owner’s gets both', async () => {
+    const { hubs, sink, ola, ana, ben, anaMachine, benMachine } = await team(backend);
+    const phones = await Promise.all(
+      [ana, ben, ola].map(async (person) => {
+        const remote = await connectRemote(person.hub.url, person.credential);
+        const keys = makeSubscription(`${sink.url}/push/${person.deviceId}`);
+        const socket = remote.socket as unknown as Socket;
+        expect(await socket.emitWithAck('push:subscribe', { subscription: keys.subscription })).toMatchObject({
+          ok: true,
+        });
+        // Away from the app, so the push is not held back for a visible page.
+        socket.disconnect();
+        return keys;
+      }),
+    );
+    const [anaKeys, benKeys, olaKeys] = phones as [
+      ReturnType<typeof makeSubscription>,
+      ReturnType<typeof makeSubscription>,
+      ReturnType<typeof makeSubscription>,
+    ];
+    const text = (payloads: PushPayload[]) => JSON.stringify(payloads);
+    await ask(hubs.at(-1) as Host, anaMachine, 'Ana schema');
+    await vi.waitFor(() => expect(text(pushesTo(sink, ana, anaKeys))).toContain('Ana schema'));
+    // Two at once: Ben's phone gets a summary of what waits, which is his two, not Ana's too.
+    await Promise.all([ask(hubs[0] as Host, benMachine, 'Ben deploy'), ask(hubs[0] as Host, benMachine, 'Ben tests')]);
+    await vi.waitFor(() => expect(text(pushesTo(sink, ben, benKeys))).toContain('Ben tests'));
+    await vi.waitFor(() => {
+      const owners = text(pushesTo(sink, ola, olaKeys));
+      for (const header of ['Ana schema', 'Ben deploy', 'Ben tests']) expect(owners).toContain(header);
+    });
+    expect(text(pushesTo(sink, ana, anaKeys))).not.toContain('Ben ');
+    expect(text(pushesTo(sink, ben, benKeys))).not.toContain('Ana schema');
+  });
+
+  it('[R21.20] removing a person cuts their phone off at once, revokes their machine and refuses their next sign-in', async () => {
+    const { hubs, ana, ben, ola, anaMachine, benMachine } = await team(backend);
+    const first = hubs[0] as Host;
+    const last = hubs.at(-1) as Host;
+    const anas = await ask(first, anaMachine, 'Ana schema');
+    const anaPhone = await connectRemote(ana.hub.url, ana.credential);
+    await vi.waitFor(() => expect(seenIds(anaPhone)).toContain(anas));
+    const dropped = new Promise<void>((resolve) => anaPhone.socket.on('disconnect', () => resolve()));
+    const admin = { Authorization: `Bearer ${first.adminToken}` };
+    const anaId = first.registry.projection.devices.get(ana.deviceId)?.personId ?? '';
+    const olaId = first.registry.projection.devices.get(ola.deviceId)?.personId ?? '';
+
+    // The owner stays; someone unknown is not found; Ana goes, through the other replica.
+    expect((await postJson(`${last.url}/api/admin/people/${olaId}/revoke`, {}, admin)).status).toBe(409);
+    expect((await postJson(`${last.url}/api/admin/people/0123456789abcdef/revoke`, {}, admin)).status).toBe(404);
+    const removed = await postJson(`${last.url}/api/admin/people/${anaId}/revoke`, {}, admin);
+    expect(removed.status).toBe(200);
+    expect(removed.json).toMatchObject({ person: { id: anaId, role: 'member' }, devices: 1, machines: 1 });
+    await dropped;
+    for (const hub of hubs) {
+      await vi.waitFor(() => expect(hub.registry.projection.devices.get(ana.deviceId)?.revokedAt).toBeDefined());
+      await vi.waitFor(() => expect(hub.registry.projection.get(anas)?.status).toBe('withdrawn'));
+      expect(hub.registry.projection.machines.get(anaMachine.machineId)?.revokedAt).toBeDefined();
+      // Ben keeps everything.
+      expect(hub.registry.projection.devices.get(ben.deviceId)?.revokedAt).toBeUndefined();
+      expect(hub.registry.projection.machines.get(benMachine.machineId)?.revokedAt).toBeUndefined();
+    }
+    expect((await respondByHttp(first, ana, anas, 'late')).ack).toMatchObject({ ok: false });
+    // Signing in again at the provider gets her nothing.
+    const browser = new SignInBrowser();
+    const { callbackUrl } = await browser.signInAtProvider(first.url, ANA);
+    const refused = await browser.get(callbackUrl);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('You were removed from this hub.');
+    expect(refused.location).toBeUndefined();
+    expect(first.registry.projection.people.get(anaId)?.removedAt).toBeDefined();
+  });
+
+  it('[R21.17] a member’s ntfy topic is told only of their own questions', async () => {
+    const { hubs, sink, ana, anaMachine, benMachine } = await team(backend);
+    const remote = await connectRemote(ana.hub.url, ana.credential);
+    const socket = remote.socket as unknown as Socket;
+    const topicUrl = `${NTFY_TEST_ORIGIN}/ana-topic`;
+    expect(await socket.emitWithAck('push:ntfy', { topicUrl })).toMatchObject({ ok: true });
+    socket.disconnect();
+    const titles = () =>
+      sink.requests.filter((request) => request.path === '/ana-topic').map((request) => request.headers.title);
+    // Ben's first: when Ana's arrives, Ben's would have come before it.
+    await ask(hubs[0] as Host, benMachine, 'Ben deploy');
+    await ask(hubs.at(-1) as Host, anaMachine, 'Ana schema');
+    await vi.waitFor(() => expect(titles()).toContain('Ana schema'));
+    expect(titles()).toEqual(['Ana schema']);
+  });
+});
+
+describe('[R21.15] a join code minted from a person’s device', () => {
+  it('[R21.15][R21.37] needs a device credential of a person, five at once; the machine it joins is theirs; a hub without people has no such route', async () => {
+    const { hubs, ana, anaMachine } = await team('sqlite');
+    const hub = hubs[0] as Host;
+    const mint = (headers: Record<string, string>) => postJson(`${hub.url}/api/device/join-codes`, {}, headers);
+    expect((await mint({})).status).toBe(401);
+    expect((await mint({ Authorization: `Bearer ${TEST_TOKEN}` })).status).toBe(401);
+    // Paired with a link from `askaway pair`: nobody's, so it cannot say whose the machine would be.
+    const linked = await pairDevice(hub, 'Linked phone');
+    const refused = await mint({ Authorization: `Bearer ${linked.credential}` });
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.json)).toContain('askaway invite');
+    const anaId = hub.registry.projection.devices.get(ana.deviceId)?.personId;
+    expect(anaId).toBeDefined();
+    expect(hub.registry.projection.machines.get(anaMachine.machineId)?.personId).toBe(anaId);
+    // The grant names the device that asked for the code.
+    const grants = (await hub.registry.readSince(0, 1000)).filter(
+      (event) => event.type === 'person.join-code-minted' && event.personId === anaId,
+    );
+    expect(grants).toEqual([expect.objectContaining({ byDeviceId: ana.deviceId })]);
+    // Her phone minted one for her machine; four more at once, then it waits.
+    const anas = { Authorization: `Bearer ${ana.credential}` };
+    for (let count = 0; count < 4; count += 1) expect((await mint(anas)).status).toBe(201);
+    expect((await mint(anas)).status).toBe(429);
+
+    const personal = await startTestHost({ token: TEST_TOKEN });
+    const phone = await pairDevice(personal, 'Phone');
+    const none = await postJson(
+      `${personal.url}/api/device/join-codes`,
+      {},
+      {
+        Authorization: `Bearer ${phone.credential}`,
+      },
+    );
+    expect(none.status).not.toBe(201);
+  });
+});
+
+describe('[R21.20] askaway people', () => {
+  it('[R21.20] lists the people and removes one by email, revoking her phone and machine', async () => {
+    const { hubs, ana, ben, anaMachine } = await team('sqlite');
+    const hub = hubs[0] as Host;
+    const listed = await cliIn(hub.dataDir, 'people');
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(listed.stdout).toMatch(/^NAME\s+EMAIL\s+ROLE\s+LAST SIGN-IN\s+ID\n/);
+    expect(listed.stdout).toMatch(/\nOla Berg\s+ola@example\.com\s+owner\s/);
+    expect(listed.stdout).toMatch(/\nAna Lima\s+ana@example\.com\s+member\s/);
+    expect(await cliIn(hub.dataDir, 'people', 'revoke', 'OLA@example.com')).toMatchObject({ code: 1 });
+    const removed = await cliIn(hub.dataDir, 'people', 'revoke', 'ANA@example.com');
+    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect(removed.stdout).toMatch(/^Removed Ana Lima \([0-9a-f]{16}\): 1 device\(s\) and 1 machine\(s\) revoked/);
+    expect(hub.registry.projection.devices.get(ana.deviceId)?.revokedAt).toBeDefined();
+    expect(hub.registry.projection.machines.get(anaMachine.machineId)?.revokedAt).toBeDefined();
+    expect(hub.registry.projection.devices.get(ben.deviceId)?.revokedAt).toBeUndefined();
+    expect((await cliIn(hub.dataDir, 'people', '--json')).stdout).toContain('"removedAt"');
+  });
+});
