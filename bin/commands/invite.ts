@@ -1,10 +1,11 @@
-import { joinCommand, JoinCodeResponseSchema, type JoinCodeResponse } from '../../lib/contracts';
-import { AdminError, adminRequest, findAdminTarget } from './admin-client';
+import { joinCommand, JoinCodeResponseSchema, PeopleListSchema, type JoinCodeResponse } from '../../lib/contracts';
+import { AdminError, adminRequest, findAdminTarget, type AdminTarget } from './admin-client';
+import { findByIdOrName } from './credential-list-command';
 import { pairingQr, pairingTerms } from './pairing-output';
 import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 
-export const INVITE_USAGE = `Usage: askaway invite [--url <hub URL>] [--json] [--data-dir <dir>]
+export const INVITE_USAGE = `Usage: askaway invite [--for <email or id>] [--url <hub URL>] [--json] [--data-dir <dir>]
 
 Run on the hub (the always-on machine running \`askaway start\`). Prints a one-time join
 code and the command to run on another machine, as text and as a QR code:
@@ -20,6 +21,9 @@ tailnet reaches with nothing to set up), --host (e.g. its tailnet address) or
 --public-url; see the README, "All your machines on one phone".
 
 Options:
+  --for <person>     On a hub with people (--oidc-issuer): the machine joins as this person's,
+                     and so do its agents' questions (an email or id from \`askaway people\`).
+                     Without it, a joined machine is the owner's
   --url <hub URL>    The address the other machine reaches this hub at, if the hub
                      does not know it (default: --public-url, else its LAN or own address)
   --json             Print {code, hubUrl, command, expiresAt} as JSON, without the QR code
@@ -33,6 +37,7 @@ export const inviteCommand: CliCommand = {
   async run(argv) {
     const parsed = parseFlags('invite', INVITE_USAGE, argv, {
       url: { type: 'string' },
+      for: { type: 'string' },
       json: { type: 'boolean' },
       'data-dir': { type: 'string' },
     });
@@ -45,7 +50,12 @@ export const inviteCommand: CliCommand = {
     }
     try {
       const target = findAdminTarget(process.env, values['data-dir']);
-      const minted = await adminRequest(target, 'POST', '/join-codes', JoinCodeResponseSchema);
+      const forPerson = values.for;
+      const route =
+        forPerson === undefined
+          ? '/join-codes'
+          : `/people/${encodeURIComponent(await personId(target, forPerson))}/join-codes`;
+      const minted = await adminRequest(target, 'POST', route, JoinCodeResponseSchema);
       const invite: JoinCodeResponse =
         url === undefined ? minted : { ...minted, hubUrl: url, command: joinCommand(url, minted.code) };
       if (values.json) {
@@ -61,6 +71,17 @@ export const inviteCommand: CliCommand = {
     }
   },
 };
+
+/** The id of the person `which` names (an email or an id), among those not removed. */
+async function personId(target: AdminTarget, which: string): Promise<string> {
+  const { people } = await adminRequest(target, 'GET', '/people', PeopleListSchema);
+  const present = people.filter((person) => person.removedAt === undefined);
+  return findByIdOrName(
+    present.map((person) => ({ id: person.id, name: person.email ?? person.id })),
+    which,
+    { one: 'person', many: 'people' },
+  ).id;
+}
 
 /** What a person reads: the command to copy, the code's terms, a warning when the address is this machine's only. */
 export async function formatInvite(invite: JoinCodeResponse, now = new Date()): Promise<string> {

@@ -87,7 +87,8 @@ export const PersonJoinCodeMintedEventSchema = z.strictObject({
   ...eventBase,
   type: z.literal('person.join-code-minted'),
   personId: IdSchema,
-  byDeviceId: IdSchema,
+  /** The person's device that asked for it; none when the hub's owner invited the machine for them (R21.39). */
+  byDeviceId: z.optional(IdSchema),
   joinCode: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
 });
 

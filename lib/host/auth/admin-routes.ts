@@ -37,6 +37,7 @@ const REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/devices/([0-9a-f]{1,64})/re
 const MACHINE_REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/machines/([0-9a-f]{16})/revoke$`);
 const AWAY_SWITCH_PATH = new RegExp(`^${ADMIN_API_PREFIX}/away/(on|off)$`);
 const PERSON_REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/people/([0-9a-f]{16})/revoke$`);
+const PERSON_JOIN_CODE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/people/([0-9a-f]{16})/join-codes$`);
 
 /**
  * The admin API under `/api/admin` (R16.8), for `askaway pair` and `askaway devices`: bearer
@@ -52,6 +53,7 @@ const PERSON_REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/people/([0-9a-f]{16}
  *   POST /api/admin/away/on, …/away/off   → {away}                               (R19.50)
  *   GET  /api/admin/people                → {people}                             (R21.20)
  *   POST /api/admin/people/<id>/revoke    → {person, devices, machines}          (R21.20)
+ *   POST /api/admin/people/<id>/join-codes → {code, hubUrl, command, expiresAt}  (R21.39)
  */
 export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler {
   return async (req, res, context) => {
@@ -97,6 +99,10 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
       return;
     }
     const { people } = options;
+    if (!people && pathname.startsWith(`${ADMIN_API_PREFIX}/people`)) {
+      sendApiError(res, 404, 'not-found', 'This hub has no people: start it with --oidc-issuer (see docs/PEOPLE.md)');
+      return;
+    }
     if (people && pathname === `${ADMIN_API_PREFIX}/people` && req.method === 'GET') {
       sendJson(res, 200, { people: people.list() } satisfies PeopleList);
       return;
@@ -111,6 +117,21 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
       }
       const { person, devices, machines } = outcome;
       sendJson(res, 200, { person, devices, machines } satisfies PersonRevokeResponse);
+      return;
+    }
+    // The owner invites a machine for a person (`askaway invite --for`): the machine that joins is theirs (R21.39).
+    const personJoin = people && PERSON_JOIN_CODE_PATH.exec(pathname);
+    if (people && personJoin?.[1] !== undefined && req.method === 'POST') {
+      const personId = personJoin[1];
+      const person = people.list().find((entry) => entry.id === personId);
+      if (!person || person.removedAt !== undefined) {
+        sendApiError(res, 404, 'not-found', `No person ${personId} on this hub (see \`askaway people\`)`);
+        return;
+      }
+      const minted = await options.mintJoinCode();
+      // In the log before anyone sees the code, so whichever replica the machine joins through finds the grant.
+      await people.joinCodeMinted(personId, undefined, minted.code);
+      sendJson(res, 201, minted);
       return;
     }
     const machineRevoke = MACHINE_REVOKE_PATH.exec(pathname);

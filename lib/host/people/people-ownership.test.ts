@@ -428,6 +428,40 @@ describe('[R21.15] a join code minted from a person’s device', () => {
   });
 });
 
+describe('[R21.39] askaway invite --for', () => {
+  it('[R21.39] the owner invites a machine for a person: it joins as hers, her phone sees its questions and Ben’s does not', async () => {
+    const { hubs, ana, ben } = await team('sqlite');
+    const hub = hubs[0] as Host;
+    const invited = await cliIn(hub.dataDir, 'invite', '--for', 'ANA@example.com', '--json');
+    expect(invited).toMatchObject({ code: 0, stderr: '' });
+    const { code } = JoinCodeResponseSchema.parse(JSON.parse(invited.stdout));
+    const joined = await redeemJoinCode(hub.url, code, 'ana-desktop');
+    const anaId = hub.registry.projection.devices.get(ana.deviceId)?.personId;
+    expect(hub.registry.projection.machines.get(joined.machine.id)?.personId).toBe(anaId);
+    // No device asked for it: the grant says whose, and nothing else.
+    const grants = (await hub.registry.readSince(0, 1000)).filter(
+      (event) => event.type === 'person.join-code-minted' && event.byDeviceId === undefined,
+    );
+    expect(grants).toEqual([expect.objectContaining({ personId: anaId })]);
+
+    const asked = await ask(hub, { credential: joined.credential, machineId: joined.machine.id }, 'Desktop');
+    const anasPhone = await connectRemote(hub.url, ana.credential);
+    const bensPhone = await connectRemote(hub.url, ben.credential);
+    expect(seenIds(anasPhone).has(asked)).toBe(true);
+    expect(seenIds(bensPhone).has(asked)).toBe(false);
+
+    expect(await cliIn(hub.dataDir, 'invite', '--for', 'nobody@example.com')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/No person "nobody@example\.com"/),
+    });
+    const personal = await startTestHost({ token: TEST_TOKEN });
+    expect(await cliIn(personal.dataDir, 'invite', '--for', 'ana@example.com')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/This hub has no people: start it with --oidc-issuer/),
+    });
+  });
+});
+
 describe('[R21.20] askaway people', () => {
   it('[R21.20] lists the people and removes one by email, revoking her phone and machine', async () => {
     const { hubs, ana, ben, anaMachine } = await team('sqlite');

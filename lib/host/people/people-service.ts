@@ -83,14 +83,14 @@ export class PeopleService {
    * Ties a join code minted from a person's device to that person (R21.15): the machine that joins with it is
    * theirs. Only the code's digest goes into the log.
    */
-  async joinCodeMinted(personId: string, byDeviceId: string, joinCode: string): Promise<void> {
+  async joinCodeMinted(personId: string, byDeviceId: string | undefined, joinCode: string): Promise<void> {
     const { registry } = this.options;
     await registry.recordPersonEvents(() => [
       {
         type: 'person.join-code-minted',
         at: this.now().toISOString(),
         personId,
-        byDeviceId,
+        ...(byDeviceId !== undefined ? { byDeviceId } : {}),
         joinCode: codeDigest(joinCode).toString('hex'),
       },
     ]);
