@@ -1,4 +1,5 @@
 import { type MachineService } from './auth/machines';
+import { SerialPublisher } from './serial-publisher';
 
 /** Where a team hub's replicas say how many agents each machine has connected to them (R20.66). */
 export interface MachinePresenceBoard {
@@ -23,22 +24,27 @@ export const MACHINE_PRESENCE_POLL_MS = 1_000;
  */
 export class MachinePresenceSharing {
   private timers: NodeJS.Timeout[] = [];
-  private publishing: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
   private stopListening: (() => void) | undefined;
+  private readonly publisher: SerialPublisher<ReadonlyMap<string, number>>;
 
   constructor(
     private readonly machines: MachineService,
     private readonly board: MachinePresenceBoard,
-    private readonly onError: (error: unknown) => void,
+    onError: (error: unknown) => void,
     private readonly pollMs = MACHINE_PRESENCE_POLL_MS,
-  ) {}
+  ) {
+    this.publisher = new SerialPublisher(
+      () => machines.localConnections(),
+      (connections) => board.publish(connections),
+      onError,
+    );
+  }
 
   start(): void {
-    this.stopListening = this.machines.onLocalChange(() => this.publishSoon());
+    this.stopListening = this.machines.onLocalChange(() => this.publisher.soon());
     const renew = setInterval(() => {
-      if (this.machines.localConnections().size > 0) this.publishSoon();
+      if (this.machines.localConnections().size > 0) this.publisher.soon();
     }, this.board.renewEveryMs);
     const poll = setInterval(() => void this.readElsewhere(), this.pollMs);
     renew.unref();
@@ -52,7 +58,7 @@ export class MachinePresenceSharing {
     this.stopped = true;
     this.stopListening?.();
     for (const timer of this.timers) clearInterval(timer);
-    await this.publishing;
+    await this.publisher.stop();
     await this.board.withdraw().catch(() => undefined);
   }
 
@@ -63,27 +69,5 @@ export class MachinePresenceSharing {
     } catch {
       // The database away: the storage health says so once; the counts read last stand until it is back.
     }
-  }
-
-  private publishSoon(): void {
-    if (this.stopped) return;
-    if (this.publishing) {
-      this.again = true;
-      return;
-    }
-    this.publishing = this.publishUntilCurrent().finally(() => {
-      this.publishing = undefined;
-    });
-  }
-
-  private async publishUntilCurrent(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.board.publish(this.machines.localConnections());
-      } catch (error) {
-        this.onError(error);
-      }
-    } while (this.again && !this.stopped);
   }
 }

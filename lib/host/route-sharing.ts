@@ -1,4 +1,5 @@
 import { type InteractionRegistry } from './registry';
+import { SerialPublisher } from './serial-publisher';
 
 /** Where a team hub's replicas say which pending questions have their agents connected to them (R20.67). */
 export interface RouteBoard {
@@ -14,38 +15,33 @@ export interface RouteBoard {
 /**
  * Publishes the questions whose agents are connected to this replica (R20.67), every `renewEveryMs`, so that the
  * leader's sweep can tell a question whose agent is alive somewhere from one whose replica and agent are both gone.
- * One publish at a time; a failed one (the database away) is tried again at the next tick.
+ * One publish at a time (SerialPublisher); a failed one (the database away) is tried again at the next tick.
  */
 export class RouteSharing {
   private timer: NodeJS.Timeout | undefined;
-  private publishing: Promise<void> | undefined;
-  private stopped = false;
+  private readonly publisher: SerialPublisher<string[]>;
 
   constructor(
-    private readonly registry: Pick<InteractionRegistry, 'routedHere'>,
+    registry: Pick<InteractionRegistry, 'routedHere'>,
     readonly board: RouteBoard,
-  ) {}
+  ) {
+    // A failed publish (the database away) says nothing here: the storage health reports it once.
+    this.publisher = new SerialPublisher(
+      () => registry.routedHere(),
+      (requestIds) => board.publish(requestIds),
+      () => undefined,
+    );
+  }
 
   start(): void {
-    this.publishSoon();
-    this.timer = setInterval(() => this.publishSoon(), this.board.renewEveryMs);
+    this.publisher.soon();
+    this.timer = setInterval(() => this.publisher.soon(), this.board.renewEveryMs);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     clearInterval(this.timer);
-    await this.publishing;
+    await this.publisher.stop();
     await this.board.withdraw().catch(() => undefined);
-  }
-
-  private publishSoon(): void {
-    if (this.stopped || this.publishing) return;
-    this.publishing = this.board
-      .publish(this.registry.routedHere())
-      .catch(() => undefined)
-      .finally(() => {
-        this.publishing = undefined;
-      });
   }
 }

@@ -1,3 +1,4 @@
+import { SerialPublisher } from '../serial-publisher';
 import { type PresenceTracker } from './presence';
 import { type PresenceBoard } from './shared-push-state';
 
@@ -8,52 +9,33 @@ import { type PresenceBoard } from './shared-push-state';
  */
 export class PresenceSharing {
   private timer: NodeJS.Timeout | undefined;
-  private publishing: Promise<void> | undefined;
-  private again = false;
   private stopListening: (() => void) | undefined;
-  private stopped = false;
+  private readonly publisher: SerialPublisher<string[]>;
 
   constructor(
     private readonly tracker: PresenceTracker,
     private readonly board: PresenceBoard,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+    onError: (error: unknown) => void,
+  ) {
+    this.publisher = new SerialPublisher(
+      () => tracker.visibleDevices(),
+      (devices) => board.publish(devices),
+      onError,
+    );
+  }
 
   start(): void {
-    this.stopListening = this.tracker.onChange(() => this.publishSoon());
+    this.stopListening = this.tracker.onChange(() => this.publisher.soon());
     this.timer = setInterval(() => {
-      if (this.tracker.visibleDevices().length > 0) this.publishSoon();
+      if (this.tracker.visibleDevices().length > 0) this.publisher.soon();
     }, this.board.renewEveryMs);
     this.timer.unref();
   }
 
   /** Stops publishing. The board's owner (the host, at close) takes this replica's entries off it. */
   async stop(): Promise<void> {
-    this.stopped = true;
     this.stopListening?.();
     clearInterval(this.timer);
-    await this.publishing;
-  }
-
-  private publishSoon(): void {
-    if (this.stopped) return;
-    if (this.publishing) {
-      this.again = true;
-      return;
-    }
-    this.publishing = this.publishUntilCurrent().finally(() => {
-      this.publishing = undefined;
-    });
-  }
-
-  private async publishUntilCurrent(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.board.publish(this.tracker.visibleDevices());
-      } catch (error) {
-        this.onError(error);
-      }
-    } while (this.again && !this.stopped);
+    await this.publisher.stop();
   }
 }
