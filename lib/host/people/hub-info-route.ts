@@ -2,6 +2,7 @@ import { type IncomingMessage } from 'node:http';
 import { HUB_API_PATH, type HubInfo } from '../../contracts';
 import { sendJson } from '../../http/http-replies';
 import { sendApiError as fail } from '../auth/api-replies';
+import { corsHeadersOrRefuse } from '../http/cors';
 import { type HttpRouteHandler } from '../http/routes';
 
 export interface HubInfoRouteOptions {
@@ -22,16 +23,8 @@ export function createHubInfoRoute(options: HubInfoRouteOptions): HttpRouteHandl
   };
   return (req, res, context) => {
     if (context.pathname !== HUB_API_PATH) return fail(res, 404, 'not-found', `Not found: ${context.pathname}`);
-    const origin = req.headers.origin;
-    if (origin !== undefined && !options.originAllowed(req))
-      return fail(
-        res,
-        403,
-        'origin-not-allowed',
-        `Requests from ${origin} are not allowed (start the hub with --allow-origin)`,
-      );
-    const cors: Record<string, string> =
-      origin === undefined ? {} : { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
+    const cors = corsHeadersOrRefuse(req, res, options.originAllowed);
+    if (!cors) return;
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return fail(res, 405, 'invalid-request', `This is GET ${HUB_API_PATH}`, { ...cors, Allow: 'GET, HEAD' });
     sendJson(res, 200, info, cors);

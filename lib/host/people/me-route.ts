@@ -4,6 +4,7 @@ import { sendJson } from '../../http/http-replies';
 import { sendApiError as fail } from '../auth/api-replies';
 import { type DeviceService } from '../auth/devices';
 import { type AuthResult } from '../auth/principal';
+import { corsHeadersOrRefuse } from '../http/cors';
 import { type HttpRouteHandler } from '../http/routes';
 import { TokenBucket, type RateLimit } from '../sockets/token-bucket';
 
@@ -28,16 +29,8 @@ export function createMeRoute(options: MeRouteOptions): HttpRouteHandler {
   const refused = new TokenBucket(REFUSED_RATE_LIMIT.capacity, REFUSED_RATE_LIMIT.refillPerSecond);
   return async (req, res, context) => {
     if (context.pathname !== ME_API_PATH) return fail(res, 404, 'not-found', `Not found: ${context.pathname}`);
-    const origin = req.headers.origin;
-    if (origin !== undefined && !options.originAllowed(req))
-      return fail(
-        res,
-        403,
-        'origin-not-allowed',
-        `Requests from ${origin} are not allowed (start the hub with --allow-origin)`,
-      );
-    const cors: Record<string, string> =
-      origin === undefined ? {} : { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
+    const cors = corsHeadersOrRefuse(req, res, options.originAllowed);
+    if (!cors) return;
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         ...cors,
