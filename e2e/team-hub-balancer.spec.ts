@@ -1,7 +1,7 @@
 import { AFFINITY_COOKIE, nginxMissing } from '../lib/host/test-support/nginx-balancer';
-import { startPgCluster, type PgCluster } from '../lib/host/store/test-support/pg-cluster';
+import { type PgCluster } from '../lib/host/store/test-support/pg-cluster';
 import { expect, test as base } from './support/fixtures';
-import { askedThrough, startTeamHub, type TeamHub } from './support/team-hub';
+import { askedThrough, CLUSTER_FIXTURE_OPTIONS, provideCluster, startTeamHub, type TeamHub } from './support/team-hub';
 import { AppPage } from './support/pages';
 import { singleQuestion } from './support/payloads';
 import { ScriptedRuntime } from './support/scripted-runtime';
@@ -12,14 +12,7 @@ import { ScriptedRuntime } from './support/scripted-runtime';
 const skipReason = nginxMissing();
 
 const test = base.extend<{ team: TeamHub }, { cluster: PgCluster }>({
-  cluster: [
-    async ({}, provide) => {
-      const cluster = await startPgCluster();
-      await provide(cluster);
-      await cluster.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
+  cluster: [provideCluster, CLUSTER_FIXTURE_OPTIONS],
   team: async ({ cluster }, provide) => {
     const team = await startTeamHub(cluster);
     await provide(team);

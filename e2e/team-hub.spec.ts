@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { asAdmin } from '../lib/host/store/test-support/pg-test-database';
-import { startPgCluster, type PgCluster } from '../lib/host/store/test-support/pg-cluster';
+import { type PgCluster } from '../lib/host/store/test-support/pg-cluster';
 import { startTcpProxy, type TcpProxy } from '../lib/host/store/test-support/tcp-proxy';
 import { expect, test as base } from './support/fixtures';
 import { singleQuestion } from './support/payloads';
+import { CLUSTER_FIXTURE_OPTIONS, provideCluster } from './support/team-hub';
 
 // The phone against a hub whose log is in PostgreSQL (`askaway start --database`): a throwaway cluster per worker,
 // a database per test, reached through a relay the test can cut to take the database away.
@@ -14,15 +15,7 @@ interface TeamDatabase {
 }
 
 const test = base.extend<{ database: TeamDatabase }, { cluster: PgCluster }>({
-  cluster: [
-    async ({}, provide) => {
-      const cluster = await startPgCluster();
-      await provide(cluster);
-      await cluster.stop();
-    },
-    // initdb and a first start: about 2 s on a quiet machine, far longer beside a busy suite.
-    { scope: 'worker', timeout: 90_000 },
-  ],
+  cluster: [provideCluster, CLUSTER_FIXTURE_OPTIONS],
   database: async ({ cluster }, provide) => {
     const name = `askaway_e2e_${randomBytes(6).toString('hex')}`;
     await asAdmin(`CREATE DATABASE ${name}`, [], cluster.adminUrl);

@@ -1,7 +1,7 @@
 import { AFFINITY_COOKIE, nginxMissing } from '../../lib/host/test-support/nginx-balancer';
-import { startPgCluster, type PgCluster } from '../../lib/host/store/test-support/pg-cluster';
+import { type PgCluster } from '../../lib/host/store/test-support/pg-cluster';
 import { AppPage } from '../support/pages';
-import { askedThrough, startTeamHub, type TeamHub } from '../support/team-hub';
+import { askedThrough, CLUSTER_FIXTURE_OPTIONS, provideCluster, startTeamHub, type TeamHub } from '../support/team-hub';
 import { expect, test as base } from './support/fixtures';
 import { askUserQuestion, claudeCodeSays, DB_QUESTION, dbQuestion, finish, onPhone, runSdk } from './support/scenarios';
 
@@ -12,14 +12,7 @@ import { askUserQuestion, claudeCodeSays, DB_QUESTION, dbQuestion, finish, onPho
 const skipReason = nginxMissing();
 
 const test = base.extend<object, { cluster: PgCluster; team: TeamHub }>({
-  cluster: [
-    async ({}, provide) => {
-      const cluster = await startPgCluster();
-      await provide(cluster);
-      await cluster.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
+  cluster: [provideCluster, CLUSTER_FIXTURE_OPTIONS],
   team: [
     async ({ cluster }, provide) => {
       const team = await startTeamHub(cluster);

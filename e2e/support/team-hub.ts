@@ -1,8 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { freePort, startNginxBalancer, type NginxBalancer } from '../../lib/host/test-support/nginx-balancer';
-import { type PgCluster } from '../../lib/host/store/test-support/pg-cluster';
+import { startPgCluster, type PgCluster } from '../../lib/host/store/test-support/pg-cluster';
 import { asAdmin } from '../../lib/host/store/test-support/pg-test-database';
 import { startTestHost, type TestHost } from './host';
+
+/**
+ * A throwaway PostgreSQL cluster for a worker's tests, stopped when the worker ends (a worker fixture). Playwright
+ * reads a fixture's first parameter as a destructuring pattern: it must be one, even empty.
+ */
+export async function provideCluster({}: object, provide: (cluster: PgCluster) => Promise<void>): Promise<void> {
+  const cluster = await startPgCluster();
+  await provide(cluster);
+  await cluster.stop();
+}
+
+/** initdb and a first start: about 2 s on a quiet machine, far longer beside a busy suite. */
+export const CLUSTER_FIXTURE_OPTIONS = { scope: 'worker', timeout: 90_000 } as const;
 
 /** Two `askaway start --database` replicas on a fresh database, nginx (docs/team-hub/nginx.conf) in front. */
 export interface TeamHub {
