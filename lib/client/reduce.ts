@@ -68,6 +68,8 @@ export function applyEvents(view: HostView, events: readonly HostEvent[], pendin
     machines: new Map(),
     // The phone lists devices with their people from the host's answers (R21.12), not from the fold.
     people: new Map(),
+    // Groups reach a team hub's app through `GET /api/team` (R21.24), not through the fold.
+    groups: new Map(),
   };
   for (const event of fresh) foldHostEvent(fold, event);
   return {

@@ -18,8 +18,13 @@ import {
   PersonAddedEventSchema,
   PersonJoinCodeMintedEventSchema,
   PersonRemovedEventSchema,
+  PersonRoleChangedEventSchema,
   PersonSignedInEventSchema,
+  GroupJoinCodeMintedEventSchema,
+  GroupRemovedEventSchema,
+  GroupSavedEventSchema,
 } from './people';
+import { PersonNameRefSchema, QuestionOwnerSchema } from './team-names';
 import { PreferencesSchema } from './preferences';
 
 /** Every stored event has a seq and an absolute time. */
@@ -39,6 +44,8 @@ export const InteractionRecordSchema = withPayload({
   toolUseId: z.optional(IdSchema),
   context: z.optional(InteractionContextSchema),
   createdAt: IsoTimeSchema,
+  /** On a team hub, whose question it is (R21.15, R21.18), from the machine's record when it was first asked. */
+  askedFor: z.optional(QuestionOwnerSchema),
 });
 export type InteractionRecord = z.infer<typeof InteractionRecordSchema>;
 
@@ -81,6 +88,20 @@ export const InteractionReopenedEventSchema = z.strictObject({
   ...eventBase,
   type: z.literal('interaction.reopened'),
   requestId: InteractionIdSchema,
+});
+
+/**
+ * An owner or admin gave a pending question to someone else (R21.23): from this event on it is that person's, seen,
+ * notified and answered by them (and by whoever sees everything).
+ */
+export const InteractionHandedOverEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('interaction.handed-over'),
+  requestId: InteractionIdSchema,
+  to: PersonNameRefSchema,
+  by: z.optional(PersonNameRefSchema),
+  /** The device it was handed over from. */
+  byDeviceId: z.optional(IdSchema),
 });
 
 /** R6.3: every auto-resolution change, with absolute times. */
@@ -134,6 +155,8 @@ export const MachineJoinedEventSchema = z.strictObject({
     name: MachineNameSchema,
     /** On a team hub, the person whose device minted the join code: the machine and its questions are theirs (R21.15). */
     personId: z.optional(IdSchema),
+    /** On a team hub, a shared machine's group (R21.18): its questions go to the group's members. */
+    groupId: z.optional(IdSchema),
   }),
 });
 
@@ -154,6 +177,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   InteractionDeliveredEventSchema,
   InteractionWithdrawnEventSchema,
   InteractionReopenedEventSchema,
+  InteractionHandedOverEventSchema,
   UserInputAutoResolutionUpdatedEventSchema,
   PreferencesUpdatedEventSchema,
   DevicePairedEventSchema,
@@ -165,6 +189,10 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   PersonSignedInEventSchema,
   PersonJoinCodeMintedEventSchema,
   PersonRemovedEventSchema,
+  PersonRoleChangedEventSchema,
+  GroupSavedEventSchema,
+  GroupRemovedEventSchema,
+  GroupJoinCodeMintedEventSchema,
 ]);
 /** One entry of the host's durable log. */
 export type HostEvent = z.infer<typeof HostEventSchema>;
@@ -178,6 +206,9 @@ export type NewDeviceEvent = DeviceEvent extends infer E ? (E extends DeviceEven
 /** Events about which machines may ask (R17.1, R17.2). */
 export type MachineEvent = Extract<HostEvent, { type: `machine.${string}` }>;
 export type NewMachineEvent = MachineEvent extends infer E ? (E extends MachineEvent ? Omit<E, 'seq'> : never) : never;
+/** Events about the groups of a team hub (R21.18). */
+export type GroupEvent = Extract<HostEvent, { type: `group.${string}` }>;
+export type NewGroupEvent = GroupEvent extends infer E ? (E extends GroupEvent ? Omit<E, 'seq'> : never) : never;
 /** Events about the people of a team hub (R21). */
 export type PersonEvent = Extract<HostEvent, { type: `person.${string}` }>;
 export type NewPersonEvent = PersonEvent extends infer E ? (E extends PersonEvent ? Omit<E, 'seq'> : never) : never;

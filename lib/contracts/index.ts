@@ -14,6 +14,8 @@ export * from './people';
 export * from './machines';
 export * from './pairing-api';
 export * from './hub-api';
+export * from './team-api';
+export * from './team-names';
 export * from './wire';
 export * from './push';
 export * from './unknown';

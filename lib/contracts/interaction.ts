@@ -18,6 +18,7 @@ import { FormInputSchema, FormValuesSchema } from './form';
 import { jsonShapeProblem, TOOL_INPUT_SHAPE_LIMITS } from './json-shape';
 import { INTERACTION_KEY_EXTRA } from './machine-keys';
 import { MachineRefSchema } from './machine-ref';
+import { HandOverSchema, PersonNameRefSchema, QuestionOwnerSchema } from './team-names';
 import {
   CONTEXT_MESSAGE_MAX,
   DECLINE_MESSAGE_MAX,
@@ -251,7 +252,12 @@ export type TerminalAnswer = z.infer<typeof TerminalAnswerSchema>;
 export const ResolvedBySchema = z.enum(['user', 'auto', 'runtime']);
 export type ResolvedBy = z.infer<typeof ResolvedBySchema>;
 
-export const DeviceSchema = z.strictObject({ id: IdSchema, label: z.optional(text(ID_MAX)) });
+export const DeviceSchema = z.strictObject({
+  id: IdSchema,
+  label: z.optional(text(ID_MAX)),
+  /** On a team hub, the device's person when it answered (R21.22): "Answered by Ana on her Pixel". */
+  person: z.optional(PersonNameRefSchema),
+});
 export type Device = z.infer<typeof DeviceSchema>;
 
 /** How an interaction ended: the winning response (R10.3). */
@@ -307,5 +313,9 @@ export const InteractionViewSchema = withPayload({
   withdrawnReason: z.optional(text(DECLINE_MESSAGE_MAX)),
   /** Withdrawn because the agent's terminal answered first (R18.6). */
   terminalAnswer: z.optional(TerminalAnswerSchema),
+  /** On a team hub, whose question it is (R21.22): the person or group of the machine that asked. */
+  askedFor: z.optional(QuestionOwnerSchema),
+  /** An admin handed it to someone else (R21.23); the last hand-over wins. */
+  handedOver: z.optional(HandOverSchema),
 });
 export type InteractionView = z.infer<typeof InteractionViewSchema>;

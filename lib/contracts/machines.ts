@@ -21,6 +21,8 @@ export const MachineRecordSchema = z.strictObject({
   joinedAt: IsoTimeSchema,
   /** On a team hub, whose machine it is (R21.15); absent: the hub owner's. Never sent to a phone. */
   personId: z.optional(IdSchema),
+  /** On a team hub, the group of a shared machine (R21.18): its questions go to the group's members. */
+  groupId: z.optional(IdSchema),
   /** Set once the machine is revoked (R17.2); it is refused from then on. */
   revokedAt: z.optional(IsoTimeSchema),
 });

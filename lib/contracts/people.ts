@@ -102,6 +102,57 @@ export const PersonRemovedEventSchema = z.strictObject({
   personId: IdSchema,
 });
 
+/** An owner or admin changed someone's role (R21.19); the owner's own role never changes this way. */
+export const PersonRoleChangedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('person.role-changed'),
+  personId: IdSchema,
+  role: z.enum(['admin', 'member']),
+  /** Who changed it; absent when the hub's operator did (`askaway people role`). */
+  byPersonId: z.optional(IdSchema),
+});
+
+/** A group's shown name: what a card says a shared machine's question is for ("CI runners"). */
+export const GroupNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(80), printable);
+
+/**
+ * A group of people (R21.18): a shared machine (a CI runner, a build box) belongs to one, and its questions go to
+ * every member. Members are the people listed, and everyone whose provider `groups` claim at their last sign-in
+ * holds `providerGroup`.
+ */
+export const GroupRecordSchema = z.strictObject({
+  id: IdSchema,
+  name: GroupNameSchema,
+  members: z.array(IdSchema).check(z.maxLength(1000)),
+  providerGroup: z.optional(shownText),
+});
+export type GroupRecord = z.infer<typeof GroupRecordSchema>;
+
+/** A group created or changed (R21.18): the whole group as it now is. */
+export const GroupSavedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('group.saved'),
+  group: GroupRecordSchema,
+  byPersonId: z.optional(IdSchema),
+});
+
+/** A group removed (R21.18): its machines' questions go to the owner and admins only from then on. */
+export const GroupRemovedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('group.removed'),
+  groupId: IdSchema,
+  byPersonId: z.optional(IdSchema),
+});
+
+/** A join code for a group's shared machine (R21.18): the machine that joins with it is the group's. */
+export const GroupJoinCodeMintedEventSchema = z.strictObject({
+  ...eventBase,
+  type: z.literal('group.join-code-minted'),
+  groupId: IdSchema,
+  byDeviceId: z.optional(IdSchema),
+  joinCode: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+});
+
 /** `GET /api/admin/people` (`askaway people`): everyone who signed in, the removed too. */
 export const PeopleListSchema = z.strictObject({ people: z.array(PersonRecordSchema) });
 export type PeopleList = z.infer<typeof PeopleListSchema>;

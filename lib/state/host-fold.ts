@@ -1,6 +1,7 @@
 // lib/state: pure state shared by the host and the PWA; it imports contracts only, so both may import it.
 import {
   type DeviceRecord,
+  type GroupRecord,
   type HostEvent,
   type InteractionView,
   type MachineRecord,
@@ -27,6 +28,8 @@ export interface HostFold {
   readonly machines: Map<string, MachineRecord>;
   /** A team hub's people, by id (R21.8); empty on a personal hub. */
   readonly people: Map<string, PersonRecord>;
+  /** A team hub's groups, by id (R21.18); a removed group is gone. */
+  readonly groups: Map<string, GroupRecord>;
 }
 
 export function emptyHostFold(): HostFold {
@@ -37,6 +40,7 @@ export function emptyHostFold(): HostFold {
     devices: new Map(),
     machines: new Map(),
     people: new Map(),
+    groups: new Map(),
   };
 }
 
@@ -80,6 +84,14 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
       if (view?.status !== 'resolved' || view.deliveredAt !== undefined) return undefined;
       const { resolution: _lost, ...asked } = view;
       return put(fold, { ...asked, status: 'pending', autoResolution: { status: 'disabled' } });
+    }
+    case 'interaction.handed-over': {
+      const view = pendingView(fold, event.requestId);
+      if (!view) return undefined;
+      return put(fold, {
+        ...view,
+        handedOver: { to: event.to, ...(event.by !== undefined ? { by: event.by } : {}), at: event.at },
+      });
     }
     case 'UserInputAutoResolutionUpdated': {
       const view = pendingView(fold, event.requestId);
@@ -136,7 +148,21 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
       if (person && person.removedAt === undefined) fold.people.set(person.id, { ...person, removedAt: event.at });
       return undefined;
     }
+    case 'person.role-changed': {
+      const person = fold.people.get(event.personId);
+      // The owner stays the owner: no event may take that role away or give it (R21.19).
+      if (person && person.role !== 'owner' && person.removedAt === undefined)
+        fold.people.set(person.id, { ...person, role: event.role });
+      return undefined;
+    }
+    case 'group.saved':
+      fold.groups.set(event.group.id, event.group);
+      return undefined;
+    case 'group.removed':
+      fold.groups.delete(event.groupId);
+      return undefined;
     case 'person.join-code-minted':
+    case 'group.join-code-minted':
       return undefined;
     default:
       return assertNever(event);
