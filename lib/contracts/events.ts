@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { AgentRefSchema } from './agent';
+import { AuditRecordedEventSchema } from './audit';
 import {
   AutoResolutionStateSchema,
   IdSchema,
@@ -193,6 +194,7 @@ export const HostEventSchema = z.discriminatedUnion('type', [
   GroupSavedEventSchema,
   GroupRemovedEventSchema,
   GroupJoinCodeMintedEventSchema,
+  AuditRecordedEventSchema,
 ]);
 /** One entry of the host's durable log. */
 export type HostEvent = z.infer<typeof HostEventSchema>;

@@ -16,6 +16,7 @@ export * from './pairing-api';
 export * from './hub-api';
 export * from './team-api';
 export * from './team-names';
+export * from './audit';
 export * from './wire';
 export * from './push';
 export * from './unknown';

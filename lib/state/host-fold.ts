@@ -163,6 +163,7 @@ export function foldHostEvent(fold: HostFold, event: HostEvent): InteractionView
       return undefined;
     case 'person.join-code-minted':
     case 'group.join-code-minted':
+    case 'audit.recorded':
       return undefined;
     default:
       return assertNever(event);
