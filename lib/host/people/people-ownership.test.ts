@@ -244,7 +244,7 @@ describe('[R21.15] a join code minted from a person’s device', () => {
 });
 
 describe('[R21.39] askaway invite --for', () => {
-  it('[R21.39] the owner invites a machine for a person: it joins as hers, her phone sees its questions and Ben’s does not', async () => {
+  it('[R21.38][R21.39] the owner invites a machine for a person: it joins as hers, her phone sees its questions and Ben’s does not', async () => {
     const { hubs, ana, ben } = await team(logs, 'sqlite');
     const hub = hubs[0] as Host;
     const invited = await cliIn(hub.dataDir, 'invite', '--for', 'ANA@example.com', '--json');
