@@ -50,6 +50,13 @@ export type GroupInput = z.infer<typeof GroupInputSchema>;
 export const HandOverCommandSchema = z.strictObject({ requestId: InteractionIdSchema, toPersonId: IdSchema });
 export type HandOverCommand = z.infer<typeof HandOverCommandSchema>;
 
-/** `POST /api/device/join-codes` body (optional): `{groupId}` mints a code for a group's shared machine (R21.18). */
-export const DeviceJoinCodeRequestSchema = z.strictObject({ groupId: z.optional(IdSchema) });
+/**
+ * `POST /api/device/join-codes` body (optional): `{groupId}` mints a code for a group's shared machine (R21.18),
+ * `{personId}` one for another person's machine (an owner's or admin's device, R21.19); neither: the device's own
+ * person's.
+ */
+export const DeviceJoinCodeRequestSchema = z.strictObject({
+  groupId: z.optional(IdSchema),
+  personId: z.optional(IdSchema),
+});
 export type DeviceJoinCodeRequest = z.infer<typeof DeviceJoinCodeRequestSchema>;

@@ -305,6 +305,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
         recordGrant: (personId, deviceId, code) => people.joinCodeMinted(personId, deviceId, code),
         groupRefusal: (deviceId, groupId) => team.mayInviteFor(deviceActor(deviceId), groupId),
         recordGroupGrant: (deviceId, groupId, code) => team.groupJoinCodeMinted(deviceActor(deviceId), groupId, code),
+        personRefusal: (deviceId, personId) => team.personInviteRefusal(deviceActor(deviceId), personId),
+        recordPersonGrant: (deviceId, personId, code) =>
+          team.personJoinCodeMinted(deviceActor(deviceId), personId, code),
         originAllowed: (req) => originAllowed(req, secure, extraOrigins),
         onError,
       }),

@@ -24,6 +24,10 @@ export interface DeviceJoinCodeRouteOptions {
   groupRefusal(deviceId: string, groupId: string): TeamRefusal | undefined;
   /** Ties the code to the group in the log before anyone sees it (R21.18), deciding again at the log's head. */
   recordGroupGrant(deviceId: string, groupId: string, code: string): Promise<TeamRefusal | undefined>;
+  /** Whether this device may invite a machine for another person (an owner's, admin's or the operator's, R21.19). */
+  personRefusal(deviceId: string, personId: string): TeamRefusal | undefined;
+  /** Ties the code to that person in the log before anyone sees it, deciding again at the log's head. */
+  recordPersonGrant(deviceId: string, personId: string, code: string): Promise<TeamRefusal | undefined>;
   originAllowed(req: IncomingMessage): boolean;
   rateLimit?: RateLimit;
   onError(error: unknown): void;
@@ -35,7 +39,8 @@ export interface DeviceJoinCodeRouteOptions {
  * through finds it; a grant the log refuses hands out no code. A device that belongs to nobody (paired with a link
  * from `askaway pair`) is refused: the owner's machines are invited with `askaway invite` on the hub. Mounted only
  * on a hub with people: a personal hub's devices never mint join codes. With a body `{groupId}` an owner's, an
- * admin's or the operator's device mints a code for a group's shared machine (R21.18): the machine is the group's.
+ * admin's or the operator's device mints a code for a group's shared machine (R21.18): the machine is the group's;
+ * with `{personId}`, one for that person's machine (R21.19).
  */
 export function createDeviceJoinCodeRoute(options: DeviceJoinCodeRouteOptions): HttpRouteHandler {
   const buckets = new Map<string, TokenBucket>();
@@ -70,9 +75,21 @@ export function createDeviceJoinCodeRoute(options: DeviceJoinCodeRouteOptions): 
       fail(res, body.status, 'invalid-request', body.message);
       return;
     }
-    const { groupId } = body.data;
-    if (groupId !== undefined) {
-      const refusal = options.groupRefusal(deviceId, groupId);
+    const { groupId, personId: forPerson } = body.data;
+    const own = options.personOf(deviceId);
+    if (groupId !== undefined && forPerson !== undefined) {
+      fail(res, 400, 'invalid-request', 'A join code is for a person or for a group, not both');
+      return;
+    }
+    // For a group's shared machine, or for someone else's: an owner's, admin's or the operator's device only.
+    const grant =
+      groupId !== undefined
+        ? { refusal: options.groupRefusal, record: options.recordGroupGrant, id: groupId }
+        : forPerson !== undefined && forPerson !== own
+          ? { refusal: options.personRefusal, record: options.recordPersonGrant, id: forPerson }
+          : undefined;
+    if (grant) {
+      const refusal = grant.refusal(deviceId, grant.id);
       if (refusal) {
         fail(res, refusal.status, refusal.code, refusal.message);
         return;
@@ -80,7 +97,7 @@ export function createDeviceJoinCodeRoute(options: DeviceJoinCodeRouteOptions): 
       const minted = await options.mintJoinCode();
       let refused: TeamRefusal | undefined;
       try {
-        refused = await options.recordGroupGrant(deviceId, groupId, minted.code);
+        refused = await grant.record(deviceId, grant.id, minted.code);
       } catch (error) {
         options.onError(error);
         fail(res, 503, 'storage-unavailable', 'The hub could not record the join code (see its log); try again');
@@ -90,7 +107,7 @@ export function createDeviceJoinCodeRoute(options: DeviceJoinCodeRouteOptions): 
       else sendJson(res, 201, minted);
       return;
     }
-    const personId = options.personOf(deviceId);
+    const personId = own;
     if (personId === undefined) {
       fail(
         res,

@@ -345,7 +345,21 @@ describe('[R21.18] groups through the API and the CLI', () => {
     expect(
       (await postJson(`${first.url}/api/device/join-codes`, { groupId: 'ffffffffffffffff' }, bearer(ola))).status,
     ).toBe(404);
+    expect((await postJson(`${first.url}/api/device/join-codes`, { personId: ids.ben }, bearer(ana))).status).toBe(403);
+    expect(
+      (await postJson(`${first.url}/api/device/join-codes`, { personId: 'ffffffffffffffff' }, bearer(ola))).status,
+    ).toBe(404);
+    expect(
+      (await postJson(`${first.url}/api/device/join-codes`, { personId: ids.ben, groupId: group.id }, bearer(ola)))
+        .status,
+    ).toBe(400);
     expect(first.registry.projection.seq).toBe(before);
+
+    // The owner's phone invites a machine for Ben: it joins as his.
+    const forBen = await postJson(`${first.url}/api/device/join-codes`, { personId: ids.ben }, bearer(ola));
+    expect(forBen.status).toBe(201);
+    const bens = await redeemJoinCode(first.url, JoinCodeResponseSchema.parse(forBen.json).code, 'ben-desktop');
+    expect(first.registry.projection.machines.get(bens.machine.id)?.personId).toBe(ids.ben);
 
     // A provider group makes everyone whose claim holds it a member: Ana's says "platform".
     const platform = await postJson(

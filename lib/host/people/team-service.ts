@@ -202,6 +202,36 @@ export class TeamService {
     return refusal;
   }
 
+  /**
+   * Records a join code an owner's, admin's or the operator's device minted for another person's machine (R21.19),
+   * before anyone sees it; refused at the log's head when the actor may not or the person is gone.
+   */
+  async personJoinCodeMinted(actor: TeamActor, personId: string, joinCode: string): Promise<TeamRefusal | undefined> {
+    let refusal: TeamRefusal | undefined;
+    await this.registry.recordTeamEvents(() => {
+      const manager = this.manager(actor);
+      refusal = this.personInviteRefusal(actor, personId);
+      if (refusal || !manager) return [];
+      return [
+        {
+          type: 'person.join-code-minted',
+          at: this.at(),
+          personId,
+          ...(manager.deviceId !== undefined ? { byDeviceId: manager.deviceId } : {}),
+          joinCode: codeDigest(joinCode).toString('hex'),
+        },
+      ];
+    });
+    return refusal;
+  }
+
+  /** Whether this actor may invite a machine for this person (R21.19), as the log has it now. */
+  personInviteRefusal(actor: TeamActor, personId: string): TeamRefusal | undefined {
+    if (!this.manager(actor)) return NOT_A_MANAGER;
+    const person = this.registry.projection.people.get(personId);
+    return person && person.removedAt === undefined ? undefined : unknownPerson(personId);
+  }
+
   /** Whether this actor may invite a machine for a group (R21.19), as the log has it now: checked before minting. */
   mayInviteFor(actor: TeamActor, groupId: string): TeamRefusal | undefined {
     if (!this.manager(actor)) return NOT_A_MANAGER;
