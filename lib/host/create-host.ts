@@ -8,6 +8,7 @@ import {
   HUB_API_PATH,
   ME_API_PATH,
   RESPOND_API_PATH,
+  TEAM_AUDIT_API_PATH,
   DEVICE_JOIN_CODES_API_PATH,
   errorMessage,
   joinCommand,
@@ -24,6 +25,9 @@ import { DeviceService } from './auth/devices';
 import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
+import { AuditLog } from './audit/audit-log';
+import { AuditTrail } from './audit/audit-trail';
+import { createTeamAuditRoute } from './audit/team-audit-route';
 import { createAuthRoutes } from './people/auth-routes';
 import { createHubInfoRoute } from './people/hub-info-route';
 import { createMeRoute } from './people/me-route';
@@ -157,6 +161,8 @@ export interface Host {
   machines: MachineService;
   /** A team hub's people (R21), when it was started with an OpenID Connect provider. */
   people?: PeopleService;
+  /** A team hub's audit record (R21.60): how host code records what it does, in the same commit. */
+  audit?: AuditTrail;
   /** Where people sign in, and the redirect URL to register at the provider (R21.4). */
   signIn?: { url: string; callbackUrl: string; issuer: string };
   authenticator: Authenticator;
@@ -271,6 +277,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     typeof options.pairingBaseUrl === 'function' ? options.pairingBaseUrl(port) : options.pairingBaseUrl;
   pairingBase = chosenBase ?? publicBase ?? url;
   const people = options.people && new PeopleService({ registry, ownerEmail: options.people.ownerEmail });
+  // Only a hub with people keeps an audit record: a personal hub's log is exactly as before (R21.60).
+  const audit = people && new AuditTrail(registry.projection);
+  const auditLog = audit && new AuditLog(registry, store, onError);
   const signIn = options.people && {
     url: `${pairingBase}${SIGN_IN_PATH}`,
     callbackUrl: `${pairingBase}${CALLBACK_PATH}`,
@@ -284,7 +293,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
         authenticate: (candidate) => authenticator.remote(candidate),
         personOf: (deviceId) => registry.projection.devices.get(deviceId)?.personId,
         mintJoinCode,
-        recordGrant: (personId, deviceId, code) => people.joinCodeMinted(personId, deviceId, code),
+        recordGrant: (personId, deviceId, code, req) =>
+          people.joinCodeMinted(
+            personId,
+            deviceId,
+            code,
+            audit?.done({ deviceId, address: clientAddress(req), via: 'api' }, 'join-code-minted', (id: string) =>
+              audit.personTarget(id),
+            ),
+          ),
         originAllowed: (req) => originAllowed(req, secure, extraOrigins),
         onError,
       }),
@@ -299,6 +316,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         people,
         publicBase: pairingBase,
         mintPairingCode,
+        auditSignIn: audit && ((req) => audit.signedIn(clientAddress(req))),
         log,
       }),
     );
@@ -318,6 +336,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     personForCode: people && (async (code) => (await people.personForPairingCode(code))?.id),
     personForJoinCode: people && (async (code) => (await people.personForJoinCode(code))?.id),
     people,
+    audit,
+    auditLog,
     away: {
       get: () => registry.projection.preferences.away,
       set: async (away) => (await registry.updatePreferences({ away })).ok,
@@ -350,6 +370,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
       authenticate: (candidate) => authenticator.remote(candidate),
       originAllowed: (req) => originAllowed(req, secure, extraOrigins),
       rateLimit: options.rateLimits?.respond,
+      ...(audit ? { audit: { trail: audit, clientAddress } } : {}),
+    }),
+  );
+  routes.register(
+    '*',
+    TEAM_AUDIT_API_PATH,
+    createTeamAuditRoute({
+      auditLog,
+      authenticate: (candidate) => authenticator.remote(candidate),
+      mayRead: (deviceId) => {
+        const personId = registry.projection.devices.get(deviceId)?.personId;
+        const person = personId === undefined ? undefined : registry.projection.people.get(personId);
+        return person?.removedAt === undefined && (person?.role === 'owner' || person?.role === 'admin');
+      },
+      originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     }),
   );
 
@@ -383,6 +418,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticate: (candidate) => authenticator.remote(candidate),
     rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT,
+    ...(audit ? { audit: { trail: audit, clientAddress } } : {}),
     incidents,
     onError,
   });
@@ -428,6 +464,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     devices,
     machines,
     people,
+    ...(audit ? { audit } : {}),
     signIn,
     authenticator,
     codes,

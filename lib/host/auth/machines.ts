@@ -1,4 +1,5 @@
 import { type MachineInfo, type MachineRecord, type MachineRef } from '../../contracts';
+import { type AuditOf } from '../audit/audit-trail';
 import { type InteractionRegistry } from '../registry';
 import { type CredentialStore } from '../store/credential-store';
 import { mintCredential, newCredentialId, parseCredential, secretMatches } from './credential-format';
@@ -92,7 +93,7 @@ export class MachineService {
    * Mints a credential for a new machine; the caller has redeemed a join code first. `personId`: the person whose
    * device minted the code, who owns the machine and its questions (R21.15); absent, the hub owner does.
    */
-  async join(name: string, personId?: string): Promise<JoinOutcome> {
+  async join(name: string, personId?: string, audit?: AuditOf<MachineRef>): Promise<JoinOutcome> {
     const problem = this.nameProblem(name);
     if (problem !== null) return { ok: false, reason: 'name-taken', message: problem };
     const known = this.options.registry.projection.machines;
@@ -110,15 +111,12 @@ export class MachineService {
     let taken: string | null = null;
     await this.options.registry.recordMachineEvents(() => {
       taken = this.nameProblem(name);
-      return taken === null
-        ? [
-            {
-              type: 'machine.joined',
-              at: this.now().toISOString(),
-              machine: { id: machineId, name, ...(personId !== undefined ? { personId } : {}) },
-            },
-          ]
-        : [];
+      if (taken !== null) return [];
+      const at = this.now().toISOString();
+      return [
+        { type: 'machine.joined', at, machine: { id: machineId, name, ...(personId !== undefined ? { personId } : {}) } },
+        ...(audit?.({ id: machineId, name }, at) ?? []),
+      ];
     });
     if (taken !== null) return { ok: false, reason: 'name-taken', message: taken };
     return { ok: true, joined: { machine: { id: machineId, name }, credential, hubName: this.hubName } };
@@ -184,21 +182,17 @@ export class MachineService {
    * Revokes at once (R17.2): the event refuses the credential from now on and, as it is folded in, listeners
    * drop the machine's connections; then its pending interactions are withdrawn (no answer could reach it).
    */
-  async revoke(machineId: string, byDeviceId?: string): Promise<MachineRevokeOutcome> {
+  async revoke(machineId: string, byDeviceId?: string, audit?: AuditOf<MachineInfo>): Promise<MachineRevokeOutcome> {
     const machine = this.get(machineId);
     if (!machine) return { ok: false, reason: 'unknown-machine' };
-    const stored = await this.options.registry.recordMachineEvents(() =>
-      this.activeRecord(machineId)
-        ? [
-            {
-              type: 'machine.revoked',
-              at: this.now().toISOString(),
-              machineId,
-              ...(byDeviceId !== undefined ? { byDeviceId } : {}),
-            },
-          ]
-        : [],
-    );
+    const stored = await this.options.registry.recordMachineEvents(() => {
+      if (!this.activeRecord(machineId)) return [];
+      const at = this.now().toISOString();
+      return [
+        { type: 'machine.revoked', at, machineId, ...(byDeviceId !== undefined ? { byDeviceId } : {}) },
+        ...(audit?.(machine, at) ?? []),
+      ];
+    });
     // Revoked first by another hub process on the same log: for this command, it was no longer joined.
     if (stored.length === 0) return { ok: false, reason: 'unknown-machine' };
     await this.options.registry.withdrawMachine(machineId, `${machine.name} was removed from ${this.hubName}`);

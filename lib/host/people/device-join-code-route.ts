@@ -17,7 +17,7 @@ export interface DeviceJoinCodeRouteOptions {
   /** Mints a join code, as `askaway invite` does. */
   mintJoinCode(): Promise<JoinCodeResponse>;
   /** Ties the code to the person in the log before anyone sees it (R21.15). */
-  recordGrant(personId: string, deviceId: string, code: string): Promise<void>;
+  recordGrant(personId: string, deviceId: string, code: string, req: IncomingMessage): Promise<void>;
   originAllowed(req: IncomingMessage): boolean;
   rateLimit?: RateLimit;
   onError(error: unknown): void;
@@ -70,7 +70,7 @@ export function createDeviceJoinCodeRoute(options: DeviceJoinCodeRouteOptions): 
     }
     const minted = await options.mintJoinCode();
     try {
-      await options.recordGrant(personId, deviceId, minted.code);
+      await options.recordGrant(personId, deviceId, minted.code, req);
     } catch (error) {
       options.onError(error);
       fail(res, 503, 'storage-unavailable', 'The hub could not record the join code (see its log); try again');

@@ -9,7 +9,7 @@ import { type DeviceRecord, type HostEvent, type InteractionView } from '../../c
 export function eventsForRemotes(events: readonly HostEvent[]): HostEvent[] {
   const shown: HostEvent[] = [];
   for (const event of events) {
-    if (event.type.startsWith('person.')) continue;
+    if (event.type.startsWith('person.') || event.type.startsWith('audit.')) continue;
     if (event.type === 'device.paired' && event.device.personId !== undefined) {
       const { personId: _kept, ...device } = event.device;
       shown.push({ ...event, device });
