@@ -154,7 +154,12 @@ export class AuditTrail {
   /** The events recording a device's answer, skip or decline of `view`. */
   answered(by: AuditBy, view: InteractionView, resolution: InteractionResolution): NewAuditEvent[] {
     return this.record(
-      { action: answerAction(resolution.response), outcome: 'done', actor: this.actor(by), target: questionTarget(view) },
+      {
+        action: answerAction(resolution.response),
+        outcome: 'done',
+        actor: this.actor(by),
+        target: questionTarget(view),
+      },
       resolution.resolvedAt,
     );
   }

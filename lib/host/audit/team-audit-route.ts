@@ -31,7 +31,12 @@ export function createTeamAuditRoute(options: TeamAuditRouteOptions): HttpRouteH
   return async (req, res, context) => {
     const { auditLog } = options;
     if (context.pathname !== TEAM_AUDIT_API_PATH || !auditLog)
-      return fail(res, 404, 'not-found', `Not found: ${context.pathname} (only a hub with people keeps an audit record)`);
+      return fail(
+        res,
+        404,
+        'not-found',
+        `Not found: ${context.pathname} (only a hub with people keeps an audit record)`,
+      );
     const cors = corsHeadersOrRefuse(req, res, options.originAllowed);
     if (!cors) return;
     if (req.method === 'OPTIONS') {
@@ -45,11 +50,17 @@ export function createTeamAuditRoute(options: TeamAuditRouteOptions): HttpRouteH
       return;
     }
     if (req.method !== 'GET')
-      return fail(res, 405, 'invalid-request', `This is GET ${TEAM_AUDIT_API_PATH}`, { ...cors, Allow: 'GET, OPTIONS' });
+      return fail(res, 405, 'invalid-request', `This is GET ${TEAM_AUDIT_API_PATH}`, {
+        ...cors,
+        Allow: 'GET, OPTIONS',
+      });
     const auth = await options.authenticate(context.bearerToken());
     if (!auth.ok) {
       if (!refused.take()) return fail(res, 429, 'rate-limited', 'Too many refused requests; try again shortly', cors);
-      return fail(res, 401, 'unauthorized', auth.message, { ...cors, 'WWW-Authenticate': 'Bearer realm="askaway-device"' });
+      return fail(res, 401, 'unauthorized', auth.message, {
+        ...cors,
+        'WWW-Authenticate': 'Bearer realm="askaway-device"',
+      });
     }
     if (!options.mayRead(auth.principal.id))
       return fail(res, 403, 'forbidden', "Only the hub's owner and admins read its audit record", cors);
