@@ -24,7 +24,7 @@ export type AuditBy = { deviceId: string; address?: string; via: AuditVia } | { 
 export type AuditOf<T> = (subject: T, at: string) => NewAuditEvent[];
 
 /**
- * A team hub's audit record (R21.21, R21.60–R21.74): builds the `audit.recorded` events each action appends in
+ * A team hub's audit record (R21.21, R21.60–R21.69): builds the `audit.recorded` events each action appends in
  * the SAME commit as the action itself (a registry decision returns both), so there is never an answer without
  * its record nor a record of an answer that did not happen. A hub without people has no trail: its log is
  * exactly as before.
