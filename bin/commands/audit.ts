@@ -44,7 +44,10 @@ export const auditCommand: CliCommand = {
   name: 'audit',
   summary: "Print a team hub's audit record as JSON lines",
   async run(argv) {
-    const parsed = parseFlags('audit', AUDIT_USAGE, argv, { since: { type: 'string' }, 'data-dir': { type: 'string' } });
+    const parsed = parseFlags('audit', AUDIT_USAGE, argv, {
+      since: { type: 'string' },
+      'data-dir': { type: 'string' },
+    });
     if ('exit' in parsed) return parsed.exit;
     const { values } = parsed;
     const since = values.since === undefined ? undefined : parseSince(values.since, new Date());

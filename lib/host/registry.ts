@@ -636,7 +636,11 @@ export class InteractionRegistry {
           clientResponseId: command.clientResponseId,
           device,
         };
-        const decision = this.resolution([resolution], (): RespondAck => ({ ok: true, status: 'accepted', resolution }));
+        const decision = this.resolution([resolution], (): RespondAck => ({
+          ok: true,
+          status: 'accepted',
+          resolution,
+        }));
         return audit ? { ...decision, events: [...decision.events, ...audit.answered(view, resolution)] } : decision;
       });
       if (refused && audit) await this.recordRefusal(audit.refused(refused));

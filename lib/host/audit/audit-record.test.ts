@@ -6,7 +6,6 @@ import {
   JoinCodeResponseSchema,
   type AuditLine,
   type InteractionResponse,
-  type RespondAck,
 } from '../../contracts';
 import { type Host } from '../create-host';
 import { setUpPgTestLogs } from '../store/test-support/pg-test-logs';

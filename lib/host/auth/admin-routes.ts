@@ -113,10 +113,15 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     }
     if (pathname === `${ADMIN_API_PREFIX}/audit` && req.method === 'GET') {
       if (!options.auditLog) {
-        sendApiError(res, 404, 'not-found', 'This hub has no audit record: only a hub with people keeps one (--oidc-issuer)');
+        sendApiError(
+          res,
+          404,
+          'not-found',
+          'This hub has no audit record: only a hub with people keeps one (--oidc-issuer)',
+        );
         return;
       }
-      const query = adminAuditQuery(new URL(req.url ?? "/", "http://hub").searchParams);
+      const query = adminAuditQuery(new URL(req.url ?? '/', 'http://hub').searchParams);
       if (typeof query === 'string') {
         sendApiError(res, 400, 'invalid-request', query);
         return;
@@ -140,8 +145,18 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
         options,
         audit && {
           person: audit.done(by, 'person-removed', (id: string) => audit.personTarget(id)),
-          device: audit.done(by, 'device-revoked', (device) => audit.deviceTarget(device.id, device.name), 'person removed'),
-          machine: audit.done(by, 'machine-revoked', (machine) => audit.machineTarget(machine.id, machine.name), 'person removed'),
+          device: audit.done(
+            by,
+            'device-revoked',
+            (device) => audit.deviceTarget(device.id, device.name),
+            'person removed',
+          ),
+          machine: audit.done(
+            by,
+            'machine-revoked',
+            (machine) => audit.machineTarget(machine.id, machine.name),
+            'person removed',
+          ),
         },
       );
       if (!outcome.ok) {

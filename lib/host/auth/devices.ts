@@ -66,15 +66,16 @@ export class DeviceService {
    * takes its place in the same commit — its name unless the person typed another, and the old
    * one revoked as from Settings. A credential that no longer works changes nothing here.
    */
-  async pair(device: {
-    name: string;
-    platform: string;
-    replaces?: PairReplaces;
-    /** The person who signed in to pair it, on a team hub (R21.12). */
-    personId?: string;
-  },
-  /** A team hub's record of the pairing, in its commit (R21.60). */
-  audit?: AuditOf<{ deviceId: string; name: string; personId?: string }>,
+  async pair(
+    device: {
+      name: string;
+      platform: string;
+      replaces?: PairReplaces;
+      /** The person who signed in to pair it, on a team hub (R21.12). */
+      personId?: string;
+    },
+    /** A team hub's record of the pairing, in its commit (R21.60). */
+    audit?: AuditOf<{ deviceId: string; name: string; personId?: string }>,
   ): Promise<PairedDevice> {
     const previous = device.replaces && (await this.authenticate(device.replaces.credential));
     const replaced = previous?.ok ? previous.principal : undefined;
@@ -107,7 +108,11 @@ export class DeviceService {
       // Removed meanwhile (from another hub process on the same log): nothing left to take the place of.
       if (replaced && this.activeRecord(replaced.id))
         events.push({ type: 'device.revoked', at, deviceId: replaced.id, byDeviceId: deviceId });
-      return [...events, ...(audit?.({ deviceId, name, ...(device.personId !== undefined ? { personId: device.personId } : {}) }, at) ?? [])];
+      return [
+        ...events,
+        ...(audit?.({ deviceId, name, ...(device.personId !== undefined ? { personId: device.personId } : {}) }, at) ??
+          []),
+      ];
     });
     return { deviceId, credential, hostName: this.options.hostName };
   }

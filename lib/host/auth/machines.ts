@@ -114,7 +114,11 @@ export class MachineService {
       if (taken !== null) return [];
       const at = this.now().toISOString();
       return [
-        { type: 'machine.joined', at, machine: { id: machineId, name, ...(personId !== undefined ? { personId } : {}) } },
+        {
+          type: 'machine.joined',
+          at,
+          machine: { id: machineId, name, ...(personId !== undefined ? { personId } : {}) },
+        },
         ...(audit?.({ id: machineId, name }, at) ?? []),
       ];
     });

@@ -25,7 +25,6 @@ import {
   type SnapshotAck,
 } from '../../contracts';
 import { type AuditBy, type AuditTrail } from '../audit/audit-trail';
-import { respondAudit } from '../audit/respond-audit';
 import { type DeviceService } from '../auth/devices';
 import { type ClientAddressOf } from '../http/client-address';
 import { type MachineService } from '../auth/machines';

@@ -56,7 +56,9 @@ export class SqliteEventStore implements EventStore {
       this.credentials = new SqliteCredentialStore(this.db);
       this.insert = this.db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)');
       this.select = this.db.prepare('SELECT body FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
-      this.selectSeqs = this.db.prepare('SELECT body FROM events WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq');
+      this.selectSeqs = this.db.prepare(
+        'SELECT body FROM events WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
+      );
       this.insertAll = this.db.transaction((events: readonly HostEvent[]) => {
         for (const event of events) this.insert.run(event.seq, event.type, event.at, JSON.stringify(event));
       });
