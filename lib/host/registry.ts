@@ -611,11 +611,9 @@ export class InteractionRegistry {
         const view = this.projection.get(command.requestId);
         // Another person's question answers exactly as one that does not exist (R21.17): nothing changes, and a
         // member learns nothing of what others' agents ask.
-        const unknown = failure('unknown-interaction', `No interaction ${command.requestId}`);
-        if (!view) return answer(unknown);
-        if (!this.projection.deviceSees(device.id, view)) {
+        if (!view || !this.projection.deviceSees(device.id, view)) {
           refused = view;
-          return answer(unknown);
+          return answer(failure('unknown-interaction', `No interaction ${command.requestId}`));
         }
         if (view.status === 'withdrawn')
           return answer(failure('withdrawn', 'The agent stopped waiting for this interaction'));

@@ -8,10 +8,14 @@ export class AuditIndex {
   private readonly seqs: number[] = [];
   private readonly times: number[] = [];
 
-  /** The log folds in seq order, so both arrays stay sorted. */
+  /**
+   * The log folds in seq order, so seqs stay sorted. Replicas' clocks may disagree by a little, so a time is kept as
+   * at least the one before it: a `since` then never leaves out an entry recorded after it (at worst it takes in one
+   * a replica with a slow clock stamped a moment before).
+   */
   add(seq: number, at: string): void {
     this.seqs.push(seq);
-    this.times.push(Date.parse(at));
+    this.times.push(Math.max(Date.parse(at), this.times.at(-1) ?? -Infinity));
   }
 
   get size(): number {
