@@ -65,6 +65,57 @@ describe('[R21.64] an answer and its record are one commit', () => {
   });
 });
 
+describe('[R21.62] a refused answer', () => {
+  it('[R21.62] is answered as unknown and recorded; a record the disk refuses changes neither the reply nor the log', async () => {
+    const { store, registry, requestId } = await registryWithQuestion();
+    const at = '2026-12-07T10:00:00.000Z';
+    // A member's phone: the hub's own agent's question is the owner's, not hers.
+    await registry.recordPersonEvents(() => [
+      {
+        type: 'person.added',
+        at,
+        person: { id: 'p-ana', issuer: 'https://idp.example', subject: 's1', role: 'member' },
+      },
+    ]);
+    await registry.recordDeviceEvents(() => [
+      {
+        type: 'device.paired',
+        at,
+        device: { id: 'phone-ana', name: 'Ana’s phone', platform: 'Test', personId: 'p-ana' },
+      },
+    ]);
+    const trail = new AuditTrail(registry.projection);
+    const attempt = (clientResponseId: string) =>
+      registry.respond(
+        { requestId, clientResponseId, response: ACCEPT },
+        { id: 'phone-ana', label: 'Ana’s phone' },
+        respondAudit(trail, { deviceId: 'phone-ana', via: 'app' }, ACCEPT),
+      );
+    const unknown = { ok: false, error: { code: 'unknown-interaction', message: `No interaction ${requestId}` } };
+    const before = await store.readSince(0, 100);
+
+    store.full = true;
+    expect(await attempt('r1')).toEqual(unknown);
+    expect(await store.readSince(0, 100)).toEqual(before);
+
+    store.full = false;
+    expect(await attempt('r2')).toEqual(unknown);
+    const after = (await store.readSince(0, 100)).slice(before.length);
+    expect(after).toEqual([
+      expect.objectContaining({
+        type: 'audit.recorded',
+        entry: expect.objectContaining({
+          action: 'answer',
+          outcome: 'refused',
+          actor: { personId: 'p-ana', personName: 's1', deviceId: 'phone-ana', deviceName: 'Ana’s phone', via: 'app' },
+          target: expect.objectContaining({ kind: 'question', id: requestId }),
+        }),
+      }),
+    ]);
+    expect(registry.projection.get(requestId)?.status).toBe('pending');
+  });
+});
+
 describe('[R21.63] the refusal bound', () => {
   it('[R21.63] five refused attempts a minute per device are recorded; the next record counts the ones left out', () => {
     let now = Date.parse('2026-12-07T10:00:00Z');
