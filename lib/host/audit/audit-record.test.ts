@@ -309,8 +309,11 @@ describe.each([
   });
 
   it('[R21.67] GET /api/team/audit: the owner’s device pages newest first; no credential 401, a member 403, bad paging 400, another origin 403', async () => {
-    const { read, ola, ana } = await team(backend);
+    const { read, ola, ana, anaMachine } = await team(backend);
     expect((await auditPage(read, undefined)).status).toBe(401);
+    expect((await auditPage(read, anaMachine.credential)).status).toBe(401);
+    // The agent token and a machine's credential open no device route.
+    expect((await auditPage(read, TEST_TOKEN)).status).toBe(401);
     expect(await auditPage(read, ana.credential)).toMatchObject({
       status: 403,
       json: { error: { code: 'forbidden' } },
