@@ -1,4 +1,4 @@
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { type AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import {
   ME_API_PATH,
   TEAM_API_PATH,
   RESPOND_API_PATH,
+  TEAM_AUDIT_API_PATH,
   DEVICE_JOIN_CODES_API_PATH,
   errorMessage,
   joinCommand,
@@ -25,6 +26,9 @@ import { DeviceService } from './auth/devices';
 import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
+import { AuditLog } from './audit/audit-log';
+import { AuditTrail } from './audit/audit-trail';
+import { createTeamAuditRoute } from './audit/team-audit-route';
 import { createAuthRoutes } from './people/auth-routes';
 import { createHubInfoRoute } from './people/hub-info-route';
 import { createMeRoute } from './people/me-route';
@@ -33,7 +37,7 @@ import { OidcClient } from './people/oidc-client';
 import { CALLBACK_PATH, SIGN_IN_PATH, type OidcSettings } from './people/oidc-settings';
 import { PeopleService } from './people/people-service';
 import { SignInCookie } from './people/sign-in-cookie';
-import { TeamService } from './people/team-service';
+import { TeamService, type TeamActor } from './people/team-service';
 import { createNoTeamRoute, createTeamRoutes } from './people/team-routes';
 import { OneTimeCodes, type OneTimeCodeBook } from './auth/one-time-codes';
 import { randomUUID } from 'node:crypto';
@@ -160,6 +164,8 @@ export interface Host {
   machines: MachineService;
   /** A team hub's people (R21), when it was started with an OpenID Connect provider. */
   people?: PeopleService;
+  /** A team hub's audit record (R21.60): how host code records what it does, in the same commit. */
+  audit?: AuditTrail;
   /** Where people sign in, and the redirect URL to register at the provider (R21.4). */
   signIn?: { url: string; callbackUrl: string; issuer: string };
   authenticator: Authenticator;
@@ -274,14 +280,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
     typeof options.pairingBaseUrl === 'function' ? options.pairingBaseUrl(port) : options.pairingBaseUrl;
   pairingBase = chosenBase ?? publicBase ?? url;
   const people = options.people && new PeopleService({ registry, ownerEmail: options.people.ownerEmail });
-  const team = people && new TeamService(registry);
+  // Only a hub with people keeps an audit record: a personal hub's log is exactly as before (R21.60).
+  const audit = people && new AuditTrail(registry.projection);
+  const auditLog = audit && new AuditLog(registry, store, onError);
+  const team = people && new TeamService(registry, undefined, audit);
   const signIn = options.people && {
     url: `${pairingBase}${SIGN_IN_PATH}`,
     callbackUrl: `${pairingBase}${CALLBACK_PATH}`,
     issuer: options.people.issuer,
   };
   if (options.people && people && team && signIn) {
-    const deviceActor = (deviceId: string) => ({ kind: 'device' as const, deviceId });
+    const deviceActor = (deviceId: string, req?: IncomingMessage): TeamActor => ({
+      kind: 'device',
+      deviceId,
+      ...(req ? { address: clientAddress(req) } : {}),
+    });
     routes.register(
       '*',
       TEAM_API_PATH,
@@ -292,6 +305,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
         machines,
         authenticate: (candidate) => authenticator.remote(candidate),
         originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+        clientAddress,
+        ...(audit ? { audit } : {}),
         onError,
       }),
     );
@@ -302,12 +317,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
         authenticate: (candidate) => authenticator.remote(candidate),
         personOf: (deviceId) => registry.projection.devices.get(deviceId)?.personId,
         mintJoinCode,
-        recordGrant: (personId, deviceId, code) => people.joinCodeMinted(personId, deviceId, code),
+        recordGrant: (personId, deviceId, code, req) =>
+          people.joinCodeMinted(
+            personId,
+            deviceId,
+            code,
+            audit?.done({ deviceId, address: clientAddress(req), via: 'api' }, 'join-code-minted', (id: string) =>
+              audit.personTarget(id),
+            ),
+          ),
         groupRefusal: (deviceId, groupId) => team.mayInviteFor(deviceActor(deviceId), groupId),
-        recordGroupGrant: (deviceId, groupId, code) => team.groupJoinCodeMinted(deviceActor(deviceId), groupId, code),
+        recordGroupGrant: (deviceId, groupId, code, req) =>
+          team.groupJoinCodeMinted(deviceActor(deviceId, req), groupId, code),
         personRefusal: (deviceId, personId) => team.personInviteRefusal(deviceActor(deviceId), personId),
-        recordPersonGrant: (deviceId, personId, code) =>
-          team.personJoinCodeMinted(deviceActor(deviceId), personId, code),
+        recordPersonGrant: (deviceId, personId, code, req) =>
+          team.personJoinCodeMinted(deviceActor(deviceId, req), personId, code),
         originAllowed: (req) => originAllowed(req, secure, extraOrigins),
         onError,
       }),
@@ -322,6 +346,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         people,
         publicBase: pairingBase,
         mintPairingCode,
+        auditSignIn: audit && ((req) => audit.signedIn(clientAddress(req))),
         log,
       }),
     );
@@ -342,6 +367,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ownerForJoinCode: people && ((code) => people.ownerForJoinCode(code)),
     team,
     people,
+    audit,
+    auditLog,
     away: {
       get: () => registry.projection.preferences.away,
       set: async (away) => (await registry.updatePreferences({ away })).ok,
@@ -374,6 +401,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
       authenticate: (candidate) => authenticator.remote(candidate),
       originAllowed: (req) => originAllowed(req, secure, extraOrigins),
       rateLimit: options.rateLimits?.respond,
+      ...(audit ? { audit: { trail: audit, clientAddress } } : {}),
+    }),
+  );
+  routes.register(
+    '*',
+    TEAM_AUDIT_API_PATH,
+    createTeamAuditRoute({
+      auditLog,
+      authenticate: (candidate) => authenticator.remote(candidate),
+      mayRead: (deviceId) => {
+        const personId = registry.projection.devices.get(deviceId)?.personId;
+        const person = personId === undefined ? undefined : registry.projection.people.get(personId);
+        return person?.removedAt === undefined && (person?.role === 'owner' || person?.role === 'admin');
+      },
+      originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     }),
   );
 
@@ -407,6 +449,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticate: (candidate) => authenticator.remote(candidate),
     rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT,
+    ...(audit ? { audit: { trail: audit, clientAddress } } : {}),
     incidents,
     onError,
   });
@@ -452,6 +495,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     devices,
     machines,
     people,
+    ...(audit ? { audit } : {}),
     signIn,
     authenticator,
     codes,

@@ -1,6 +1,7 @@
 import { ADMIN_API_PREFIX, GroupInputSchema, RoleChangeCommandSchema, type JoinCodeResponse } from '../../contracts';
 import { sendJson } from '../../http/http-replies';
 import { sendApiError as fail } from '../auth/api-replies';
+import { type ClientAddressOf } from '../http/client-address';
 import { type HttpRouteHandler } from '../http/routes';
 import { readTeamBody } from './team-request-body';
 import { type TeamActor, type TeamService } from './team-service';
@@ -10,8 +11,6 @@ const GROUPS_PATH = `${ADMIN_API_PREFIX}/groups`;
 const GROUP_PATH = new RegExp(`^${GROUPS_PATH}/([0-9a-f]{16})$`);
 const GROUP_REMOVE_PATH = new RegExp(`^${GROUPS_PATH}/([0-9a-f]{16})/remove$`);
 const GROUP_JOIN_CODE_PATH = new RegExp(`^${GROUPS_PATH}/([0-9a-f]{16})/join-codes$`);
-
-const OPERATOR: TeamActor = { kind: 'operator' };
 
 /**
  * The operator's side of roles and groups (R21.18, R21.19), behind the admin token like the rest of `/api/admin`
@@ -26,9 +25,12 @@ const OPERATOR: TeamActor = { kind: 'operator' };
 export function createAdminTeamRoutes(
   team: TeamService,
   mintJoinCode: () => Promise<JoinCodeResponse>,
+  clientAddress: ClientAddressOf,
 ): HttpRouteHandler {
   return async (req, res, context) => {
     const { pathname } = context;
+    // The admin token is the operator's; where it came from goes into the audit record (R21.21).
+    const OPERATOR: TeamActor = { kind: 'operator', address: clientAddress(req) };
     if (pathname === GROUPS_PATH && req.method === 'GET') {
       const view = team.view(OPERATOR);
       if ('ok' in view) return fail(res, view.status, view.code, view.message);

@@ -19,15 +19,25 @@ export interface DeviceJoinCodeRouteOptions {
   /** Mints a join code, as `askaway invite` does. */
   mintJoinCode(): Promise<JoinCodeResponse>;
   /** Ties the code to the person in the log before anyone sees it (R21.15). */
-  recordGrant(personId: string, deviceId: string, code: string): Promise<void>;
+  recordGrant(personId: string, deviceId: string, code: string, req: IncomingMessage): Promise<void>;
   /** Whether this device may invite a machine for this group (an owner's, admin's or the operator's, R21.19). */
   groupRefusal(deviceId: string, groupId: string): TeamRefusal | undefined;
   /** Ties the code to the group in the log before anyone sees it (R21.18), deciding again at the log's head. */
-  recordGroupGrant(deviceId: string, groupId: string, code: string): Promise<TeamRefusal | undefined>;
+  recordGroupGrant(
+    deviceId: string,
+    groupId: string,
+    code: string,
+    req: IncomingMessage,
+  ): Promise<TeamRefusal | undefined>;
   /** Whether this device may invite a machine for another person (an owner's, admin's or the operator's, R21.19). */
   personRefusal(deviceId: string, personId: string): TeamRefusal | undefined;
   /** Ties the code to that person in the log before anyone sees it, deciding again at the log's head. */
-  recordPersonGrant(deviceId: string, personId: string, code: string): Promise<TeamRefusal | undefined>;
+  recordPersonGrant(
+    deviceId: string,
+    personId: string,
+    code: string,
+    req: IncomingMessage,
+  ): Promise<TeamRefusal | undefined>;
   originAllowed(req: IncomingMessage): boolean;
   rateLimit?: RateLimit;
   onError(error: unknown): void;
@@ -97,7 +107,7 @@ export function createDeviceJoinCodeRoute(options: DeviceJoinCodeRouteOptions): 
       const minted = await options.mintJoinCode();
       let refused: TeamRefusal | undefined;
       try {
-        refused = await grant.record(deviceId, grant.id, minted.code);
+        refused = await grant.record(deviceId, grant.id, minted.code, req);
       } catch (error) {
         options.onError(error);
         fail(res, 503, 'storage-unavailable', 'The hub could not record the join code (see its log); try again');
@@ -119,7 +129,7 @@ export function createDeviceJoinCodeRoute(options: DeviceJoinCodeRouteOptions): 
     }
     const minted = await options.mintJoinCode();
     try {
-      await options.recordGrant(personId, deviceId, minted.code);
+      await options.recordGrant(personId, deviceId, minted.code, req);
     } catch (error) {
       options.onError(error);
       fail(res, 503, 'storage-unavailable', 'The hub could not record the join code (see its log); try again');

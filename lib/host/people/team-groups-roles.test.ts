@@ -2,6 +2,7 @@ import { type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   JoinCodeResponseSchema,
+  type AuditEntry,
   TeamViewSchema,
   type GroupRecord,
   type HostEvent,
@@ -260,6 +261,102 @@ describe.each([
     expect((await role(ola, first, ids.ben, 'admin')).status).toBe(404);
   });
 
+  it('[R21.70] hand-overs, role changes, groups, removals and join codes are in the audit record, a member’s refused attempts too', async () => {
+    const { first, last, ola, ana, ben, dan, ids, group, anaMachine, benMachine } = await teamWithGroup(backend);
+    const anas = await ask(last, anaMachine, 'Ana audit');
+    // A member's attempts, each refused and recorded against the member's device.
+    expect((await postJson(`${last.url}/api/team/people/${ids.ana}/role`, { role: 'admin' }, bearer(ana))).status).toBe(
+      403,
+    );
+    expect(
+      (await postJson(`${last.url}/api/team/hand-over`, { requestId: anas, toPersonId: ids.ana }, bearer(dan))).status,
+    ).toBe(403);
+    // Done by the owner and an admin, through either replica.
+    expect(
+      (await postJson(`${first.url}/api/team/people/${ids.dan}/role`, { role: 'admin' }, bearer(ola))).status,
+    ).toBe(200);
+    await vi.waitFor(() => expect(dan.hub.registry.projection.people.get(ids.dan)?.role).toBe('admin'));
+    const handed = await postJson(
+      `${dan.hub.url}/api/team/hand-over`,
+      { requestId: anas, toPersonId: ids.ben },
+      bearer(dan),
+    );
+    expect(handed.status, JSON.stringify(handed.json)).toBe(200);
+    const removedGroup = await postJson(`${first.url}/api/team/groups/${group.id}/remove`, {}, bearer(ola));
+    expect(removedGroup.status).toBe(200);
+    const removed = await postJson(`${ola.hub.url}/api/team/people/${ids.ben}/remove`, {}, bearer(ola));
+    expect(removed.status, JSON.stringify(removed.json)).toBe(200);
+
+    const entries = async () =>
+      (await first.registry.readSince(0, 2000)).flatMap((event) =>
+        event.type === 'audit.recorded' ? [event.entry] : [],
+      );
+    // The fixture's own join codes, minted by Ana's and Ben's phones for their laptops, are R21.60's.
+    const fixtures = (entry: AuditEntry) => entry.action === 'join-code-minted' && entry.target?.kind === 'person';
+    const actions = ['role-changed', 'hand-over', 'group-saved', 'group-removed', 'person-removed', 'join-code-minted'];
+    const team = (await entries()).filter((entry) => actions.includes(entry.action) && !fixtures(entry));
+    const device = (person: Person, personId: string, name: string) =>
+      expect.objectContaining({
+        personId,
+        personName: name,
+        deviceId: person.deviceId,
+        via: 'app',
+        address: '127.0.0.1',
+      });
+    expect(team).toEqual([
+      // teamWithGroup: Ola creates the group and mints its machine's join code.
+      expect.objectContaining({ action: 'group-saved', outcome: 'done', actor: device(ola, ids.ola, 'Ola Berg') }),
+      expect.objectContaining({
+        action: 'join-code-minted',
+        outcome: 'done',
+        target: { kind: 'group', id: group.id, name: 'CI runners' },
+      }),
+      expect.objectContaining({
+        action: 'role-changed',
+        outcome: 'refused',
+        actor: device(ana, ids.ana, 'Ana Lima'),
+        target: { kind: 'person', id: ids.ana, name: 'Ana Lima' },
+      }),
+      expect.objectContaining({
+        action: 'hand-over',
+        outcome: 'refused',
+        actor: device(dan, ids.dan, 'Dan Ruiz'),
+        target: expect.objectContaining({ kind: 'question', id: anas }),
+      }),
+      expect.objectContaining({
+        action: 'role-changed',
+        outcome: 'done',
+        actor: device(ola, ids.ola, 'Ola Berg'),
+        target: { kind: 'person', id: ids.dan, name: 'Dan Ruiz' },
+        detail: 'role admin',
+      }),
+      expect.objectContaining({
+        action: 'hand-over',
+        outcome: 'done',
+        actor: device(dan, ids.dan, 'Dan Ruiz'),
+        target: expect.objectContaining({ kind: 'question', id: anas }),
+        detail: 'to Ben Okafor',
+      }),
+      expect.objectContaining({
+        action: 'group-removed',
+        outcome: 'done',
+        target: { kind: 'group', id: group.id, name: 'CI runners' },
+      }),
+      expect.objectContaining({
+        action: 'person-removed',
+        outcome: 'done',
+        actor: device(ola, ids.ola, 'Ola Berg'),
+        target: { kind: 'person', id: ids.ben, name: 'Ben Okafor' },
+      }),
+    ]);
+    // Ben's device and machine went with him, each recorded.
+    const revoked = (await entries()).filter(
+      (entry) =>
+        (entry.action === 'device-revoked' || entry.action === 'machine-revoked') && entry.detail === 'person removed',
+    );
+    expect(revoked.map((entry) => entry.target?.id).sort()).toEqual([ben.deviceId, benMachine.machineId].sort());
+  });
+
   it('[R21.47][R21.52] GET /api/team: everyone for the owner and admins, a member themselves and their groups', async () => {
     const { first, last, ola, ana, dan, ids, group } = await teamWithGroup(backend);
     const owners = await getTeam(first, bearer(ola));
@@ -353,7 +450,11 @@ describe('[R21.18] groups through the API and the CLI', () => {
       (await postJson(`${first.url}/api/device/join-codes`, { personId: ids.ben, groupId: group.id }, bearer(ola)))
         .status,
     ).toBe(400);
-    expect(first.registry.projection.seq).toBe(before);
+    // Nothing changed but the audit record of the refusals (R21.70).
+    const appended = await first.registry.readSince(before, 100);
+    expect(appended.map((event) => (event.type === 'audit.recorded' ? event.entry.outcome : event.type))).toEqual(
+      appended.map(() => 'refused'),
+    );
 
     // The owner's phone invites a machine for Ben: it joins as his.
     const forBen = await postJson(`${first.url}/api/device/join-codes`, { personId: ids.ben }, bearer(ola));

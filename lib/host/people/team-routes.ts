@@ -1,4 +1,6 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AuditBy, type AuditTrail } from '../audit/audit-trail';
+import { type ClientAddressOf } from '../http/client-address';
 import {
   GroupInputSchema,
   HandOverCommandSchema,
@@ -36,6 +38,10 @@ export interface TeamRoutesOptions {
   /** A paired device's credential only (R16.1). */
   authenticate(candidate: string | undefined): Promise<AuthResult>;
   originAllowed(req: IncomingMessage): boolean;
+  /** The client's address, for the audit record (R21.21). */
+  clientAddress: ClientAddressOf;
+  /** The team hub's audit record: removals from the app are recorded with their revocations (R21.60). */
+  audit?: AuditTrail;
   onError(error: unknown): void;
 }
 
@@ -80,10 +86,12 @@ export function createTeamRoutes(options: TeamRoutesOptions): HttpRouteHandler {
         'WWW-Authenticate': 'Bearer realm="askaway-device"',
       });
     }
-    const actor: TeamActor = { kind: 'device', deviceId: auth.principal.id };
+    const deviceId = auth.principal.id;
+    const address = options.clientAddress(req);
+    const actor: TeamActor = { kind: 'device', deviceId, address };
     const refuse = (refusal: TeamRefusal) => fail(res, refusal.status, refusal.code, refusal.message, cors);
     try {
-      await route(req, res, pathname, actor, cors, refuse);
+      await route(req, res, pathname, actor, cors, refuse, { deviceId, address, via: 'app' });
     } catch (error) {
       options.onError(error);
       fail(res, 503, 'storage-unavailable', 'The hub could not record it (see its log); nothing changed', cors);
@@ -97,6 +105,7 @@ export function createTeamRoutes(options: TeamRoutesOptions): HttpRouteHandler {
     actor: TeamActor,
     cors: Record<string, string>,
     refuse: (refusal: TeamRefusal) => void,
+    by: AuditBy,
   ): Promise<void> {
     const { team } = options;
     if (pathname === TEAM_API_PATH) {
@@ -112,7 +121,12 @@ export function createTeamRoutes(options: TeamRoutesOptions): HttpRouteHandler {
     }
     const remove = REMOVE_PATH.exec(pathname)?.[1];
     if (remove !== undefined) {
-      const outcome = await options.people.revoke(remove, options, () => team.removalRefusal(actor, remove));
+      const outcome = await options.people.revoke(
+        remove,
+        options,
+        () => team.removalRefusal(actor, remove),
+        options.audit?.removal(by),
+      );
       if (outcome.ok) {
         const { person, devices, machines } = outcome;
         return sendJson(res, 200, { person, devices, machines }, cors);

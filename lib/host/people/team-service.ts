@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import {
   personLabel,
+  type AuditAction,
+  type AuditTarget,
   type GroupInput,
   type GroupRecord,
   type PersonNameRef,
   type PersonRecord,
   type TeamView,
 } from '../../contracts';
+import { type AuditTrail, type AuditBy, questionTarget } from '../audit/audit-trail';
 import { codeDigest } from '../auth/one-time-codes';
 import { type InteractionRegistry, type NewTeamEvent } from '../registry';
 import { personRef } from './person-ref';
@@ -16,7 +19,10 @@ import { groupsOf, isGroupMember, managesTeam } from './question-visibility';
  * Who asks for a change: the hub's operator (the admin token: `askaway people role`, `askaway groups`), or a paired
  * device (the app), whose person's role decides what it may do (R21.19).
  */
-export type TeamActor = { kind: 'operator' } | { kind: 'device'; deviceId: string };
+export type TeamActor = ({ kind: 'operator' } | { kind: 'device'; deviceId: string }) & {
+  /** The client's address, for the audit record (R21.21). */
+  address?: string;
+};
 
 /** Why a change was refused, with the HTTP status its route answers. */
 export interface TeamRefusal {
@@ -49,6 +55,8 @@ export class TeamService {
   constructor(
     private readonly registry: InteractionRegistry,
     private readonly now: () => Date = () => new Date(),
+    /** The team hub's audit record (R21.21): each change is recorded in its own commit, a refused one too. */
+    private readonly audit?: AuditTrail,
   ) {}
 
   /** The team as this actor may see it (R21.24): everyone for owner, admins and the operator; a member themselves. */
@@ -96,8 +104,18 @@ export class TeamService {
           : person.role === 'owner'
             ? refuse(409, 'conflict', 'The owner’s role does not change')
             : undefined;
-      if (refusal || person?.role === role || !manager) return [];
-      return [{ type: 'person.role-changed', at: this.at(), personId, role, ...byPerson(manager) }];
+      const at = this.at();
+      const target = () => ({
+        kind: 'person' as const,
+        id: personId,
+        ...(person ? { name: personLabel(person) } : {}),
+      });
+      if (refusal) return this.refused(actor, 'role-changed', target(), refusal, at);
+      if (person?.role === role || !manager) return [];
+      return [
+        { type: 'person.role-changed', at, personId, role, ...byPerson(manager) },
+        ...this.recorded(actor, 'role-changed', target(), at, `role ${role}`),
+      ];
     });
     return refusal ?? { ok: true, person: this.personNow(personId) };
   }
@@ -145,14 +163,19 @@ export class TeamService {
             : clash
               ? refuse(409, 'conflict', `There is already a group named "${clash.name}"`)
               : undefined;
-      if (refusal || !manager) return [];
+      const at = this.at();
+      if (refusal) return this.refused(actor, 'group-saved', groupTarget(groupId ?? 'new', name), refusal, at);
+      if (!manager) return [];
       saved = {
         id: groupId ?? this.newGroupId(),
         name,
         members: [...new Set(input.members)],
         ...(input.providerGroup !== undefined ? { providerGroup: input.providerGroup } : {}),
       };
-      return [{ type: 'group.saved', at: this.at(), group: saved, ...byPerson(manager) }];
+      return [
+        { type: 'group.saved', at, group: saved, ...byPerson(manager) },
+        ...this.recorded(actor, 'group-saved', groupTarget(saved.id, saved.name), at, membersDetail(saved)),
+      ];
     });
     if (refusal) return refusal;
     if (!saved) throw new Error('the group was decided but not saved');
@@ -167,8 +190,14 @@ export class TeamService {
       const manager = this.manager(actor);
       removed = this.registry.projection.groups.get(groupId);
       refusal = !manager ? NOT_A_MANAGER : !removed ? unknownGroup(groupId) : undefined;
-      if (refusal || !manager) return [];
-      return [{ type: 'group.removed', at: this.at(), groupId, ...byPerson(manager) }];
+      const at = this.at();
+      const target = groupTarget(groupId, removed?.name);
+      if (refusal) return this.refused(actor, 'group-removed', target, refusal, at);
+      if (!manager) return [];
+      return [
+        { type: 'group.removed', at, groupId, ...byPerson(manager) },
+        ...this.recorded(actor, 'group-removed', target, at),
+      ];
     });
     if (refusal) return refusal;
     if (!removed) throw new Error('the group was removed but was not there');
@@ -188,15 +217,19 @@ export class TeamService {
         : !this.registry.projection.groups.has(groupId)
           ? unknownGroup(groupId)
           : undefined;
-      if (refusal || !manager) return [];
+      const at = this.at();
+      const target = groupTarget(groupId, this.registry.projection.groups.get(groupId)?.name);
+      if (refusal) return this.refused(actor, 'join-code-minted', target, refusal, at);
+      if (!manager) return [];
       return [
         {
           type: 'group.join-code-minted',
-          at: this.at(),
+          at,
           groupId,
           ...(manager.deviceId !== undefined ? { byDeviceId: manager.deviceId } : {}),
           joinCode: codeDigest(joinCode).toString('hex'),
         },
+        ...this.recorded(actor, 'join-code-minted', target, at),
       ];
     });
     return refusal;
@@ -211,15 +244,20 @@ export class TeamService {
     await this.registry.recordTeamEvents(() => {
       const manager = this.manager(actor);
       refusal = this.personInviteRefusal(actor, personId);
-      if (refusal || !manager) return [];
+      const at = this.at();
+      const person = this.registry.projection.people.get(personId);
+      const target = { kind: 'person' as const, id: personId, ...(person ? { name: personLabel(person) } : {}) };
+      if (refusal) return this.refused(actor, 'join-code-minted', target, refusal, at);
+      if (!manager) return [];
       return [
         {
           type: 'person.join-code-minted',
-          at: this.at(),
+          at,
           personId,
           ...(manager.deviceId !== undefined ? { byDeviceId: manager.deviceId } : {}),
           joinCode: codeDigest(joinCode).toString('hex'),
         },
+        ...this.recorded(actor, 'join-code-minted', target, at),
       ];
     });
     return refusal;
@@ -259,22 +297,50 @@ export class TeamService {
             : !person || person.removedAt !== undefined
               ? unknownPerson(toPersonId)
               : undefined;
-      if (refusal || !manager || !person) return [];
+      const at = this.at();
+      // Only an existing question is named in a refused hand-over's record: a guessed id records nothing.
+      if (refusal) return view ? this.refused(actor, 'hand-over', questionTarget(view), refusal, at) : [];
+      if (!manager || !person || !view) return [];
       to = { id: person.id, name: personLabel(person) };
       return [
         {
           type: 'interaction.handed-over',
-          at: this.at(),
+          at,
           requestId,
           to,
           ...(manager.kind === 'person' ? { by: { id: manager.person.id, name: personLabel(manager.person) } } : {}),
           ...(manager.deviceId !== undefined ? { byDeviceId: manager.deviceId } : {}),
         } satisfies NewTeamEvent,
+        ...this.recorded(actor, 'hand-over', questionTarget(view), at, `to ${to.name}`),
       ];
     });
     if (refusal) return refusal;
     if (!to) throw new Error('the hand-over was decided but not written');
     return { ok: true, to };
+  }
+
+  /** The audit record of a change done, in the change's own commit (R21.21). */
+  private recorded(actor: TeamActor, action: AuditAction, target: AuditTarget, at: string, detail?: string) {
+    const { audit } = this;
+    if (!audit) return [];
+    return audit.record(
+      { action, outcome: 'done', actor: audit.actor(auditBy(actor)), target, ...(detail ? { detail } : {}) },
+      at,
+    );
+  }
+
+  /**
+   * The audit record of a refused change (R21.62): a device's refusals are bounded per minute so a credential
+   * cannot flood the log; the operator's (the admin token's) are its own mistakes and not recorded.
+   */
+  private refused(actor: TeamActor, action: AuditAction, target: AuditTarget, refusal: TeamRefusal, at: string) {
+    const { audit } = this;
+    if (!audit || actor.kind !== 'device') return [];
+    return audit.refused(
+      actor.deviceId,
+      { action, actor: audit.actor(auditBy(actor)), target, detail: refusal.message },
+      at,
+    );
   }
 
   /** The actor as the log has them now; undefined for a removed person's or a revoked device. */
@@ -315,6 +381,21 @@ export class TeamService {
 
 function byPerson(actor: ResolvedActor): { byPersonId?: string } {
   return actor.kind === 'person' ? { byPersonId: actor.person.id } : {};
+}
+
+/** Who acted, as the audit record names them: a device from the app, or the admin token from the CLI. */
+function auditBy(actor: TeamActor): AuditBy {
+  const address = actor.address !== undefined ? { address: actor.address } : {};
+  return actor.kind === 'device' ? { deviceId: actor.deviceId, via: 'app', ...address } : { admin: true, ...address };
+}
+
+function groupTarget(id: string, name: string | undefined): AuditTarget {
+  return { kind: 'group', id, ...(name !== undefined ? { name } : {}) };
+}
+
+function membersDetail(group: GroupRecord): string {
+  const provider = group.providerGroup !== undefined ? ` and the provider group "${group.providerGroup}"` : '';
+  return `${group.members.length} member(s)${provider}`;
 }
 
 function unknownPerson(personId: string): TeamRefusal {
