@@ -43,6 +43,8 @@ export const ErrorCodeSchema = z.enum([
   'storage-unavailable',
   /** The machine already has as many interactions waiting as the host allows (`--max-pending`, R12.3). */
   'too-many-pending',
+  /** On a team hub, a member's device asked for what only the owner and admins may do (R21.71). */
+  'forbidden',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 

@@ -409,6 +409,26 @@ describe.each([
     expect(all.devices).toHaveLength(4);
   });
 
+  it('[R21.71] a member’s device may not change the hub-wide preferences; the owner’s and an admin’s may', async () => {
+    const { first, last, ola, ana } = await teamWithGroup(backend);
+    const update = async (person: Person, away: boolean) => {
+      const phone = await connectRemote(person.hub.url, person.credential);
+      return (phone.socket as unknown as Socket).emitWithAck('preferences:update', { away });
+    };
+    const before = first.registry.projection.seq;
+    expect(await update(ana, true)).toEqual({
+      ok: false,
+      error: {
+        code: 'forbidden',
+        message:
+          'On a team hub only the owner and admins change the hub’s preferences (away, notification delay, auto-answers)',
+      },
+    });
+    expect(first.registry.projection.seq).toBe(before);
+    expect(await update(ola, true)).toMatchObject({ ok: true, preferences: { away: true } });
+    await vi.waitFor(() => expect(last.registry.projection.preferences.away).toBe(true));
+  });
+
   it('[R21.54] a question handed over notifies the new person’s phone as a new question does', async () => {
     const { first, sink, ola, ben, ids, anaMachine } = await teamWithGroup(backend);
     const remote = await connectRemote(ben.hub.url, ben.credential);

@@ -196,7 +196,16 @@ export function attachRemoteNamespace(
     command('respond', RespondCommandSchema, (respond): Promise<RespondAck> =>
       respondAsDevice(registry, devices, deviceId, respond, audit && { trail: audit.trail, ...by, via: 'app' }),
     );
-    command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
+    // The preferences are the whole hub's (away, notification delay, auto-answers): on a team hub a member's device
+    // would change them for everyone, so only the owner's, admins' and operator's devices may (R21.71).
+    command('preferences:update', PreferencesPatchSchema, (patch) =>
+      registry.projection.deviceSeesAll(deviceId)
+        ? registry.updatePreferences(patch)
+        : failure(
+            'forbidden',
+            'On a team hub only the owner and admins change the hub’s preferences (away, notification delay, auto-answers)',
+          ),
+    );
     query('snapshot:get', (): SnapshotAck => ({
       ok: true,
       snapshot: remoteSnapshot(registry, deviceId, visibleTo(registry, deviceId)),
