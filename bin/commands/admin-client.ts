@@ -52,13 +52,19 @@ export async function adminRequest<Schema extends z.core.$ZodType>(
   method: 'GET' | 'POST',
   route: string,
   schema: Schema,
+  body?: unknown,
 ): Promise<z.infer<Schema>> {
   const url = new URL(`${target.url}${ADMIN_API_PREFIX}${route}`);
   let reply: JsonReply;
   try {
     // node:http rather than fetch: a host on this machine may serve a self-signed certificate (--tls-cert);
     // the admin token only ever goes to this machine when verification is skipped.
-    reply = await requestJson(url, { method, token: target.adminToken, insecureLoopback: true });
+    reply = await requestJson(url, {
+      method,
+      token: target.adminToken,
+      insecureLoopback: true,
+      ...(body !== undefined ? { body } : {}),
+    });
   } catch (error) {
     throw new AdminError(`The Askaway host at ${target.url} is not reachable (${errorMessage(error)}). Is it running?`);
   }

@@ -1,11 +1,12 @@
-import { joinCommand, JoinCodeResponseSchema, PeopleListSchema, type JoinCodeResponse } from '../../lib/contracts';
+import { joinCommand, JoinCodeResponseSchema, type JoinCodeResponse } from '../../lib/contracts';
 import { AdminError, adminRequest, findAdminTarget, type AdminTarget } from './admin-client';
-import { findByIdOrName } from './credential-list-command';
+import { findGroup, personIds } from './team-lookup';
 import { pairingQr, pairingTerms } from './pairing-output';
 import { parseFlags } from './parse-flags';
 import { type CliCommand } from './types';
 
-export const INVITE_USAGE = `Usage: askaway invite [--for <email or id>] [--url <hub URL>] [--json] [--data-dir <dir>]
+export const INVITE_USAGE = `Usage: askaway invite [--for <email or id> | --for-group <name or id>] [--url <hub URL>] [--json]
+                      [--data-dir <dir>]
 
 Run on the hub (the always-on machine running \`askaway start\`). Prints a one-time join
 code and the command to run on another machine, as text and as a QR code:
@@ -24,6 +25,8 @@ Options:
   --for <person>     On a hub with people (--oidc-issuer): the machine joins as this person's,
                      and so do its agents' questions (an email or id from \`askaway people\`).
                      Without it, a joined machine is the owner's
+  --for-group <group> On a hub with people: a shared machine (a CI runner, a build box) of this
+                     group (\`askaway groups\`): its questions go to every member
   --url <hub URL>    The address the other machine reaches this hub at, if the hub
                      does not know it (default: --public-url, else its LAN or own address)
   --json             Print {code, hubUrl, command, expiresAt} as JSON, without the QR code
@@ -38,6 +41,7 @@ export const inviteCommand: CliCommand = {
     const parsed = parseFlags('invite', INVITE_USAGE, argv, {
       url: { type: 'string' },
       for: { type: 'string' },
+      'for-group': { type: 'string' },
       json: { type: 'boolean' },
       'data-dir': { type: 'string' },
     });
@@ -49,12 +53,12 @@ export const inviteCommand: CliCommand = {
       return 2;
     }
     try {
+      if (values.for !== undefined && values['for-group'] !== undefined) {
+        process.stderr.write(`askaway invite: give --for or --for-group, not both\n\n${INVITE_USAGE}`);
+        return 2;
+      }
       const target = findAdminTarget(process.env, values['data-dir']);
-      const forPerson = values.for;
-      const route =
-        forPerson === undefined
-          ? '/join-codes'
-          : `/people/${encodeURIComponent(await personId(target, forPerson))}/join-codes`;
+      const route = await joinCodeRoute(target, values.for, values['for-group']);
       const minted = await adminRequest(target, 'POST', route, JoinCodeResponseSchema);
       const invite: JoinCodeResponse =
         url === undefined ? minted : { ...minted, hubUrl: url, command: joinCommand(url, minted.code) };
@@ -72,15 +76,16 @@ export const inviteCommand: CliCommand = {
   },
 };
 
-/** The id of the person `which` names (an email or an id), among those not removed. */
-async function personId(target: AdminTarget, which: string): Promise<string> {
-  const { people } = await adminRequest(target, 'GET', '/people', PeopleListSchema);
-  const present = people.filter((person) => person.removedAt === undefined);
-  return findByIdOrName(
-    present.map((person) => ({ id: person.id, name: person.email ?? person.id })),
-    which,
-    { one: 'person', many: 'people' },
-  ).id;
+/** Where to mint the code: the owner's (plain), a person's (R21.39) or a group's shared machine's (R21.18). */
+async function joinCodeRoute(
+  target: AdminTarget,
+  forPerson: string | undefined,
+  forGroup: string | undefined,
+): Promise<string> {
+  if (forGroup !== undefined) return `/groups/${encodeURIComponent((await findGroup(target, forGroup)).id)}/join-codes`;
+  if (forPerson === undefined) return '/join-codes';
+  const [personId = ''] = await personIds(target, [forPerson]);
+  return `/people/${encodeURIComponent(personId)}/join-codes`;
 }
 
 /** What a person reads: the command to copy, the code's terms, a warning when the address is this machine's only. */

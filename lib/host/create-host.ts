@@ -7,6 +7,7 @@ import { Server } from 'socket.io';
 import {
   HUB_API_PATH,
   ME_API_PATH,
+  TEAM_API_PATH,
   RESPOND_API_PATH,
   DEVICE_JOIN_CODES_API_PATH,
   errorMessage,
@@ -32,6 +33,8 @@ import { OidcClient } from './people/oidc-client';
 import { CALLBACK_PATH, SIGN_IN_PATH, type OidcSettings } from './people/oidc-settings';
 import { PeopleService } from './people/people-service';
 import { SignInCookie } from './people/sign-in-cookie';
+import { TeamService } from './people/team-service';
+import { createNoTeamRoute, createTeamRoutes } from './people/team-routes';
 import { OneTimeCodes, type OneTimeCodeBook } from './auth/one-time-codes';
 import { randomUUID } from 'node:crypto';
 import { checkDataDirPath, loadOrCreateAdminToken, prepareDataDir, loadOrCreateToken, writeHostFile } from './data-dir';
@@ -271,12 +274,27 @@ export async function createHost(options: HostOptions): Promise<Host> {
     typeof options.pairingBaseUrl === 'function' ? options.pairingBaseUrl(port) : options.pairingBaseUrl;
   pairingBase = chosenBase ?? publicBase ?? url;
   const people = options.people && new PeopleService({ registry, ownerEmail: options.people.ownerEmail });
+  const team = people && new TeamService(registry);
   const signIn = options.people && {
     url: `${pairingBase}${SIGN_IN_PATH}`,
     callbackUrl: `${pairingBase}${CALLBACK_PATH}`,
     issuer: options.people.issuer,
   };
-  if (options.people && people && signIn) {
+  if (options.people && people && team && signIn) {
+    const deviceActor = (deviceId: string) => ({ kind: 'device' as const, deviceId });
+    routes.register(
+      '*',
+      TEAM_API_PATH,
+      createTeamRoutes({
+        team,
+        people,
+        devices,
+        machines,
+        authenticate: (candidate) => authenticator.remote(candidate),
+        originAllowed: (req) => originAllowed(req, secure, extraOrigins),
+        onError,
+      }),
+    );
     routes.register(
       '*',
       DEVICE_JOIN_CODES_API_PATH,
@@ -285,6 +303,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
         personOf: (deviceId) => registry.projection.devices.get(deviceId)?.personId,
         mintJoinCode,
         recordGrant: (personId, deviceId, code) => people.joinCodeMinted(personId, deviceId, code),
+        groupRefusal: (deviceId, groupId) => team.mayInviteFor(deviceActor(deviceId), groupId),
+        recordGroupGrant: (deviceId, groupId, code) => team.groupJoinCodeMinted(deviceActor(deviceId), groupId, code),
         originAllowed: (req) => originAllowed(req, secure, extraOrigins),
         onError,
       }),
@@ -302,7 +322,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         log,
       }),
     );
-  }
+  } else routes.register('*', TEAM_API_PATH, createNoTeamRoute());
   mountPairingRoutes(routes, {
     codes,
     devices,
@@ -316,7 +336,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     mintPairingCode,
     personForCode: people && (async (code) => (await people.personForPairingCode(code))?.id),
-    personForJoinCode: people && (async (code) => (await people.personForJoinCode(code))?.id),
+    ownerForJoinCode: people && ((code) => people.ownerForJoinCode(code)),
+    team,
     people,
     away: {
       get: () => registry.projection.preferences.away,

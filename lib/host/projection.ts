@@ -1,14 +1,17 @@
 import {
   DEFAULT_PREFERENCES,
   type DeviceRecord,
+  type GroupRecord,
   type HostEvent,
   type InteractionView,
   type MachineRecord,
   type PersonRecord,
   type Preferences,
+  type QuestionOwner,
 } from '../contracts';
 import { activeDevices, emptyHostFold, foldHostEvent } from '../state/host-fold';
-import { deviceSees, deviceSeesAll } from './people/question-visibility';
+import { listScopeOf, type ListScope } from './people/lists-for-device';
+import { deviceSees, deviceSeesAll, questionOwner, type VisibleQuestion } from './people/question-visibility';
 
 /**
  * Pending interactions, history, delivery and preferences as a fold of the log
@@ -35,6 +38,8 @@ export class HostProjection {
   private readonly pairingGrants = new Map<string, { personId: string; atMs: number }>();
   /** A join code's digest → the person whose device minted it (R21.15); dropped like pairing grants. */
   private readonly joinGrants = new Map<string, { personId: string; atMs: number }>();
+  /** A join code's digest → the group whose shared machine joins with it (R21.18); dropped like pairing grants. */
+  private readonly groupJoinGrants = new Map<string, { groupId: string; atMs: number }>();
 
   get interactions(): ReadonlyMap<string, InteractionView> {
     return this.fold.interactions;
@@ -64,6 +69,11 @@ export class HostProjection {
     return this.fold.people;
   }
 
+  /** A team hub's groups, by id (R21.18). */
+  get groups(): ReadonlyMap<string, GroupRecord> {
+    return this.fold.groups;
+  }
+
   personByProviderIdentity(issuer: string, subject: string): PersonRecord | undefined {
     const id = this.personByIdentity.get(identityKey(issuer, subject));
     return id === undefined ? undefined : this.fold.people.get(id);
@@ -81,14 +91,36 @@ export class HostProjection {
     return grant === undefined ? undefined : this.fold.people.get(grant.personId);
   }
 
-  /** Whether this device may see, be notified of and answer this question (R21.17). */
-  deviceSees(deviceId: string, view: Pick<InteractionView, 'machine'>): boolean {
+  /** The group whose join code has this digest (R21.18), while the group exists. */
+  groupForJoinCode(digestHex: string): GroupRecord | undefined {
+    const grant = this.groupJoinGrants.get(digestHex);
+    return grant === undefined ? undefined : this.fold.groups.get(grant.groupId);
+  }
+
+  /** Whose a new question of this machine is (R21.15, R21.16, R21.18); undefined on a hub without people. */
+  questionOwner(machineId: string): QuestionOwner | undefined {
+    return questionOwner(this.fold, machineId);
+  }
+
+  /** The person a device belongs to, if any (R21.12). */
+  personOfDevice(deviceId: string): PersonRecord | undefined {
+    const personId = this.fold.devices.get(deviceId)?.personId;
+    return personId === undefined ? undefined : this.fold.people.get(personId);
+  }
+
+  /** Whether this device may see, be notified of and answer this question (R21.17, R21.18, R21.23). */
+  deviceSees(deviceId: string, view: VisibleQuestion): boolean {
     return deviceSees(this.fold, deviceId, view);
   }
 
   /** Whether this device sees every question: a hub without people, the owner's and admins' devices (R21.17). */
   deviceSeesAll(deviceId: string): boolean {
     return deviceSeesAll(this.fold, deviceId);
+  }
+
+  /** Which devices and machines this device's lists show (R21.19); undefined: all of them. */
+  listScope(deviceId: string): ListScope | undefined {
+    return listScopeOf(this.fold, deviceId);
   }
 
   /** Paired devices not revoked, in the order they paired. */
@@ -135,6 +167,11 @@ export class HostProjection {
       for (const [digest, grant] of this.joinGrants)
         if (atMs - grant.atMs > GRANT_KEPT_MS) this.joinGrants.delete(digest);
       this.joinGrants.set(event.joinCode, { personId: event.personId, atMs });
+    } else if (event.type === 'group.join-code-minted') {
+      const atMs = Date.parse(event.at);
+      for (const [digest, grant] of this.groupJoinGrants)
+        if (atMs - grant.atMs > GRANT_KEPT_MS) this.groupJoinGrants.delete(digest);
+      this.groupJoinGrants.set(event.joinCode, { groupId: event.groupId, atMs });
     }
   }
 

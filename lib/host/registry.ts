@@ -28,6 +28,8 @@ import {
   type NewHostEvent,
   type NewMachineEvent,
   type NewPersonEvent,
+  type NewGroupEvent,
+  type QuestionOwner,
   type PreferencesAck,
   type PreferencesPatch,
   type RespondAck,
@@ -78,6 +80,9 @@ export interface RegistryOptions {
   /** A team hub's way to hand a secret answer to the replica its agent is connected to (R20.47). */
   secretRelay?: SecretRelay;
 }
+
+/** A team hub's decisions about people, groups and whose a question is (R21.18, R21.19, R21.23). */
+export type NewTeamEvent = NewPersonEvent | NewGroupEvent | Extract<NewHostEvent, { type: 'interaction.handed-over' }>;
 
 /** What one command decided against the projection at the log's head. */
 interface Decision<T> {
@@ -315,6 +320,14 @@ export class InteractionRegistry {
     return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
   }
 
+  /**
+   * Appends a team hub's decisions (R21.18, R21.19, R21.23): person and group events and hand-overs, each decided
+   * at the log's head; as above.
+   */
+  recordTeamEvents(decide: () => readonly NewTeamEvent[]): Promise<HostEvent[]> {
+    return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
+  }
+
   /** Appends machine events (joined, revoked), shared with remotes like device events (R17.1, R17.2); as above. */
   recordMachineEvents(decide: () => readonly NewMachineEvent[]): Promise<HostEvent[]> {
     return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
@@ -378,7 +391,11 @@ export class InteractionRegistry {
         const autoResolution = autoResolutionFor(request.kind, this.projection.preferences, now);
         return {
           events: [
-            { type: 'interaction.requested', at: now.toISOString(), interaction: toRecord(request, key, machine) },
+            {
+              type: 'interaction.requested',
+              at: now.toISOString(),
+              interaction: toRecord(request, key, machine, this.projection.questionOwner(machine.id)),
+            },
             { type: 'UserInputAutoResolutionUpdated', at: now.toISOString(), requestId: key, autoResolution },
           ],
           done: () => ({ ok: true, status: 'pending', autoResolution }),
@@ -1012,11 +1029,23 @@ function terminalAnswerFor(view: InteractionView, answer: TerminalAnswer): Termi
   return {};
 }
 
-function toRecord(request: InteractionRequest, key: string, machine: MachineRef): InteractionRecord {
+/** `askedFor`: whose the question is on a team hub (R21.15, R21.18), from the machine's record, never the agent's word. */
+function toRecord(
+  request: InteractionRequest,
+  key: string,
+  machine: MachineRef,
+  askedFor: QuestionOwner | undefined,
+): InteractionRecord {
   const { protocolRequestId: _routing, ...record } = request;
   // A runtime older than agents names none: the log still records one (R18.1), so the phone never infers it.
   const agent = request.agent ?? agentOf(request);
-  return { ...record, agent, requestId: key, machine: { id: machine.id, name: machine.name } } as InteractionRecord;
+  return {
+    ...record,
+    agent,
+    requestId: key,
+    machine: { id: machine.id, name: machine.name },
+    ...(askedFor ? { askedFor } : {}),
+  } as InteractionRecord;
 }
 
 /** Each view's JSON length, measured once per view object (views are replaced, never changed). */

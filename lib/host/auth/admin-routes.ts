@@ -11,6 +11,8 @@ import {
   type PersonRevokeResponse,
 } from '../../contracts';
 import { type PeopleService } from '../people/people-service';
+import { createAdminTeamRoutes } from '../people/admin-team-routes';
+import { type TeamService } from '../people/team-service';
 import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendApiError } from './api-replies';
@@ -31,6 +33,8 @@ export interface AdminRouteOptions {
   away: AwaySwitch;
   /** A hub with people (R21.20); without, `/people` is not found. */
   people?: PeopleService;
+  /** A hub with people: roles and groups for `askaway people role` and `askaway groups` (R21.18, R21.19). */
+  team?: TeamService;
 }
 
 const REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/devices/([0-9a-f]{1,64})/revoke$`);
@@ -54,8 +58,10 @@ const PERSON_JOIN_CODE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/people/([0-9a-f]{
  *   GET  /api/admin/people                → {people}                             (R21.20)
  *   POST /api/admin/people/<id>/revoke    → {person, devices, machines}          (R21.20)
  *   POST /api/admin/people/<id>/join-codes → {code, hubUrl, command, expiresAt}  (R21.39)
+ *   POST /api/admin/people/<id>/role, /api/admin/groups…  → admin-team-routes.ts    (R21.18, R21.19)
  */
 export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler {
+  const teamRoutes = options.team && createAdminTeamRoutes(options.team, options.mintJoinCode);
   return async (req, res, context) => {
     if (req.headers.origin !== undefined) {
       sendApiError(res, 403, 'forbidden', 'The admin API is for the askaway CLI, not for web pages');
@@ -99,8 +105,13 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
       return;
     }
     const { people } = options;
-    if (!people && pathname.startsWith(`${ADMIN_API_PREFIX}/people`)) {
+    const teamPath = pathname.startsWith(`${ADMIN_API_PREFIX}/groups`) || pathname.endsWith('/role');
+    if (!people && (teamPath || pathname.startsWith(`${ADMIN_API_PREFIX}/people`))) {
       sendApiError(res, 404, 'not-found', 'This hub has no people: start it with --oidc-issuer (see docs/PEOPLE.md)');
+      return;
+    }
+    if (teamRoutes && teamPath) {
+      await teamRoutes(req, res, context);
       return;
     }
     if (people && pathname === `${ADMIN_API_PREFIX}/people` && req.method === 'GET') {

@@ -6,7 +6,7 @@ import { describeTtl, sendApiError as fail } from './api-replies';
 import { type ClientAddressOf } from '../http/client-address';
 import { type AttemptLimiter } from './attempt-limiter';
 import { readCodeExchange, refuseAttempt } from './code-exchange-request';
-import { type MachineService } from './machines';
+import { type JoinCodeOwner, type MachineService } from './machines';
 import { type OneTimeCodeBook } from './one-time-codes';
 
 /** The one answer for a used, expired, unknown or pre-restart join code (R17.1): a guess learns nothing from it. */
@@ -29,8 +29,8 @@ export function createJoinRoute(options: {
   limiter: AttemptLimiter;
   clientAddress: ClientAddressOf;
   ttlMs: number;
-  /** On a team hub: the person whose device minted this join code, who then owns the machine (R21.15). */
-  personForJoinCode?: (code: string) => Promise<string | undefined>;
+  /** On a team hub: the person or group this join code was minted for, who then owns the machine (R21.15, R21.18). */
+  ownerForJoinCode?: (code: string) => Promise<JoinCodeOwner | undefined>;
 }): HttpRouteHandler {
   return async (req, res, context) => {
     if (context.pathname !== JOIN_API_PATH) {
@@ -56,8 +56,8 @@ export function createJoinRoute(options: {
     // The code first, so a bad code gets the same answer whatever the name (no probing for names); a taken
     // name, or a join the disk refuses (R12.6), leaves the code usable.
     const exchanged = await options.codes.exchange('join-machine', data.code, async () => {
-      const personId = await options.personForJoinCode?.(data.code);
-      const outcome = await options.machines.join(data.name, personId);
+      const owner = await options.ownerForJoinCode?.(data.code);
+      const outcome = await options.machines.join(data.name, owner);
       return { spend: outcome.ok, value: outcome };
     });
     if (!exchanged.redeemed) {

@@ -33,6 +33,12 @@ export interface MachineServiceOptions {
   onError?: (error: unknown) => void;
 }
 
+/** Whose a machine joining with a code is (R21.15, R21.18): a person's, a group's, or (neither) the owner's. */
+export interface JoinCodeOwner {
+  personId?: string;
+  groupId?: string;
+}
+
 export class MachineService {
   /** Runtime connections open now, by machine id (the hub's own `local` included). */
   private readonly connections = new Map<string, number>();
@@ -89,10 +95,12 @@ export class MachineService {
   }
 
   /**
-   * Mints a credential for a new machine; the caller has redeemed a join code first. `personId`: the person whose
-   * device minted the code, who owns the machine and its questions (R21.15); absent, the hub owner does.
+   * Mints a credential for a new machine; the caller has redeemed a join code first. `owner`: the person whose
+   * device minted the code (R21.15), or the group it was minted for (R21.18), who owns the machine and its
+   * questions; absent, the hub owner does.
    */
-  async join(name: string, personId?: string): Promise<JoinOutcome> {
+  async join(name: string, owner: JoinCodeOwner = {}): Promise<JoinOutcome> {
+    const { personId, groupId } = owner;
     const problem = this.nameProblem(name);
     if (problem !== null) return { ok: false, reason: 'name-taken', message: problem };
     const known = this.options.registry.projection.machines;
@@ -115,7 +123,12 @@ export class MachineService {
             {
               type: 'machine.joined',
               at: this.now().toISOString(),
-              machine: { id: machineId, name, ...(personId !== undefined ? { personId } : {}) },
+              machine: {
+                id: machineId,
+                name,
+                ...(personId !== undefined ? { personId } : {}),
+                ...(groupId !== undefined ? { groupId } : {}),
+              },
             },
           ]
         : [];

@@ -22,10 +22,11 @@ import { type Authenticator } from './authenticator';
 import { createAgentAwayRoute, type AwaySwitch } from './away-route';
 import { type DeviceService } from './devices';
 import { createJoinRoute, createWhoAmIRoute } from './join-route';
-import { type MachineService } from './machines';
+import { type JoinCodeOwner, type MachineService } from './machines';
 import { type OneTimeCodeBook } from './one-time-codes';
 import { createPairRoute } from './pair-route';
 import { type PeopleService } from '../people/people-service';
+import { type TeamService } from '../people/team-service';
 
 /**
  * `POST /api/pair` for the app (R16.2, R16.3), `POST /api/join` and `GET /api/agent/whoami` for
@@ -46,8 +47,9 @@ export function mountPairingRoutes(
     clientAddress: ClientAddressOf;
     originAllowed(req: IncomingMessage): boolean;
     personForCode?: (code: string) => Promise<string | undefined>;
-    personForJoinCode?: (code: string) => Promise<string | undefined>;
+    ownerForJoinCode?: (code: string) => Promise<JoinCodeOwner | undefined>;
     people?: PeopleService;
+    team?: TeamService;
     mintPairingCode(): Promise<PairingCodeResponse>;
     mintJoinCode(): Promise<JoinCodeResponse>;
     away: AwaySwitch;

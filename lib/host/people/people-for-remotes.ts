@@ -1,20 +1,24 @@
 import { type DeviceRecord, type HostEvent, type InteractionView } from '../../contracts';
+import { type VisibleQuestion } from './question-visibility';
 
 /**
- * What of the log's people reaches a phone's stream (R21.13): nothing. The people's events (their provider
- * identity, email, groups, the digests of their pairing and join codes) stay on the hub, and so does whose each
- * device and machine is; a phone learns that from the hub's answer to `devices:list`, where the hub decides what each
- * device may see.
+ * What of the log's people reaches a phone's stream (R21.13): only the names a card shows (a question's `askedFor`
+ * and `handedOver`, an answer's `device.person`). The people's and groups' events (provider identity, email,
+ * groups, the digests of their pairing and join codes) stay on the hub, and so does whose each device and machine
+ * is; a phone learns that from the hub's answer to `devices:list` and `GET /api/team`.
  */
 export function eventsForRemotes(events: readonly HostEvent[]): HostEvent[] {
   const shown: HostEvent[] = [];
   for (const event of events) {
-    if (event.type.startsWith('person.')) continue;
+    if (event.type.startsWith('person.') || event.type.startsWith('group.')) continue;
     if (event.type === 'device.paired' && event.device.personId !== undefined) {
       const { personId: _kept, ...device } = event.device;
       shown.push({ ...event, device });
-    } else if (event.type === 'machine.joined' && event.machine.personId !== undefined) {
-      const { personId: _kept, ...machine } = event.machine;
+    } else if (
+      event.type === 'machine.joined' &&
+      (event.machine.personId !== undefined || event.machine.groupId !== undefined)
+    ) {
+      const { personId: _person, groupId: _group, ...machine } = event.machine;
       shown.push({ ...event, machine });
     } else shown.push(event);
   }
@@ -31,6 +35,7 @@ function requestIdOf(event: HostEvent): string | undefined {
     case 'interaction.delivered':
     case 'interaction.withdrawn':
     case 'interaction.reopened':
+    case 'interaction.handed-over':
     case 'UserInputAutoResolutionUpdated':
       return event.requestId;
     default:
@@ -44,7 +49,7 @@ function requestIdOf(event: HostEvent): string | undefined {
  */
 export function eventsVisibleTo(
   events: readonly HostEvent[],
-  visible: ((view: Pick<InteractionView, 'machine'>) => boolean) | undefined,
+  visible: ((view: VisibleQuestion) => boolean) | undefined,
   viewOf: (requestId: string) => InteractionView | undefined,
 ): HostEvent[] {
   if (!visible) return [...events];

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { type NewPersonEvent, type PersonRecord, type PersonRole } from '../../contracts';
 import { codeDigest } from '../auth/one-time-codes';
 import { type DeviceService } from '../auth/devices';
-import { type MachineService } from '../auth/machines';
+import { type JoinCodeOwner, type MachineService } from '../auth/machines';
 import { type InteractionRegistry } from '../registry';
 import { type SignedInIdentity } from './oidc-client';
+import { type TeamRefusal } from './team-service';
 
 export interface PeopleServiceOptions {
   registry: InteractionRegistry;
@@ -27,7 +28,8 @@ export class PersonRemovedError extends Error {
 
 export type PersonRevokeOutcome =
   | { ok: true; person: PersonRecord; devices: number; machines: number }
-  | { ok: false; reason: 'unknown-person' | 'owner' };
+  | { ok: false; reason: 'unknown-person' | 'owner' }
+  | { ok: false; reason: 'refused'; refusal: TeamRefusal };
 
 export class PeopleService {
   constructor(private readonly options: PeopleServiceOptions) {}
@@ -96,31 +98,48 @@ export class PeopleService {
     ]);
   }
 
-  /** The person whose device minted this join code (R21.15), looking at what other replicas wrote if need be. */
-  async personForJoinCode(code: string): Promise<PersonRecord | undefined> {
+  /**
+   * The person or group this join code was minted for (R21.15, R21.18), looking at what other replicas wrote if need
+   * be; undefined for a plain `askaway invite` code (the owner's machine).
+   */
+  async ownerForJoinCode(code: string): Promise<JoinCodeOwner | undefined> {
     const { registry } = this.options;
     const digest = codeDigest(code).toString('hex');
-    return registry.findCaughtUp(() => registry.projection.personForJoinCode(digest));
+    return registry.findCaughtUp((): JoinCodeOwner | undefined => {
+      const person = registry.projection.personForJoinCode(digest);
+      if (person) return { personId: person.id };
+      const group = registry.projection.groupForJoinCode(digest);
+      return group && { groupId: group.id };
+    });
   }
 
   /**
    * Removes a person (R21.20): `person.removed` first, decided at the log's head, so from that moment their devices
    * see nothing and their sign-in is refused; then each of their devices and machines is revoked, which drops their
-   * connections and withdraws their machines' questions. The owner cannot be removed.
+   * connections and withdraws their machines' questions. The owner cannot be removed. `refusal`: who asks may
+   * not remove this person (R21.19), asked at the log's head too.
    */
   async revoke(
     personId: string,
     services: { devices: Pick<DeviceService, 'revoke'>; machines: Pick<MachineService, 'revoke'> },
+    refusal?: () => TeamRefusal | undefined,
   ): Promise<PersonRevokeOutcome> {
     const { registry } = this.options;
-    let refusal: 'unknown-person' | 'owner' | undefined;
+    let refused: Extract<PersonRevokeOutcome, { ok: false }> | undefined;
     await registry.recordPersonEvents(() => {
       const person = registry.projection.people.get(personId);
-      refusal =
-        !person || person.removedAt !== undefined ? 'unknown-person' : person.role === 'owner' ? 'owner' : undefined;
-      return refusal ? [] : [{ type: 'person.removed', at: this.now().toISOString(), personId }];
+      const forbidden = refusal?.();
+      refused =
+        !person || person.removedAt !== undefined
+          ? { ok: false, reason: 'unknown-person' }
+          : person.role === 'owner'
+            ? { ok: false, reason: 'owner' }
+            : forbidden
+              ? { ok: false, reason: 'refused', refusal: forbidden }
+              : undefined;
+      return refused ? [] : [{ type: 'person.removed', at: this.now().toISOString(), personId }];
     });
-    if (refusal) return { ok: false, reason: refusal };
+    if (refused) return refused;
     const fold = registry.projection;
     let devices = 0;
     for (const device of fold.activeDevices())

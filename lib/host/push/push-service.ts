@@ -39,6 +39,8 @@ export interface PushHostPort {
     readonly preferences: Preferences;
     /** On a team hub, whether this device may be told of this question (R21.17); absent: every device may. */
     deviceSees?(deviceId: string, view: InteractionView): boolean;
+    /** On a team hub, the person a device belongs to (R21.23): whom a hand-over notifies. */
+    personOfDevice?(deviceId: string): { id: string } | undefined;
   };
 }
 
@@ -301,6 +303,10 @@ export class PushService {
         // Only the leader sends (R20.62); a new leader finds what is waiting in the projection (catchUp).
         if (this.leading && this.notifies(event.interaction.kind))
           this.hold(event.interaction.requestId, Date.parse(event.at));
+      } else if (event.type === 'interaction.handed-over') {
+        // Handed to someone (R21.23): their devices are told as of a new question; those who saw it already are not.
+        const to = event.to.id;
+        if (this.leading) this.track(this.enqueue(event.requestId, (target) => this.targetIsPerson(target, to)));
       } else if (event.type === 'interaction.resolved') ended.push(event.resolution.requestId);
       else if (event.type === 'interaction.withdrawn') ended.push(event.requestId);
     }
@@ -342,12 +348,14 @@ export class PushService {
     return this.held.has(requestId);
   }
 
-  private async enqueue(requestId: string): Promise<void> {
+  /** `only`: the targets to tell (a hand-over's new person's); every target that may see it without. */
+  private async enqueue(requestId: string, only?: (target: string) => boolean): Promise<void> {
     const [targets] = await Promise.all([this.targets(), this.readLookingElsewhere()]);
     if (!this.leading || this.view(requestId)?.status !== 'pending') return;
     let queued = false;
     const view = this.view(requestId);
     for (const target of targets) {
+      if (only && !only(target)) continue;
       if (this.isLooking(target) || (view && !this.targetSees(target, view))) continue;
       this.throttle(target).enqueue(requestId);
       queued = true;
@@ -374,6 +382,13 @@ export class PushService {
     if (!sees) return true;
     const deviceId = isNtfy(target) ? deviceOfTopic(target) : target;
     return deviceId === undefined || sees.call(this.port?.projection, deviceId, view);
+  }
+
+  /** Whether a target is a device (its Web Push or its ntfy topic) of this person. */
+  private targetIsPerson(target: string, personId: string): boolean {
+    const projection = this.port?.projection;
+    const deviceId = isNtfy(target) ? deviceOfTopic(target) : target;
+    return deviceId !== undefined && projection?.personOfDevice?.(deviceId)?.id === personId;
   }
 
   /** Every interaction this target may see. */

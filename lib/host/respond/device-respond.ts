@@ -1,4 +1,4 @@
-import { type RespondAck, type RespondCommand } from '../../contracts';
+import { personLabel, type Device, type RespondAck, type RespondCommand } from '../../contracts';
 import { type DeviceService } from '../auth/devices';
 import { redactResolutionForRemotes } from '../redact-secrets';
 import { type InteractionRegistry } from '../registry';
@@ -6,7 +6,8 @@ import { type InteractionRegistry } from '../registry';
 /**
  * A device's answer, however it arrives: the socket's `respond` and a notification's button (`POST
  * /api/respond`, R14.10) both end here, so both meet the same checks, the same first-wins rule (R10.3) and the
- * same ack. The device's name is the one the log has now (a rename shows on later answers).
+ * same ack. The device's name is the one the log has now (a rename shows on later answers), and on a team hub its
+ * person's name too: "Answered by Ana on her Pixel" (R21.22).
  */
 export async function respondAsDevice(
   registry: InteractionRegistry,
@@ -14,7 +15,13 @@ export async function respondAsDevice(
   deviceId: string,
   command: RespondCommand,
 ): Promise<RespondAck> {
-  const ack = await registry.respond(command, { id: deviceId, label: devices.nameOf(deviceId) ?? deviceId });
+  const person = registry.projection.personOfDevice(deviceId);
+  const device: Device = {
+    id: deviceId,
+    label: devices.nameOf(deviceId) ?? deviceId,
+    ...(person ? { person: { id: person.id, name: personLabel(person) } } : {}),
+  };
+  const ack = await registry.respond(command, device);
   return ack.ok
     ? { ...ack, resolution: redactResolutionForRemotes(ack.resolution, registry.projection.get(command.requestId)) }
     : ack;

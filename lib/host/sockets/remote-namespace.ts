@@ -12,7 +12,7 @@ import {
   RespondCommandSchema,
   type DevicesAck,
   type HostEvent,
-  type InteractionView,
+  type MachineInfo,
   type MachinesAck,
   type PendingMoreAck,
   type RespondAck,
@@ -28,7 +28,9 @@ import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
 import { failure } from '../registry-types';
+import { scoped } from '../people/lists-for-device';
 import { deviceRecordForRemotes, eventsForRemotes, eventsVisibleTo } from '../people/people-for-remotes';
+import { type VisibleQuestion } from '../people/question-visibility';
 import { redactEventForRemotes, redactViewForRemotes } from '../redact-secrets';
 import { respondAsDevice } from '../respond/device-respond';
 import { handshakeGuard } from './handshake';
@@ -101,7 +103,10 @@ export function attachRemoteNamespace(
   const sendMachines = () => {
     clearTimeout(broadcast);
     broadcast = undefined;
-    namespace.emit('machines', { machines: options.machines.list() });
+    const machines = options.machines.list();
+    // Each device its own share: a member's lists only their own and their groups' machines (R21.19).
+    for (const socket of namespace.sockets.values())
+      socket.emit('machines', { machines: machinesFor(options.registry, socket.data.principal.id, machines) });
   };
   const stopListening = options.machines.onChange(() => {
     broadcast ??= setTimeout(sendMachines, MACHINES_BROADCAST_MS);
@@ -129,9 +134,10 @@ export function attachRemoteNamespace(
       contained('disconnect', source, () => devices.disconnected(deviceId)),
     );
     // A snapshot carries the machine list; a resume by seq does not, so it gets the list on its own.
-    streamEvents(socket, registry, visibleTo(registry, deviceId)).then(
+    streamEvents(socket, registry, () => visibleTo(registry, deviceId)).then(
       (start) => {
-        if (start === 'resumed') socket.emit('machines', { machines: machines.list() });
+        if (start === 'resumed')
+          socket.emit('machines', { machines: machinesFor(registry, deviceId, machines.list()) });
       },
       (error: unknown) => {
         // The log could not be read back: this connection starts again (a snapshot next time), the host goes on.
@@ -166,25 +172,31 @@ export function attachRemoteNamespace(
     command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
     query('snapshot:get', (): SnapshotAck => ({
       ok: true,
-      snapshot: remoteSnapshot(registry, visibleTo(registry, deviceId)),
+      snapshot: remoteSnapshot(registry, deviceId, visibleTo(registry, deviceId)),
     }));
     command('pending:more', PendingMoreCommandSchema, (more): PendingMoreAck => ({
       ok: true,
       ...registry.pendingPage(more.after, visibleTo(registry, deviceId)),
     }));
-    query('devices:list', (): DevicesAck => ({ ok: true, devices: devices.list() }));
+    query('devices:list', (): DevicesAck => ({
+      ok: true,
+      devices: scoped(devices.list(), registry.projection.listScope(deviceId), 'device'),
+    }));
     command('devices:revoke', DeviceRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
       // A member revokes only their own person's devices (R21.17); another's answers as one not paired.
       const target = registry.projection.devices.get(revoke.deviceId);
-      if (!mayManage(registry, deviceId, target?.personId))
+      if (!mayManage(registry, deviceId, target && { personId: target.personId }))
         return failure('unknown-device', `No paired device ${revoke.deviceId}`);
       const outcome = await devices.revoke(revoke.deviceId, deviceId);
       return outcome.ok ? { ok: true } : failure('unknown-device', `No paired device ${revoke.deviceId}`);
     });
-    query('machines:list', (): MachinesAck => ({ ok: true, machines: machines.list() }));
+    query('machines:list', (): MachinesAck => ({
+      ok: true,
+      machines: machinesFor(registry, deviceId, machines.list()),
+    }));
     command('machines:revoke', MachineRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
       const target = registry.projection.machines.get(revoke.machineId);
-      if (!mayManage(registry, deviceId, target?.personId))
+      if (!mayManage(registry, deviceId, target && { personId: target.personId, groupId: target.groupId }))
         return failure('unknown-machine', `No joined machine ${revoke.machineId}`);
       const outcome = await machines.revoke(revoke.machineId, deviceId);
       return outcome.ok ? { ok: true } : failure('unknown-machine', `No joined machine ${revoke.machineId}`);
@@ -211,15 +223,27 @@ export function attachRemoteNamespace(
 async function streamEvents(
   socket: RemoteSocket,
   registry: InteractionRegistry,
-  visible: Visible | undefined,
+  visibility: () => Visible | undefined,
 ): Promise<'snapshot' | 'resumed'> {
   let sentSeq = 0;
   let live = false;
   const held: HostEvent[] = [];
+  const deviceId = socket.data.principal.id;
   const viewOf = (requestId: string) => registry.projection.get(requestId);
   const send = (events: readonly HostEvent[]) => {
     const fresh = events.filter((event) => event.seq > sentSeq);
     if (fresh.length === 0) return;
+    // Asked at each batch: a role change or a removal applies from the event on, not from the next connection.
+    const visible = visibility();
+    if (fresh.some((event) => changesScope(registry, deviceId, event))) {
+      // What this device may see changed (a question handed to or away from it, a role, a group): the events alone
+      // cannot say it (its fold never had a question handed to it), so it gets its whole view again, which the app
+      // takes at any time in place of what it had.
+      const snapshot = remoteSnapshot(registry, deviceId, visible);
+      sentSeq = snapshot.seq;
+      socket.emit('snapshot', snapshot);
+      return;
+    }
     sentSeq = fresh[fresh.length - 1]?.seq ?? sentSeq;
     // A batch with nothing this device may see still goes, empty: it moves the device's seq on (a resume from it
     // replays nothing already skipped) and carries its own pending total.
@@ -236,6 +260,7 @@ async function streamEvents(
 
   const resume = socket.data.auth.resume;
   const headSeq = registry.projection.seq;
+  const visible = visibility();
   // Another log's seq (a reset data dir, R10.6), or one ahead of this log: start over from a snapshot.
   const fromSnapshot =
     resume === undefined ||
@@ -243,7 +268,7 @@ async function streamEvents(
     resume.lastSeq > headSeq ||
     headSeq - resume.lastSeq > MAX_REPLAY_EVENTS;
   if (fromSnapshot) {
-    const snapshot = remoteSnapshot(registry, visible);
+    const snapshot = remoteSnapshot(registry, deviceId, visible);
     sentSeq = snapshot.seq;
     socket.emit('snapshot', snapshot);
   } else {
@@ -269,7 +294,35 @@ async function streamEvents(
   return fromSnapshot ? 'snapshot' : 'resumed';
 }
 
-type Visible = (view: Pick<InteractionView, 'machine'>) => boolean;
+type Visible = (view: VisibleQuestion) => boolean;
+
+/**
+ * Whether an event changes which questions this device may see (R21.19, R21.18, R21.23), so its stream starts over
+ * from a snapshot: a hand-over or a group's change for a device that does not see everything, its own person's
+ * role change, its person's sign-in (their provider groups may have changed).
+ */
+function changesScope(registry: InteractionRegistry, deviceId: string, event: HostEvent): boolean {
+  const projection = registry.projection;
+  const personId = projection.devices.get(deviceId)?.personId;
+  if (personId === undefined) return false;
+  switch (event.type) {
+    case 'person.role-changed':
+      return event.personId === personId;
+    case 'person.signed-in':
+      return event.personId === personId && !projection.deviceSeesAll(deviceId);
+    case 'interaction.handed-over':
+    case 'group.saved':
+    case 'group.removed':
+      return !projection.deviceSeesAll(deviceId);
+    default:
+      return false;
+  }
+}
+
+/** The machine list as this device may see it (R21.19). */
+function machinesFor(registry: InteractionRegistry, deviceId: string, machines: readonly MachineInfo[]): MachineInfo[] {
+  return scoped(machines, registry.projection.listScope(deviceId), 'machine');
+}
 
 /**
  * Which questions this device may see (R21.17), asked of the log as it is at each use; undefined when it sees every
@@ -282,21 +335,33 @@ function visibleTo(registry: InteractionRegistry, deviceId: string): Visible | u
 }
 
 /**
- * Whether this device may revoke a device or machine of `ownerPersonId` (R21.17): a device that sees everything may;
- * a member's device only its own person's. What belongs to nobody (the owner's) is not a member's to revoke.
+ * Whether this device may revoke a device or machine whose owner is `target` (R21.17, R21.19): the owner's and the
+ * operator's devices any; an admin's any but the owner's (theirs, or nobody's: a link-paired device, a machine of
+ * the hub's own invites); a member's device only its own person's.
  */
-function mayManage(registry: InteractionRegistry, deviceId: string, ownerPersonId: string | undefined): boolean {
+function mayManage(
+  registry: InteractionRegistry,
+  deviceId: string,
+  target: { personId?: string | undefined; groupId?: string | undefined } | undefined,
+): boolean {
   const projection = registry.projection;
-  if (projection.deviceSeesAll(deviceId)) return true;
-  return ownerPersonId !== undefined && ownerPersonId === projection.devices.get(deviceId)?.personId;
+  if (!target) return false;
+  if (projection.deviceSeesAll(deviceId)) {
+    if (projection.personOfDevice(deviceId)?.role !== 'admin') return true;
+    if (target.personId === undefined) return target.groupId !== undefined;
+    return projection.people.get(target.personId)?.role !== 'owner';
+  }
+  return target.personId !== undefined && target.personId === projection.devices.get(deviceId)?.personId;
 }
 
 /** The snapshot as remotes get it: secret answers masked (R18.5), only the questions this device may see (R21.17). */
-function remoteSnapshot(registry: InteractionRegistry, visible: Visible | undefined): Snapshot {
+function remoteSnapshot(registry: InteractionRegistry, deviceId: string, visible: Visible | undefined): Snapshot {
   const snapshot = registry.snapshot(visible);
+  const scope = registry.projection.listScope(deviceId);
   return {
     ...snapshot,
     history: snapshot.history.map(redactViewForRemotes),
-    devices: snapshot.devices.map(deviceRecordForRemotes),
+    devices: scoped(snapshot.devices, scope, 'device').map(deviceRecordForRemotes),
+    machines: scoped(snapshot.machines, scope, 'machine'),
   };
 }
