@@ -51,10 +51,11 @@ export function InboxView() {
   const live = machinesLive(state);
   const hydrated = useHydrated();
   const signIn = useHubSignIn(hydrated && state.status === 'unpaired');
-  // "Handed to you by Ana" needs to know who "you" are (R21.76): asked only when a row says it.
+  // A team hub's rows (R21.76): "Handed to you by Ana" needs to know who "you" are, and a card opened from here finds
+  // its Hand over… ready. Asked only when a row is a team hub's (a personal hub's never are).
   const pairing = usePairing();
-  const handedOver = groups.some((group) => group.items.some((view) => view.handedOver !== undefined));
-  useTeam(handedOver ? pairing : null, state.status === 'connected');
+  const teamHub = groups.some((group) => group.items.some((view) => view.askedFor !== undefined));
+  useTeam(teamHub ? pairing : null, state.status === 'connected');
 
   // Rows grouped by machine are MachineList's to mark: they are in the DOM once its chunk is.
   const byMachine = showMachines && groups.length > 0;

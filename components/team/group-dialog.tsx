@@ -81,8 +81,8 @@ export function GroupDialog({
         <input
           className="field"
           type="text"
-          required
           maxLength={80}
+          aria-invalid={error !== null && name.trim() === '' ? true : undefined}
           value={name}
           onChange={(event) => setName(event.target.value)}
           data-testid="settings.group-name"
