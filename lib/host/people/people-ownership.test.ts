@@ -1,225 +1,40 @@
 import { type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  interactionKey,
-  JoinCodeResponseSchema,
-  PushPayloadSchema,
-  type InteractionRequest,
-  type PushPayload,
-  type RespondAck,
-} from '../../contracts';
+import { JoinCodeResponseSchema, type PushPayload } from '../../contracts';
 import { type Host } from '../create-host';
-import { startPush } from '../push/start-push';
-import {
-  decryptWebPush,
-  makeSubscription,
-  NTFY_TEST_ORIGIN,
-  routeToSink,
-  startRecordingServer,
-} from '../push/test-helpers';
+import { makeSubscription, NTFY_TEST_ORIGIN } from '../push/test-helpers';
 import { setUpPgTestLogs } from '../store/test-support/pg-test-logs';
-import { closeAllClients, connectRemote, connectRuntime } from '../test-support/clients';
+import { connectRemote } from '../test-support/clients';
 import { pairDevice, postJson } from '../test-support/devices';
-import { questionRequest } from '../test-support/fixtures';
 import { redeemJoinCode } from '../test-support/machines';
 import { cliIn } from '../test-support/spawn-cli';
-import { closeAllHosts, startTestHost, tempDir, TEST_TOKEN } from '../test-support/test-host';
-import {
-  ANA,
-  BEN,
-  startTestOidcProvider,
-  type TestOidcProvider,
-  type TestPerson,
-} from './test-support/oidc-test-provider';
+import { startTestHost, TEST_TOKEN } from '../test-support/test-host';
+import { ANA } from './test-support/oidc-test-provider';
 import { SignInBrowser } from './test-support/sign-in-browser';
+import {
+  ask,
+  closeTeam,
+  HUB_AGENT,
+  pushesTo,
+  respondByHttp,
+  respondBySocket,
+  seenIds,
+  team,
+} from './test-support/team-fixture';
 
 // Each person's questions are theirs (R21.15–R21.17): Ana and Ben, members, each with a phone and a joined machine;
 // Ola, the owner named at start, sees both. On SQLite, and on PostgreSQL with two replicas where each person's
 // phone, machine and sign-in go through different replicas.
 
-const CLIENT_ID = 'askaway-team';
-const CLIENT_SECRET = 'team-client-secret-0123456789abcdef';
-const OLA: TestPerson = {
-  login: 'ola',
-  password: 'ola-password',
-  sub: 'sub-ola-5e10',
-  email: 'ola@example.com',
-  name: 'Ola Berg',
-  groups: [],
-};
-
 const logs = setUpPgTestLogs();
-const cleanups: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  closeAllClients();
-  await closeAllHosts();
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-type Sink = Awaited<ReturnType<typeof startRecordingServer>>;
-
-interface Person {
-  deviceId: string;
-  credential: string;
-  /** The replica their phone talks to. */
-  hub: Host;
-}
-
-interface Team {
-  hubs: Host[];
-  sink: Sink;
-  ola: Person;
-  ana: Person;
-  ben: Person;
-  /** Each member's machine's credential. */
-  anaMachine: Asker;
-  benMachine: Asker;
-}
-
-/** One hub on SQLite, or two replicas on one PostgreSQL log (the second names the first's address as public). */
-async function startHubs(backend: 'sqlite' | 'pg', provider: TestOidcProvider): Promise<Host[]> {
-  const people = { issuer: provider.issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ownerEmail: OLA.email };
-  if (backend === 'sqlite') return [await startTestHost({ token: TEST_TOKEN, people })];
-  const url = await logs.freshLogUrl();
-  const a = await startTestHost({ databaseUrl: url, token: TEST_TOKEN, people, dataDir: tempDir('askaway-own-a-') });
-  const b = await startTestHost({
-    databaseUrl: url,
-    token: TEST_TOKEN,
-    people,
-    publicUrl: a.url,
-    dataDir: tempDir('askaway-own-b-'),
-  });
-  return [a, b];
-}
-
-/** Signs `person` in (the callback on `signInOn`), pairs the browser on `pairOn`: their phone. */
-async function signInAndPair(signInOn: Host, pairOn: Host, person: TestPerson): Promise<Person> {
-  const browser = new SignInBrowser();
-  const { callbackUrl } = await browser.signInAtProvider(signInOn.url, person);
-  const landed = await browser.get(callbackUrl);
-  expect(landed.status).toBe(303);
-  const code = new URLSearchParams(new URL(landed.location ?? '').hash.slice(1)).get('code');
-  const paired = await postJson(`${pairOn.url}/api/pair`, { code, name: `${person.name}’s phone`, platform: 'Test' });
-  expect(paired.status).toBe(200);
-  const { deviceId, credential } = paired.json as { deviceId: string; credential: string };
-  return { deviceId, credential, hub: pairOn };
-}
-
-interface Asker {
-  credential: string;
-  machineId: string;
-}
-const HUB_AGENT: Asker = { credential: TEST_TOKEN, machineId: 'local' };
-
-/** The person's phone mints a join code (on `mintOn`) and a machine joins with it (on `joinOn`). */
-async function joinMachineOf(person: Person, mintOn: Host, joinOn: Host, name: string): Promise<Asker> {
-  const minted = await postJson(
-    `${mintOn.url}/api/device/join-codes`,
-    {},
-    {
-      Authorization: `Bearer ${person.credential}`,
-    },
-  );
-  expect(minted.status).toBe(201);
-  const { code } = JoinCodeResponseSchema.parse(minted.json);
-  const joined = await redeemJoinCode(joinOn.url, code, name);
-  return { credential: joined.credential, machineId: joined.machine.id };
-}
-
-async function team(backend: 'sqlite' | 'pg'): Promise<Team> {
-  const provider = await startTestOidcProvider({ people: [OLA, ANA, BEN] });
-  cleanups.push(() => provider.close());
-  const hubs = await startHubs(backend, provider);
-  const first = hubs[0] as Host;
-  const last = hubs.at(-1) as Host;
-  provider.addClient({
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    redirectUris: [`${first.url}/auth/callback`],
-  });
-  const sink = await startRecordingServer();
-  cleanups.push(() => sink.close());
-  for (const hub of hubs) {
-    // Questions within 300 ms reach a phone as one summary: the summary must count only the phone's own.
-    const push = await startPush(hub, { collapseWindowMs: 300, fetch: routeToSink(sink.url), allowPrivatePush: true });
-    cleanups.push(() => push.close());
-  }
-  const ola = await signInAndPair(first, first, OLA);
-  const ana = await signInAndPair(first, first, ANA);
-  const ben = await signInAndPair(first, last, BEN);
-  // Ben's code is minted through one replica and redeemed through the other: the grant is the log's.
-  const anaMachine = await joinMachineOf(ana, first, first, 'ana-laptop');
-  const benMachine = await joinMachineOf(ben, last, first, 'ben-laptop');
-  return { hubs, sink, ola, ana, ben, anaMachine, benMachine };
-}
-
-function question(header: string): InteractionRequest {
-  const request = questionRequest();
-  if (request.kind !== 'question') throw new Error('questionRequest makes questions');
-  const [first] = request.input.questions;
-  if (!first) throw new Error('questionRequest asks one question');
-  first.header = header;
-  return request;
-}
-
-/** Announces through `on` as a machine (or the hub's own agent); returns the hub's id for the question. */
-async function ask(on: Host, asker: Asker, header: string): Promise<string> {
-  const runtime = await connectRuntime(on.url, asker.credential, `runtime-${header}`);
-  const request = question(header);
-  const ack: unknown = await runtime.socket.emitWithAck('announce', request);
-  expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true, status: 'pending' });
-  return interactionKey(asker.machineId, request.requestId);
-}
-
-const answer = (label: string) => ({
-  action: 'accept' as const,
-  content: { answers: { 'Which database?': label, 'Which extras?': 'Metrics' } },
-});
-
-function respondBySocket(socket: Socket, requestId: string, label: string): Promise<RespondAck> {
-  return socket.emitWithAck('respond', {
-    requestId,
-    clientResponseId: `c-${label}`,
-    response: answer(label),
-  }) as Promise<RespondAck>;
-}
-
-/** What the phone's notification button sends (R14.10). */
-async function respondByHttp(hub: Host, person: Person, requestId: string, label: string) {
-  const reply = await postJson(
-    `${hub.url}/api/respond`,
-    { requestId, clientResponseId: `h-${label}`, response: answer(label) },
-    { Authorization: `Bearer ${person.credential}` },
-  );
-  return reply.json as { ack: RespondAck };
-}
-
-/** Every request id a remote was told of, by its snapshots and events. */
-function seenIds(remote: Awaited<ReturnType<typeof connectRemote>>): Set<string> {
-  const ids = new Set<string>();
-  for (const snapshot of remote.snapshots)
-    for (const view of [...snapshot.pending, ...snapshot.history]) ids.add(view.requestId);
-  for (const event of remote.events) {
-    if (event.type === 'interaction.requested') ids.add(event.interaction.requestId);
-    else if (event.type === 'interaction.resolved') ids.add(event.resolution.requestId);
-    else if ('requestId' in event) ids.add(event.requestId);
-  }
-  return ids;
-}
-
-function pushesTo(sink: Sink, person: Person, keys: ReturnType<typeof makeSubscription>): PushPayload[] {
-  return sink.requests
-    .filter((request) => request.path === `/push/${person.deviceId}`)
-    .map((request) => PushPayloadSchema.parse(JSON.parse(decryptWebPush(request.body, keys))));
-}
+afterEach(closeTeam);
 
 describe.each([
   ['SQLite', 'sqlite'],
   ['PostgreSQL with two replicas', 'pg'],
 ] as const)('[R21.17] each person’s questions are theirs, on %s', (_label, backend) => {
   it('[R21.15][R21.16][R21.17] each member sees only their own questions, live, in a snapshot and on resume; the owner sees all', async () => {
-    const { hubs, ola, ana, ben, anaMachine, benMachine } = await team(backend);
+    const { hubs, ola, ana, ben, anaMachine, benMachine } = await team(logs, backend);
     const first = hubs[0] as Host;
     const last = hubs.at(-1) as Host;
     const anaPhone = await connectRemote(ana.hub.url, ana.credential);
@@ -264,7 +79,7 @@ describe.each([
   });
 
   it('[R21.17][R21.35] a member cannot answer another’s question by the socket or the notification button’s POST, and nothing changes; the owner can', async () => {
-    const { hubs, ola, ana, ben, benMachine } = await team(backend);
+    const { hubs, ola, ana, ben, benMachine } = await team(logs, backend);
     const first = hubs[0] as Host;
     const bens = await ask(first, benMachine, 'Ben deploy');
     const anaPhone = await connectRemote(ana.hub.url, ana.credential);
@@ -283,7 +98,7 @@ describe.each([
   });
 
   it('[R21.36] a member cannot revoke another person’s device or machine, only their own', async () => {
-    const { hubs, ana, ben, anaMachine, benMachine } = await team(backend);
+    const { hubs, ana, ben, anaMachine, benMachine } = await team(logs, backend);
     const anaPhone = await connectRemote(ana.hub.url, ana.credential);
     const socket = anaPhone.socket as unknown as Socket;
     expect(await socket.emitWithAck('devices:revoke', { deviceId: ben.deviceId })).toMatchObject({
@@ -302,7 +117,7 @@ describe.each([
   });
 
   it('[R21.17] a member’s phone gets no push for another’s question; the owner’s gets both', async () => {
-    const { hubs, sink, ola, ana, ben, anaMachine, benMachine } = await team(backend);
+    const { hubs, sink, ola, ana, ben, anaMachine, benMachine } = await team(logs, backend);
     const phones = await Promise.all(
       [ana, ben, ola].map(async (person) => {
         const remote = await connectRemote(person.hub.url, person.credential);
@@ -336,7 +151,7 @@ describe.each([
   });
 
   it('[R21.20] removing a person cuts their phone off at once, revokes their machine and refuses their next sign-in', async () => {
-    const { hubs, ana, ben, ola, anaMachine, benMachine } = await team(backend);
+    const { hubs, ana, ben, ola, anaMachine, benMachine } = await team(logs, backend);
     const first = hubs[0] as Host;
     const last = hubs.at(-1) as Host;
     const anas = await ask(first, anaMachine, 'Ana schema');
@@ -374,7 +189,7 @@ describe.each([
   });
 
   it('[R21.17] a member’s ntfy topic is told only of their own questions', async () => {
-    const { hubs, sink, ana, anaMachine, benMachine } = await team(backend);
+    const { hubs, sink, ana, anaMachine, benMachine } = await team(logs, backend);
     const remote = await connectRemote(ana.hub.url, ana.credential);
     const socket = remote.socket as unknown as Socket;
     const topicUrl = `${NTFY_TEST_ORIGIN}/ana-topic`;
@@ -392,7 +207,7 @@ describe.each([
 
 describe('[R21.15] a join code minted from a person’s device', () => {
   it('[R21.15][R21.37] needs a device credential of a person, five at once; the machine it joins is theirs; a hub without people has no such route', async () => {
-    const { hubs, ana, anaMachine } = await team('sqlite');
+    const { hubs, ana, anaMachine } = await team(logs, 'sqlite');
     const hub = hubs[0] as Host;
     const mint = (headers: Record<string, string>) => postJson(`${hub.url}/api/device/join-codes`, {}, headers);
     expect((await mint({})).status).toBe(401);
@@ -429,8 +244,8 @@ describe('[R21.15] a join code minted from a person’s device', () => {
 });
 
 describe('[R21.39] askaway invite --for', () => {
-  it('[R21.39] the owner invites a machine for a person: it joins as hers, her phone sees its questions and Ben’s does not', async () => {
-    const { hubs, ana, ben } = await team('sqlite');
+  it('[R21.38][R21.39] the owner invites a machine for a person: it joins as hers, her phone sees its questions and Ben’s does not', async () => {
+    const { hubs, ana, ben } = await team(logs, 'sqlite');
     const hub = hubs[0] as Host;
     const invited = await cliIn(hub.dataDir, 'invite', '--for', 'ANA@example.com', '--json');
     expect(invited).toMatchObject({ code: 0, stderr: '' });
@@ -464,7 +279,7 @@ describe('[R21.39] askaway invite --for', () => {
 
 describe('[R21.20] askaway people', () => {
   it('[R21.20] lists the people and removes one by email, revoking her phone and machine', async () => {
-    const { hubs, ana, ben, anaMachine } = await team('sqlite');
+    const { hubs, ana, ben, anaMachine } = await team(logs, 'sqlite');
     const hub = hubs[0] as Host;
     const listed = await cliIn(hub.dataDir, 'people');
     expect(listed).toMatchObject({ code: 0, stderr: '' });
