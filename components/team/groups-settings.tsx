@@ -96,7 +96,7 @@ export function GroupsSettings({
             })}
           </ul>
         ) : (
-          <p className="settings__explain" data-testid="settings.groups-empty">
+          <p className="settings__row" data-testid="settings.groups-empty">
             {team.canManage ? t('team.noGroups') : t('team.noGroupsMember')}
           </p>
         )}

@@ -93,7 +93,7 @@ export const enTeam = {
   'audit.personRemoved': '{who} removed {target}',
   'audit.groupSaved': '{who} saved {target}',
   'audit.groupRemoved': '{who} removed {target}',
-  'audit.targetQuestion': 'question {name}',
+  'audit.targetQuestion': 'question “{name}”',
   'audit.targetPerson': '{name}',
   'audit.targetDevice': 'device {name}',
   'audit.targetMachine': 'machine {name}',

@@ -485,7 +485,7 @@ export const zh: Messages = {
   'audit.personRemoved': '{who} 移除了{target}',
   'audit.groupSaved': '{who} 保存了{target}',
   'audit.groupRemoved': '{who} 移除了{target}',
-  'audit.targetQuestion': '问题 {name}',
+  'audit.targetQuestion': '问题“{name}”',
   'audit.targetPerson': '{name}',
   'audit.targetDevice': '设备 {name}',
   'audit.targetMachine': '机器 {name}',

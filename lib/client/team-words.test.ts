@@ -92,7 +92,7 @@ describe('[R21.85] an audit line in words', () => {
   };
 
   it('[R21.85] who did what to what, from which device and address', () => {
-    expect(auditSentence(base, t)).toBe('Ben Ortiz answered question Which database?');
+    expect(auditSentence(base, t)).toBe('Ben Ortiz answered question “Which database?”');
     expect(auditSource(base, t)).toBe('from Pixel 8 · 203.0.113.7 · the app');
   });
 
