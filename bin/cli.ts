@@ -14,6 +14,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   machines: () => import('./commands/machines').then((module) => module.machinesCommand),
   people: () => import('./commands/people').then((module) => module.peopleCommand),
   groups: () => import('./commands/groups').then((module) => module.groupsCommand),
+  audit: () => import('./commands/audit').then((module) => module.auditCommand),
   migrate: () => import('./commands/migrate').then((module) => module.migrateCommand),
   ntfy: () => import('./commands/ntfy').then((module) => module.ntfyCommand),
   status: () => import('./commands/status').then((module) => module.statusCommand),

@@ -9,6 +9,7 @@ import {
   ME_API_PATH,
   TEAM_API_PATH,
   RESPOND_API_PATH,
+  TEAM_AUDIT_API_PATH,
   DEVICE_JOIN_CODES_API_PATH,
   errorMessage,
   joinCommand,
@@ -25,6 +26,9 @@ import { DeviceService } from './auth/devices';
 import { MachineService } from './auth/machines';
 import { mountPairingRoutes } from './auth/mount-routes';
 import { createRespondRoute } from './respond/respond-route';
+import { AuditLog } from './audit/audit-log';
+import { AuditTrail } from './audit/audit-trail';
+import { createTeamAuditRoute } from './audit/team-audit-route';
 import { createAuthRoutes } from './people/auth-routes';
 import { createHubInfoRoute } from './people/hub-info-route';
 import { createMeRoute } from './people/me-route';
@@ -160,6 +164,8 @@ export interface Host {
   machines: MachineService;
   /** A team hub's people (R21), when it was started with an OpenID Connect provider. */
   people?: PeopleService;
+  /** A team hub's audit record (R21.60): how host code records what it does, in the same commit. */
+  audit?: AuditTrail;
   /** Where people sign in, and the redirect URL to register at the provider (R21.4). */
   signIn?: { url: string; callbackUrl: string; issuer: string };
   authenticator: Authenticator;
@@ -275,6 +281,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
   pairingBase = chosenBase ?? publicBase ?? url;
   const people = options.people && new PeopleService({ registry, ownerEmail: options.people.ownerEmail });
   const team = people && new TeamService(registry);
+  // Only a hub with people keeps an audit record: a personal hub's log is exactly as before (R21.60).
+  const audit = people && new AuditTrail(registry.projection);
+  const auditLog = audit && new AuditLog(registry, store, onError);
   const signIn = options.people && {
     url: `${pairingBase}${SIGN_IN_PATH}`,
     callbackUrl: `${pairingBase}${CALLBACK_PATH}`,
@@ -302,7 +311,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
         authenticate: (candidate) => authenticator.remote(candidate),
         personOf: (deviceId) => registry.projection.devices.get(deviceId)?.personId,
         mintJoinCode,
-        recordGrant: (personId, deviceId, code) => people.joinCodeMinted(personId, deviceId, code),
+        recordGrant: (personId, deviceId, code, req) =>
+          people.joinCodeMinted(
+            personId,
+            deviceId,
+            code,
+            audit?.done({ deviceId, address: clientAddress(req), via: 'api' }, 'join-code-minted', (id: string) =>
+              audit.personTarget(id),
+            ),
+          ),
         groupRefusal: (deviceId, groupId) => team.mayInviteFor(deviceActor(deviceId), groupId),
         recordGroupGrant: (deviceId, groupId, code) => team.groupJoinCodeMinted(deviceActor(deviceId), groupId, code),
         originAllowed: (req) => originAllowed(req, secure, extraOrigins),
@@ -319,6 +336,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         people,
         publicBase: pairingBase,
         mintPairingCode,
+        auditSignIn: audit && ((req) => audit.signedIn(clientAddress(req))),
         log,
       }),
     );
@@ -339,6 +357,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ownerForJoinCode: people && ((code) => people.ownerForJoinCode(code)),
     team,
     people,
+    audit,
+    auditLog,
     away: {
       get: () => registry.projection.preferences.away,
       set: async (away) => (await registry.updatePreferences({ away })).ok,
@@ -371,6 +391,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
       authenticate: (candidate) => authenticator.remote(candidate),
       originAllowed: (req) => originAllowed(req, secure, extraOrigins),
       rateLimit: options.rateLimits?.respond,
+      ...(audit ? { audit: { trail: audit, clientAddress } } : {}),
+    }),
+  );
+  routes.register(
+    '*',
+    TEAM_AUDIT_API_PATH,
+    createTeamAuditRoute({
+      auditLog,
+      authenticate: (candidate) => authenticator.remote(candidate),
+      mayRead: (deviceId) => {
+        const personId = registry.projection.devices.get(deviceId)?.personId;
+        const person = personId === undefined ? undefined : registry.projection.people.get(personId);
+        return person?.removedAt === undefined && (person?.role === 'owner' || person?.role === 'admin');
+      },
+      originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     }),
   );
 
@@ -404,6 +439,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     machines,
     authenticate: (candidate) => authenticator.remote(candidate),
     rateLimit: options.rateLimits?.remote ?? DEFAULT_REMOTE_RATE_LIMIT,
+    ...(audit ? { audit: { trail: audit, clientAddress } } : {}),
     incidents,
     onError,
   });
@@ -449,6 +485,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     devices,
     machines,
     people,
+    ...(audit ? { audit } : {}),
     signIn,
     authenticator,
     codes,

@@ -12,6 +12,7 @@ import {
 import { activeDevices, emptyHostFold, foldHostEvent } from '../state/host-fold';
 import { listScopeOf, type ListScope } from './people/lists-for-device';
 import { deviceSees, deviceSeesAll, questionOwner, type VisibleQuestion } from './people/question-visibility';
+import { AuditIndex } from './audit/audit-index';
 
 /**
  * Pending interactions, history, delivery and preferences as a fold of the log
@@ -21,6 +22,8 @@ import { deviceSees, deviceSeesAll, questionOwner, type VisibleQuestion } from '
  */
 export class HostProjection {
   private readonly fold = emptyHostFold();
+  /** Where a team hub's audit entries are in the log (R21.60): their seqs and times, not the entries. */
+  readonly audit = new AuditIndex();
   /** requestIds in the order they left the pending list (history order). */
   private readonly ended: string[] = [];
   /** Kept apart so pending() costs the inbox's size, not the whole history's; in the order they were asked. */
@@ -131,6 +134,7 @@ export class HostProjection {
   /** Folds one event in; returns the interaction it changed, if any. */
   apply(event: HostEvent): InteractionView | undefined {
     this.indexPeople(event);
+    if (event.type === 'audit.recorded' && event.seq > this.fold.seq) this.audit.add(event.seq, event.at);
     const view = foldHostEvent(this.fold, event);
     if (!view) return undefined;
     const machineId = view.machine.id;

@@ -36,6 +36,10 @@ class RacingStore implements EventStore {
     return this.log.readSince(afterSeq, limit);
   }
 
+  readSeqs(seqs: readonly number[]): Promise<HostEvent[]> {
+    return this.log.readSeqs(seqs);
+  }
+
   lastSeq(): Promise<number> {
     return this.log.lastSeq();
   }

@@ -48,6 +48,7 @@ import { DeadlineTimer } from './deadline-timer';
 import { HostProjection } from './projection';
 import { RouteTable } from './route-table';
 import { type SecretRelay } from './secret-relay';
+import { type NewAuditEvent } from './audit/audit-trail';
 import { redactResolutionForRemotes, redactTerminalAnswerFor, withholdsSecret } from './redact-secrets';
 import { failure, type EventListener, type LifecycleEvent, type RuntimeNotifier } from './registry-types';
 import { LogContendedError } from './log-contended-error';
@@ -83,6 +84,12 @@ export interface RegistryOptions {
 
 /** A team hub's decisions about people, groups and whose a question is (R21.18, R21.19, R21.23). */
 export type NewTeamEvent = NewPersonEvent | NewGroupEvent | Extract<NewHostEvent, { type: 'interaction.handed-over' }>;
+
+/** How a team hub records a device's answer and a refused one, in the answer's own commit (R21.61). */
+export interface RespondAudit {
+  answered(view: InteractionView, resolution: InteractionResolution): NewHostEvent[];
+  refused(view: InteractionView): NewHostEvent[];
+}
 
 /** What one command decided against the projection at the log's head. */
 interface Decision<T> {
@@ -311,12 +318,12 @@ export class InteractionRegistry {
    * `decide` gets the projection at the log's head and returns the events (none: nothing to do);
    * it may be asked again when another writer moved the log first (R20.3).
    */
-  recordDeviceEvents(decide: () => readonly NewDeviceEvent[]): Promise<HostEvent[]> {
+  recordDeviceEvents(decide: () => readonly (NewDeviceEvent | NewAuditEvent)[]): Promise<HostEvent[]> {
     return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
   }
 
   /** Appends person events (added, signed in) of a team hub (R21.8, R21.10); as above. */
-  recordPersonEvents(decide: () => readonly NewPersonEvent[]): Promise<HostEvent[]> {
+  recordPersonEvents(decide: () => readonly (NewPersonEvent | NewAuditEvent)[]): Promise<HostEvent[]> {
     return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
   }
 
@@ -329,7 +336,12 @@ export class InteractionRegistry {
   }
 
   /** Appends machine events (joined, revoked), shared with remotes like device events (R17.1, R17.2); as above. */
-  recordMachineEvents(decide: () => readonly NewMachineEvent[]): Promise<HostEvent[]> {
+  recordMachineEvents(decide: () => readonly (NewMachineEvent | NewAuditEvent)[]): Promise<HostEvent[]> {
+    return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
+  }
+
+  /** Appends audit entries alone: what was refused, so nothing else is written (R21.62); as above. */
+  recordAuditEvents(decide: () => readonly NewAuditEvent[]): Promise<HostEvent[]> {
     return this.queue.run(() => this.commit(() => ({ events: [...decide()], done: (stored) => stored })));
   }
 
@@ -601,18 +613,25 @@ export class InteractionRegistry {
     );
   }
 
-  respond(command: RespondCommand, device: Device): Promise<RespondAck> {
+  /**
+   * A device's answer (R10.3). `audit`, on a team hub: the answer's record goes into the answer's own commit, and
+   * another person's question, refused as unknown, is recorded as a refused attempt (R21.61, R21.62).
+   */
+  respond(command: RespondCommand, device: Device, audit?: RespondAudit): Promise<RespondAck> {
     return this.queue.run(async () => {
+      let refused: InteractionView | undefined;
       const found = this.projection.get(command.requestId);
       // The deadline is the host's word to every remote (R6.4): past it, auto-resolution came first,
       // even when a busy event loop has not run its timer yet.
       if (found?.status === 'pending' && isAutoResolutionDue(found.autoResolution, this.now())) await this.resolveDue();
-      return this.commit((): Decision<RespondAck> => {
+      const ack = await this.commit((): Decision<RespondAck> => {
         const view = this.projection.get(command.requestId);
         // Another person's question answers exactly as one that does not exist (R21.17): nothing changes, and a
         // member learns nothing of what others' agents ask.
-        if (!view || !this.projection.deviceSees(device.id, view))
+        if (!view || !this.projection.deviceSees(device.id, view)) {
+          refused = view;
           return answer(failure('unknown-interaction', `No interaction ${command.requestId}`));
+        }
         if (view.status === 'withdrawn')
           return answer(failure('withdrawn', 'The agent stopped waiting for this interaction'));
         if (view.resolution) {
@@ -632,9 +651,28 @@ export class InteractionRegistry {
           clientResponseId: command.clientResponseId,
           device,
         };
-        return this.resolution([resolution], () => ({ ok: true, status: 'accepted', resolution }));
+        const decision = this.resolution([resolution], (): RespondAck => ({
+          ok: true,
+          status: 'accepted',
+          resolution,
+        }));
+        return audit ? { ...decision, events: [...decision.events, ...audit.answered(view, resolution)] } : decision;
       });
+      if (refused && audit) await this.recordRefusal(audit.refused(refused));
+      return ack;
     });
+  }
+
+  /**
+   * A refusal changed nothing, so its record stands alone; the reply is the refusal's whatever happens to the
+   * record (a full disk must not tell a member that another's question exists). In the queue.
+   */
+  private async recordRefusal(events: NewHostEvent[]): Promise<void> {
+    try {
+      await this.commit(() => ({ events, done: () => undefined }));
+    } catch (error) {
+      this.options.onError?.(error);
+    }
   }
 
   updatePreferences(patch: PreferencesPatch): Promise<PreferencesAck> {

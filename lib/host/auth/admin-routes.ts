@@ -9,10 +9,15 @@ import {
   type AwayState,
   type PeopleList,
   type PersonRevokeResponse,
+  IsoTimeSchema,
+  type AuditPage,
 } from '../../contracts';
 import { type PeopleService } from '../people/people-service';
 import { createAdminTeamRoutes } from '../people/admin-team-routes';
 import { type TeamService } from '../people/team-service';
+import { type AuditLog } from '../audit/audit-log';
+import { type AuditBy, type AuditTrail } from '../audit/audit-trail';
+import { type ClientAddressOf } from '../http/client-address';
 import { sendJson } from '../../http/http-replies';
 import { type HttpRouteHandler } from '../http/routes';
 import { sendApiError } from './api-replies';
@@ -35,6 +40,11 @@ export interface AdminRouteOptions {
   people?: PeopleService;
   /** A hub with people: roles and groups for `askaway people role` and `askaway groups` (R21.18, R21.19). */
   team?: TeamService;
+  /** A team hub's audit record (R21.60): what the admin token does is recorded, with the CLI's address. */
+  audit?: AuditTrail;
+  /** `GET /api/admin/audit` reads it (R21.66); without, that path is not found. */
+  auditLog?: AuditLog;
+  clientAddress: ClientAddressOf;
 }
 
 const REVOKE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/devices/([0-9a-f]{1,64})/revoke$`);
@@ -59,6 +69,7 @@ const PERSON_JOIN_CODE_PATH = new RegExp(`^${ADMIN_API_PREFIX}/people/([0-9a-f]{
  *   POST /api/admin/people/<id>/revoke    → {person, devices, machines}          (R21.20)
  *   POST /api/admin/people/<id>/join-codes → {code, hubUrl, command, expiresAt}  (R21.39)
  *   POST /api/admin/people/<id>/role, /api/admin/groups…  → admin-team-routes.ts    (R21.18, R21.19)
+ *   GET  /api/admin/audit?since=<iso>&after=<seq> → {entries} oldest first, 1000 at most (R21.66)
  */
 export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler {
   const teamRoutes = options.team && createAdminTeamRoutes(options.team, options.mintJoinCode);
@@ -75,6 +86,8 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
       return;
     }
     const { pathname } = context;
+    const by: AuditBy = { admin: true, address: options.clientAddress(req) };
+    const { audit } = options;
     if (pathname === `${ADMIN_API_PREFIX}/pairing-codes` && req.method === 'POST') {
       sendJson(res, 201, await options.mintPairingCode());
       return;
@@ -104,6 +117,24 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
       sendJson(res, 200, { away: options.away.get() } satisfies AwayState);
       return;
     }
+    if (pathname === `${ADMIN_API_PREFIX}/audit` && req.method === 'GET') {
+      if (!options.auditLog) {
+        sendApiError(
+          res,
+          404,
+          'not-found',
+          'This hub has no audit record: only a hub with people keeps one (--oidc-issuer)',
+        );
+        return;
+      }
+      const query = adminAuditQuery(new URL(req.url ?? '/', 'http://hub').searchParams);
+      if (typeof query === 'string') {
+        sendApiError(res, 400, 'invalid-request', query);
+        return;
+      }
+      sendJson(res, 200, { entries: await options.auditLog.since(query.sinceMs, query.after) } satisfies AuditPage);
+      return;
+    }
     const { people } = options;
     const teamPath = pathname.startsWith(`${ADMIN_API_PREFIX}/groups`) || pathname.endsWith('/role');
     if (!people && (teamPath || pathname.startsWith(`${ADMIN_API_PREFIX}/people`))) {
@@ -120,7 +151,26 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     }
     const personRevoke = people && PERSON_REVOKE_PATH.exec(pathname);
     if (people && personRevoke?.[1] !== undefined && req.method === 'POST') {
-      const outcome = await people.revoke(personRevoke[1], options);
+      const outcome = await people.revoke(
+        personRevoke[1],
+        options,
+        undefined,
+        audit && {
+          person: audit.done(by, 'person-removed', (id: string) => audit.personTarget(id)),
+          device: audit.done(
+            by,
+            'device-revoked',
+            (device) => audit.deviceTarget(device.id, device.name),
+            'person removed',
+          ),
+          machine: audit.done(
+            by,
+            'machine-revoked',
+            (machine) => audit.machineTarget(machine.id, machine.name),
+            'person removed',
+          ),
+        },
+      );
       if (!outcome.ok) {
         if (outcome.reason === 'owner') sendApiError(res, 409, 'conflict', 'The owner cannot be removed from the hub');
         else sendApiError(res, 404, 'not-found', `No person ${personRevoke[1]} on this hub (see \`askaway people\`)`);
@@ -141,14 +191,23 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
       }
       const minted = await options.mintJoinCode();
       // In the log before anyone sees the code, so whichever replica the machine joins through finds the grant.
-      await people.joinCodeMinted(personId, undefined, minted.code);
+      await people.joinCodeMinted(
+        personId,
+        undefined,
+        minted.code,
+        audit?.done(by, 'join-code-minted', (id: string) => audit.personTarget(id)),
+      );
       sendJson(res, 201, minted);
       return;
     }
     const machineRevoke = MACHINE_REVOKE_PATH.exec(pathname);
     if (machineRevoke?.[1] !== undefined && req.method === 'POST') {
       const machineId = machineRevoke[1];
-      const outcome = await options.machines.revoke(machineId);
+      const outcome = await options.machines.revoke(
+        machineId,
+        undefined,
+        audit?.done(by, 'machine-revoked', (machine) => audit.machineTarget(machine.id, machine.name)),
+      );
       if (!outcome.ok) {
         sendApiError(res, 404, 'not-found', `No joined machine ${machineId} (see \`askaway machines\`)`);
         return;
@@ -159,7 +218,11 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     const revoke = REVOKE_PATH.exec(pathname);
     if (revoke?.[1] !== undefined && req.method === 'POST') {
       const deviceId = revoke[1];
-      const outcome = await options.devices.revoke(deviceId);
+      const outcome = await options.devices.revoke(
+        deviceId,
+        undefined,
+        audit?.done(by, 'device-revoked', (device) => audit.deviceTarget(device.id, device.name)),
+      );
       if (!outcome.ok) {
         sendApiError(res, 404, 'not-found', `No paired device ${deviceId} (see \`askaway devices\`)`);
         return;
@@ -169,4 +232,16 @@ export function createAdminRoutes(options: AdminRouteOptions): HttpRouteHandler 
     }
     sendApiError(res, 404, 'not-found', `Not found: ${req.method ?? 'GET'} ${pathname}`);
   };
+}
+
+/** `since` (an ISO time, default the beginning) and `after` (a seq to page on, default 0); a string says what is wrong. */
+function adminAuditQuery(params: URLSearchParams): { sinceMs: number; after: number } | string {
+  const since = params.get('since');
+  const after = params.get('after');
+  const sinceMs = since === null ? 0 : Date.parse(since);
+  if (since !== null && (!IsoTimeSchema.safeParse(since).success || Number.isNaN(sinceMs)))
+    return `since must be an ISO time such as 2026-01-31T09:00:00Z, got ${JSON.stringify(since.slice(0, 40))}`;
+  if (after !== null && !/^\d{1,15}$/.test(after))
+    return `after must be a seq (a whole number), got ${JSON.stringify(after.slice(0, 40))}`;
+  return { sinceMs, after: after === null ? 0 : Number(after) };
 }

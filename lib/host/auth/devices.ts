@@ -1,4 +1,5 @@
 import { type DeviceInfo, type DeviceRecord, type NewDeviceEvent, type PairReplaces } from '../../contracts';
+import { type AuditOf } from '../audit/audit-trail';
 import { personRef } from '../people/person-ref';
 import { type InteractionRegistry } from '../registry';
 import { type CredentialStore } from '../store/credential-store';
@@ -65,13 +66,17 @@ export class DeviceService {
    * takes its place in the same commit — its name unless the person typed another, and the old
    * one revoked as from Settings. A credential that no longer works changes nothing here.
    */
-  async pair(device: {
-    name: string;
-    platform: string;
-    replaces?: PairReplaces;
-    /** The person who signed in to pair it, on a team hub (R21.12). */
-    personId?: string;
-  }): Promise<PairedDevice> {
+  async pair(
+    device: {
+      name: string;
+      platform: string;
+      replaces?: PairReplaces;
+      /** The person who signed in to pair it, on a team hub (R21.12). */
+      personId?: string;
+    },
+    /** A team hub's record of the pairing, in its commit (R21.60). */
+    audit?: AuditOf<{ deviceId: string; name: string; personId?: string }>,
+  ): Promise<PairedDevice> {
     const previous = device.replaces && (await this.authenticate(device.replaces.credential));
     const replaced = previous?.ok ? previous.principal : undefined;
     const name = replaced && device.replaces?.keepName ? replaced.name : device.name;
@@ -103,7 +108,11 @@ export class DeviceService {
       // Removed meanwhile (from another hub process on the same log): nothing left to take the place of.
       if (replaced && this.activeRecord(replaced.id))
         events.push({ type: 'device.revoked', at, deviceId: replaced.id, byDeviceId: deviceId });
-      return events;
+      return [
+        ...events,
+        ...(audit?.({ deviceId, name, ...(device.personId !== undefined ? { personId: device.personId } : {}) }, at) ??
+          []),
+      ];
     });
     return { deviceId, credential, hostName: this.options.hostName };
   }
@@ -164,21 +173,17 @@ export class DeviceService {
    * Revokes at once (R16.5): the event refuses the credential from now on, and as it is folded in listeners drop
    * the device's live connections and delete its push subscriptions.
    */
-  async revoke(deviceId: string, byDeviceId?: string): Promise<RevokeOutcome> {
+  async revoke(deviceId: string, byDeviceId?: string, audit?: AuditOf<DeviceInfo>): Promise<RevokeOutcome> {
     const device = this.get(deviceId);
     if (!device) return { ok: false, reason: 'unknown-device' };
-    const stored = await this.options.registry.recordDeviceEvents(() =>
-      this.activeRecord(deviceId)
-        ? [
-            {
-              type: 'device.revoked',
-              at: this.now().toISOString(),
-              deviceId,
-              ...(byDeviceId !== undefined ? { byDeviceId } : {}),
-            },
-          ]
-        : [],
-    );
+    const stored = await this.options.registry.recordDeviceEvents(() => {
+      if (!this.activeRecord(deviceId)) return [];
+      const at = this.now().toISOString();
+      return [
+        { type: 'device.revoked', at, deviceId, ...(byDeviceId !== undefined ? { byDeviceId } : {}) },
+        ...(audit?.(device, at) ?? []),
+      ];
+    });
     // Revoked first by another hub process on the same log: for this command, it was no longer paired.
     if (stored.length === 0) return { ok: false, reason: 'unknown-device' };
     return { ok: true, device };

@@ -1,5 +1,6 @@
 import { JOIN_API_PATH, JoinRequestSchema, type JoinResponse, type WhoAmIResponse } from '../../contracts';
 import { sendJson } from '../../http/http-replies';
+import { type AuditTrail } from '../audit/audit-trail';
 import { type HttpRouteHandler } from '../http/routes';
 import { HOST_VERSION } from '../version';
 import { describeTtl, sendApiError as fail } from './api-replies';
@@ -31,6 +32,8 @@ export function createJoinRoute(options: {
   ttlMs: number;
   /** On a team hub: the person or group this join code was minted for, who then owns the machine (R21.15, R21.18). */
   ownerForJoinCode?: (code: string) => Promise<JoinCodeOwner | undefined>;
+  /** A team hub's record of the join, from where (R21.60). */
+  audit?: AuditTrail;
 }): HttpRouteHandler {
   return async (req, res, context) => {
     if (context.pathname !== JOIN_API_PATH) {
@@ -57,7 +60,7 @@ export function createJoinRoute(options: {
     // name, or a join the disk refuses (R12.6), leaves the code usable.
     const exchanged = await options.codes.exchange('join-machine', data.code, async () => {
       const owner = await options.ownerForJoinCode?.(data.code);
-      const outcome = await options.machines.join(data.name, owner);
+      const outcome = await options.machines.join(data.name, owner, options.audit?.joined(address, owner?.personId));
       return { spend: outcome.ok, value: outcome };
     });
     if (!exchanged.redeemed) {

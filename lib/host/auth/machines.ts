@@ -1,4 +1,5 @@
 import { type MachineInfo, type MachineRecord, type MachineRef } from '../../contracts';
+import { type AuditOf } from '../audit/audit-trail';
 import { type InteractionRegistry } from '../registry';
 import { type CredentialStore } from '../store/credential-store';
 import { mintCredential, newCredentialId, parseCredential, secretMatches } from './credential-format';
@@ -99,7 +100,7 @@ export class MachineService {
    * device minted the code (R21.15), or the group it was minted for (R21.18), who owns the machine and its
    * questions; absent, the hub owner does.
    */
-  async join(name: string, owner: JoinCodeOwner = {}): Promise<JoinOutcome> {
+  async join(name: string, owner: JoinCodeOwner = {}, audit?: AuditOf<MachineRef>): Promise<JoinOutcome> {
     const { personId, groupId } = owner;
     const problem = this.nameProblem(name);
     if (problem !== null) return { ok: false, reason: 'name-taken', message: problem };
@@ -118,20 +119,21 @@ export class MachineService {
     let taken: string | null = null;
     await this.options.registry.recordMachineEvents(() => {
       taken = this.nameProblem(name);
-      return taken === null
-        ? [
-            {
-              type: 'machine.joined',
-              at: this.now().toISOString(),
-              machine: {
-                id: machineId,
-                name,
-                ...(personId !== undefined ? { personId } : {}),
-                ...(groupId !== undefined ? { groupId } : {}),
-              },
-            },
-          ]
-        : [];
+      if (taken !== null) return [];
+      const at = this.now().toISOString();
+      return [
+        {
+          type: 'machine.joined',
+          at,
+          machine: {
+            id: machineId,
+            name,
+            ...(personId !== undefined ? { personId } : {}),
+            ...(groupId !== undefined ? { groupId } : {}),
+          },
+        },
+        ...(audit?.({ id: machineId, name }, at) ?? []),
+      ];
     });
     if (taken !== null) return { ok: false, reason: 'name-taken', message: taken };
     return { ok: true, joined: { machine: { id: machineId, name }, credential, hubName: this.hubName } };
@@ -197,21 +199,17 @@ export class MachineService {
    * Revokes at once (R17.2): the event refuses the credential from now on and, as it is folded in, listeners
    * drop the machine's connections; then its pending interactions are withdrawn (no answer could reach it).
    */
-  async revoke(machineId: string, byDeviceId?: string): Promise<MachineRevokeOutcome> {
+  async revoke(machineId: string, byDeviceId?: string, audit?: AuditOf<MachineInfo>): Promise<MachineRevokeOutcome> {
     const machine = this.get(machineId);
     if (!machine) return { ok: false, reason: 'unknown-machine' };
-    const stored = await this.options.registry.recordMachineEvents(() =>
-      this.activeRecord(machineId)
-        ? [
-            {
-              type: 'machine.revoked',
-              at: this.now().toISOString(),
-              machineId,
-              ...(byDeviceId !== undefined ? { byDeviceId } : {}),
-            },
-          ]
-        : [],
-    );
+    const stored = await this.options.registry.recordMachineEvents(() => {
+      if (!this.activeRecord(machineId)) return [];
+      const at = this.now().toISOString();
+      return [
+        { type: 'machine.revoked', at, machineId, ...(byDeviceId !== undefined ? { byDeviceId } : {}) },
+        ...(audit?.(machine, at) ?? []),
+      ];
+    });
     // Revoked first by another hub process on the same log: for this command, it was no longer joined.
     if (stored.length === 0) return { ok: false, reason: 'unknown-machine' };
     await this.options.registry.withdrawMachine(machineId, `${machine.name} was removed from ${this.hubName}`);

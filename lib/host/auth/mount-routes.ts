@@ -27,6 +27,8 @@ import { type OneTimeCodeBook } from './one-time-codes';
 import { createPairRoute } from './pair-route';
 import { type PeopleService } from '../people/people-service';
 import { type TeamService } from '../people/team-service';
+import { type AuditLog } from '../audit/audit-log';
+import { type AuditTrail } from '../audit/audit-trail';
 
 /**
  * `POST /api/pair` for the app (R16.2, R16.3), `POST /api/join` and `GET /api/agent/whoami` for
@@ -50,6 +52,10 @@ export function mountPairingRoutes(
     ownerForJoinCode?: (code: string) => Promise<JoinCodeOwner | undefined>;
     people?: PeopleService;
     team?: TeamService;
+    /** A team hub's audit record (R21.60): what pairs, joins and the admin token does, and `GET …/audit`. */
+    audit?: AuditTrail;
+    /** Reads the audit record for `GET /api/admin/audit` (R21.66). */
+    auditLog?: AuditLog;
     mintPairingCode(): Promise<PairingCodeResponse>;
     mintJoinCode(): Promise<JoinCodeResponse>;
     away: AwaySwitch;

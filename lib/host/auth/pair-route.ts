@@ -1,6 +1,7 @@
 import { type IncomingMessage } from 'node:http';
 import { PAIR_API_PATH, PairRequestSchema, type PairResponse } from '../../contracts';
 import { sendJson } from '../../http/http-replies';
+import { type AuditTrail } from '../audit/audit-trail';
 import { type HttpRouteHandler } from '../http/routes';
 import { describeTtl, sendApiError as fail } from './api-replies';
 import { type ClientAddressOf } from '../http/client-address';
@@ -18,6 +19,8 @@ export interface PairRouteOptions {
   pairTtlMs: number;
   /** On a team hub: the person whose sign-in minted this code, who then owns the device (R21.12). */
   personForCode?: (code: string) => Promise<string | undefined>;
+  /** A team hub's record of who paired, from where (R21.60). */
+  audit?: AuditTrail;
   /** The same rule as the sockets': same origin, the public URL, `--allow-origin`. */
   originAllowed(req: IncomingMessage): boolean;
 }
@@ -82,7 +85,7 @@ export function createPairRoute(options: PairRouteOptions): HttpRouteHandler {
     // A pairing the disk refuses throws, and the code stays usable (R12.6).
     const exchanged = await options.codes.exchange('pair-device', data.code, async () => {
       const personId = await options.personForCode?.(data.code);
-      return { spend: true, value: await options.devices.pair({ ...data, personId }) };
+      return { spend: true, value: await options.devices.pair({ ...data, personId }, options.audit?.paired(address)) };
     });
     if (!exchanged.redeemed) {
       await refuseAttempt(res, {

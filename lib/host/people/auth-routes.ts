@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { errorMessage, type PairingCodeResponse } from '../../contracts';
+import { type AuditOf } from '../audit/audit-trail';
 import { type HttpRouteHandler } from '../http/routes';
 import { problemPage, signInPage } from './auth-pages';
 import { describeOidcError } from './oidc-errors';
@@ -16,6 +17,8 @@ export interface AuthRoutesOptions {
   /** The hub's public address: where the sign-in starts, so that its cookie and the callback share an origin. */
   publicBase: string;
   mintPairingCode(): Promise<PairingCodeResponse>;
+  /** The sign-in's record (R21.60), with the browser's address. */
+  auditSignIn?: (req: IncomingMessage) => AuditOf<{ personId: string; name: string }>;
   log(line: string): void;
   now?: () => number;
 }
@@ -126,7 +129,7 @@ export function createAuthRoutes(options: AuthRoutesOptions): HttpRouteHandler {
     }
     try {
       const pairing = await options.mintPairingCode();
-      await options.people.signedIn(identity, pairing.code);
+      await options.people.signedIn(identity, pairing.code, options.auditSignIn?.(req));
       res.writeHead(303, { Location: pairing.link, 'Cache-Control': 'no-store' });
       res.end();
     } catch (error) {

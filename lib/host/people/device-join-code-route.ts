@@ -19,7 +19,7 @@ export interface DeviceJoinCodeRouteOptions {
   /** Mints a join code, as `askaway invite` does. */
   mintJoinCode(): Promise<JoinCodeResponse>;
   /** Ties the code to the person in the log before anyone sees it (R21.15). */
-  recordGrant(personId: string, deviceId: string, code: string): Promise<void>;
+  recordGrant(personId: string, deviceId: string, code: string, req: IncomingMessage): Promise<void>;
   /** Whether this device may invite a machine for this group (an owner's, admin's or the operator's, R21.19). */
   groupRefusal(deviceId: string, groupId: string): TeamRefusal | undefined;
   /** Ties the code to the group in the log before anyone sees it (R21.18), deciding again at the log's head. */
@@ -102,7 +102,7 @@ export function createDeviceJoinCodeRoute(options: DeviceJoinCodeRouteOptions): 
     }
     const minted = await options.mintJoinCode();
     try {
-      await options.recordGrant(personId, deviceId, minted.code);
+      await options.recordGrant(personId, deviceId, minted.code, req);
     } catch (error) {
       options.onError(error);
       fail(res, 503, 'storage-unavailable', 'The hub could not record the join code (see its log); try again');

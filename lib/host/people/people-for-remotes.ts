@@ -10,7 +10,8 @@ import { type VisibleQuestion } from './question-visibility';
 export function eventsForRemotes(events: readonly HostEvent[]): HostEvent[] {
   const shown: HostEvent[] = [];
   for (const event of events) {
-    if (event.type.startsWith('person.') || event.type.startsWith('group.')) continue;
+    if (event.type.startsWith('person.') || event.type.startsWith('group.') || event.type.startsWith('audit.'))
+      continue;
     if (event.type === 'device.paired' && event.device.personId !== undefined) {
       const { personId: _kept, ...device } = event.device;
       shown.push({ ...event, device });

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type NewPersonEvent, type PersonRecord, type PersonRole } from '../../contracts';
+import {
+  personLabel,
+  type DeviceInfo,
+  type MachineInfo,
+  type NewPersonEvent,
+  type PersonRecord,
+  type PersonRole,
+} from '../../contracts';
+import { type AuditOf, type NewAuditEvent } from '../audit/audit-trail';
 import { codeDigest } from '../auth/one-time-codes';
 import { type DeviceService } from '../auth/devices';
 import { type JoinCodeOwner, type MachineService } from '../auth/machines';
@@ -38,7 +46,11 @@ export class PeopleService {
    * Records a sign-in (R21.10): a newcomer is added first, with their role; the pairing code minted for their browser
    * is tied to them by its digest. Resolves with the person as the log now has them.
    */
-  async signedIn(identity: SignedInIdentity, pairingCode: string): Promise<PersonRecord> {
+  async signedIn(
+    identity: SignedInIdentity,
+    pairingCode: string,
+    audit?: AuditOf<{ personId: string; name: string }>,
+  ): Promise<PersonRecord> {
     const { registry } = this.options;
     let personId = '';
     await registry.recordPersonEvents(() => {
@@ -46,7 +58,7 @@ export class PeopleService {
       const known = registry.projection.personByProviderIdentity(identity.issuer, identity.subject);
       if (known?.removedAt !== undefined) throw new PersonRemovedError();
       personId = known?.id ?? this.newPersonId();
-      const events: NewPersonEvent[] = known
+      const events: (NewPersonEvent | NewAuditEvent)[] = known
         ? []
         : [
             {
@@ -67,7 +79,8 @@ export class PeopleService {
         profile: identity.profile,
         pairing: codeDigest(pairingCode).toString('hex'),
       });
-      return events;
+      const name = personLabel({ ...identity.profile, subject: identity.subject, id: personId });
+      return [...events, ...(audit?.({ personId, name }, at) ?? [])];
     });
     const person = registry.projection.people.get(personId);
     if (!person) throw new Error('the sign-in was written but is not in the log');
@@ -85,17 +98,26 @@ export class PeopleService {
    * Ties a join code minted from a person's device to that person (R21.15): the machine that joins with it is
    * theirs. Only the code's digest goes into the log.
    */
-  async joinCodeMinted(personId: string, byDeviceId: string | undefined, joinCode: string): Promise<void> {
+  async joinCodeMinted(
+    personId: string,
+    byDeviceId: string | undefined,
+    joinCode: string,
+    audit?: AuditOf<string>,
+  ): Promise<void> {
     const { registry } = this.options;
-    await registry.recordPersonEvents(() => [
-      {
-        type: 'person.join-code-minted',
-        at: this.now().toISOString(),
-        personId,
-        ...(byDeviceId !== undefined ? { byDeviceId } : {}),
-        joinCode: codeDigest(joinCode).toString('hex'),
-      },
-    ]);
+    await registry.recordPersonEvents(() => {
+      const at = this.now().toISOString();
+      return [
+        {
+          type: 'person.join-code-minted',
+          at,
+          personId,
+          ...(byDeviceId !== undefined ? { byDeviceId } : {}),
+          joinCode: codeDigest(joinCode).toString('hex'),
+        },
+        ...(audit?.(personId, at) ?? []),
+      ];
+    });
   }
 
   /**
@@ -123,6 +145,7 @@ export class PeopleService {
     personId: string,
     services: { devices: Pick<DeviceService, 'revoke'>; machines: Pick<MachineService, 'revoke'> },
     refusal?: () => TeamRefusal | undefined,
+    audit?: { person: AuditOf<string>; device: AuditOf<DeviceInfo>; machine: AuditOf<MachineInfo> },
   ): Promise<PersonRevokeOutcome> {
     const { registry } = this.options;
     let refused: Extract<PersonRevokeOutcome, { ok: false }> | undefined;
@@ -137,19 +160,22 @@ export class PeopleService {
             : forbidden
               ? { ok: false, reason: 'refused', refusal: forbidden }
               : undefined;
-      return refused ? [] : [{ type: 'person.removed', at: this.now().toISOString(), personId }];
+      if (refused) return [];
+      const at = this.now().toISOString();
+      return [{ type: 'person.removed', at, personId }, ...(audit?.person(personId, at) ?? [])];
     });
     if (refused) return refused;
     const fold = registry.projection;
     let devices = 0;
     for (const device of fold.activeDevices())
-      if (device.personId === personId && (await services.devices.revoke(device.id)).ok) devices += 1;
+      if (device.personId === personId && (await services.devices.revoke(device.id, undefined, audit?.device)).ok)
+        devices += 1;
     let machines = 0;
     for (const machine of [...fold.machines.values()])
       if (
         machine.personId === personId &&
         machine.revokedAt === undefined &&
-        (await services.machines.revoke(machine.id)).ok
+        (await services.machines.revoke(machine.id, undefined, audit?.machine)).ok
       )
         machines += 1;
     const person = fold.people.get(personId);

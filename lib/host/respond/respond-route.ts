@@ -8,7 +8,9 @@ import {
   type ErrorCode,
   type RespondAck,
 } from '../../contracts';
+import { type AuditTrail } from '../audit/audit-trail';
 import { type DeviceService } from '../auth/devices';
+import { type ClientAddressOf } from '../http/client-address';
 import { type AuthResult } from '../auth/principal';
 import { sendJson } from '../../http/http-replies';
 import { readJsonBody } from '../../http/json-body';
@@ -31,6 +33,8 @@ export interface RespondRouteOptions {
   /** The sockets' rule: same origin, the public URL, `--allow-origin`; a request without Origin is no browser's. */
   originAllowed(req: IncomingMessage): boolean;
   rateLimit?: RateLimit;
+  /** A team hub's record of each answer and refused attempt, with the request's address (R21.61, R21.62). */
+  audit?: { trail: AuditTrail; clientAddress: ClientAddressOf };
 }
 
 /**
@@ -90,7 +94,14 @@ export function createRespondRoute(options: RespondRouteOptions): HttpRouteHandl
     }
     const command = RespondCommandSchema.safeParse(body);
     if (!command.success) return fail(400, 'invalid-message', summarizeIssues(command.error));
-    const ack = await respondAsDevice(options.registry, options.devices, deviceId, command.data);
+    const { audit } = options;
+    const ack = await respondAsDevice(
+      options.registry,
+      options.devices,
+      deviceId,
+      command.data,
+      audit && { trail: audit.trail, address: audit.clientAddress(req), via: 'notification' },
+    );
     const view = options.registry.projection.get(command.data.requestId);
     const terminal = !ack.ok && ack.error.code === 'withdrawn' && view?.terminalAnswer !== undefined;
     reply(

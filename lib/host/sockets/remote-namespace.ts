@@ -10,6 +10,7 @@ import {
   REMOTE_PROTOCOL_VERSION,
   RemoteAuthSchema,
   RespondCommandSchema,
+  type AuditTarget,
   type DevicesAck,
   type HostEvent,
   type MachineInfo,
@@ -23,7 +24,9 @@ import {
   type SimpleAck,
   type SnapshotAck,
 } from '../../contracts';
+import { type AuditBy, type AuditTrail } from '../audit/audit-trail';
 import { type DeviceService } from '../auth/devices';
+import { type ClientAddressOf } from '../http/client-address';
 import { type MachineService } from '../auth/machines';
 import { type AuthResult, type Principal } from '../auth/principal';
 import { type InteractionRegistry } from '../registry';
@@ -78,6 +81,11 @@ export function attachRemoteNamespace(
     /** A paired device's credential only (R16.1). */
     authenticate(candidate: string | undefined): Promise<AuthResult>;
     rateLimit: RateLimit;
+    /**
+     * A team hub's audit record (R21.60–R21.62): answers and revocations from the app, and refused attempts, with
+     * the address the socket's handshake came from.
+     */
+    audit?: { trail: AuditTrail; clientAddress: ClientAddressOf };
     /** Where refused and failed messages are logged (R10.4). */
     incidents: MessageIncidents;
     onError: (error: unknown) => void;
@@ -125,6 +133,25 @@ export function attachRemoteNamespace(
     const { registry, devices, machines, incidents } = options;
     const deviceId = socket.data.principal.id;
     const source: MessageSource = { who: `device ${socket.data.principal.name}`, incidents };
+    const { audit } = options;
+    const by: AuditBy = { deviceId, address: audit?.clientAddress(socket.request), via: 'app' };
+    /** A member's attempt on what is not theirs, recorded within the bound (R21.62); the reply says nothing of it. */
+    const recordRefused = (action: 'device-revoked' | 'machine-revoked', target: AuditTarget) => {
+      const trail = audit?.trail;
+      if (!trail) return Promise.resolve();
+      return registry
+        .recordAuditEvents(() =>
+          trail.refused(
+            deviceId,
+            { action, actor: trail.actor(by), target, detail: "not this person's" },
+            new Date().toISOString(),
+          ),
+        )
+        .then(
+          () => undefined,
+          (error: unknown) => options.onError(error),
+        );
+    };
     socket.use(shapeGuard(source));
     socket.use(rateLimiter(options.rateLimit));
     void socket.join(deviceRoom(deviceId));
@@ -167,7 +194,7 @@ export function attachRemoteNamespace(
         }),
       );
     command('respond', RespondCommandSchema, (respond): Promise<RespondAck> =>
-      respondAsDevice(registry, devices, deviceId, respond),
+      respondAsDevice(registry, devices, deviceId, respond, audit && { trail: audit.trail, ...by, via: 'app' }),
     );
     command('preferences:update', PreferencesPatchSchema, (patch) => registry.updatePreferences(patch));
     query('snapshot:get', (): SnapshotAck => ({
@@ -185,9 +212,16 @@ export function attachRemoteNamespace(
     command('devices:revoke', DeviceRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
       // A member revokes only their own person's devices (R21.17); another's answers as one not paired.
       const target = registry.projection.devices.get(revoke.deviceId);
-      if (!mayManage(registry, deviceId, target && { personId: target.personId }))
+      if (!mayManage(registry, deviceId, target && { personId: target.personId })) {
+        if (target) await recordRefused('device-revoked', { kind: 'device', id: target.id });
         return failure('unknown-device', `No paired device ${revoke.deviceId}`);
-      const outcome = await devices.revoke(revoke.deviceId, deviceId);
+      }
+      const trail = audit?.trail;
+      const outcome = await devices.revoke(
+        revoke.deviceId,
+        deviceId,
+        trail?.done(by, 'device-revoked', (device) => trail.deviceTarget(device.id, device.name)),
+      );
       return outcome.ok ? { ok: true } : failure('unknown-device', `No paired device ${revoke.deviceId}`);
     });
     query('machines:list', (): MachinesAck => ({
@@ -196,9 +230,16 @@ export function attachRemoteNamespace(
     }));
     command('machines:revoke', MachineRevokeCommandSchema, async (revoke): Promise<SimpleAck> => {
       const target = registry.projection.machines.get(revoke.machineId);
-      if (!mayManage(registry, deviceId, target && { personId: target.personId, groupId: target.groupId }))
+      if (!mayManage(registry, deviceId, target && { personId: target.personId, groupId: target.groupId })) {
+        if (target) await recordRefused('machine-revoked', { kind: 'machine', id: target.id });
         return failure('unknown-machine', `No joined machine ${revoke.machineId}`);
-      const outcome = await machines.revoke(revoke.machineId, deviceId);
+      }
+      const trail = audit?.trail;
+      const outcome = await machines.revoke(
+        revoke.machineId,
+        deviceId,
+        trail?.done(by, 'machine-revoked', (machine) => trail.machineTarget(machine.id, machine.name)),
+      );
       return outcome.ok ? { ok: true } : failure('unknown-machine', `No joined machine ${revoke.machineId}`);
     });
     command('device:rename', DeviceRenameCommandSchema, async (rename): Promise<SimpleAck> =>

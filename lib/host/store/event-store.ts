@@ -33,6 +33,11 @@ export interface EventStore {
   append(events: readonly NewHostEvent[], options?: AppendOptions): Promise<HostEvent[]>;
   /** Events with seq > `afterSeq`, oldest first, at most `limit`. */
   readSince(afterSeq: number, limit: number): Promise<HostEvent[]>;
+  /**
+   * The events with these seqs, oldest first; seqs past the head are left out. By primary key, so a reader that
+   * knows where some events are (a team hub's audit record, R21.60) reads only those, however long the log.
+   */
+  readSeqs(seqs: readonly number[]): Promise<HostEvent[]>;
   /** Seq of the newest event, 0 when empty (read from the log, not remembered: another writer may have appended). */
   lastSeq(): Promise<number>;
   /**

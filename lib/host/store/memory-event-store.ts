@@ -33,6 +33,16 @@ export class MemoryEventStore implements EventStore {
     return this.events.slice(start, start + Math.max(0, limit)).map((event) => structuredClone(event));
   }
 
+  async readSeqs(seqs: readonly number[]): Promise<HostEvent[]> {
+    this.assertOpen();
+    return [...new Set(seqs)]
+      .sort((a, b) => a - b)
+      .flatMap((seq) => {
+        const event = Number.isInteger(seq) && seq > 0 ? this.events[seq - 1] : undefined;
+        return event ? [structuredClone(event)] : [];
+      });
+  }
+
   async lastSeq(): Promise<number> {
     this.assertOpen();
     return this.events.length;

@@ -39,6 +39,7 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement<[number, string, string, string]>;
   private readonly select: Database.Statement<[number, number], { body: string }>;
+  private readonly selectSeqs: Database.Statement<[string], { body: string }>;
   /** Built once: better-sqlite3 wraps a transaction in four functions each time `transaction()` is called. */
   private readonly insertAll: (events: readonly HostEvent[]) => void;
   private seq: number;
@@ -55,6 +56,9 @@ export class SqliteEventStore implements EventStore {
       this.credentials = new SqliteCredentialStore(this.db);
       this.insert = this.db.prepare('INSERT INTO events (seq, type, at, body) VALUES (?, ?, ?, ?)');
       this.select = this.db.prepare('SELECT body FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
+      this.selectSeqs = this.db.prepare(
+        'SELECT body FROM events WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq',
+      );
       this.insertAll = this.db.transaction((events: readonly HostEvent[]) => {
         for (const event of events) this.insert.run(event.seq, event.type, event.at, JSON.stringify(event));
       });
@@ -80,11 +84,19 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readSince(afterSeq: number, limit: number): Promise<HostEvent[]> {
-    return this.select.all(afterSeq, limit).map((row) => {
-      const parsed = HostEventSchema.safeParse(JSON.parse(row.body));
-      if (!parsed.success) throw new Error(`Event log ${this.file} holds an unreadable event: ${parsed.error.message}`);
-      return parsed.data;
-    });
+    return this.select.all(afterSeq, limit).map((row) => this.parse(row.body));
+  }
+
+  private parse(body: string): HostEvent {
+    const parsed = HostEventSchema.safeParse(JSON.parse(body));
+    if (!parsed.success) throw new Error(`Event log ${this.file} holds an unreadable event: ${parsed.error.message}`);
+    return parsed.data;
+  }
+
+  async readSeqs(seqs: readonly number[]): Promise<HostEvent[]> {
+    const wanted = seqs.filter((seq) => Number.isInteger(seq) && seq > 0);
+    if (wanted.length === 0) return [];
+    return this.selectSeqs.all(JSON.stringify(wanted)).map((row) => this.parse(row.body));
   }
 
   async lastSeq(): Promise<number> {

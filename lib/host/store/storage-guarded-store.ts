@@ -32,6 +32,7 @@ export function withStorageHealth(store: EventStore, health: StorageHealth): Eve
     append: (events: readonly NewHostEvent[], options?: AppendOptions): Promise<HostEvent[]> =>
       health.write('the event log', () => store.append(events, options)),
     readSince: (afterSeq: number, limit: number) => store.readSince(afterSeq, limit),
+    readSeqs: (seqs: readonly number[]) => store.readSeqs(seqs),
     lastSeq: () => store.lastSeq(),
     watch: (listener: (lastSeq: number) => void) => store.watch(listener),
     close: () => store.close(),

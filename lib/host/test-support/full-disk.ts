@@ -45,6 +45,10 @@ export class FullDiskStore implements EventStore {
     return this.store.readSince(afterSeq, limit);
   }
 
+  readSeqs(seqs: readonly number[]): Promise<HostEvent[]> {
+    return this.store.readSeqs(seqs);
+  }
+
   lastSeq(): Promise<number> {
     return this.store.lastSeq();
   }

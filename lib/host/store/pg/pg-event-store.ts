@@ -176,6 +176,17 @@ export class PgEventStore implements EventStore {
     return rows.map((row) => this.parse(row.seq, row.body));
   }
 
+  async readSeqs(seqs: readonly number[]): Promise<HostEvent[]> {
+    const wanted = seqs.filter((seq) => Number.isInteger(seq) && seq > 0);
+    if (wanted.length === 0) return [];
+    const rows = await this.db.query<{ seq: string; body: string }>(
+      'read',
+      'SELECT seq, body::text AS body FROM askaway_events WHERE seq = ANY($1::bigint[]) ORDER BY seq',
+      [wanted],
+    );
+    return rows.map((row) => this.parse(row.seq, row.body));
+  }
+
   async lastSeq(): Promise<number> {
     const rows = await this.db.query<{ last_seq: string }>('read', 'SELECT last_seq FROM askaway_head WHERE id = 1');
     return Number(rows[0]?.last_seq ?? 0);

@@ -161,6 +161,15 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(await store.readSince(0, 10)).toEqual([]);
     });
 
+    it('[R21.69] reads the events with the seqs asked for, oldest first, leaving out seqs it does not hold', async () => {
+      const store = await fresh();
+      await store.append([pref(true), delivered('a'), delivered('b'), delivered('c')]);
+      const read = await store.readSeqs([4, 2, 2, 9, 0, -1, 1.5]);
+      expect(read.map((event) => event.seq)).toEqual([2, 4]);
+      expect(read[1]).toMatchObject({ type: 'interaction.delivered', requestId: 'c' });
+      expect(await store.readSeqs([])).toEqual([]);
+    });
+
     it('[R16.1] records when each credential was last seen, by kind', async () => {
       const store = await fresh();
       await store.credentials.add(credential('device', 'b', 1));
