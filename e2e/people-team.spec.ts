@@ -116,7 +116,7 @@ test.describe('the team in the app (R21.75–R21.89)', () => {
     for (const phone of phones.splice(0)) await phone.page.context().close();
   });
 
-  test('[R21.89][R21.22][R21.76][R21.77][R21.78][R21.79][R21.80][R21.81][R21.82][R21.83] two people, their own questions and a group’s; a hand-over; who answered; a role changed; a person removed cuts their phone off', async ({
+  test('[R21.89][R21.22][R21.76][R21.77][R21.78][R21.79][R21.80][R21.81][R21.82][R21.83][R21.84][R21.85] two people, their own questions and a group’s; a hand-over; who answered; a role changed; a refused attempt in the audit record; a person removed cuts their phone off', async ({
     app: operator,
     browser,
     host,
@@ -246,6 +246,38 @@ test.describe('the team in the app (R21.75–R21.89)', () => {
     const line = ana.page.locator(`[data-testid="history.item"][data-request-id="${forAna}"]`);
     await expect(line.getByTestId('history.summary')).toContainText(`Answered by ${BEN.name} on Ben’s Pixel at `);
     await expect(chipName(line)).toHaveText(ANA.name);
+
+    // Ben's credential answering Ana's question is refused as if it did not exist, and recorded (R21.35, R21.61).
+    const forAnaAgain = `${anaLaptop.id}:${await anaLaptop.runtime.ask(asking('Ana: which region?'))}`;
+    await ana.waitForInteraction(forAnaAgain);
+    const benCredential = (await ben.storedPairing())?.credential;
+    if (!benCredential) throw new Error('Ben’s phone keeps no credential');
+    const attempt = await ben.page.request.post(`${host.url}/api/respond`, {
+      headers: { Authorization: `Bearer ${benCredential}` },
+      data: { requestId: forAnaAgain, clientResponseId: 'ben-tries-anas', response: { action: 'decline' } },
+    });
+    expect(await attempt.json()).toMatchObject({ ack: { ok: false, error: { code: 'unknown-interaction' } } });
+
+    // History → Audit, for Ana, an admin now: the refused attempt is marked (R21.84, R21.85).
+    await ana.goto('/history');
+    await ana.page.getByTestId('history.show.option').filter({ hasText: 'Audit' }).click();
+    const refusedLine = ana.page.locator('[data-testid="audit.item"][data-outcome="refused"]').first();
+    await expect(refusedLine).toHaveAttribute('data-action', 'decline');
+    await expect(refusedLine).toContainText(`${BEN.name} declined question`);
+    await expect(refusedLine.getByTestId('audit.refused')).toHaveText('Refused');
+    await expect(ana.page.locator('[data-testid="audit.item"][data-action="answer"]').first()).toContainText(
+      `${BEN.name} answered question`,
+    );
+    await expectAccessible(ana.page, 'history → audit');
+    await reviewShots(ana.page, 'audit', 'team', PHONE_SCREEN);
+    await reviewShots(ana.page, 'audit', 'team-desktop', DESKTOP);
+    // A member, and the operator's pairing-link device, have no Audit choice (R21.67).
+    await ben.goto('/history');
+    await expect(ben.page.getByTestId('history.list')).toBeVisible();
+    await expect(ben.page.getByTestId('history.show')).toHaveCount(0);
+    await operator.goto('/history');
+    await expect(page.getByTestId('history.list')).toBeVisible();
+    await expect(page.getByTestId('history.show')).toHaveCount(0);
 
     // Removing Ben cuts his phone off at once (R21.79, R21.20).
     await operator.goto('/settings');

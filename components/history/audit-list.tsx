@@ -9,6 +9,7 @@ import { type Pairing } from '@/lib/client/pairing';
 import { readAudit } from '@/lib/client/team-loader';
 import { IconAlert } from '../icons/shell';
 import '@/lib/client/i18n-en-team';
+import '@/app/styles/forms.css';
 import '@/app/styles/team.css';
 
 type Page = { phase: 'loading' } | { phase: 'failed'; message: string } | { phase: 'ready' };

@@ -50,7 +50,10 @@ export function HistoryView() {
   const [session, setSession] = useState('');
   const team = useTeam(pairing, state.status === 'connected');
   const [show, setShow] = useState<'questions' | 'audit'>('questions');
-  const audit = show === 'audit' && team?.canManage === true && pairing !== null;
+  // The record is a person's to read, an owner's or admin's: not a pairing link's device, which manages the team
+  // as the operator but reads no audit (R21.67).
+  const readsAudit = team?.canManage === true && team.me !== null;
+  const audit = show === 'audit' && readsAudit && pairing !== null;
   const chosen = useMemo(
     () =>
       machine === '' && agent === '' ? all : all.filter((view) => onMachine(view, machine) && byAgent(view, agent)),
@@ -79,7 +82,7 @@ export function HistoryView() {
   return (
     <>
       <ScreenHeader title={t('history.title')} />
-      {team?.canManage ? (
+      {readsAudit ? (
         <ChipFilter
           testId="history.show"
           legend={t('history.show')}
