@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useNow } from '@/hooks/use-now';
+import { useRemote } from '@/hooks/use-remote';
 import { type AuditLine } from '@/lib/contracts/audit';
 import { auditSentence, auditSource } from '@/lib/client/audit-words';
 import { formatStamp } from '@/lib/client/format';
@@ -22,6 +23,12 @@ type Page = { phase: 'loading' } | { phase: 'failed'; message: string } | { phas
 export function AuditList({ pairing }: { pairing: Pairing }) {
   const { t, lang } = useI18n();
   const now = useNow('minute');
+  const { interactions } = useRemote().host;
+  // The record names a question by its tool; what it asked is here when this device knows the question.
+  const questionTitle = (requestId: string) => {
+    const view = interactions.get(requestId);
+    return view?.kind === 'question' ? view.input.questions[0]?.question : undefined;
+  };
   const [lines, setLines] = useState<readonly AuditLine[]>([]);
   const [nextBefore, setNextBefore] = useState<number | undefined>(undefined);
   const [page, setPage] = useState<Page>({ phase: 'loading' });
@@ -73,7 +80,7 @@ export function AuditList({ pairing }: { pairing: Pairing }) {
                     {t('audit.refused')}
                   </span>
                 ) : null}
-                <bdi>{auditSentence(line, t)}</bdi>
+                <bdi>{auditSentence(line, t, questionTitle)}</bdi>
               </p>
               {line.detail ? <p className="audit__detail">{line.detail}</p> : null}
               <p className="audit__meta">

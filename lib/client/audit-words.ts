@@ -39,10 +39,19 @@ const VIA_KEYS = {
   join: 'audit.viaJoin',
 } as const satisfies Record<AuditLine['actor']['via'], MessageKey>;
 
-/** "Ana Lima answered question “Which database?”", "The hub’s operator removed Ben Ortiz". */
-export function auditSentence(line: AuditLine, t: Translate): string {
+/**
+ * "Ana Lima answered question “Which database?”", "The hub’s operator removed Ben Ortiz". `questionTitle`: what the
+ * app knows a question asked (the hub's record names only its tool).
+ */
+export function auditSentence(
+  line: AuditLine,
+  t: Translate,
+  questionTitle: (requestId: string) => string | undefined = () => undefined,
+): string {
   const who = line.actor.personName ?? line.actor.personId ?? t('audit.operator');
-  const target = line.target ? t(TARGET_KEYS[line.target.kind], { name: line.target.name ?? line.target.id }) : '';
+  const { target: of } = line;
+  const name = of && ((of.kind === 'question' ? questionTitle(of.id) : undefined) ?? of.name ?? of.id);
+  const target = of && name !== undefined ? t(TARGET_KEYS[of.kind], { name }) : '';
   return t(ACTION_KEYS[line.action], { who, target }).trim();
 }
 

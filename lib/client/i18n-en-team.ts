@@ -88,7 +88,7 @@ export const enTeam = {
   'audit.deviceRevoked': '{who} revoked {target}',
   'audit.machineJoined': '{who} joined {target}',
   'audit.machineRevoked': '{who} revoked {target}',
-  'audit.joinCodeMinted': '{who} invited a machine {target}',
+  'audit.joinCodeMinted': '{who} invited a machine for {target}',
   'audit.roleChanged': '{who} changed the role of {target}',
   'audit.personRemoved': '{who} removed {target}',
   'audit.groupSaved': '{who} saved {target}',

@@ -480,7 +480,7 @@ export const zh: Messages = {
   'audit.deviceRevoked': '{who} 撤销了{target}',
   'audit.machineJoined': '{who} 加入了{target}',
   'audit.machineRevoked': '{who} 撤销了{target}',
-  'audit.joinCodeMinted': '{who} 邀请了机器{target}',
+  'audit.joinCodeMinted': '{who} 为{target}邀请了机器',
   'audit.roleChanged': '{who} 更改了{target}的角色',
   'audit.personRemoved': '{who} 移除了{target}',
   'audit.groupSaved': '{who} 保存了{target}',

@@ -94,6 +94,10 @@ describe('[R21.85] an audit line in words', () => {
   it('[R21.85] who did what to what, from which device and address', () => {
     expect(auditSentence(base, t)).toBe('Ben Ortiz answered question “Which database?”');
     expect(auditSource(base, t)).toBe('from Pixel 8 · 203.0.113.7 · the app');
+    const known = (id: string) => (id === 'req-1' ? 'Which cache?' : undefined);
+    expect(auditSentence(base, t, known)).toBe('Ben Ortiz answered question “Which cache?”');
+    const minted: AuditLine = { ...base, action: 'join-code-minted', target: { kind: 'person', id: 'p-ben' } };
+    expect(auditSentence(minted, t, known)).toBe('Ben Ortiz invited a machine for p-ben');
   });
 
   it('[R21.85] the operator when no person did it; an action without a target reads whole', () => {
