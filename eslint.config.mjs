@@ -153,6 +153,7 @@ const config = [
       'lib/client/pair-request.ts',
       'lib/client/device-requests.ts',
       'lib/client/machine-requests.ts',
+      'lib/client/team-api.ts',
     ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -165,14 +166,14 @@ const config = [
           patterns: [
             {
               regex:
-                '(^|/)contracts(/(index|wire|interaction|events|preferences|ask-user-question|claude-code-question|devices|pairing-api|machine-ref|machines|push))?$',
+                '(^|/)contracts(/(index|wire|interaction|events|preferences|ask-user-question|claude-code-question|devices|pairing-api|machine-ref|machines|push|team-api|team-names|audit))?$',
               allowTypeImports: true,
               message:
                 'these contracts load zod: import types with `type`, values from a zod-free file (limits, preview, unknown, pairing-link, push-constants, claude-code-answers)',
             },
             {
               regex:
-                '(^|/)(app-connection|connection|answer-queue|push-client|pair-request|device-requests|machine-requests)$',
+                '(^|/)(app-connection|connection|answer-queue|push-client|pair-request|device-requests|machine-requests|team-api)$',
               allowTypeImports: true,
               message:
                 'a live module (socket.io, zod): import it dynamically, as lib/client/connection-loader.ts does, not in the first screen',

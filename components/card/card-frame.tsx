@@ -15,6 +15,8 @@ import { IconPause } from '../icons/time';
 import { AgentChip } from '../agent-chip';
 import { IconTerminal } from '../icons/terminal';
 import { MachineChip } from '../machine-chip';
+import { PersonChip } from '../person-chip';
+import { CardPeople } from './card-people';
 import { ContextBlock } from './context-block';
 import '@/lib/client/i18n-en-card';
 // With every kind's chunk (./card-kinds.ts), not the card route's first screen.
@@ -60,6 +62,7 @@ export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
       <p className="card-meta">
         {showMachine ? <MachineChip machine={view.machine} /> : null}
         {selectShowAgents(state.host) ? <AgentChip agent={view.agent} /> : null}
+        <PersonChip owner={view.askedFor} />
         <span className="origin" data-testid="card.origin">
           {origin || t('common.mainAgent')}
         </span>
@@ -69,6 +72,7 @@ export function CardFrame({ view, menu, children, actions, srTitle }: Props) {
           </span>
         ) : null}
       </p>
+      <CardPeople view={view} />
       {waiting ? (
         <div className="machine-notice" role="status" data-testid="card.waiting-for-machine">
           <p className="state state--queued">

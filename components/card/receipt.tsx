@@ -9,6 +9,8 @@ import { selectShowMachines } from '@/lib/client/machine-selectors';
 import { machinesLive } from '@/lib/client/machine-presence';
 import { deliveryWaitsForMachine } from '@/lib/client/machine-waits';
 import { type LocalAnswer } from '@/lib/client/store';
+import { resolvedByText } from '@/lib/client/team-words';
+import { IconPerson } from '../icons/people';
 import { IconCheckDouble, IconUndo } from '../icons/outcomes';
 import { IconPause } from '../icons/time';
 import { IconTerminal } from '../icons/terminal';
@@ -68,6 +70,7 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
           <IconCheck size={18} />
           {t('receipt.delivered', { time: formatClock(resolution.resolvedAt, lang) })}
         </p>
+        <AnsweredBy view={view} resolution={resolution} />
         {view.deliveredAt ? (
           <p className="state state--ok receipt__to" data-testid="card.receipt-applied">
             <IconCheckDouble size={18} />
@@ -86,11 +89,14 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
     );
   }
   if (resolved && resolution) {
+    // On a team hub a teammate's answer names them (R21.22): "Answered by Ana Lima on Pixel 8 at 14:02".
+    const byPerson = resolvedByText(view, resolution, t, lang);
     return (
       <section className="receipt" data-testid="card.receipt" data-state="lost">
         <p className="state state--quiet" data-testid="card.receipt-status">
-          <IconAlert size={18} />
-          {t('receipt.lostRace', { by: byWhom(resolution, t), time: formatClock(resolution.resolvedAt, lang) })}
+          {byPerson ? <IconPerson size={18} /> : <IconAlert size={18} />}
+          {byPerson ??
+            t('receipt.lostRace', { by: byWhom(resolution, t), time: formatClock(resolution.resolvedAt, lang) })}
         </p>
         <Sent view={view} response={resolution.response} />
         {local ? <YourAnswer view={view} local={local} /> : null}
@@ -148,6 +154,19 @@ export function Receipt({ view, local, myDeviceId, online }: Props) {
       </p>
       <Sent view={view} response={local.response} />
     </section>
+  );
+}
+
+/** "Answered by Ana Lima on Pixel 8 at 14:02" under this device's own receipt, on a team hub only (R21.22). */
+function AnsweredBy({ view, resolution }: { view: InteractionView; resolution: InteractionResolution }) {
+  const { t, lang } = useI18n();
+  const text = resolvedByText(view, resolution, t, lang);
+  if (!text) return null;
+  return (
+    <p className="state state--quiet" data-testid="card.receipt-by">
+      <IconPerson size={18} />
+      {text}
+    </p>
   );
 }
 

@@ -7,6 +7,7 @@ import { type MessageKey, type Translate } from '@/lib/client/i18n';
 import { formatStamp } from '@/lib/client/format';
 import { summarize, type Summary } from '@/lib/client/history-summary';
 import { historyTime } from '@/lib/client/history-selectors';
+import { resolvedByText } from '@/lib/client/team-words';
 import { ResponseBody } from '../card/response-body';
 import { IconSkip, IconUndo, IconX } from '../icons/outcomes';
 import { IconClock } from '../icons/time';
@@ -16,6 +17,8 @@ import { KindChip } from '../kind-chip';
 import { AgentChip } from '../agent-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
+import { HandedOverNote } from '../handed-over-note';
+import { PersonChip } from '../person-chip';
 import '@/lib/client/i18n-en-screens';
 import '@/lib/client/i18n-en-prompts';
 import '@/lib/client/i18n-en-outcomes';
@@ -80,6 +83,8 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
   // An answer the agent refused (its terminal's came first) is not what happened: the withdrawal is.
   const resolution = view.status === 'resolved' ? view.resolution : undefined;
   const response = resolution?.response;
+  // On a team hub, who answered and on which device (R21.22): a teammate's answer is no warning.
+  const byPerson = resolution ? resolvedByText(view, resolution, t, lang) : null;
   return (
     <li
       className="history-item"
@@ -91,6 +96,7 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
         <KindChip view={view} />
         {showMachine ? <MachineChip machine={view.machine} /> : null}
         {showAgent ? <AgentChip agent={view.agent} /> : null}
+        <PersonChip owner={view.askedFor} />
         <OriginLabel view={view} />
         <time className="history-item__time" dateTime={time}>
           {now === 0 ? '' : formatStamp(time, lang, now)}
@@ -98,10 +104,11 @@ export const HistoryItem = memo(function HistoryItem({ view, myDeviceId, now, sh
       </div>
       <p className="history-item__title">{title(view, t)}</p>
       <p className={`state ${summary.kind === 'auto' ? 'state--auto' : 'state--quiet'}`} data-testid="history.summary">
-        <SummaryIcon kind={summary.kind} />
-        {label(summary, t)}
-        {resolution?.device?.label && resolution.resolvedBy === 'user' ? ` · ${resolution.device.label}` : ''}
+        <SummaryIcon kind={byPerson ? summarize(view, null).kind : summary.kind} />
+        {byPerson ??
+          `${label(summary, t)}${resolution?.device?.label && resolution.resolvedBy === 'user' ? ` · ${resolution.device.label}` : ''}`}
       </p>
+      {view.handedOver ? <HandedOverNote handedOver={view.handedOver} /> : null}
       {view.kind === 'question' && response?.action === 'accept' && summary.answered > 0 ? (
         <ResponseBody view={view} response={response} />
       ) : null}

@@ -16,6 +16,8 @@ import { IconCloudOff } from '../icons/shell';
 import { KindChip } from '../kind-chip';
 import { MachineChip } from '../machine-chip';
 import { OriginLabel } from '../origin-label';
+import { HandedOverNote } from '../handed-over-note';
+import { PersonChip } from '../person-chip';
 import { Age } from './age';
 import '@/lib/client/i18n-en-inbox';
 import '@/lib/client/i18n-en-prompts';
@@ -77,6 +79,7 @@ export const InboxItem = memo(function InboxItem({
           <KindChip view={view} />
           {machine ? <MachineChip machine={machine} /> : null}
           {showAgent ? <AgentChip agent={view.agent} /> : null}
+          <PersonChip owner={view.askedFor} />
           <OriginLabel view={view} />
         </span>
         <span className="inbox-item__title">{title}</span>
@@ -86,6 +89,7 @@ export const InboxItem = memo(function InboxItem({
             <span>{count === 1 ? t('inbox.oneQuestion') : t('inbox.questionCount', { n: count })}</span>
           ) : null}
           <Age createdAt={view.createdAt} clockOffsetMs={clockOffsetMs} />
+          {view.handedOver ? <HandedOverNote handedOver={view.handedOver} /> : null}
           {phase === 'queued' || phase === 'sending' ? (
             <span className="state state--queued" data-testid="inbox.queued">
               <IconCloudOff size={14} />

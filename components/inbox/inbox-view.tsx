@@ -5,7 +5,9 @@ import { useHubSignIn } from '@/hooks/use-hub-sign-in';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { useI18n } from '@/hooks/use-i18n';
 import { lazyPart } from '@/hooks/use-lazy-part';
+import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
+import { useTeam } from '@/hooks/use-team';
 import { selectShowAgents } from '@/lib/client/agent-selectors';
 import { selectShowMachines } from '@/lib/client/machine-selectors';
 import { machineInfo, machinePresence, machinesLive } from '@/lib/client/machine-presence';
@@ -49,6 +51,11 @@ export function InboxView() {
   const live = machinesLive(state);
   const hydrated = useHydrated();
   const signIn = useHubSignIn(hydrated && state.status === 'unpaired');
+  // A team hub's rows (R21.76): "Handed to you by Ana" needs to know who "you" are, and a card opened from here finds
+  // its Hand over… ready. Asked only when a row is a team hub's (a personal hub's never are).
+  const pairing = usePairing();
+  const teamHub = groups.some((group) => group.items.some((view) => view.askedFor !== undefined));
+  useTeam(teamHub ? pairing : null, state.status === 'connected');
 
   // Rows grouped by machine are MachineList's to mark: they are in the DOM once its chunk is.
   const byMachine = showMachines && groups.length > 0;

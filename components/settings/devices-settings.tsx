@@ -7,6 +7,9 @@ import { type NtfyTopicView } from '@/lib/contracts/push';
 import { listDevices, revokeDevice } from '@/lib/client/device-requests-loader';
 import { formatAge, formatStamp } from '@/lib/client/format';
 import { ntfyTopicsSnapshot, subscribeNtfyTopics } from '@/lib/client/push/ntfy-topics';
+import { personName } from '@/lib/client/person-name';
+import { IconPerson } from '../icons/people';
+import { ROLE_KEYS } from '../team/role-name';
 import { RevokeButton, RevokeConfirmation, useRevocation } from './revocation';
 import '@/lib/client/i18n-en-settings';
 import '@/app/styles/settings.css';
@@ -86,6 +89,7 @@ export function DevicesSettings({
                       .filter(Boolean)
                       .join(' · ')}
                   </span>
+                  <DevicePerson info={seen.get(device.id)} />
                   <span className="devices__meta" data-testid="settings.device-seen">
                     {mine && connected ? t('settings.deviceOnline') : lastSeen(device)}
                   </span>
@@ -110,6 +114,19 @@ export function DevicesSettings({
         />
       </div>
     </section>
+  );
+}
+
+/** "Ana Lima · Owner": whose the device is, on a team hub (R21.12, R21.83); nothing for nobody's. */
+function DevicePerson({ info }: { info: DeviceInfo | undefined }) {
+  const { t } = useI18n();
+  const person = info?.person;
+  if (!person) return null;
+  return (
+    <span className="devices__meta devices__person" data-testid="settings.device-person" data-person-id={person.id}>
+      <IconPerson size={14} />
+      <bdi>{personName(person)}</bdi> · {t(ROLE_KEYS[person.role])}
+    </span>
   );
 }
 

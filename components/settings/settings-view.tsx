@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useI18n } from '@/hooks/use-i18n';
 import { useMyPerson } from '@/hooks/use-my-person';
+import { useHubSignIn } from '@/hooks/use-hub-sign-in';
 import { usePairing } from '@/hooks/use-pairing';
 import { useRemote } from '@/hooks/use-remote';
 import { DEVICE_NAME_MAX } from '@/lib/contracts/limits';
@@ -21,6 +22,8 @@ import '@/app/styles/forms.css';
 import '@/app/styles/settings.css';
 
 const settingsBelow = lazyPart(() => import('./settings-below').then((module) => module.SettingsBelow));
+// People and Groups are a team hub's only (R21.78–R21.82): their code loads once the hub says it signs people in.
+const teamSettings = lazyPart(() => import('../team/team-settings').then((module) => module.TeamSettings));
 
 export function SettingsView() {
   const { t } = useI18n();
@@ -32,6 +35,7 @@ export function SettingsView() {
   const hostUrl = pairing?.hostUrl || (typeof window === 'undefined' ? '' : window.location.origin);
   const connected = state.status === 'connected';
   const person = useMyPerson(pairing, connected);
+  const signIn = useHubSignIn(pairing !== null);
   // The host's list is the truth: a rename from another session shows here too.
   const deviceName = (pairing && state.host.devices.get(pairing.deviceId)?.name) ?? pairing?.deviceName ?? '';
 
@@ -96,6 +100,8 @@ export function SettingsView() {
         {pairing ? (
           <DevicesSettings devices={state.host.devices} myDeviceId={pairing.deviceId} connected={connected} />
         ) : null}
+
+        {pairing && signIn ? <teamSettings.Slot /> : null}
 
         {/* Below the first screen, in a chunk of its own (R13.4): it follows within a frame or two. */}
         <settingsBelow.Slot />

@@ -23,24 +23,34 @@ export interface JoinedMachine {
   remove(): Promise<void>;
 }
 
+const CLI_ENV = { ...process.env, NO_COLOR: '1', ASKAWAY_URL: '', ASKAWAY_TOKEN: '' };
+
 /**
- * Joins a machine the way a person does: `askaway invite --json` on the hub, then `askaway join <url>
- * <code>` in the machine's own data dir with ASKAWAY_MACHINE_NAME, both real CLI processes; then
- * connects a scripted runtime with the credential `join` kept in hub.json.
+ * Joins a machine the way a person does: `askaway invite --json` on the hub (`inviteArgs`: `--for <email>` for a
+ * person's machine on a team hub), then `askaway join <url> <code>` in the machine's own data dir with
+ * ASKAWAY_MACHINE_NAME, both real CLI processes; then connects a scripted runtime with the credential `join` kept in
+ * hub.json.
  */
-export async function joinMachine(host: TestHost, name: string): Promise<JoinedMachine> {
-  const env = { ...process.env, NO_COLOR: '1', ASKAWAY_URL: '', ASKAWAY_TOKEN: '' };
+export async function joinMachine(
+  host: TestHost,
+  name: string,
+  inviteArgs: readonly string[] = [],
+): Promise<JoinedMachine> {
   const invited = await run(
     process.execPath,
-    [CLI, 'invite', '--json', '--data-dir', host.dataDir, '--url', host.url],
-    {
-      env,
-    },
+    [CLI, 'invite', '--json', '--data-dir', host.dataDir, '--url', host.url, ...inviteArgs],
+    { env: CLI_ENV },
   );
   const invite = JoinCodeResponseSchema.parse(JSON.parse(invited.stdout));
-  host.rememberSecret(invite.code);
+  return joinWithCode(host, name, invite.code);
+}
+
+/** `askaway join <url> <code>` for a code minted elsewhere (the app's "Invite a machine"), then its runtime. */
+export async function joinWithCode(host: TestHost, name: string, code: string): Promise<JoinedMachine> {
+  const env = CLI_ENV;
+  host.rememberSecret(code);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'askaway-e2e-machine-'));
-  await run(process.execPath, [CLI, 'join', host.url, invite.code], {
+  await run(process.execPath, [CLI, 'join', host.url, code], {
     env: { ...env, ASKAWAY_DATA_DIR: dataDir, ASKAWAY_MACHINE_NAME: name },
   });
   const hub = JoinedHubFileSchema.parse(JSON.parse(await readFile(path.join(dataDir, 'hub.json'), 'utf8')));

@@ -76,6 +76,9 @@ export const enCard = {
   'permission.showWhole': 'Show the whole input ({n} characters)',
 
   'machine.waitingForHint': 'You can answer now: your answer is kept on the hub and delivered when {name} is back.',
+
+  'card.handOver': 'Hand over…',
+  'card.handedOverTo': 'Handed to {name}.',
 } as const;
 
 addEnglish(enCard);

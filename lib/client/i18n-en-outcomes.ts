@@ -29,6 +29,16 @@ export const enOutcomes = {
   'outcome.rejected': 'Rejected',
   'outcome.allowed': 'Allowed',
   'outcome.denied': 'Denied',
+  'outcome.personOnDevice': '{name} on {device}',
+  'outcome.answeredBy': 'Answered by {who} at {time}',
+  'outcome.partlyBy': 'Answered {n} of {m} by {who} at {time}',
+  'outcome.skippedBy': 'Skipped by {who} at {time}',
+  'outcome.declinedBy': 'Declined by {who} at {time}',
+  'outcome.cancelledBy': 'Cancelled by {who} at {time}',
+  'outcome.approvedBy': 'Approved by {who} at {time}',
+  'outcome.rejectedBy': 'Rejected by {who} at {time}',
+  'outcome.allowedBy': 'Allowed by {who} at {time}',
+  'outcome.deniedBy': 'Denied by {who} at {time}',
 } as const;
 
 addEnglish(enOutcomes);

@@ -21,6 +21,12 @@ export const enPrompts = {
   'plan.chip': 'Plan',
   'plan.title': 'Approve the plan?',
   'permission.title': 'Allow {tool}?',
+  'person.askedFor': 'Asked for {name}',
+  'person.askedForGroup': 'Asked for the group {name}',
+  'person.handedToYou': 'Handed to you by {by}',
+  'person.handedTo': 'Handed to {to} by {by}',
+  'person.handedToYouByOperator': 'Handed to you by the hub’s operator',
+  'person.handedToByOperator': 'Handed to {to} by the hub’s operator',
 } as const;
 
 addEnglish(enPrompts);

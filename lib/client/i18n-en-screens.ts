@@ -17,6 +17,9 @@ export const enScreens = {
   'history.filterSession': 'Session',
   'history.allSessions': 'All sessions',
   'history.reason': 'Reason: {r}',
+  'history.show': 'Show',
+  'history.showQuestions': 'Questions',
+  'history.showAudit': 'Audit',
 
   'outcome.answered': 'Answered',
   'outcome.partly': 'Partly answered ({n} of {m})',

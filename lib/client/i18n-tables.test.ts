@@ -10,6 +10,7 @@ import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
 import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
+import { enTeam } from './i18n-en-team';
 import { enTurnCard } from './i18n-en-turn-card';
 import { enTurns } from './i18n-en-turns';
 
@@ -23,6 +24,7 @@ const TABLES = [
   { module: 'i18n-en-screens', keys: Object.keys(enScreens) },
   { module: 'i18n-en-sessions', keys: Object.keys(enSessions) },
   { module: 'i18n-en-settings', keys: Object.keys(enSettings) },
+  { module: 'i18n-en-team', keys: Object.keys(enTeam) },
   { module: 'i18n-en-turns', keys: Object.keys(enTurns) },
   { module: 'i18n-en-turn-card', keys: Object.keys(enTurnCard) },
 ];

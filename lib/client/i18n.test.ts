@@ -11,6 +11,7 @@ import { enPrompts } from './i18n-en-prompts';
 import { enScreens } from './i18n-en-screens';
 import { enSessions } from './i18n-en-sessions';
 import { enSettings } from './i18n-en-settings';
+import { enTeam } from './i18n-en-team';
 import { enTurnCard } from './i18n-en-turn-card';
 import { enTurns } from './i18n-en-turns';
 import { zh } from './i18n-zh';
@@ -28,6 +29,7 @@ const ENGLISH: Messages = {
   ...enScreens,
   ...enSessions,
   ...enSettings,
+  ...enTeam,
   ...enTurns,
   ...enTurnCard,
 };

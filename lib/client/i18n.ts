@@ -9,6 +9,7 @@ import { type enPrompts } from './i18n-en-prompts';
 import { type enScreens } from './i18n-en-screens';
 import { type enSessions } from './i18n-en-sessions';
 import { type enSettings } from './i18n-en-settings';
+import { type enTeam } from './i18n-en-team';
 import { type enTurnCard } from './i18n-en-turn-card';
 import { type enTurns } from './i18n-en-turns';
 
@@ -106,6 +107,7 @@ export type MessageKey =
   | keyof typeof enScreens
   | keyof typeof enSessions
   | keyof typeof enSettings
+  | keyof typeof enTeam
   | keyof typeof enTurns
   | keyof typeof enTurnCard;
 export type Messages = Record<MessageKey, string>;
