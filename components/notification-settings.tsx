@@ -35,9 +35,12 @@ type Note = { tone: 'ok' | 'danger'; text: string } | null;
 export function NotificationSettings({
   connected,
   preferences,
+  locked = false,
 }: {
   connected: boolean;
   preferences: Preferences | null;
+  /** A member's device on a team hub: when the hub notifies is shown, not changeable (R21.71). */
+  locked?: boolean;
 }) {
   const { lang, t } = useI18n();
   const m = PUSH_MESSAGES[lang];
@@ -153,8 +156,9 @@ export function NotificationSettings({
         )}
         {support === null ? null : <AnswerButtons m={m} />}
 
-        <NotifyDelay preferences={preferences} connected={connected} />
-        <FinishedTurnsSetting preferences={preferences} connected={connected} />
+        <NotifyDelay preferences={preferences} connected={connected && !locked} />
+        <FinishedTurnsSetting preferences={preferences} connected={connected && !locked} />
+        {locked ? <p className="form__hint">{t('settings.teamLocked')}</p> : null}
 
         <label className="settings__row settings__row--stack">
           <span className="settings__label">{m.ntfy_label}</span>

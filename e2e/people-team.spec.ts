@@ -293,7 +293,7 @@ test.describe('the team in the app (R21.75–R21.89)', () => {
     await expect.poll(() => benLaptop.runtime.isConnected()).toBe(false);
   });
 
-  test('[R21.78][R21.80] a member’s Settings show themselves and their groups, with nothing to manage; a personal invite shows its command', async ({
+  test('[R21.71][R21.78][R21.80] a member’s Settings show themselves and their groups, with nothing to manage, and the hub-wide preferences unchangeable; a personal invite shows its command', async ({
     browser,
     host,
   }) => {
@@ -308,6 +308,13 @@ test.describe('the team in the app (R21.75–R21.89)', () => {
     await expect(ben.page.getByTestId('settings.person-role-change')).toHaveCount(0);
     await expect(ben.page.getByTestId('settings.group-new')).toHaveCount(0);
     await expect(ben.page.getByTestId('settings.groups-empty')).toHaveText('You are in no group.');
+    // The hub-wide preferences apply to everyone: a member sees them, without the controls to change them (R21.71).
+    await expect(ben.page.getByTestId('settings.team-locked')).toHaveText(
+      'On this team hub only the owner and admins change this: it applies to everyone.',
+    );
+    await expect(ben.page.getByTestId('settings.away')).toBeDisabled();
+    await expect(ben.page.getByTestId('settings.auto-toggle')).toBeDisabled();
+    await expect(ben.page.getByTestId('settings.push-delay')).toBeDisabled();
 
     await ben.page.getByTestId('settings.invite-machine').click();
     const invite = ben.page.getByTestId('settings.invite-dialog');

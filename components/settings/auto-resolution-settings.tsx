@@ -12,16 +12,19 @@ const TIMEOUTS_MS = [60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 15 * 60_000, 3
 export function AutoResolutionSettings({
   preferences,
   connected,
+  locked = false,
 }: {
   preferences: Preferences | null;
   connected: boolean;
+  /** A member's device on a team hub: shown, not changeable (R21.71). */
+  locked?: boolean;
 }) {
   const { t } = useI18n();
   const { save, failure } = usePreferenceSave();
   const enabled = preferences?.askUserQuestionAutoResolutionEnabled ?? false;
   const timeout = preferences?.askUserQuestionAutoResolutionTimeoutMs ?? 10 * 60_000;
   const options = TIMEOUTS_MS.includes(timeout) ? TIMEOUTS_MS : [...TIMEOUTS_MS, timeout].sort((a, b) => a - b);
-  const disabled = !connected || !preferences;
+  const disabled = !connected || !preferences || locked;
   return (
     <section className="settings__section" aria-labelledby="s-auto" data-testid="settings.auto">
       <h2 id="s-auto" className="settings__title">
@@ -55,7 +58,9 @@ export function AutoResolutionSettings({
         <p className="settings__explain" data-testid="settings.auto-explain">
           {enabled ? t('settings.autoExplainOn', { t: formatDuration(timeout, t) }) : t('settings.autoExplainOff')}
         </p>
-        <p className="form__hint">{disabled ? t('settings.autoOffline') : t('settings.autoShared')}</p>
+        <p className="form__hint">
+          {locked ? t('settings.teamLocked') : disabled ? t('settings.autoOffline') : t('settings.autoShared')}
+        </p>
         {failure}
       </div>
     </section>

@@ -9,7 +9,16 @@ import '@/lib/client/i18n-en-settings';
  * "I'm away from my desk" (R19.50): a host preference, the same as `askaway away`. While it is on, Claude Code holds
  * each finished turn for a reply from the phone; the other agents take a reply whether or not.
  */
-export function AwaySettings({ preferences, connected }: { preferences: Preferences | null; connected: boolean }) {
+export function AwaySettings({
+  preferences,
+  connected,
+  locked = false,
+}: {
+  preferences: Preferences | null;
+  connected: boolean;
+  /** A member's device on a team hub: shown, not changeable (R21.71). */
+  locked?: boolean;
+}) {
   const { t } = useI18n();
   const { save, failure } = usePreferenceSave();
   const away = preferences?.away ?? false;
@@ -22,7 +31,7 @@ export function AwaySettings({ preferences, connected }: { preferences: Preferen
         <SwitchRow
           label={t('settings.awayToggle')}
           checked={away}
-          disabled={!connected || !preferences}
+          disabled={!connected || !preferences || locked}
           strong
           onChange={(on) => save({ away: on })}
           testId="settings.away"
@@ -30,7 +39,9 @@ export function AwaySettings({ preferences, connected }: { preferences: Preferen
         <p className="settings__explain" data-testid="settings.away-explain">
           {away ? t('settings.awayExplainOn') : t('settings.awayExplainOff')}
         </p>
-        <p className="form__hint">{t('settings.awayCli')}</p>
+        <p className="form__hint" data-testid={locked ? 'settings.team-locked' : undefined}>
+          {locked ? t('settings.teamLocked') : t('settings.awayCli')}
+        </p>
         {failure}
       </div>
     </section>

@@ -1,6 +1,7 @@
 'use client';
 import { useI18n, useLocalSettings } from '@/hooks/use-i18n';
 import { usePairing } from '@/hooks/use-pairing';
+import { useKnownTeam } from '@/hooks/use-team';
 import { useRemote } from '@/hooks/use-remote';
 import { REMOTE_PROTOCOL_VERSION } from '@/lib/contracts/limits';
 import { updateLocalSettings, type LangChoice, type ThemeChoice } from '@/lib/client/local-settings';
@@ -26,6 +27,9 @@ export function SettingsBelow() {
   const pairing = usePairing();
   const state = useRemote();
   const connected = state.status === 'connected';
+  // The hub-wide preferences are the owner's and admins' on a team hub (R21.71): a member sees them, unchangeable.
+  const team = useKnownTeam();
+  const locked = team ? !team.canManage : false;
   return (
     <>
       {pairing ? (
@@ -36,11 +40,11 @@ export function SettingsBelow() {
         />
       ) : null}
 
-      <AwaySettings preferences={state.host.preferences} connected={connected} />
+      <AwaySettings preferences={state.host.preferences} connected={connected} locked={locked} />
 
-      <AutoResolutionSettings preferences={state.host.preferences} connected={connected} />
+      <AutoResolutionSettings preferences={state.host.preferences} connected={connected} locked={locked} />
 
-      <NotificationSettings connected={connected} preferences={state.host.preferences} />
+      <NotificationSettings connected={connected} preferences={state.host.preferences} locked={locked} />
 
       <Choice<LangChoice>
         id="language"

@@ -50,6 +50,7 @@ export const enSettings = {
   'settings.autoTimeout': 'Wait before continuing',
   'settings.autoShared': 'Shared by every device connected to this host.',
   'settings.autoOffline': 'Connect to change this setting.',
+  'settings.teamLocked': 'On this team hub only the owner and admins change this: it applies to everyone.',
   'settings.saveFailed': 'Could not save. Check the connection.',
   'settings.notifications': 'Notifications',
   'settings.language': 'Language',

@@ -271,6 +271,7 @@ export const zh: Messages = {
   'settings.autoTimeout': '继续前等待',
   'settings.autoShared': '连接到此主机的所有设备共享此设置。',
   'settings.autoOffline': '连接后才能修改此设置。',
+  'settings.teamLocked': '在此团队主机上，只有所有者和管理员可以修改此设置：它对所有人生效。',
   'settings.saveFailed': '保存失败，请检查连接。',
   'settings.notifications': '通知',
   'settings.language': '语言',
