@@ -48,10 +48,17 @@ export function auditSentence(
   t: Translate,
   questionTitle: (requestId: string) => string | undefined = () => undefined,
 ): string {
-  const who = line.actor.personName ?? line.actor.personId ?? t('audit.operator');
+  const person = line.actor.personName ?? line.actor.personId;
+  const who = person ?? t('audit.operator');
   const { target: of } = line;
   const name = of && ((of.kind === 'question' ? questionTitle(of.id) : undefined) ?? of.name ?? of.id);
   const target = of && name !== undefined ? t(TARGET_KEYS[of.kind], { name }) : '';
+  // A machine joins by itself with its code: it is a person's when the code was minted for one, else a group's or
+  // the owner's, never something the operator did at that moment.
+  if (line.action === 'machine-joined') {
+    const sentence = t(person !== undefined ? 'audit.machineJoinedFor' : 'audit.machineJoined', { who, target });
+    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  }
   return t(ACTION_KEYS[line.action], { who, target }).trim();
 }
 

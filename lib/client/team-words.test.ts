@@ -112,4 +112,21 @@ describe('[R21.85] an audit line in words', () => {
     expect(auditSource(operator, t)).toBe('the hub’s terminal');
     expect(auditSentence({ ...base, action: 'sign-in', target: undefined }, t)).toBe('Ben Ortiz signed in');
   });
+
+  it('[R21.85] a machine joins by itself: a person’s names them, a group’s or the owner’s names nobody', () => {
+    const joined: AuditLine = {
+      ...base,
+      action: 'machine-joined',
+      outcome: 'done',
+      actor: { personId: 'p-ben', personName: 'Ben Ortiz', address: '203.0.113.7', via: 'join' },
+      target: { kind: 'machine', id: '0123456789abcdef', name: 'ben-laptop' },
+    };
+    expect(auditSentence(joined, t)).toBe('Machine ben-laptop joined as Ben Ortiz’s');
+    const shared: AuditLine = {
+      ...joined,
+      actor: { address: '203.0.113.9', via: 'join' },
+      target: { kind: 'machine', id: '0123456789abcdee', name: 'ci-box' },
+    };
+    expect(auditSentence(shared, t)).toBe('Machine ci-box joined');
+  });
 });
