@@ -1,22 +1,19 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type Locator, type Page } from '@playwright/test';
-import { type AskUserQuestionInputLike } from '../lib/contracts';
+import { type Page } from '@playwright/test';
 import {
   ANA,
   BEN,
   startTestOidcProvider,
   type TestOidcProvider,
-  type TestPerson,
 } from '../lib/host/people/test-support/oidc-test-provider';
 import { axeViolations } from './support/axe';
 import { expect, test as base } from './support/fixtures';
-import { type TestHost } from './support/host';
 import { joinMachine, joinWithCode, type JoinedMachine } from './support/machines';
-import { AppPage } from './support/pages';
-import { singleQuestion } from './support/payloads';
+import { type AppPage } from './support/pages';
 import { PHONE_SCREEN, reviewShots } from './support/screenshots';
+import { asking, chipName, heldQuestions, signedInPhone } from './support/team-people';
 
 // The team in the app (R21.75–R21.89): a real hub started with a real OpenID provider (oidc-provider), two people
 // signed in through its own login page, each in their own browser; the hub's operator (a device paired with a link
@@ -51,12 +48,6 @@ const test = base.extend<{ provider: TestOidcProvider }>({
   },
 });
 
-function asking(question: string): AskUserQuestionInputLike {
-  const [first] = singleQuestion.questions;
-  if (!first) throw new Error('singleQuestion has a question');
-  return { questions: [{ ...first, question }] };
-}
-
 /** axe in the light and the dark theme (R21.88). */
 async function expectAccessible(page: Page, screen: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -65,38 +56,6 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
     expect(violations.map((violation) => `${screen} (${colorScheme}): ${violation}`)).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/** A phone of its own (a browser context), signed in at the provider's login page and paired as `person`'s. */
-async function signedInPhone(browser: Browser, host: TestHost, person: TestPerson, name: string): Promise<AppPage> {
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: PHONE_SCREEN });
-  const page = await context.newPage();
-  const app = new AppPage(page, host);
-  await page.goto(`${host.url}/auth/sign-in`);
-  await page.getByTestId('auth.continue').click();
-  await expect(page.getByRole('heading', { name: 'Example Corp' })).toBeVisible();
-  await page.getByLabel('Login').fill(person.login);
-  await page.getByLabel('Password').fill(person.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('pair.form')).toHaveAttribute('data-mode', 'link');
-  await page.getByTestId('pair.device').fill(name);
-  await page.getByTestId('pair.submit').click();
-  await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/index.html');
-  await app.waitConnected();
-  const pairing = await app.storedPairing();
-  if (!pairing?.credential) throw new Error('signed in, but no device credential was stored');
-  host.rememberSecret(pairing.credential);
-  return app;
-}
-
-/** What a row's or card's person chip shows (its screen-reader words apart). */
-function chipName(scope: Locator): Locator {
-  return scope.getByTestId('person-chip').locator('.chip__text');
-}
-
-/** The ids of the questions this phone's app holds: what its hub let it see. */
-function heldQuestions(app: AppPage): Promise<string[]> {
-  return app.page.evaluate(() => [...(window.__askaway?.state.host.interactions.keys() ?? [])].sort());
 }
 
 test.describe('the team in the app (R21.75–R21.89)', () => {

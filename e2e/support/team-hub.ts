@@ -25,15 +25,18 @@ export interface TeamHub {
   stop(): Promise<void>;
 }
 
-/** As docs/team-hub/compose.yaml runs them: the same database and agent token, nginx's address as the public URL. */
-export async function startTeamHub(cluster: PgCluster): Promise<TeamHub> {
+/**
+ * As docs/team-hub/compose.yaml runs them: the same database and agent token, nginx's address as the public URL.
+ * `extraArgs` go to both replicas (a team hub's `--oidc-*`).
+ */
+export async function startTeamHub(cluster: PgCluster, extraArgs: readonly string[] = []): Promise<TeamHub> {
   const name = `askaway_e2e_team_${randomBytes(6).toString('hex')}`;
   await asAdmin(`CREATE DATABASE ${name}`, [], cluster.adminUrl);
   const url = new URL(cluster.adminUrl);
   url.pathname = `/${name}`;
   const port = await freePort();
   const token = `e2e-team-${randomBytes(8).toString('hex')}`;
-  const args = ['--database', url.toString(), '--public-url', `http://127.0.0.1:${port}`];
+  const args = ['--database', url.toString(), '--public-url', `http://127.0.0.1:${port}`, ...extraArgs];
   const replicas = await Promise.all([startTestHost(token, { args }), startTestHost(token, { args })]);
   const balancer = await startNginxBalancer({
     port,
