@@ -20,6 +20,7 @@ import { startTestHost, TEST_TOKEN } from '../test-support/test-host';
 import { type TestPerson } from './test-support/oidc-test-provider';
 import {
   ask,
+  caughtUp,
   closeTeam,
   HUB_AGENT,
   pushesTo,
@@ -110,6 +111,7 @@ async function teamWithGroup(backend: 'sqlite' | 'pg') {
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   const group = (created.json as { group: GroupRecord }).group;
   const ciMachine = await joinGroupMachine(base.ola, first, last, group.id);
+  await caughtUp(base.hubs);
   return { ...base, first, last, dan, ids, group, ciMachine };
 }
 

@@ -142,7 +142,16 @@ export async function team(logs: PgTestLogs, backend: 'sqlite' | 'pg', extraPeop
   // Ben's code is minted through one replica and redeemed through the other: the grant is the log's.
   const anaMachine = await joinMachineOf(ana, first, first, 'ana-laptop');
   const benMachine = await joinMachineOf(ben, last, first, 'ben-laptop');
+  await caughtUp(hubs);
   return { hubs, sink, ola, ana, ben, anaMachine, benMachine };
+}
+
+/**
+ * Every replica has folded what the others appended: a test of who sees what starts from one shared state, not
+ * from how soon a replica hears of another's writes (that is R20.40's to test).
+ */
+export async function caughtUp(hubs: readonly Host[]): Promise<void> {
+  for (const hub of hubs) await hub.registry.catchUp();
 }
 
 export function question(header: string): InteractionRequest {
