@@ -274,6 +274,14 @@ test.describe('the team in the app (R21.75–R21.89)', () => {
     await expect(ben.page.getByTestId('settings.away')).toBeDisabled();
     await expect(ben.page.getByTestId('settings.auto-toggle')).toBeDisabled();
     await expect(ben.page.getByTestId('settings.push-delay')).toBeDisabled();
+    // Their machine list is their own: no hub row, and how to add one is the invite above (R21.53).
+    await expect(ben.page.getByTestId('settings.machines-empty')).toHaveText(
+      'No machine of yours or your groups’ yet.',
+    );
+    await expect(ben.page.getByTestId('settings.machine-row')).toHaveCount(0);
+    await ben.page.getByTestId('settings.away-section').scrollIntoViewIfNeeded();
+    await reviewShots(ben.page, 'settings-member', 'team', PHONE_SCREEN);
+    await reviewShots(ben.page, 'settings-member', 'team-desktop', DESKTOP);
 
     await ben.page.getByTestId('settings.invite-machine').click();
     const invite = ben.page.getByTestId('settings.invite-dialog');

@@ -20,10 +20,13 @@ export function MachinesSettings({
   machines,
   live,
   clockOffsetMs,
+  member = false,
 }: {
   machines: readonly MachineInfo[];
   live: boolean;
   clockOffsetMs: number;
+  /** A member's device on a team hub: its list holds only its person's and groups' machines (R21.53). */
+  member?: boolean;
 }) {
   const { t, lang } = useI18n();
   const now = useNow('minute');
@@ -82,12 +85,12 @@ export function MachinesSettings({
         ) : null}
         {live && joined.length === 0 ? (
           <p className="settings__explain" data-testid="settings.machines-empty">
-            {t('settings.machinesEmpty')}
+            {t(member ? 'settings.machinesNoneYours' : 'settings.machinesEmpty')}
           </p>
         ) : null}
         <p className="settings__explain form__hint">
           {live
-            ? `${joined.length > 0 ? `${t('settings.machinesHint')} ` : ''}${t('settings.machinesHowTo')}`
+            ? `${joined.length > 0 ? `${t('settings.machinesHint')} ` : ''}${t(member ? 'settings.machinesHowToTeam' : 'settings.machinesHowTo')}`
             : t('settings.machinesOffline')}
         </p>
         <RevokeConfirmation

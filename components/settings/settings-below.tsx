@@ -37,6 +37,7 @@ export function SettingsBelow() {
           machines={state.host.machines}
           live={machinesLive(state)}
           clockOffsetMs={state.host.clockOffsetMs}
+          member={locked}
         />
       ) : null}
 

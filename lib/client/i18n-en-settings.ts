@@ -67,6 +67,9 @@ export const enSettings = {
   'settings.machines': 'Machines',
   'settings.machinesHint': 'Computers whose agents ask through this hub, and how many agents are connected now.',
   'settings.machinesEmpty': 'Only this hub so far.',
+  'settings.machinesNoneYours': 'No machine of yours or your groups’ yet.',
+  'settings.machinesHowToTeam':
+    'To add a computer, tap “Invite a machine” above, then run the command it shows on that computer.',
   'settings.machinesHowTo':
     'To add a computer, run “askaway invite” on the hub, then run the “askaway join …” command it prints on that computer.',
   'settings.machinesOffline': 'Connect to manage machines.',

@@ -319,6 +319,8 @@ export const zh: Messages = {
   'settings.machines': '机器',
   'settings.machinesHint': '通过此主机提问的电脑，以及当前连接的代理数。',
   'settings.machinesEmpty': '目前只有此主机。',
+  'settings.machinesNoneYours': '你和你所在的组还没有机器。',
+  'settings.machinesHowToTeam': '要添加电脑，请点上方的“邀请机器”，然后在那台电脑上运行它显示的命令。',
   'settings.machinesHowTo':
     '要添加电脑，请在主机上运行 “askaway invite”，然后在那台电脑上运行它打印的 “askaway join …” 命令。',
   'settings.machinesOffline': '连接后才能管理机器。',
