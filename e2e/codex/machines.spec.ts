@@ -12,13 +12,14 @@ test('[R18.10][R17.3] a Codex question on a joined machine, answered from the ph
   remote,
 }) => {
   let machine: JoinedMachine | undefined;
+  let bridge: { stop(): Promise<void> } | undefined;
   try {
     machine = await joinMachine(host, 'codex-laptop');
     const marker = 'E2E-joined';
     const codex = await session({
       conversations: [{ marker, turns: [ask([colorQuestion]), [{ type: 'text', text: `finished ${marker}` }]] }],
     });
-    await codex.bridge({ ASKAWAY_DATA_DIR: machine.dataDir, ASKAWAY_URL: '', ASKAWAY_TOKEN: '' });
+    bridge = await codex.bridge({ ASKAWAY_DATA_DIR: machine.dataDir, ASKAWAY_URL: '', ASKAWAY_TOKEN: '' });
     const tui = await codex.tui();
     await tui.ready({ plan: true });
     await tui.submit(`${marker}: pick a color`);
@@ -35,6 +36,8 @@ test('[R18.10][R17.3] a Codex question on a joined machine, answered from the ph
     });
     await tui.waitFor(new RegExp(`finished ${marker}`));
   } finally {
+    // The bridge writes into the machine's data dir until it exits: stopped first, or the dir is removed under it.
+    await bridge?.stop();
     await machine?.remove();
   }
 });

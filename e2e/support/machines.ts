@@ -65,7 +65,8 @@ export async function joinWithCode(host: TestHost, name: string, code: string): 
     runtime,
     async remove() {
       runtime.close();
-      await rm(dataDir, { recursive: true, force: true });
+      // An agent's bridge may still be writing there as it exits (a log, a lock): retried, not left behind.
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
