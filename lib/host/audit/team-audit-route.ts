@@ -1,24 +1,15 @@
-import { type IncomingMessage } from 'node:http';
 import { TEAM_AUDIT_API_PATH } from '../../contracts';
 import { sendJson } from '../../http/http-replies';
 import { sendApiError as fail } from '../auth/api-replies';
-import { type AuthResult } from '../auth/principal';
-import { corsHeadersOrRefuse } from '../http/cors';
+import { deviceRequestGate, type DeviceRequestOptions } from '../http/device-request';
 import { type HttpRouteHandler } from '../http/routes';
-import { TokenBucket, type RateLimit } from '../sockets/token-bucket';
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, type AuditLog } from './audit-log';
 
-/** Requests that name no known device, all together: no credential is guessable, but each one costs a lookup. */
-const REFUSED_RATE_LIMIT: RateLimit = { capacity: 50, refillPerSecond: 10 };
-
-export interface TeamAuditRouteOptions {
+export interface TeamAuditRouteOptions extends DeviceRequestOptions {
   /** Undefined on a hub without people: it keeps no record, and the path is not found. */
   auditLog: AuditLog | undefined;
-  /** A paired device's credential only (R16.1). */
-  authenticate(candidate: string | undefined): Promise<AuthResult>;
   /** Whether this device's person may read the record: the owner's and admins' devices (R21.67). */
   mayRead(deviceId: string): boolean;
-  originAllowed(req: IncomingMessage): boolean;
 }
 
 /**
@@ -27,7 +18,7 @@ export interface TeamAuditRouteOptions {
  * and a hub without people 404. The same CORS and refused-credential limit as `GET /api/me`.
  */
 export function createTeamAuditRoute(options: TeamAuditRouteOptions): HttpRouteHandler {
-  const refused = new TokenBucket(REFUSED_RATE_LIMIT.capacity, REFUSED_RATE_LIMIT.refillPerSecond);
+  const gate = deviceRequestGate(options);
   return async (req, res, context) => {
     const { auditLog } = options;
     if (context.pathname !== TEAM_AUDIT_API_PATH || !auditLog)
@@ -37,32 +28,14 @@ export function createTeamAuditRoute(options: TeamAuditRouteOptions): HttpRouteH
         'not-found',
         `Not found: ${context.pathname} (only a hub with people keeps an audit record)`,
       );
-    const cors = corsHeadersOrRefuse(req, res, options.originAllowed);
-    if (!cors) return;
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, {
-        ...cors,
-        'Access-Control-Allow-Methods': 'GET',
-        'Access-Control-Allow-Headers': 'Authorization',
-        'Access-Control-Max-Age': '600',
-      });
-      res.end();
-      return;
-    }
-    if (req.method !== 'GET')
-      return fail(res, 405, 'invalid-request', `This is GET ${TEAM_AUDIT_API_PATH}`, {
-        ...cors,
-        Allow: 'GET, OPTIONS',
-      });
-    const auth = await options.authenticate(context.bearerToken());
-    if (!auth.ok) {
-      if (!refused.take()) return fail(res, 429, 'rate-limited', 'Too many refused requests; try again shortly', cors);
-      return fail(res, 401, 'unauthorized', auth.message, {
-        ...cors,
-        'WWW-Authenticate': 'Bearer realm="askaway-device"',
-      });
-    }
-    if (!options.mayRead(auth.principal.id))
+    const request = await gate(req, res, context, {
+      method: 'GET',
+      allowHeaders: 'Authorization',
+      allow: 'GET, OPTIONS',
+    });
+    if (!request) return;
+    const { deviceId, cors } = request;
+    if (!options.mayRead(deviceId))
       return fail(res, 403, 'forbidden', "Only the hub's owner and admins read its audit record", cors);
     const query = pageQuery(new URL(req.url ?? '/', 'http://hub').searchParams);
     if (typeof query === 'string') return fail(res, 400, 'invalid-request', query, cors);

@@ -14,30 +14,22 @@ import { sendJson } from '../../http/http-replies';
 import { sendApiError as fail } from '../auth/api-replies';
 import { type DeviceService } from '../auth/devices';
 import { type MachineService } from '../auth/machines';
-import { type AuthResult } from '../auth/principal';
-import { corsHeadersOrRefuse } from '../http/cors';
+import { deviceRequestGate, type DeviceRequestOptions } from '../http/device-request';
 import { type HttpRouteHandler } from '../http/routes';
-import { TokenBucket, type RateLimit } from '../sockets/token-bucket';
 import { type PeopleService } from './people-service';
 import { readTeamBody } from './team-request-body';
 import { type TeamActor, type TeamRefusal, type TeamService } from './team-service';
-
-/** Requests that name no known device, all together: no credential is guessable, but each one costs a lookup. */
-const REFUSED_RATE_LIMIT: RateLimit = { capacity: 50, refillPerSecond: 10 };
 
 const ROLE_PATH = new RegExp(`^${TEAM_PEOPLE_API_PATH}/([0-9a-f]{16})/role$`);
 const REMOVE_PATH = new RegExp(`^${TEAM_PEOPLE_API_PATH}/([0-9a-f]{16})/remove$`);
 const GROUP_PATH = new RegExp(`^${TEAM_GROUPS_API_PATH}/([0-9a-f]{16})$`);
 const GROUP_REMOVE_PATH = new RegExp(`^${TEAM_GROUPS_API_PATH}/([0-9a-f]{16})/remove$`);
 
-export interface TeamRoutesOptions {
+export interface TeamRoutesOptions extends DeviceRequestOptions {
   team: TeamService;
   people: PeopleService;
   devices: Pick<DeviceService, 'revoke'>;
   machines: Pick<MachineService, 'revoke'>;
-  /** A paired device's credential only (R16.1). */
-  authenticate(candidate: string | undefined): Promise<AuthResult>;
-  originAllowed(req: IncomingMessage): boolean;
   /** The client's address, for the audit record (R21.21). */
   clientAddress: ClientAddressOf;
   /** The team hub's audit record: removals from the app are recorded with their revocations (R21.60). */
@@ -59,34 +51,17 @@ export interface TeamRoutesOptions {
  * people; a hub without answers 404 with a message saying so (`createNoTeamRoute`).
  */
 export function createTeamRoutes(options: TeamRoutesOptions): HttpRouteHandler {
-  const refused = new TokenBucket(REFUSED_RATE_LIMIT.capacity, REFUSED_RATE_LIMIT.refillPerSecond);
+  const gate = deviceRequestGate(options);
   return async (req, res, context) => {
-    const cors = corsHeadersOrRefuse(req, res, options.originAllowed);
-    if (!cors) return;
     const { pathname } = context;
-    const isGet = pathname === TEAM_API_PATH;
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, {
-        ...cors,
-        'Access-Control-Allow-Methods': isGet ? 'GET' : 'POST',
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type',
-        'Access-Control-Max-Age': '600',
-      });
-      res.end();
-      return;
-    }
-    const expected = isGet ? 'GET' : 'POST';
-    if (req.method !== expected)
-      return fail(res, 405, 'invalid-request', `This is ${expected} ${pathname}`, { ...cors, Allow: expected });
-    const auth = await options.authenticate(context.bearerToken());
-    if (!auth.ok) {
-      if (!refused.take()) return fail(res, 429, 'rate-limited', 'Too many refused requests; try again shortly', cors);
-      return fail(res, 401, 'unauthorized', auth.message, {
-        ...cors,
-        'WWW-Authenticate': 'Bearer realm="askaway-device"',
-      });
-    }
-    const deviceId = auth.principal.id;
+    const method = pathname === TEAM_API_PATH ? 'GET' : 'POST';
+    const request = await gate(req, res, context, {
+      method,
+      allowHeaders: 'Authorization, Content-Type',
+      allow: method,
+    });
+    if (!request) return;
+    const { deviceId, cors } = request;
     const address = options.clientAddress(req);
     const actor: TeamActor = { kind: 'device', deviceId, address };
     const refuse = (refusal: TeamRefusal) => fail(res, refusal.status, refusal.code, refusal.message, cors);
