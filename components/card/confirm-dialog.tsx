@@ -1,5 +1,6 @@
 'use client';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { DECLINE_MESSAGE_MAX } from '@/lib/contracts/limits';
 import '@/app/styles/dialog.css';
 
@@ -29,15 +30,9 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
 }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const [reason, setReason] = useState('');
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose} data-testid={testId}>
       <form

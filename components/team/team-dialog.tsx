@@ -1,5 +1,6 @@
 'use client';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useModalDialog } from '@/hooks/use-modal-dialog';
 import '@/app/styles/dialog.css';
 import '@/app/styles/team.css';
 
@@ -20,14 +21,8 @@ interface Props {
  * The actions are the form's buttons: a submit button submits `onSubmit`.
  */
 export function TeamDialog({ open, title, hint, testId, onClose, onSubmit, children, actions }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog ref={ref} className="dialog team-dialog" aria-labelledby={titleId} onClose={onClose} data-testid={testId}>
       <form
