@@ -51,10 +51,13 @@ export default defineConfig({
       use: { ...pixel7, browserName: 'chromium' },
     },
     // The real `opencode` against a scripted model (e2e/opencode/README.md): one TUI per file, shared by its tests.
+    // OpenCode's own work is the slowest of the agents (a TUI, a server and a plugin per start): its longest tests
+    // take 25–55 s on a 2-core CI machine, where 60 s left the last step of a five-turn test one second. The waits
+    // inside are bounded by what is left of this (forAgentWork), so a passing run takes no longer for it.
     {
       name: 'opencode',
       testDir: './e2e/opencode',
-      timeout: 60_000,
+      timeout: 120_000,
       use: { ...pixel7, browserName: 'chromium' },
     },
     // The real `codex` CLI (its TUI and shared daemon) against a scripted model (e2e/codex/README.md).
