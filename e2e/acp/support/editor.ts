@@ -79,6 +79,8 @@ export async function startEditor(options: EditorOptions): Promise<AcpEditor> {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
     LANG: 'C.UTF-8',
+    // The run's own temporary folder: what the agent leaves there (Gemini CLI's error reports) goes with the run.
+    TMPDIR: os.tmpdir(),
     ...options.agent.env,
     ASKAWAY_URL: options.hub.url,
     ASKAWAY_TOKEN: options.hub.token,

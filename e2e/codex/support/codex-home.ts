@@ -12,6 +12,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
@@ -142,6 +143,7 @@ export async function createCodexHome(options: CodexHomeOptions): Promise<CodexH
     CODEX_HOME: codexHome,
     LANG: 'C.UTF-8',
     TERM: 'xterm-256color',
+    TMPDIR: os.tmpdir(),
     [MODEL_KEY_ENV]: 'e2e-not-a-real-key',
     ...options.env,
   };

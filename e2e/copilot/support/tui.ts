@@ -95,6 +95,7 @@ export async function startCopilotTui(
     HOME: at.home,
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     TERM: 'xterm-256color',
+    TMPDIR: os.tmpdir(),
     XDG_CACHE_HOME: install.xdgCache,
     COPILOT_BIN: install.binary,
     COPILOT_PROVIDER_BASE_URL: options.modelUrl,
