@@ -1,16 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  ANA,
-  CY,
-  startTestOidcProvider,
-  type TestOidcProvider,
-  type TestPerson,
-} from '../lib/host/people/test-support/oidc-test-provider';
-import { type Page } from '@playwright/test';
-import { axeViolations } from './support/axe';
+import { ANA, CY, type TestOidcProvider, type TestPerson } from '../lib/host/people/test-support/oidc-test-provider';
+import { expectAccessibleInBothThemes } from './support/axe-themes';
 import { ownerCli, type TestHost } from './support/host';
+import { provideOidcProvider, registerHub, withOidcFlags, type OidcClient } from './support/oidc-hub';
 import { AppPage } from './support/pages';
 import { expect, test as base } from './support/fixtures';
 import { PHONE_SCREEN, reviewShots } from './support/screenshots';
@@ -18,50 +9,16 @@ import { PHONE_SCREEN, reviewShots } from './support/screenshots';
 // People on a team hub (R21): `askaway start --oidc-issuer …` against a real OpenID provider (oidc-provider) that
 // the test runs, signed in through at the provider's own login page by Chromium.
 
-const CLIENT_ID = 'askaway-e2e';
-const CLIENT_SECRET = 'e2e-client-secret-0123456789abcdef';
+const CLIENT: OidcClient = { clientId: 'askaway-e2e', clientSecret: 'e2e-client-secret-0123456789abcdef' };
 const DESKTOP = { width: 1280, height: 800 };
 
-/** axe in the light and the dark theme (R21.34): contrast, names, roles of what the screen shows now. */
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const violations = await axeViolations(page);
-    expect(violations.map((violation) => `${screen} (${colorScheme}): ${violation}`)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 const test = base.extend<{ provider: TestOidcProvider }>({
-  provider: async ({}, provide) => {
-    const provider = await startTestOidcProvider();
-    await provide(provider);
-    await provider.close();
-  },
-  hostArgs: async ({ provider }, provide) => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-people-e2e-'));
-    const secretFile = path.join(dir, 'client-secret');
-    await writeFile(secretFile, `${CLIENT_SECRET}\n`, { mode: 0o600 });
-    await provide([
-      '--oidc-issuer',
-      provider.issuer,
-      '--oidc-client-id',
-      CLIENT_ID,
-      '--oidc-client-secret-file',
-      secretFile,
-    ]);
-    await rm(dir, { recursive: true, force: true });
-  },
+  provider: provideOidcProvider,
+  hostArgs: ({ provider }, provide) => withOidcFlags(provider, CLIENT, provide),
 });
 
 test.describe('signing in at a team hub (R21)', () => {
-  test.beforeEach(({ host, provider }) => {
-    provider.addClient({
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      redirectUris: [`${host.url}/auth/callback`],
-    });
-  });
+  test.beforeEach(({ host, provider }) => registerHub(provider, CLIENT, host.url));
 
   async function signInAtProvider(app: AppPage, hubUrl: string, person: TestPerson, shots = false): Promise<void> {
     await app.page.goto(`${hubUrl}/auth/sign-in`);
@@ -117,7 +74,7 @@ test.describe('signing in at a team hub (R21)', () => {
     await expect(page.getByTestId('connection.banner')).toContainText('askaway pair');
     const box = await button.boundingBox();
     expect(box?.height).toBeGreaterThanOrEqual(44);
-    await expectAccessible(page, 'unpaired inbox');
+    await expectAccessibleInBothThemes(page, 'unpaired inbox');
     await reviewShots(page, 'unpaired', 'people', PHONE_SCREEN);
     await reviewShots(page, 'unpaired', 'people-desktop', DESKTOP);
 
@@ -125,7 +82,7 @@ test.describe('signing in at a team hub (R21)', () => {
     await app.goto('/pair');
     await expect(page.getByTestId('pair.form')).toHaveAttribute('data-sign-in', 'offered');
     await expect(page.getByTestId('pair.form')).toHaveAttribute('data-mode', 'manual');
-    await expectAccessible(page, 'pairing screen');
+    await expectAccessibleInBothThemes(page, 'pairing screen');
     await reviewShots(page, 'pair-offer', 'people', PHONE_SCREEN);
     await reviewShots(page, 'pair-offer', 'people-desktop', DESKTOP);
 
@@ -137,7 +94,7 @@ test.describe('signing in at a team hub (R21)', () => {
     const signedIn = page.getByTestId('settings.signed-in');
     await expect(signedIn).toContainText('Signed in as');
     await expect(signedIn).toContainText(`${ANA.name} (${ANA.email}) · Owner`);
-    await expectAccessible(page, 'settings');
+    await expectAccessibleInBothThemes(page, 'settings');
     await reviewShots(page, 'settings-signed-in', 'people', PHONE_SCREEN);
     await reviewShots(page, 'settings-signed-in', 'people-desktop', DESKTOP);
   });

@@ -1,16 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  ANA,
-  BEN,
-  startTestOidcProvider,
-  type TestOidcProvider,
-} from '../lib/host/people/test-support/oidc-test-provider';
+import { ANA, BEN, type TestOidcProvider } from '../lib/host/people/test-support/oidc-test-provider';
 import { type PgCluster } from '../lib/host/store/test-support/pg-cluster';
 import { nginxMissing } from '../lib/host/test-support/nginx-balancer';
 import { expect, test as base } from './support/fixtures';
 import { ownerCli, type TestHost } from './support/host';
+import { provideOidcProvider, registerHub, withOidcFlags, type OidcClient } from './support/oidc-hub';
 import { joinMachine, type JoinedMachine } from './support/machines';
 import { type AppPage } from './support/pages';
 import { CLUSTER_FIXTURE_OPTIONS, provideCluster, startTeamHub, type TeamHub } from './support/team-hub';
@@ -22,39 +15,22 @@ import { asking, chipName, heldQuestions, signedInPhone } from './support/team-p
 // their person's phone is not on, and the operator works from the other replica's terminal.
 
 const skipReason = nginxMissing();
-const CLIENT_ID = 'askaway-e2e-team-hub';
-const CLIENT_SECRET = 'e2e-team-hub-client-secret-0123456789abcdef';
+const CLIENT: OidcClient = {
+  clientId: 'askaway-e2e-team-hub',
+  clientSecret: 'e2e-team-hub-client-secret-0123456789abcdef',
+  owner: 'boss@example.com',
+};
 
 const test = base.extend<{ provider: TestOidcProvider; team: TeamHub }, { cluster: PgCluster }>({
   cluster: [provideCluster, CLUSTER_FIXTURE_OPTIONS],
-  provider: async ({}, provide) => {
-    const provider = await startTestOidcProvider();
-    await provide(provider);
-    await provider.close();
-  },
-  team: async ({ cluster, provider }, provide) => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-team-hub-people-e2e-'));
-    const secretFile = path.join(dir, 'client-secret');
-    await writeFile(secretFile, `${CLIENT_SECRET}\n`, { mode: 0o600 });
-    const team = await startTeamHub(cluster, [
-      '--oidc-issuer',
-      provider.issuer,
-      '--oidc-client-id',
-      CLIENT_ID,
-      '--oidc-client-secret-file',
-      secretFile,
-      '--oidc-owner',
-      'boss@example.com',
-    ]);
-    provider.addClient({
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      redirectUris: [`${team.balancer.url}/auth/callback`],
-    });
-    await provide(team);
-    await team.stop();
-    await rm(dir, { recursive: true, force: true });
-  },
+  provider: provideOidcProvider,
+  team: ({ cluster, provider }, provide) =>
+    withOidcFlags(provider, CLIENT, async (flags) => {
+      const team = await startTeamHub(cluster, flags);
+      registerHub(provider, CLIENT, team.balancer.url);
+      await provide(team);
+      await team.stop();
+    }),
 });
 
 test.describe('people on a team hub behind nginx (R21.14)', () => {

@@ -1,15 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { type Page } from '@playwright/test';
-import {
-  ANA,
-  BEN,
-  startTestOidcProvider,
-  type TestOidcProvider,
-} from '../lib/host/people/test-support/oidc-test-provider';
-import { axeViolations } from './support/axe';
+import { ANA, BEN, type TestOidcProvider } from '../lib/host/people/test-support/oidc-test-provider';
+import { expectAccessibleInBothThemes } from './support/axe-themes';
 import { expect, test as base } from './support/fixtures';
+import { provideOidcProvider, registerHub, withOidcFlags, type OidcClient } from './support/oidc-hub';
 import { joinMachine, joinWithCode, type JoinedMachine } from './support/machines';
 import { type AppPage } from './support/pages';
 import { PHONE_SCREEN, reviewShots } from './support/screenshots';
@@ -20,55 +12,23 @@ import { asking, chipName, heldQuestions, signedInPhone } from './support/team-p
 // from `askaway pair`) manages the team from the app. `--oidc-owner` names someone who never signs in, so Ana and
 // Ben both start as members.
 
-const CLIENT_ID = 'askaway-e2e-team';
-const CLIENT_SECRET = 'e2e-team-client-secret-0123456789abcdef';
+const CLIENT: OidcClient = {
+  clientId: 'askaway-e2e-team',
+  clientSecret: 'e2e-team-client-secret-0123456789abcdef',
+  owner: 'boss@example.com',
+};
 const DESKTOP = { width: 1280, height: 800 };
 
 const test = base.extend<{ provider: TestOidcProvider }>({
-  provider: async ({}, provide) => {
-    const provider = await startTestOidcProvider();
-    await provide(provider);
-    await provider.close();
-  },
-  hostArgs: async ({ provider }, provide) => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'askaway-team-app-e2e-'));
-    const secretFile = path.join(dir, 'client-secret');
-    await writeFile(secretFile, `${CLIENT_SECRET}\n`, { mode: 0o600 });
-    await provide([
-      '--oidc-issuer',
-      provider.issuer,
-      '--oidc-client-id',
-      CLIENT_ID,
-      '--oidc-client-secret-file',
-      secretFile,
-      '--oidc-owner',
-      'boss@example.com',
-    ]);
-    await rm(dir, { recursive: true, force: true });
-  },
+  provider: provideOidcProvider,
+  hostArgs: ({ provider }, provide) => withOidcFlags(provider, CLIENT, provide),
 });
-
-/** axe in the light and the dark theme (R21.88). */
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const violations = await axeViolations(page);
-    expect(violations.map((violation) => `${screen} (${colorScheme}): ${violation}`)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 test.describe('the team in the app (R21.75–R21.89)', () => {
   const machines: JoinedMachine[] = [];
   const phones: AppPage[] = [];
 
-  test.beforeEach(({ host, provider }) => {
-    provider.addClient({
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      redirectUris: [`${host.url}/auth/callback`],
-    });
-  });
+  test.beforeEach(({ host, provider }) => registerHub(provider, CLIENT, host.url));
 
   test.afterEach(async () => {
     for (const machine of machines.splice(0)) await machine.remove();
@@ -113,7 +73,7 @@ test.describe('the team in the app (R21.75–R21.89)', () => {
     await expect(groupDialog).toBeHidden();
     const groupRow = page.locator('[data-testid="settings.group-row"]', { hasText: 'CI runners' });
     await expect(groupRow.getByTestId('settings.group-members')).toHaveText(`${ANA.name}, ${BEN.name}`);
-    await expectAccessible(page, 'settings → people and groups');
+    await expectAccessibleInBothThemes(page, 'settings → people and groups');
     await reviewShots(page, 'settings-people', 'team', PHONE_SCREEN);
     await reviewShots(page, 'settings-people', 'team-desktop', DESKTOP);
 
@@ -175,7 +135,7 @@ test.describe('the team in the app (R21.75–R21.89)', () => {
     await expect(handOver).toBeVisible();
     await expect(handOver.getByTestId('card.hand-over-person-option')).toHaveCount(1);
     await expect(handOver.getByTestId('card.hand-over-confirm')).toBeDisabled();
-    await expectAccessible(ana.page, 'hand-over dialog');
+    await expectAccessibleInBothThemes(ana.page, 'hand-over dialog');
     await reviewShots(ana.page, 'hand-over', 'team', PHONE_SCREEN);
     await handOver.getByRole('radio', { name: new RegExp(BEN.name) }).check();
     await handOver.getByTestId('card.hand-over-confirm').click();
@@ -227,7 +187,7 @@ test.describe('the team in the app (R21.75–R21.89)', () => {
     await expect(ana.page.locator('[data-testid="audit.item"][data-action="answer"]').first()).toContainText(
       `${BEN.name} answered question`,
     );
-    await expectAccessible(ana.page, 'history → audit');
+    await expectAccessibleInBothThemes(ana.page, 'history → audit');
     await reviewShots(ana.page, 'audit', 'team', PHONE_SCREEN);
     await reviewShots(ana.page, 'audit', 'team-desktop', DESKTOP);
     // A member, and the operator's pairing-link device, have no Audit choice (R21.67).
