@@ -52,7 +52,7 @@ export function HistoryView() {
   const [show, setShow] = useState<'questions' | 'audit'>('questions');
   // The record is a person's to read, an owner's or admin's: not a pairing link's device, which manages the team
   // as the operator but reads no audit (R21.67).
-  const readsAudit = team?.canManage === true && team.me !== null;
+  const readsAudit = team?.canManage === true;
   const audit = show === 'audit' && readsAudit && pairing !== null;
   const chosen = useMemo(
     () =>

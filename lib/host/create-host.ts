@@ -410,11 +410,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     createTeamAuditRoute({
       auditLog,
       authenticate: (candidate) => authenticator.remote(candidate),
-      mayRead: (deviceId) => {
-        const personId = registry.projection.devices.get(deviceId)?.personId;
-        const person = personId === undefined ? undefined : registry.projection.people.get(personId);
-        return person?.removedAt === undefined && (person?.role === 'owner' || person?.role === 'admin');
-      },
+      mayRead: (deviceId) => team?.managedFrom(deviceId) === true,
       originAllowed: (req) => originAllowed(req, secure, extraOrigins),
     }),
   );

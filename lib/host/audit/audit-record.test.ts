@@ -10,7 +10,7 @@ import {
 import { type Host } from '../create-host';
 import { setUpPgTestLogs } from '../store/test-support/pg-test-logs';
 import { closeAllClients, connectRemote, connectRuntime } from '../test-support/clients';
-import { postJson, readAdminToken } from '../test-support/devices';
+import { pairDevice, postJson, readAdminToken } from '../test-support/devices';
 import { questionRequest } from '../test-support/fixtures';
 import { redeemJoinCode } from '../test-support/machines';
 import { cliIn } from '../test-support/spawn-cli';
@@ -308,8 +308,8 @@ describe.each([
     expect(refused).toHaveLength(5);
   });
 
-  it('[R21.67] GET /api/team/audit: the owner’s device pages newest first; no credential 401, a member 403, bad paging 400, another origin 403', async () => {
-    const { read, ola, ana, anaMachine } = await team(backend);
+  it('[R21.67] GET /api/team/audit: the owner’s device pages newest first, the operator’s reads it too; no credential 401, a member 403, bad paging 400, another origin 403', async () => {
+    const { act, read, ola, ana, anaMachine } = await team(backend);
     expect((await auditPage(read, undefined)).status).toBe(401);
     expect((await auditPage(read, anaMachine.credential)).status).toBe(401);
     // The agent token and a machine's credential open no device route.
@@ -334,6 +334,13 @@ describe.each([
     );
     expect(rest.entries.map((line) => line.action)).toEqual(['pairing', 'sign-in']);
     expect(rest.nextBefore).toBeUndefined();
+    // A device paired with a link from `askaway pair` is the operator's: it manages the team, and reads the record.
+    const operator = await pairDevice(act, 'Operator phone');
+    await vi.waitFor(async () => {
+      const operatorPage = await auditPage(read, operator.credential, '?limit=4');
+      expect(operatorPage.status).toBe(200);
+      expect(AuditPageSchema.parse(operatorPage.json)).toEqual(firstPage);
+    });
   });
 });
 

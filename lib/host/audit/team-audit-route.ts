@@ -8,13 +8,14 @@ import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, type AuditLog } from './audit-log';
 export interface TeamAuditRouteOptions extends DeviceRequestOptions {
   /** Undefined on a hub without people: it keeps no record, and the path is not found. */
   auditLog: AuditLog | undefined;
-  /** Whether this device's person may read the record: the owner's and admins' devices (R21.67). */
+  /** Whether this device may read the record: the owner's, admins' and the operator's devices (R21.67). */
   mayRead(deviceId: string): boolean;
 }
 
 /**
  * `GET /api/team/audit?before=<seq>&limit=<n>` (R21.67) with `Authorization: Bearer <device credential>` →
- * AuditPage, newest first: History's audit filter. Only an owner's or admin's device reads it; a member's gets 403,
+ * AuditPage, newest first: History's audit filter. Only an owner's, an admin's or the operator's device (paired with a
+ * link from `askaway pair`) reads it; a member's gets 403,
  * and a hub without people 404. The same CORS and refused-credential limit as `GET /api/me`.
  */
 export function createTeamAuditRoute(options: TeamAuditRouteOptions): HttpRouteHandler {
@@ -36,7 +37,7 @@ export function createTeamAuditRoute(options: TeamAuditRouteOptions): HttpRouteH
     if (!request) return;
     const { deviceId, cors } = request;
     if (!options.mayRead(deviceId))
-      return fail(res, 403, 'forbidden', "Only the hub's owner and admins read its audit record", cors);
+      return fail(res, 403, 'forbidden', "Only the hub's owner, admins and operator read its audit record", cors);
     const query = pageQuery(new URL(req.url ?? '/', 'http://hub').searchParams);
     if (typeof query === 'string') return fail(res, 400, 'invalid-request', query, cors);
     sendJson(res, 200, await auditLog.newest(query.before, query.limit), cors);

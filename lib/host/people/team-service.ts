@@ -343,6 +343,14 @@ export class TeamService {
     );
   }
 
+  /**
+   * Whether this device manages the team as the log has it now: an owner's, an admin's or the operator's (paired
+   * with a link from `askaway pair`). Such a device also reads the audit record (R21.67).
+   */
+  managedFrom(deviceId: string): boolean {
+    return this.manager({ kind: 'device', deviceId }) !== undefined;
+  }
+
   /** The actor as the log has them now; undefined for a removed person's or a revoked device. */
   private resolve(actor: TeamActor): ResolvedActor | undefined {
     if (actor.kind === 'operator') return { kind: 'operator' };
