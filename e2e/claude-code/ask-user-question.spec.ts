@@ -12,6 +12,7 @@ import {
   onPhone,
   runSdk,
 } from './support/scenarios';
+import { forAgentWork } from '../support/agent-wait';
 
 // The real `claude` in SDK print mode (the only print mode that offers AskUserQuestion), Askaway's hooks
 // installed with `askaway hook install --write`, a socket.io client as the phone. The test is the SDK host:
@@ -241,7 +242,7 @@ test('[R11.8] the phone’s time running out withdraws the card; the question st
   const session = runSdk(claude, ws, `${marker}: set up the service`, BESIDE_THE_HOST);
   const record = await onPhone(remote, session);
   await expect
-    .poll(() => remote.withdrawn(record.requestId), { timeout: 10_000 })
+    .poll(() => remote.withdrawn(record.requestId), { timeout: forAgentWork() })
     .toEqual({ reason: 'No answer in time: the question is still open in the terminal' });
   const [request] = session.canUseTool;
   if (!request) throw new Error('Claude Code did not ask its SDK host');

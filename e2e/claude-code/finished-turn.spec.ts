@@ -4,6 +4,7 @@ import { type ScriptedRemote } from '../../lib/runtime/test-support/scripted-rem
 import { expect, test } from './support/fixtures';
 import { passFirstRunDialogs, startInteractive, submitPrompt, waitForScreen } from './support/interactive';
 import { type MessagesRequest, type ScriptedBlock, type ScriptedModel } from './support/model-server';
+import { forAgentWork } from '../support/agent-wait';
 
 // Finished turns of the real Claude Code 2.1.332 in its terminal UI under tmux, through the Stop hooks `askaway hook
 // install` writes (R19.50–R19.55): the phone is a scripted socket.io client, the model is scripted.
@@ -16,7 +17,7 @@ function turnCard(remote: ScriptedRemote, text: string, dir: string): Promise<In
       record.agent?.kind === 'claude-code' &&
       record.context?.cwd === dir &&
       JSON.stringify(record.input).includes(text),
-    30_000,
+    forAgentWork(),
   );
 }
 
@@ -98,7 +99,7 @@ test('[R19.50][R19.51][R19.52][R19.54] away: the finished turn waits on the phon
     await waitForScreen(tmux, /running Stop hook/);
     await submitPrompt(tmux, 'CC-TYPED go on at the desk');
     await expect
-      .poll(() => remote.withdrawn(second.requestId)?.reason, { timeout: 15_000 })
+      .poll(() => remote.withdrawn(second.requestId)?.reason, { timeout: forAgentWork() })
       .toBe(FINISHED_TURN_TERMINAL_REASON);
     await waitForScreen(tmux, /CC-DONE-3/);
   });
@@ -141,13 +142,13 @@ test('[R19.50][R19.55] at the desk: the turn ends at once and shows on the phone
   expect(card.input).toMatchObject({ status: 'completed', reply: 'none', noReply: 'not-away' });
   // Nothing holds the terminal: the Stop hooks are done within seconds (Node starting, one question to the host),
   // while the background one keeps the card. (Its verb is random and may hold any letter: "Sautéed".)
-  const screen = await waitForScreen(tmux, /CC-DESK-1[\s\S]*✻ \S+ for \d+s/, 15_000);
+  const screen = await waitForScreen(tmux, /CC-DESK-1[\s\S]*✻ \S+ for \d+s/, forAgentWork());
   expect(screen).not.toMatch(/running Stop hook/);
   expect(remote.withdrawn(card.requestId)).toBeUndefined();
 
   await submitPrompt(tmux, 'CC-DESK-TYPED fail now');
   await expect
-    .poll(() => remote.withdrawn(card.requestId)?.reason, { timeout: 15_000 })
+    .poll(() => remote.withdrawn(card.requestId)?.reason, { timeout: forAgentWork() })
     .toBe(FINISHED_TURN_TERMINAL_REASON);
   const failed = await turnCard(remote, 'E2E model refused', ws.project.dir);
   expect(failed.input).toMatchObject({ status: 'failed', reply: 'none', noReply: 'turn-failed' });
@@ -155,7 +156,9 @@ test('[R19.50][R19.55] at the desk: the turn ends at once and shows on the phone
 
   // Claude Code leaves its background hooks running when it exits: the hook sees it go and takes the card along.
   await tmux.stop();
-  await expect.poll(() => remote.withdrawn(failed.requestId)?.reason, { timeout: 15_000 }).toBe(AGENT_GONE_REASON);
+  await expect
+    .poll(() => remote.withdrawn(failed.requestId)?.reason, { timeout: forAgentWork() })
+    .toBe(AGENT_GONE_REASON);
 });
 
 test("[R19.1][R19.50] a subagent's end is no card, nor a turn that ends while it runs in the background: only the root turn after it", async ({
@@ -210,7 +213,9 @@ test("[R19.1][R19.50] a subagent's end is no card, nor a turn that ends while it
   expect(ws.model.requests.some((request) => request.conversation === child)).toBe(true);
   expect(wrong).toBeUndefined();
   await tmux.stop();
-  await expect.poll(() => remote.withdrawn(root.requestId)?.reason, { timeout: 15_000 }).toBe(AGENT_GONE_REASON);
+  await expect
+    .poll(() => remote.withdrawn(root.requestId)?.reason, { timeout: forAgentWork() })
+    .toBe(AGENT_GONE_REASON);
   expect(wrong).toBeUndefined();
 });
 
@@ -233,10 +238,12 @@ test("[R19.56] at Claude Code's cap on continuations in a row the next finished 
   const second = await turnCard(remote, 'CC-CAP-2', ws.project.dir);
   expect(second.input).toMatchObject({ reply: 'none', noReply: 'reply-limit' });
   // Nothing holds the terminal: the turn ended, and Claude Code overrode nothing.
-  const screen = await waitForScreen(tmux, /CC-CAP-2[\s\S]*✻ \S+ for \d+s/, 15_000);
+  const screen = await waitForScreen(tmux, /CC-CAP-2[\s\S]*✻ \S+ for \d+s/, forAgentWork());
   expect(screen).not.toMatch(/overriding and ending turn/);
   expect(readByModel(ws.model, marker)).toContain('The user replied from their phone: CC-CAP-REPLY');
   await remote.updatePreferences({ away: false });
   await tmux.stop();
-  await expect.poll(() => remote.withdrawn(second.requestId)?.reason, { timeout: 15_000 }).toBe(AGENT_GONE_REASON);
+  await expect
+    .poll(() => remote.withdrawn(second.requestId)?.reason, { timeout: forAgentWork() })
+    .toBe(AGENT_GONE_REASON);
 });

@@ -22,6 +22,7 @@ import {
   dbQuestion,
   planFileIn,
 } from './support/scenarios';
+import { forAgentWork } from '../support/agent-wait';
 
 // Claude Code's interactive UI (what people use), under tmux: the first-run dialogs are answered with
 // keys, the screen is read with capture-pane, the phone is a socket.io client.
@@ -47,7 +48,10 @@ test('[R11.2] interactive UI: a plan approved on the phone closes the terminal d
   await passFirstRunDialogs(tmux);
   await submitPrompt(tmux, `${marker}: plan it`);
 
-  const record = await remote.next((pending) => JSON.stringify(pending.input).includes('Ship the TUI plan'), 30_000);
+  const record = await remote.next(
+    (pending) => JSON.stringify(pending.input).includes('Ship the TUI plan'),
+    forAgentWork(),
+  );
   expect(record.toolName).toBe('ExitPlanMode');
   // The terminal shows its own approval dialog meanwhile: the hook and the dialog race.
   await waitForScreen(tmux, /Would you like to proceed\?/);
@@ -76,7 +80,7 @@ test('[R11.8][R11.10] interactive UI: the question is in the terminal and on the
       pending.sessionId !== undefined &&
       pending.toolName === 'AskUserQuestion' &&
       JSON.stringify(pending.context).includes(ws.project.dir),
-    30_000,
+    forAgentWork(),
   );
   // Both at once: Claude Code's own dialog is up while the card waits.
   await waitForDialog(tmux, /❯\s1\. Postgres/);
@@ -89,7 +93,7 @@ test('[R11.8][R11.10] interactive UI: the question is in the terminal and on the
   // The dialog closed ("Allowed by PermissionRequest hook") and the model read the card's answer.
   await waitForScreen(tmux, /Allowed by PermissionRequest hook/);
   await expect
-    .poll(() => ws.model.toolResult('toolu_tui_both')?.content, { timeout: 20_000 })
+    .poll(() => ws.model.toolResult('toolu_tui_both')?.content, { timeout: forAgentWork() })
     .toBe(claudeCodeSays.answered(`"${DB_QUESTION}"="SQLite"`));
 });
 
@@ -107,7 +111,7 @@ test('[R11.9][R18.6] interactive UI: answered in the terminal first, the open ca
 
   const record = await remote.next(
     (pending) => pending.toolName === 'AskUserQuestion' && JSON.stringify(pending.context).includes(ws.project.dir),
-    30_000,
+    forAgentWork(),
   );
   const card = await phone.openCard(record.requestId);
   await card.choose(0, 'SQLite');
@@ -122,7 +126,7 @@ test('[R11.9][R18.6] interactive UI: answered in the terminal first, the open ca
   await expect(phone.page.getByTestId('card.receipt-status')).toContainText('Answered in the terminal');
   await expect(receipt).toContainText('Postgres');
   await expect
-    .poll(() => ws.model.toolResult('toolu_tui_first')?.content, { timeout: 20_000 })
+    .poll(() => ws.model.toolResult('toolu_tui_first')?.content, { timeout: forAgentWork() })
     .toBe(claudeCodeSays.answered(`"${DB_QUESTION}"="Postgres"`));
 
   await phone.goto('/history');
@@ -157,7 +161,7 @@ test('[R11.7] interactive UI: a plan approved in the terminal first withdraws th
 
   const record = await remote.next(
     (pending) => JSON.stringify(pending.input).includes('Approve it in the terminal'),
-    30_000,
+    forAgentWork(),
   );
   await waitForDialog(tmux, /❯\s1\. Yes, and use auto mode/);
   await moveTo(tmux, /❯\s2\. Yes, manually approve edits/, 'Down');
@@ -167,7 +171,7 @@ test('[R11.7] interactive UI: a plan approved in the terminal first withdraws th
 
   // The terminal decided: the card leaves the phone, saying so (not at the hook's 540 s timeout).
   await expect
-    .poll(() => remote.withdrawn(record.requestId), { timeout: 10_000 })
+    .poll(() => remote.withdrawn(record.requestId), { timeout: forAgentWork() })
     .toMatchObject({
       reason: 'Answered in the terminal',
       terminalAnswer: { response: { action: 'accept' } },
@@ -207,7 +211,10 @@ test('[R11.7] interactive UI: a plan rejected in the terminal withdraws its card
   await passFirstRunDialogs(tmux);
   await submitPrompt(tmux, `${marker}: plan it`);
 
-  const first = await remote.next((pending) => JSON.stringify(pending.input).includes('Do it in one go'), 30_000);
+  const first = await remote.next(
+    (pending) => JSON.stringify(pending.input).includes('Do it in one go'),
+    forAgentWork(),
+  );
   // In the terminal: "Tell Claude what to change", with feedback.
   await waitForDialog(tmux, /❯\s1\. Yes, and use auto mode/);
   await moveTo(tmux, /❯\s3\. Tell Claude what to change/, 'Down');
@@ -216,21 +223,24 @@ test('[R11.7] interactive UI: a plan rejected in the terminal withdraws its card
   await confirm(tmux, /❯\s3\. split it in two/);
 
   await expect
-    .poll(() => remote.withdrawn(first.requestId), { timeout: 10_000 })
+    .poll(() => remote.withdrawn(first.requestId), { timeout: forAgentWork() })
     .toMatchObject({
       reason: 'Answered in the terminal',
       terminalAnswer: { response: { action: 'decline' } },
     });
   // The transcript has the answer before Claude Code sends the model its next request.
   await expect
-    .poll(() => ws.model.toolResult('toolu_tui_plan3'), { timeout: 10_000 })
+    .poll(() => ws.model.toolResult('toolu_tui_plan3'), { timeout: forAgentWork() })
     .toMatchObject({
       isError: true,
       content: expect.stringContaining('the user said:\nsplit it in two'),
     });
 
   // The model's second plan: the first one's answer in the transcript does not withdraw this card.
-  const second = await remote.next((pending) => JSON.stringify(pending.input).includes('Do it in two steps'), 30_000);
+  const second = await remote.next(
+    (pending) => JSON.stringify(pending.input).includes('Do it in two steps'),
+    forAgentWork(),
+  );
   await waitForScreen(tmux, /Do it in two steps/);
   await remote.respond(second.requestId, { action: 'accept' });
   await waitForScreen(tmux, /● done/);
@@ -256,21 +266,21 @@ test('[R11.7] interactive UI, --all-tools: a Write allowed in the terminal first
 
   const record = await remote.next(
     (pending) => pending.toolName === 'Write' && pending.toolUseId === undefined,
-    30_000,
+    forAgentWork(),
   );
   // An Enter sent as the dialog appears would be refused (the Write never approved): wait until it takes keys.
   await waitForDialog(tmux, /Do you want to create db\.conf\?[\s\S]*❯\s1\. Yes/);
   await confirm(tmux, /Do you want to create db\.conf\?/);
 
   await expect
-    .poll(() => remote.withdrawn(record.requestId), { timeout: 10_000 })
+    .poll(() => remote.withdrawn(record.requestId), { timeout: forAgentWork() })
     .toMatchObject({
       reason: 'Answered in the terminal',
       terminalAnswer: { response: { action: 'accept' } },
     });
   // The transcript has the result (which withdrew the card) before the model's next request carries it.
   await expect
-    .poll(() => ws.model.toolResult('toolu_tui_write5'), { timeout: 10_000 })
+    .poll(() => ws.model.toolResult('toolu_tui_write5'), { timeout: forAgentWork() })
     .toMatchObject({
       isError: false,
     });
@@ -306,12 +316,12 @@ test('[R14.7][R11.9] "Notify my phone" after 30 s: a question answered in the te
     const asked = (question: string) => (pending: { input: unknown; context?: unknown }) =>
       JSON.stringify(pending.input).includes(question) && JSON.stringify(pending.context).includes(ws.project.dir);
 
-    const first = await remote.next(asked(DB_QUESTION), 30_000);
+    const first = await remote.next(asked(DB_QUESTION), forAgentWork());
     await waitForDialog(tmux, /❯\s1\. Postgres/);
     await confirm(tmux, /❯\s1\. Postgres/);
-    await expect.poll(() => remote.withdrawn(first.requestId), { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => remote.withdrawn(first.requestId), { timeout: forAgentWork() }).toBeDefined();
 
-    const second = await remote.next(asked(CACHE_QUESTION), 30_000);
+    const second = await remote.next(asked(CACHE_QUESTION), forAgentWork());
     const secondAskedAt = Date.now();
     await waitForDialog(tmux, /❯\s1\. Redis/);
     // The second question waits: it is sent once its 30 s are up, and the first one never is.
@@ -323,7 +333,7 @@ test('[R14.7][R11.9] "Notify my phone" after 30 s: a question answered in the te
 
     await remote.respond(second.requestId, { action: 'accept', content: { answers: { [CACHE_QUESTION]: 'Redis' } } });
     await expect
-      .poll(() => ws.model.toolResult('toolu_tui_waits')?.content, { timeout: 20_000 })
+      .poll(() => ws.model.toolResult('toolu_tui_waits')?.content, { timeout: forAgentWork() })
       .toBe(claudeCodeSays.answered(`"${CACHE_QUESTION}"="Redis"`));
     expect(ntfy.requests).toHaveLength(1);
   } finally {

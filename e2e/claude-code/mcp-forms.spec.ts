@@ -11,6 +11,7 @@ import {
   waitForScreen,
 } from './support/interactive';
 import { finish, onPhone, runSdk } from './support/scenarios';
+import { forAgentWork } from '../support/agent-wait';
 
 // An MCP server's form (elicitation/create) through Claude Code's Elicitation hook (R11.11): the real
 // `claude`, a stdio MCP server of the project (support/elicit-mcp-server.mjs, the official SDK), the hooks
@@ -33,7 +34,7 @@ function formResult(content: string): unknown {
 
 async function serverGot(workspace: Workspace, tool: string): Promise<unknown> {
   await expect
-    .poll(async () => (await workspace.project.mcpServerLog()).length, { timeout: 20_000 })
+    .poll(async () => (await workspace.project.mcpServerLog()).length, { timeout: forAgentWork() })
     .toBeGreaterThan(0);
   const [entry] = await workspace.project.mcpServerLog();
   expect(entry).toMatchObject({ tool });
@@ -158,7 +159,9 @@ test('[R11.11] print mode: an MCP server that gives up on its form stops the hoo
     (candidate) => candidate.sessionId === session.sessionId() && isForm(candidate),
   );
   // The server cancels its request; Claude Code stops the hook, which withdraws the card.
-  await expect.poll(() => remote.withdrawn(record.requestId)?.reason, { timeout: 15_000 }).toBe(FORM_STOPPED_REASON);
+  await expect
+    .poll(() => remote.withdrawn(record.requestId)?.reason, { timeout: forAgentWork() })
+    .toBe(FORM_STOPPED_REASON);
   const result = await finish(session, ws, 'toolu_form_gave_up');
   expect(result.content).toContain('form error: McpError: MCP error -32001: Request timed out');
 });
@@ -180,7 +183,7 @@ test('[R11.11] interactive UI: the wait ends, the card leaves for the terminal, 
 
   const record = await remote.next(
     (candidate) => isForm(candidate) && JSON.stringify(candidate.context).includes(ws.project.dir),
-    30_000,
+    forAgentWork(),
   );
   await phone.openCard(record.requestId);
   await expect(phone.page.getByTestId('countdown')).toHaveText(/^Moves to the terminal on .+ in 0:0\d$/);
@@ -190,7 +193,7 @@ test('[R11.11] interactive UI: the wait ends, the card leaves for the terminal, 
 
   // The wait is over: the card the person holds turns into the receipt, and the form is in the terminal.
   const receipt = phone.page.getByTestId('card.receipt');
-  await expect(receipt).toHaveAttribute('data-state', 'withdrawn', { timeout: 15_000 });
+  await expect(receipt).toHaveAttribute('data-state', 'withdrawn', { timeout: forAgentWork() });
   await expect(phone.page.getByTestId('card.receipt-status')).toContainText('Moved to the terminal on');
   expect(remote.withdrawn(record.requestId)?.reason).toMatch(
     /^Moved to the terminal on .+: no answer here within 6 s, so Claude Code asks there$/,
@@ -207,7 +210,7 @@ test('[R11.11] interactive UI: the wait ends, the card leaves for the terminal, 
 
   expect(await serverGot(ws, 'pick_region')).toEqual({ action: 'accept', content: { region: 'us' } });
   await expect
-    .poll(() => ws.model.toolResult('toolu_form_terminal')?.content, { timeout: 20_000 })
+    .poll(() => ws.model.toolResult('toolu_form_terminal')?.content, { timeout: forAgentWork() })
     .toBe('form result: {"action":"accept","content":{"region":"us"}}');
   // The phone's answer, late: refused with the withdrawal, and the server got nothing else.
   const late = await remote.respond(record.requestId, { action: 'accept', content: { values: { region: 'eu' } } });

@@ -138,7 +138,7 @@ test('[R14.8][R11.10] interactive UI: Allow on the notification while the termin
   const screen = await waitForScreen(tmux, /● done/);
   expect(screen).not.toMatch(/Do you want to proceed\?/);
   await expect
-    .poll(() => ws.model.toolResult('toolu_notify_tui'), { timeout: 20_000 })
+    .poll(() => ws.model.toolResult('toolu_notify_tui'), { timeout: forAgentWork() })
     .toMatchObject({ isError: false, content: 'allowed-in-the-tui' });
   expect(await readFile(path.join(ws.project.dir, 'tui.txt'), 'utf8')).toBe('allowed-in-the-tui\n');
   await phone.relayNextPush();

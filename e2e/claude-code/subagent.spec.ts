@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test } from './support/fixtures';
 import { type ScriptedBlock, type ScriptedTurn } from './support/model-server';
 import { askUserQuestion, dbQuestion, runSdk } from './support/scenarios';
+import { forAgentWork } from '../support/agent-wait';
 
 // Subagents: Claude Code 2.1.332 does not give them AskUserQuestion at all, so no subagent question can
 // reach a hook. What does reach the phone from a subagent is a permission prompt (hook install
@@ -31,7 +32,7 @@ test('[R7.3] evidence: Claude Code offers AskUserQuestion to the main agent only
     { marker: child, turns: [askUserQuestion('toolu_sub_ask', { questions: [dbQuestion] })] },
   ]);
   const session = runSdk(claude, ws, `${marker}: set up the service`);
-  await expect.poll(() => ws.model.toolResult('toolu_sub_ask'), { timeout: 30_000 }).toBeDefined();
+  await expect.poll(() => ws.model.toolResult('toolu_sub_ask'), { timeout: forAgentWork() }).toBeDefined();
   await session.result;
 
   const main = ws.model.requests.filter((request) => request.conversation === marker);
@@ -73,7 +74,7 @@ test('[R7.3] a subagent permission prompt (--all-tools) reaches the phone labell
   // The subagent runs in the background: the main turn may end before its prompt reaches the phone.
   const record = await remote.next(
     (pending) => pending.sessionId === session.sessionId() && pending.toolName === 'Write',
-    30_000,
+    forAgentWork(),
   );
   expect(record.kind).toBe('permission');
   expect(record.origin).toMatchObject({
@@ -85,7 +86,7 @@ test('[R7.3] a subagent permission prompt (--all-tools) reaches the phone labell
   await remote.respond(record.requestId, { action: 'accept' });
 
   await expect
-    .poll(() => ws.model.toolResult('toolu_sub_write'), { timeout: 30_000 })
+    .poll(() => ws.model.toolResult('toolu_sub_write'), { timeout: forAgentWork() })
     .toMatchObject({ isError: false });
   expect(await readFile(target, 'utf8')).toBe('db=sqlite\n');
   expect(session.canUseTool).toHaveLength(1);

@@ -2,6 +2,7 @@ import { FINISHED_TURN_BUSY_REASON, FINISHED_TURN_TERMINAL_REASON, type Interact
 import { type ScriptedRemote } from '../../lib/runtime/test-support/scripted-remote';
 import { expect, test } from './support/fixtures';
 import { textOf, type ScriptedItem, type ScriptedModel } from './support/model-server';
+import { forAgentWork } from '../support/agent-wait';
 
 // Finished turns of the real Codex TUI through `askaway codex` (R19.20–R19.26): each turn's end is a card on a
 // scripted phone, a reply from there is the thread's next prompt, the terminal still answers first.
@@ -11,7 +12,7 @@ function turnCard(remote: ScriptedRemote, text: string): Promise<InteractionReco
   return remote.next(
     (record) =>
       record.kind === 'finished-turn' && record.agent?.kind === 'codex' && (record.input.message ?? '').includes(text),
-    30_000,
+    forAgentWork(),
   );
 }
 
@@ -97,7 +98,7 @@ test('[R19.20][R19.21][R19.22][R19.23][R19.24] Codex: a finished turn on the pho
       await page.getByTestId('turn.send').click();
       await expect(card.receipt).toBeVisible();
       await expect(page.getByTestId('card.receipt-status')).toContainText('Sent to Codex');
-      await expect.poll(() => promptRead(codex.model, 'E2E-FT-reply'), { timeout: 20_000 }).toBe(reply);
+      await expect.poll(() => promptRead(codex.model, 'E2E-FT-reply'), { timeout: forAgentWork() }).toBe(reply);
       await tui.waitFor(new RegExp(`› ${reply}`));
       await tui.waitFor(/TURN-DONE-2/);
       const next = await turnCard(remote, 'TURN-DONE-2');
@@ -109,7 +110,7 @@ test('[R19.20][R19.21][R19.22][R19.23][R19.24] Codex: a finished turn on the pho
   await test.step('a prompt typed at the terminal first: the card leaves as answered in the terminal', async () => {
     await tui.submit(`${typed}: do it here`);
     await expect
-      .poll(() => remote.withdrawn(secondCard.requestId), { timeout: 20_000 })
+      .poll(() => remote.withdrawn(secondCard.requestId), { timeout: forAgentWork() })
       .toEqual({ reason: FINISHED_TURN_TERMINAL_REASON, terminalAnswer: expect.anything() });
     typedTurn.release([{ type: 'text', text: 'TURN-DONE-3: typed at the desk.' }]);
   });
@@ -129,7 +130,7 @@ test('[R19.20][R19.21][R19.22][R19.23][R19.24] Codex: a finished turn on the pho
     }
     // Whichever the bridge reads first (the phone's answer or Codex's new turn), the reply is not sent.
     await expect
-      .poll(() => remote.withdrawn(card.requestId)?.reason, { timeout: 20_000 })
+      .poll(() => remote.withdrawn(card.requestId)?.reason, { timeout: forAgentWork() })
       .toMatch(new RegExp(`^(${FINISHED_TURN_BUSY_REASON}|${FINISHED_TURN_TERMINAL_REASON})$`));
     expect(codex.model.sawUserText('E2E-FT-late')).toBe(false);
   });
@@ -139,7 +140,7 @@ test('[R19.20][R19.21][R19.22][R19.23][R19.24] Codex: a finished turn on the pho
     await tui.waitFor(/Conversation interrupted/);
     const card = await remote.next(
       (record) => record.kind === 'finished-turn' && record.input.status === 'interrupted',
-      30_000,
+      forAgentWork(),
     );
     expect(card.input).toMatchObject({ status: 'interrupted', message: 'TURN-DONE-partial' });
     waitedTurn.release([{ type: 'text', text: 'too late' }]);
@@ -151,7 +152,7 @@ test('[R19.20][R19.21][R19.22][R19.23][R19.24] Codex: a finished turn on the pho
     await tui.waitFor(/E2E model refused/);
     const card = await remote.next(
       (record) => record.kind === 'finished-turn' && record.input.status === 'failed',
-      30_000,
+      forAgentWork(),
     );
     expect(card.input).toMatchObject({ status: 'failed', error: 'E2E model refused', reply: 'prompt' });
   });

@@ -2,6 +2,7 @@ import { type InteractionRecord } from '../../lib/contracts';
 import { DAEMON_GONE_REASON } from '../../lib/runtime/agents/codex/terminal-answer';
 import { expect, test } from './support/fixtures';
 import { ask, callId, cardFor, colorQuestion, modelRead } from './support/scenarios';
+import { forAgentWork } from '../support/agent-wait';
 
 // The daemon dies while a question waits, and a new one starts (`codex app-server daemon start`, as
 // "Restart" or the next TUI would). Codex loses the pending request (the model reads "aborted"); the
@@ -35,7 +36,7 @@ test('[R18.14] the daemon restarted while a question waits: its card leaves, the
   await codex.home.startDaemon();
   await bridge.logged(/attached to the Codex daemon[^\n]*\n[\s\S]*attached to the Codex daemon/);
   // The TUI reconnects by itself ("Reconnecting to server…" while it cannot).
-  await tui.waitFor(/Conversation interrupted/, 30_000);
+  await tui.waitFor(/Conversation interrupted/, forAgentWork());
 
   await tui.ready({ plan: true });
   await tui.submit(`${second}: pick again`);

@@ -6,6 +6,7 @@ import { type ScriptedBlock, type ScriptedModel } from '../opencode/support/mode
 import { expect, test, type CopilotLab } from './support/fixtures';
 import { askUser, bash, onPhone, RUN_COMMAND_DIALOG, toolResult } from './support/scenarios';
 import { TUI_START_TIMEOUT_MS } from './support/tui';
+import { forAgentWork } from '../support/agent-wait';
 
 // One Copilot at a time (about 300 MB each).
 test.describe.configure({ mode: 'serial', timeout: TUI_START_TIMEOUT_MS + 60_000 });
@@ -62,7 +63,7 @@ test('[R18.34][R18.36] answered in the terminal first: the card leaves as answer
   const record = await onPhone(remote, 'call_term');
   await cli.keys(['Enter']);
   await expect
-    .poll(() => remote.withdrawn(record.requestId)?.reason, { timeout: 15_000 })
+    .poll(() => remote.withdrawn(record.requestId)?.reason, { timeout: forAgentWork() })
     .toBe('Answered in the terminal');
   expect(remote.withdrawn(record.requestId)?.terminalAnswer).toEqual({
     response: { action: 'accept', content: { choice: 'once' } },

@@ -148,7 +148,7 @@ test('[R19.40][R19.41][R19.42][R19.43][R19.44] Copilot: a finished turn on the p
           ok: true,
         });
         await cli.submit(`${waited}: still at the desk`);
-        await cli.waitFor(/sleep 120/, 30_000);
+        await cli.waitFor(/sleep 120/, forAgentWork());
       } finally {
         await cli.resume();
       }
@@ -165,7 +165,7 @@ test('[R19.40][R19.41][R19.42][R19.43][R19.44] Copilot: a finished turn on the p
       await cli.keys(['Escape']);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await cli.keys(['Escape']);
-      await cli.waitFor(/Operation cancelled by user/, 20_000);
+      await cli.waitFor(/Operation cancelled by user/, forAgentWork());
       const card = await remote.next(
         (record) =>
           record.kind === 'finished-turn' && 'status' in record.input && record.input.status === 'interrupted',

@@ -1,8 +1,7 @@
 import { expect } from '@playwright/test';
 import { type Workspace } from './fixtures';
 import { startTmuxSession, type TmuxSession } from './tmux-session';
-
-const SCREEN_TIMEOUT_MS = 20_000;
+import { forAgentWork } from '../../support/agent-wait';
 
 /** Claude Code's interactive UI in this workspace, under tmux (stopped with the workspace). */
 export async function startInteractive(
@@ -37,7 +36,7 @@ async function pollScreen(
         last = await tmux.screen();
         return done(last);
       },
-      { timeout: SCREEN_TIMEOUT_MS, ...options, message },
+      { timeout: forAgentWork(), ...options, message },
     )
     .toBe(true)
     .catch((error: unknown) => {
@@ -47,7 +46,7 @@ async function pollScreen(
 }
 
 /** Waits until the screen matches; the failure shows the last screen. */
-export function waitForScreen(tmux: TmuxSession, pattern: RegExp, timeout = SCREEN_TIMEOUT_MS): Promise<string> {
+export function waitForScreen(tmux: TmuxSession, pattern: RegExp, timeout = forAgentWork()): Promise<string> {
   return pollScreen(tmux, (screen) => pattern.test(screen), `screen never matched ${pattern}`, { timeout });
 }
 

@@ -1,8 +1,8 @@
 import { expect } from '@playwright/test';
 import { startTmuxSession, type TmuxSession } from '../../claude-code/support/tmux-session';
 import { type CodexHome } from './codex-home';
+import { forAgentWork } from '../../support/agent-wait';
 
-const SCREEN_TIMEOUT_MS = 20_000;
 /** The footer names the model once the TUI has its thread (the trust dialog is pre-answered in config). */
 const READY = /GPT-5\.5 (default|medium|low|high)/;
 /**
@@ -42,7 +42,7 @@ export async function startCodexTui(
 ): Promise<CodexTui> {
   const tmux = await startTmuxSession({ binary, cwd: home.workDir, env: home.env, args });
   let last = '';
-  const poll = async (done: (screen: string) => boolean, message: string, timeout = SCREEN_TIMEOUT_MS) => {
+  const poll = async (done: (screen: string) => boolean, message: string, timeout = forAgentWork()) => {
     await expect
       .poll(
         async () => {
@@ -95,7 +95,7 @@ export async function startCodexTui(
       await settle(new RegExp(`› ${prompt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), 300);
       await tmux.keys(['Enter']);
       await expect
-        .poll(() => sent(prompt), { timeout: SCREEN_TIMEOUT_MS, message: `the model never got "${prompt}"` })
+        .poll(() => sent(prompt), { timeout: forAgentWork(), message: `the model never got "${prompt}"` })
         .toBe(true);
     },
     async pressOn(pattern, key) {
