@@ -7,7 +7,7 @@ import { launchBrowser, pairingInitScript } from './support/browser';
 import { figure, round, type Figure } from './support/figures';
 import { appStaticDirArgs, startHost, type HostProcess } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
-import { interactionRequest } from './support/payloads';
+import { interactionRequest, QUESTION_TITLE } from './support/payloads';
 import { startPlainPage, type PlainPage } from './support/plain-socket-page';
 import { announceAll, connectRawRuntime, seedPending, type RawRuntimeSocket } from './support/raw-runtime';
 import { pairBenchDevice } from './support/remote-client';
@@ -82,14 +82,14 @@ async function measure(browser: Browser, pending: number): Promise<{ app: number
     const appContext = await browser.newContext({ viewport: { width: 412, height: 915 } });
     contexts.push(appContext);
     await appContext.addInitScript(pairingInitScript(await pairBenchDevice(host, 'bench-arrival')));
-    await appContext.addInitScript(rowWatchScript(APP_ROWS, pending));
+    await appContext.addInitScript(rowWatchScript(APP_ROWS, pending, QUESTION_TITLE));
     const appPage = await appContext.newPage();
     // Installed first: the service worker controls the page, as on a phone that opened it before.
     await appPage.goto(`${host.url}/`);
     await appPage.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
     const plainContext = await browser.newContext({ viewport: { width: 412, height: 915 } });
     contexts.push(plainContext);
-    await plainContext.addInitScript(rowWatchScript(PLAIN_ROWS, pending));
+    await plainContext.addInitScript(rowWatchScript(PLAIN_ROWS, pending, QUESTION_TITLE));
     const plainPage = await plainContext.newPage();
     const plainUrl = plain.url(host.url, (await pairBenchDevice(host, 'bench-arrival-plain')).credential);
     const screens: Screen[] = [

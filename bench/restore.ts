@@ -2,8 +2,7 @@
 // reconnects; time from its socket connecting to the whole inbox rendered (page load) or
 // to its state caught up again (an open page resumes from lastSeq: the host replays only
 // what it missed), read from the app's test hook (window.__askaway), median of 10 runs;
-// plus the snapshot size. And R13.8: the installed app reloaded with 20 pending, navigation → all
-// rows on screen, against a plain socket.io page in the same run (./support/reload-floor.ts).
+// plus the snapshot size. R13.8's reload at the floor is bench/reload.ts.
 import { gzipSync } from 'node:zlib';
 import { type Page } from '@playwright/test';
 import { type Snapshot } from '../lib/contracts';
@@ -13,7 +12,6 @@ import { startHost } from './support/host-process';
 import { isMain, runAlone } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { seedPending } from './support/raw-runtime';
-import { runReloadFloor } from './support/reload-floor';
 import { connectRemote, pairBenchDevice } from './support/remote-client';
 import { median } from './support/stats';
 
@@ -127,7 +125,6 @@ export async function runRestore(): Promise<{ figures: Figure[] }> {
       reconnect.push(check(await waitForCatchUp(page, before)));
     }
     await context.close();
-    const floor = await runReloadFloor(browser, RUNS);
 
     const total = (marks: Marks[]) => median(marks.map((entry) => entry.renderedAt - entry.connectedAt));
     const note = `${TOTAL} pending across ${SESSIONS} sessions, median of ${RUNS}; socket connect → inbox committed (window.__askaway)`;
@@ -169,7 +166,6 @@ export async function runRestore(): Promise<{ figures: Figure[] }> {
           unit: 'bytes',
           note: 'for comparison only',
         }),
-        ...floor,
       ],
     };
   } finally {

@@ -11,6 +11,7 @@ import { runMachines } from './machines';
 import { runPhoneStart } from './phone-start';
 import { runPwaWeight } from './pwa-weight';
 import { runReannounceLoad } from './reannounce-load';
+import { runReload } from './reload';
 import { runRestore } from './restore';
 import { runRoundTrip } from './round-trip';
 import { runTeamHub } from './team-hub';
@@ -23,6 +24,7 @@ const BENCHMARKS: { name: string; run: () => Promise<{ figures: Figure[] }> }[] 
   { name: 'team-hub', run: () => runTeamHub() },
   { name: 'pwa-weight', run: runPwaWeight },
   { name: 'restore', run: runRestore },
+  { name: 'reload', run: runReload },
   { name: 'inbox-arrival', run: runInboxArrival },
   { name: 'phone-start', run: runPhoneStart },
   { name: 'machines', run: runMachines },

@@ -1,5 +1,6 @@
 // bench/lighthouse.ts's samples turned into figures: the budgets of R13.5 (repeat visit of the paired inbox) and
 // R13.7 (first visits of the unpaired inbox and the pairing page), and the figures beside them kept as information.
+import { BESIDE_NEIGHBOUR } from './busy-neighbour';
 import { figure, round, type Figure } from './figures';
 import { median } from './stats';
 
@@ -51,6 +52,12 @@ export function emptySamples(): Samples {
 
 function pick(list: readonly Sample[], key: Metric): number {
   return median(list.map((sample) => sample[key]));
+}
+
+/** `lowest–highest` of one metric across the runs. */
+function range(list: readonly Sample[], key: Metric, digits = 0): string {
+  const values = list.map((sample) => sample[key]);
+  return `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 }
 
 function elements(list: readonly Sample[]): string {
@@ -146,7 +153,8 @@ const FIRST_VISIT_SCORE = 0.95;
 
 /**
  * One screen's first visit against hello world's first visit: LCP, TBT and score, budgeted when `requirement` is
- * given (R13.7), else information.
+ * given (R13.7), else information. `beside`: the note of a busy neighbour that ran throughout (./busy-neighbour.ts);
+ * its figures are named apart, so results.json keeps both.
  */
 function firstVisitFigures(
   samples: Samples,
@@ -154,15 +162,17 @@ function firstVisitFigures(
   subject: 'inbox' | 'unpaired' | 'pair',
   label: string,
   requirement?: string,
+  beside?: string,
 ): Figure[] {
   const ours = samples[subject].first;
   const hello = samples.hello.first;
   const note =
     `Lighthouse 12 mobile preset, median of ${settings.runs}; first visit (storage and cache cleared); ` +
     `FCP ${Math.round(pick(ours, 'fcp'))} ms (hello world ${Math.round(pick(hello, 'fcp'))} ms); ` +
-    `LCP element: ${elements(ours)}`;
+    `LCP element: ${elements(ours)}; runs: LCP ${range(ours, 'lcp')} ms, TBT ${range(ours, 'tbt')} ms, score ` +
+    `${range(ours, 'score', 2)}${beside === undefined ? '' : `; ${beside}`}`;
   const lcpBaseline = round(pick(hello, 'lcp'), 0);
-  const tag = requirement ? ` (${requirement})` : '';
+  const tag = `${beside === undefined ? '' : `, ${BESIDE_NEIGHBOUR}`}${requirement ? ` (${requirement})` : ''}`;
   return [
     figure({
       name: `lighthouse: ${label} LCP (first visit)${tag}`,
@@ -199,6 +209,14 @@ export function lighthouseFigures(samples: Samples, settings: Settings): Figure[
     ...firstVisitFigures(samples, settings, 'unpaired', 'unpaired inbox', 'R13.7'),
     ...firstVisitFigures(samples, settings, 'pair', 'pairing page', 'R13.7'),
     ...firstVisitFigures(samples, settings, 'inbox', 'inbox'),
+  ];
+}
+
+/** R13.7's first visits measured again beside a CPU-bound neighbour (`samples` from that run; `note` says how). */
+export function besideNeighbourFigures(samples: Samples, settings: Settings, note: string): Figure[] {
+  return [
+    ...firstVisitFigures(samples, settings, 'unpaired', 'unpaired inbox', 'R13.7', note),
+    ...firstVisitFigures(samples, settings, 'pair', 'pairing page', 'R13.7', note),
   ];
 }
 

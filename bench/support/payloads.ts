@@ -30,6 +30,9 @@ export const QUESTION_INPUT: AskUserQuestionInput = {
   ],
 };
 
+/** What a question's row shows as its title, on the app and on the plain page alike. */
+export const QUESTION_TITLE = QUESTION_INPUT.questions[0]?.question ?? '';
+
 export const AGENT_MESSAGE =
   'I have read the service skeleton and the deployment notes. Two decisions are yours: the storage engine, which ' +
   'changes the migration tooling I set up next, and which operational extras to include now rather than later.';

@@ -6,6 +6,9 @@
 // milliseconds (performance.timeOrigin + performance.now()), so the script that announced a question or started a
 // reload compares them with its own clock on the same machine. Read a value a frame or two after it appears: the
 // second reading may still lower it.
+// "All rows on screen" (a reload's end) is read as a person would read them: every row visible (not hidden by an
+// ancestor) and its text, read with innerText, holding the question; innerText lays out what it reads, so a row
+// that `content-visibility` skipped is paid for when read, as scrolling to it would pay (issue 40 §2).
 
 declare global {
   interface Window {
@@ -19,8 +22,11 @@ declare global {
 /** After a value appears, how long until both of its readings are in. */
 export const ROW_WATCH_SETTLE_MS = 100;
 
-/** `selector` matches one element per row carrying `data-request-id`; `total` rows end the reload's wait. */
-export function rowWatchScript(selector: string, total: number): { content: string } {
+/**
+ * `selector` matches one element per row carrying `data-request-id`; `total` rows, each visible and showing
+ * `text`, end the reload's wait.
+ */
+export function rowWatchScript(selector: string, total: number, text: string): { content: string } {
   return {
     content: `(() => {
   const seen = (window.__rowsSeenAt = {});
@@ -32,6 +38,13 @@ export function rowWatchScript(selector: string, total: number): { content: stri
     if (batch.all) window.__allRowsAt = Math.min(window.__allRowsAt ?? Infinity, at);
   };
   let allSeen = false;
+  // Every row read, none skipped after the first that fails: each frame pays for reading the whole list.
+  const allRead = (rows) => {
+    let all = rows.length >= ${total};
+    for (const row of rows)
+      if (!row.checkVisibility({ visibilityProperty: true }) || !row.innerText.includes(${JSON.stringify(text)})) all = false;
+    return all;
+  };
   const frame = (timestamp) => {
     settle(last, performance.timeOrigin + timestamp);
     const batch = { ids: [], all: false };
@@ -40,7 +53,7 @@ export function rowWatchScript(selector: string, total: number): { content: stri
       const id = row.getAttribute('data-request-id');
       if (id && !marked.has(id)) { marked.add(id); batch.ids.push(id); }
     }
-    if (!allSeen && rows.length >= ${total}) { allSeen = true; batch.all = true; }
+    if (!allSeen && allRead(rows)) { allSeen = true; batch.all = true; }
     if (batch.ids.length > 0 || batch.all) {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => settle(batch, performance.timeOrigin + performance.now());

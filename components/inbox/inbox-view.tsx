@@ -11,6 +11,7 @@ import { useTeam } from '@/hooks/use-team';
 import { selectShowAgents } from '@/lib/client/agent-selectors';
 import { selectShowMachines } from '@/lib/client/machine-selectors';
 import { machineInfo, machinePresence, machinesLive } from '@/lib/client/machine-presence';
+import { longInbox } from '@/lib/client/long-inbox';
 import { selectPendingCount } from '@/lib/client/pending-count';
 import { selectFinishedTurns, selectInbox } from '@/lib/client/selectors';
 import { markInboxRendered } from '@/lib/client/test-hook';
@@ -123,7 +124,12 @@ export function InboxView() {
         <machineList.Slot state={state} live={live} />
       ) : (
         // The cached inbox and the live one are the same list: the snapshot swaps rows, not the layout.
-        <div className="inbox" data-testid="inbox.list" data-live={live ? 'true' : 'false'}>
+        <div
+          className="inbox"
+          data-testid="inbox.list"
+          data-live={live ? 'true' : 'false'}
+          data-long={longInbox(groups)}
+        >
           {groups.map((group, index) => (
             <SessionGroup
               key={group.key}

@@ -1,6 +1,7 @@
 'use client';
 import { useLayoutEffect } from 'react';
 import { selectShowAgents } from '@/lib/client/agent-selectors';
+import { longInbox } from '@/lib/client/long-inbox';
 import { selectMachineSections } from '@/lib/client/machine-sections';
 import { selectPendingCount } from '@/lib/client/pending-count';
 import { type RemoteState } from '@/lib/client/store';
@@ -16,13 +17,19 @@ export { MachinesSummary } from './machines-summary';
 export function MachineList({ state, live }: { state: RemoteState; live: boolean }) {
   const pending = selectPendingCount(state.host);
   const showAgents = selectShowAgents(state.host);
+  const sections = selectMachineSections(state.host);
   useLayoutEffect(() => {
     // Committed to the DOM: what the R13.2 and R17.9 benchmarks and the tests wait for.
     if (state.host.hasSnapshot) markInboxRendered(pending);
   }, [state.host, pending]);
   return (
-    <div className="inbox" data-testid="inbox.list" data-live={live ? 'true' : 'false'}>
-      {selectMachineSections(state.host).map((section, index) => (
+    <div
+      className="inbox"
+      data-testid="inbox.list"
+      data-live={live ? 'true' : 'false'}
+      data-long={longInbox(sections.flatMap((section) => section.groups))}
+    >
+      {sections.map((section, index) => (
         <MachineSection
           key={section.machine.id}
           section={section}

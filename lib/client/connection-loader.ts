@@ -1,5 +1,6 @@
 import { type InteractionResponse, type PreferencesPatch } from '../contracts';
 import { errorMessage } from '../contracts/unknown';
+import { afterNextPaint } from './after-next-paint';
 import type * as AppConnection from './app-connection';
 import { appStore } from './app-store';
 import { showCachedStart } from './cache-first';
@@ -21,6 +22,9 @@ let live: Promise<Live> | null = null;
 let started: Promise<void> = Promise.resolve();
 let retryHooked = false;
 let lastPairing: Pairing | null = null;
+let firstStart = true;
+/** Whether the cached inbox was handed to React: undefined while it is still being read. */
+let cachedWasShown: boolean | undefined;
 
 function loadLive(): Promise<Live> {
   live ??= import('./app-connection').then(
@@ -64,10 +68,11 @@ const cachedShown: Promise<boolean> =
     ? Promise.resolve(false)
     : showCached(getPairing()).then((shown) => {
         if (shown) markPhase('cached-shown');
+        cachedWasShown = shown;
         return shown;
       });
-// The host's answer on the socket <head> opened (./socket-prefetch.ts): when it comes before hydration ends, the
-// live inbox is what should paint first (R13.8).
+// The host's answer on the socket <head> opened (./socket-prefetch.ts): with nothing cached, when it comes before
+// hydration ends, the live inbox is what paints first (R13.8).
 const earlyAnswer: Promise<void> = whenEarlyAnswer();
 // Not paired: said in the first render after hydration, as the prerendered HTML already says it (R9.14), and
 // without the live connection's code, which has nothing to connect to.
@@ -81,27 +86,33 @@ function markUnpaired(): void {
 
 if (typeof window !== 'undefined' && getPairing()) {
   // Prefetches: a load that fails here fails the same way in startConnection, which says so on screen.
-  // The host has answered already (a fast network): load the live connection and connect at once, beside
-  // hydration, with the stored pairing; the app shell's own call once hydrated finds it connected (R13.8).
-  void earlyAnswer.then(async () => {
+  // Nothing cached to paint first (a first visit, or a device that saved no inbox yet): load the live connection
+  // alongside hydration, and once the host has answered the socket <head> opened, connect at once with the stored
+  // pairing; the app shell's own call once hydrated finds it connected (R13.8). With a cached inbox, its rows wait
+  // for hydration, and the live code's evaluation (socket.io-client, the zod schemas: 170 KB) beside it only put
+  // them later: startConnection loads it after their frame (issue 40 §2).
+  void cachedShown.then(async (shown) => {
+    if (shown) return;
+    loadLive().catch(() => undefined);
+    await earlyAnswer;
     const pairing = getPairing();
     const connection = await loadLive().catch(() => null);
     if (pairing && connection && lastPairing === null) connection.startConnection(pairing);
-  });
-  // Nothing cached to paint first (a first visit): load it alongside hydration too.
-  void cachedShown.then((shown) => {
-    if (!shown) loadLive().catch(() => undefined);
   });
 }
 
 /**
  * Connects (or reconnects with new credentials). Idempotent for the same pairing. The app shell calls it once
- * hydrated: a cached inbox read by then is committed in that same render, so the connection's code, which loads
- * now, follows its paint (R9.13, R13.6) instead of waiting for it (R13.8).
+ * hydrated: a cached inbox read by then is committed in that same render, and the connection's code loads once
+ * the frame that draws it is on screen, so the rows never wait for it (R9.13, R13.6, R13.8).
  */
 export function startConnection(pairing: Pairing | null): void {
   lastPairing = pairing;
+  // Only a read already done is waited for: a slow one (an IndexedDB held by another page) races the live one.
+  const cachedPaint = firstStart && cachedWasShown === true ? afterNextPaint() : undefined;
+  firstStart = false;
   started = started.then(async () => {
+    await cachedPaint;
     // A newer call (another pairing) supersedes this one.
     if (pairing !== lastPairing) return;
     // Never connected on this page: nothing to stop.
