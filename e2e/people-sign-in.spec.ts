@@ -9,7 +9,7 @@ import {
   type TestPerson,
 } from '../lib/host/people/test-support/oidc-test-provider';
 import { type Page } from '@playwright/test';
-import { axeViolations } from './support/axe';
+import { axeViolationsInSchemes } from './support/axe';
 import { ownerCli, type TestHost } from './support/host';
 import { AppPage } from './support/pages';
 import { expect, test as base } from './support/fixtures';
@@ -24,12 +24,8 @@ const DESKTOP = { width: 1280, height: 800 };
 
 /** axe in the light and the dark theme (R21.34): contrast, names, roles of what the screen shows now. */
 async function expectAccessible(page: Page, screen: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const violations = await axeViolations(page);
-    expect(violations.map((violation) => `${screen} (${colorScheme}): ${violation}`)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  const violations = await axeViolationsInSchemes(page, ['light', 'dark']);
+  expect(violations.map((violation) => `${screen} ${violation}`)).toEqual([]);
 }
 
 const test = base.extend<{ provider: TestOidcProvider }>({

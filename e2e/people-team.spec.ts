@@ -8,7 +8,7 @@ import {
   startTestOidcProvider,
   type TestOidcProvider,
 } from '../lib/host/people/test-support/oidc-test-provider';
-import { axeViolations } from './support/axe';
+import { axeViolationsInSchemes } from './support/axe';
 import { expect, test as base } from './support/fixtures';
 import { joinMachine, joinWithCode, type JoinedMachine } from './support/machines';
 import { type AppPage } from './support/pages';
@@ -50,12 +50,8 @@ const test = base.extend<{ provider: TestOidcProvider }>({
 
 /** axe in the light and the dark theme (R21.88). */
 async function expectAccessible(page: Page, screen: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const violations = await axeViolations(page);
-    expect(violations.map((violation) => `${screen} (${colorScheme}): ${violation}`)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  const violations = await axeViolationsInSchemes(page, ['light', 'dark']);
+  expect(violations.map((violation) => `${screen} ${violation}`)).toEqual([]);
 }
 
 test.describe('the team in the app (R21.75–R21.89)', () => {
