@@ -69,13 +69,15 @@ export type ColorScheme = 'light' | 'dark';
 /**
  * Waits for the page's finite animations and transitions to end (a switch of colour scheme starts some): axe reads
  * colours as they are painted, so a scan mid-transition would judge a colour the page is only passing through.
- * Endless ones (a spinner) are left running; a cancelled one counts as ended.
+ * Endless ones (a spinner) and paused ones are not waited for; a cancelled one counts as ended.
  */
 async function transitionsSettled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     const finite = document
       .getAnimations()
-      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+      .filter(
+        (animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity,
+      );
     await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
   });
 }
