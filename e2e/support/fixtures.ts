@@ -20,44 +20,10 @@ interface Fixtures {
   }) => Promise<AppPage>;
 }
 
-interface WorkerFixtures {
-  /** Hosts with the default flags, each started while the test before it runs. */
-  warmHosts: WarmHosts;
-}
-
-interface WarmHosts {
-  /** A fresh host of its own for this test (started earlier), and the next one starting. */
-  take(): Promise<TestHost>;
-}
-
-export const test = base.extend<Fixtures, WorkerFixtures>({
-  // A host takes a second or more to start on a busy machine, and nearly every test wants a fresh one: the worker
-  // starts the next test's while this one runs. It is as new as one started for the test (no device, agent or
-  // question), and the worker stops the one no test took.
-  warmHosts: [
-    async ({}, provide) => {
-      let next: Promise<TestHost> | undefined;
-      const start = () => {
-        const starting = startTestHost();
-        // A start that fails is reported by the test that takes it, not as an unhandled rejection meanwhile.
-        starting.catch(() => undefined);
-        return starting;
-      };
-      await provide({
-        take() {
-          const taken = next ?? start();
-          next = start();
-          return taken;
-        },
-      });
-      const unused = await next?.catch(() => undefined);
-      await unused?.stop();
-    },
-    { scope: 'worker' },
-  ],
+export const test = base.extend<Fixtures>({
   hostArgs: [[], { option: true }],
-  host: async ({ hostArgs, warmHosts }, provide) => {
-    const host = hostArgs.length === 0 ? await warmHosts.take() : await startTestHost(undefined, { args: hostArgs });
+  host: async ({ hostArgs }, provide) => {
+    const host = await startTestHost(undefined, { args: hostArgs });
     await provide(host);
     try {
       // Across the whole test: no token, device credential or minted code in anything the host printed (R16.6).
