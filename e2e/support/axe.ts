@@ -18,6 +18,7 @@ interface AxeWindow {
  * picture); any other frame fails the scan rather than go unchecked.
  */
 export async function axeViolations(page: Page, exclude: readonly string[] = []): Promise<string[]> {
+  await transitionsSettled(page);
   const injected = await page.evaluate(() => typeof (window as AxeWindow).axe?.run === 'function');
   if (!injected) await page.evaluate(axe.source);
   const result = await page.evaluate(
@@ -43,4 +44,40 @@ export async function axeViolations(page: Page, exclude: readonly string[] = [])
   );
   if (result.unscanned.length > 0) throw new Error(`frames axe cannot scan from here: ${result.unscanned.join(', ')}`);
   return result.violations;
+}
+
+/**
+ * axe's violations in each colour scheme on the same document, each line prefixed with its scheme: one load, one
+ * injection, a scan per scheme. The page is left in the first scheme.
+ */
+export async function axeViolationsInSchemes(
+  page: Page,
+  schemes: readonly ColorScheme[],
+  exclude: readonly string[] = [],
+): Promise<string[]> {
+  const lines: string[] = [];
+  for (const colorScheme of schemes) {
+    await page.emulateMedia({ colorScheme });
+    lines.push(...(await axeViolations(page, exclude)).map((violation) => `(${colorScheme}) ${violation}`));
+  }
+  if (schemes[0] !== undefined) await page.emulateMedia({ colorScheme: schemes[0] });
+  return lines;
+}
+
+export type ColorScheme = 'light' | 'dark';
+
+/**
+ * Waits for the page's finite animations and transitions to end (a switch of colour scheme starts some): axe reads
+ * colours as they are painted, so a scan mid-transition would judge a colour the page is only passing through.
+ * Endless ones (a spinner) and paused ones are not waited for; a cancelled one counts as ended.
+ */
+async function transitionsSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const finite = document
+      .getAnimations()
+      .filter(
+        (animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity,
+      );
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+  });
 }

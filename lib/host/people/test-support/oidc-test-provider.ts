@@ -80,7 +80,7 @@ export async function startTestOidcProvider(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+  const jwk = signingKey();
   const configure = () => {
     provider = new Provider(issuer, {
       clients: clients.map((client) => ({
@@ -140,6 +140,17 @@ export async function startTestOidcProvider(
         server.close(() => resolve());
       }),
   };
+}
+
+let sharedSigningKey: JsonWebKey | undefined;
+
+/**
+ * The providers' RSA signing key, made once per process: a 2,048-bit key costs 40–450 ms of CPU, and the team tests
+ * start a provider per test. Tokens are still signed with a real key; no test tells two providers apart by it.
+ */
+function signingKey(): JsonWebKey {
+  sharedSigningKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+  return sharedSigningKey;
 }
 
 async function interaction(
