@@ -18,6 +18,7 @@ import { isMain } from './support/main-guard';
 import { interactionRequest } from './support/payloads';
 import { pairBenchDevice } from './support/remote-client';
 import { announceAll, connectRawRuntime } from './support/raw-runtime';
+import { type TraceEvent } from './support/trace-event';
 
 const PENDING = 20;
 const CATEGORIES = [
@@ -28,17 +29,6 @@ const CATEGORIES = [
   'disabled-by-default-devtools.timeline',
   'ServiceWorker',
 ];
-
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: { data?: Record<string, unknown> } & Record<string, unknown>;
-}
 
 interface ScriptRow {
   url: string;

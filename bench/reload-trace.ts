@@ -12,6 +12,7 @@ import { startBusyNeighbour } from './support/busy-neighbour';
 import { formatSummary, summarize, type CpuProfile } from './support/cpu-profile-summary';
 import { isMain } from './support/main-guard';
 import { openReloadPages, reloadAndWatch } from './support/reload-pages';
+import { type TraceEvent } from './support/trace-event';
 
 const RELOADS = Number(process.env.BENCH_TRACE_RELOADS ?? 3);
 const CATEGORIES = [
@@ -23,18 +24,6 @@ const CATEGORIES = [
   'disabled-by-default-devtools.timeline',
   'loading',
 ];
-
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { data?: Record<string, unknown>; name?: string } & Record<string, unknown>;
-}
 
 /** One complete event on a thread, with what its children took out of it. */
 interface Span {
