@@ -16,10 +16,12 @@ declare global {
     __rowsSeenAt?: Record<string, number>;
     /** When `total` rows were first on screen together (set once per page load). */
     __allRowsAt?: number;
+    /** Set once both readings of `__allRowsAt` are in: it no longer changes. */
+    __allRowsFinal?: boolean;
   }
 }
 
-/** After a value appears, how long until both of its readings are in. */
+/** After a value appears, how long until both of its readings are in (`__allRowsFinal` says so for a reload's). */
 export const ROW_WATCH_SETTLE_MS = 100;
 
 /**
@@ -35,7 +37,10 @@ export function rowWatchScript(selector: string, total: number, text: string): {
   let last = { ids: [], all: false };
   const settle = (batch, at) => {
     for (const id of batch.ids) seen[id] = Math.min(seen[id] ?? Infinity, at);
-    if (batch.all) window.__allRowsAt = Math.min(window.__allRowsAt ?? Infinity, at);
+    if (!batch.all) return;
+    window.__allRowsAt = Math.min(window.__allRowsAt ?? Infinity, at);
+    batch.readings = (batch.readings ?? 0) + 1;
+    if (batch.readings === 2) window.__allRowsFinal = true;
   };
   let allSeen = false;
   // Every row read, none skipped after the first that fails: each frame pays for reading the whole list.
