@@ -1,7 +1,7 @@
 import { TEAM_AUDIT_API_PATH } from '../../contracts';
 import { sendJson } from '../../http/http-replies';
 import { sendApiError as fail } from '../auth/api-replies';
-import { deviceRequestGate, type DeviceRequestOptions } from '../http/device-request';
+import { BEARER_GET, deviceRequestGate, type DeviceRequestOptions } from '../http/device-request';
 import { type HttpRouteHandler } from '../http/routes';
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, type AuditLog } from './audit-log';
 
@@ -29,11 +29,7 @@ export function createTeamAuditRoute(options: TeamAuditRouteOptions): HttpRouteH
         'not-found',
         `Not found: ${context.pathname} (only a hub with people keeps an audit record)`,
       );
-    const request = await gate(req, res, context, {
-      method: 'GET',
-      allowHeaders: 'Authorization',
-      allow: 'GET, OPTIONS',
-    });
+    const request = await gate(req, res, context, BEARER_GET);
     if (!request) return;
     const { deviceId, cors } = request;
     if (!options.mayRead(deviceId))

@@ -22,6 +22,9 @@ export interface DeviceRequestShape {
   allow: string;
 }
 
+/** A GET that carries only the bearer credential (`GET /api/me`, `GET /api/team/audit`). */
+export const BEARER_GET: DeviceRequestShape = { method: 'GET', allowHeaders: 'Authorization', allow: 'GET, OPTIONS' };
+
 /**
  * The start the app's device-credential routes share (`GET /api/me`, `/api/team…`, `GET /api/team/audit`): CORS or
  * its refusal, the preflight, the method, then the bearer credential, refused ones rate-limited together per route.

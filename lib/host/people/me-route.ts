@@ -2,7 +2,7 @@ import { ME_API_PATH, type MeResponse } from '../../contracts';
 import { sendJson } from '../../http/http-replies';
 import { sendApiError as fail } from '../auth/api-replies';
 import { type DeviceService } from '../auth/devices';
-import { deviceRequestGate, type DeviceRequestOptions } from '../http/device-request';
+import { BEARER_GET, deviceRequestGate, type DeviceRequestOptions } from '../http/device-request';
 import { type HttpRouteHandler } from '../http/routes';
 
 export interface MeRouteOptions extends DeviceRequestOptions {
@@ -19,11 +19,7 @@ export function createMeRoute(options: MeRouteOptions): HttpRouteHandler {
   const gate = deviceRequestGate(options);
   return async (req, res, context) => {
     if (context.pathname !== ME_API_PATH) return fail(res, 404, 'not-found', `Not found: ${context.pathname}`);
-    const request = await gate(req, res, context, {
-      method: 'GET',
-      allowHeaders: 'Authorization',
-      allow: 'GET, OPTIONS',
-    });
+    const request = await gate(req, res, context, BEARER_GET);
     if (!request) return;
     const { deviceId, cors } = request;
     const device = options.devices.get(deviceId);
